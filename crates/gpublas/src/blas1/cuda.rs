@@ -1,0 +1,154 @@
+//! The CUDA backend of the Level-1 reductions: builds the kernels' job descriptions and
+//! launches them on the handle's stream (kernels in `kernels/blas1.cu`).
+
+use super::{Batch, Blas1Elem, Blas1Out, Call, Kind, Plan, Results, BLOCK, LIST_MAX};
+use crate::device::{param, Element};
+use crate::kernels::{KernelModule, ASUM, DOT, IAMAX, NRM2};
+use crate::{Error, WorkspaceLease};
+
+/// Mirrors `VecArg` in blas1.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct VecArg {
+    base: u64,
+    stride: i64,
+    inc: i64,
+    off0: i64,
+}
+
+/// Mirrors `Job` in blas1.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Job {
+    x: VecArg,
+    y: VecArg,
+    n: i64,
+    part: u64,
+    out: u64,
+    g: i32,
+    nvec: i32,
+}
+
+fn module(kind: Kind) -> &'static KernelModule {
+    match kind {
+        Kind::Asum => &ASUM,
+        Kind::Nrm2 => &NRM2,
+        Kind::Dot | Kind::Dotc => &DOT,
+        Kind::Iamax | Kind::Iamin => &IAMAX,
+    }
+}
+
+fn vec_arg<E: Element>(b: &Batch<'_, E>, v0: usize, n: usize, inc: isize) -> VecArg {
+    let size = std::mem::size_of::<E>() as u64;
+    let (base, stride) = match b {
+        Batch::Single(buf) => (buf.addr().unwrap_or(0), 0),
+        Batch::List(_) => (0, 0),
+        Batch::Strided { buf, stride, .. } => (
+            buf.addr().unwrap_or(0) + (v0 * stride) as u64 * size,
+            *stride as i64,
+        ),
+    };
+    VecArg {
+        base,
+        stride,
+        inc: inc as i64,
+        off0: if inc < 0 && n > 0 {
+            ((n - 1) * inc.unsigned_abs()) as i64
+        } else {
+            0
+        },
+    }
+}
+
+fn push_list<E: Element>(list: &mut Vec<u64>, b: &Batch<'_, E>, v0: usize, m: usize) {
+    if let Batch::List(l) = b {
+        list.extend(l[v0..v0 + m].iter().map(|buf| buf.addr().unwrap_or(0)));
+    }
+}
+
+pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
+    lease: &WorkspaceLease<'_>,
+    c: &Call<'_, E, R>,
+    plan: Plan,
+) -> Result<(), Error> {
+    let stream = lease.handle().stream();
+    stream.bind()?;
+    let m = module(c.kind);
+    let part = lease.buffer(0).map(|s| s.device_ptr()).unwrap_or(0);
+    let out_base = match &c.out {
+        Results::Host(_) => lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0),
+        Results::Device(b) => b.addr().unwrap_or(0),
+    };
+    let out_size = std::mem::size_of::<R>() as u64;
+    let list = c.x.is_list();
+    let (p1, p2) = if list {
+        (format!("{}_p1l", c.tag), format!("{}_p2l", c.tag))
+    } else {
+        (format!("{}_p1", c.tag), format!("{}_p2", c.tag))
+    };
+    let mut ptrs: Vec<u64> = Vec::new();
+    let batch = c.x.count();
+    for v0 in (0..batch).step_by(plan.chunk) {
+        let nvec = plan.chunk.min(batch - v0);
+        let (y, incy) = match &c.y {
+            Some((y, incy)) => (vec_arg(y, v0, c.n, *incy), Some((y, *incy))),
+            None => (VecArg::default(), None),
+        };
+        let job = Job {
+            x: vec_arg(&c.x, v0, c.n, c.incx),
+            y,
+            n: c.n as i64,
+            part,
+            out: out_base + v0 as u64 * out_size,
+            g: plan.g as i32,
+            nvec: nvec as i32,
+        };
+        if list {
+            // The kernel reads the whole fixed-size list parameter.
+            ptrs.clear();
+            push_list(&mut ptrs, &c.x, v0, nvec);
+            if let Some((yb, _)) = incy {
+                push_list(&mut ptrs, yb, v0, nvec);
+            }
+            ptrs.resize(LIST_MAX, 0);
+        }
+        let grid = (plan.g * nvec) as u32;
+        if list {
+            stream.launch(
+                m,
+                &p1,
+                grid,
+                BLOCK as u32,
+                &mut [param(&job), ptrs.as_ptr() as *mut _],
+            )?;
+        } else {
+            stream.launch(m, &p1, grid, BLOCK as u32, &mut [param(&job)])?;
+        }
+        if plan.g > 1 {
+            if list {
+                stream.launch(
+                    m,
+                    &p2,
+                    nvec as u32,
+                    BLOCK as u32,
+                    &mut [param(&job), ptrs.as_ptr() as *mut _],
+                )?;
+            } else {
+                stream.launch(m, &p2, nvec as u32, BLOCK as u32, &mut [param(&job)])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Copies host results out of the workspace (waits for the stream).
+pub(super) fn read_results<R: Element>(
+    lease: &WorkspaceLease<'_>,
+    dst: &mut [R],
+) -> Result<(), Error> {
+    let src = lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0);
+    lease
+        .handle()
+        .stream()
+        .read_bytes(src, bytemuck::cast_slice_mut(dst))
+}

@@ -1,0 +1,546 @@
+//! Level-1 reductions: `asum`, `nrm2`, `dot`, `dotc`, `iamax`, `iamin`, and the mixed-precision
+//! `dot_ex` and `nrm2_ex`, each in single, batched (a list of vectors) and strided-batched
+//! form, from one generic implementation (SPEC F1).
+//!
+//! Semantics follow reference BLAS: `n == 0` gives 0; `incx <= 0` gives 0 for `asum`, `nrm2`,
+//! `iamax` and `iamin`; `dot` takes negative increments (the vector is walked backwards);
+//! `iamax`/`iamin` return 1-based indices of the first extreme `|re| + |im|`, never pick NaN,
+//! and return 1 when `x[0]` is NaN. `nrm2` accumulates with Blue's scaling (as LAPACK's
+//! `dnrm2`), so it neither overflows nor underflows. `f32` inputs accumulate in `f64`.
+//!
+//! Partial results live in the handle's workspace, a few per multiprocessor and vector. With
+//! a fixed workspace smaller than that, fewer blocks run and the call returns
+//! `Status::PerfDegraded` with the same answer.
+//!
+//! ```
+//! use gpublas::{blas1, Device, Handle, Results, Status};
+//! let dev = Device::host();
+//! let mut h = Handle::new(&dev)?;
+//! let x = dev.upload(&[1.0f32, -2.0, 3.0])?;
+//! let y = dev.upload(&[4.0f32, 5.0, 6.0])?;
+//! let mut r = [0.0f32];
+//! assert_eq!(blas1::dot(&mut h, 3, &x, 1, &y, 1, Results::Host(&mut r))?, Status::Success);
+//! assert_eq!(r[0], 12.0);
+//! # Ok::<(), gpublas::Error>(())
+//! ```
+
+mod cuda;
+mod host;
+mod types;
+
+pub(crate) use types::Batch;
+pub use types::{Blas1Elem, Blas1Out, ExAcc, ExInput, Results, Scalar};
+
+use crate::device::{Backend, DeviceBuffer, Element};
+use crate::memory::round_up;
+use crate::{Error, Handle, Status};
+
+/// Threads per block of every Level-1 kernel.
+pub(crate) const BLOCK: usize = 256;
+/// Elements one block should at least have before a vector is split over more blocks.
+const MIN_PER_BLOCK: usize = 8192;
+/// Blocks per multiprocessor the split aims for.
+const BLOCKS_PER_SM: usize = 8;
+/// Pointers one kernel parameter list holds (a batched launch takes at most this many vectors,
+/// half as many for two-operand routines).
+pub(crate) const LIST_MAX: usize = 3968;
+/// Most vectors of a strided batch in one launch (keeps the grid within 2^31 blocks).
+const STRIDED_MAX: usize = 1 << 24;
+
+/// The reduction a call computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Asum,
+    Nrm2,
+    Dot,
+    Dotc,
+    Iamax,
+    Iamin,
+}
+
+impl Kind {
+    fn two(self) -> bool {
+        matches!(self, Kind::Dot | Kind::Dotc)
+    }
+
+    /// Bytes of one block's partial state in the workspace (the kernels' states fit in it).
+    fn partial_bytes(self) -> usize {
+        match self {
+            Kind::Asum => 8,
+            Kind::Nrm2 => 24,
+            Kind::Dot | Kind::Dotc | Kind::Iamax | Kind::Iamin => 16,
+        }
+    }
+
+    /// Whether `incx <= 0` is a quick return giving 0.
+    fn zero_on_nonpositive_inc(self) -> bool {
+        !self.two()
+    }
+}
+
+/// How a call splits its work, and the workspace that takes (SPEC F4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// Vectors per launch.
+    pub chunk: usize,
+    /// Blocks per vector; 1 means one block writes the result with no partials.
+    pub g: usize,
+    /// Bytes of the partials sub-buffer.
+    pub partial_bytes: usize,
+    /// Bytes of the host-result sub-buffer.
+    pub result_bytes: usize,
+}
+
+impl Plan {
+    fn sizes(&self) -> [usize; 2] {
+        [self.partial_bytes, self.result_bytes]
+    }
+
+    fn total(&self) -> usize {
+        self.sizes().iter().map(|&s| round_up(s).unwrap_or(s)).sum()
+    }
+}
+
+/// The plan of a call with enough workspace: depends only on the arguments and the device.
+fn full_plan(
+    kind: Kind,
+    n: usize,
+    batch: usize,
+    list: bool,
+    host_results: bool,
+    sms: usize,
+    out_size: usize,
+) -> Plan {
+    let chunk = if list {
+        LIST_MAX / if kind.two() { 2 } else { 1 }
+    } else {
+        STRIDED_MAX
+    }
+    .min(batch)
+    .max(1);
+    let target = sms * BLOCKS_PER_SM;
+    let g = n
+        .div_ceil(MIN_PER_BLOCK)
+        .min((target / chunk).max(1))
+        .max(1);
+    Plan {
+        chunk,
+        g,
+        partial_bytes: if g > 1 {
+            chunk * g * kind.partial_bytes()
+        } else {
+            0
+        },
+        result_bytes: if host_results { batch * out_size } else { 0 },
+    }
+}
+
+/// The plan that fits in `capacity` bytes, with fewer blocks per vector if need be.
+fn fitted_plan(full: Plan, kind: Kind, capacity: usize) -> Option<Plan> {
+    if full.total() <= capacity {
+        return Some(full);
+    }
+    let results = round_up(full.result_bytes)?;
+    let budget = capacity.checked_sub(results)? / 64 * 64;
+    let g = (budget / (full.chunk * kind.partial_bytes())).min(full.g);
+    let g = if g < 2 { 1 } else { g };
+    Some(Plan {
+        g,
+        partial_bytes: if g > 1 {
+            full.chunk * g * kind.partial_bytes()
+        } else {
+            0
+        },
+        ..full
+    })
+}
+
+/// One call's arguments, for every routine, type and form.
+pub(crate) struct Call<'a, E, R> {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub tag: String,
+    pub n: usize,
+    pub x: Batch<'a, E>,
+    pub incx: isize,
+    pub y: Option<(Batch<'a, E>, isize)>,
+    pub out: Results<'a, R>,
+}
+
+/// Elements spanned by a vector of `n` elements at increment `inc`.
+fn span(n: usize, inc: isize) -> Option<usize> {
+    if n == 0 {
+        return Some(0);
+    }
+    (n - 1).checked_mul(inc.unsigned_abs())?.checked_add(1)
+}
+
+fn check_vectors<E: Element>(
+    h: &Handle,
+    call: &str,
+    what: &str,
+    b: &Batch<'_, E>,
+    n: usize,
+    inc: isize,
+) -> Result<(), Error> {
+    let inc_name = format!("inc{what}");
+    let need = span(n, inc).ok_or_else(|| {
+        Error::InvalidSize(format!(
+            "{call}: n = {n} with {inc_name} = {inc} overflows the address space"
+        ))
+    })?;
+    let check_buf = |buf: &DeviceBuffer<E>, label: String, need: usize| -> Result<(), Error> {
+        match buf.device() {
+            None => Err(Error::InvalidPointer(format!(
+                "{call}: {label} is a placeholder of {} elements; placeholders are only accepted during a size query",
+                buf.len()
+            ))),
+            Some(d) if !d.same_as(h.device()) => Err(Error::InvalidPointer(format!(
+                "{call}: {label} is on {} but the handle is on {}",
+                d.name(),
+                h.device().name()
+            ))),
+            Some(_) if buf.len() < need => Err(Error::InvalidValue(format!(
+                "{call}: {label} has {} elements; n = {n} with {inc_name} = {inc} needs {need}",
+                buf.len()
+            ))),
+            Some(_) => Ok(()),
+        }
+    };
+    match b {
+        Batch::Single(buf) => check_buf(buf, what.to_string(), need),
+        Batch::List(list) => list
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, buf)| check_buf(buf, format!("{what}[{i}]"), need)),
+        Batch::Strided { buf, stride, count } => {
+            if *count == 0 {
+                return Ok(());
+            }
+            let total = (count - 1)
+                .checked_mul(*stride)
+                .and_then(|v| v.checked_add(need))
+                .ok_or_else(|| {
+                    Error::InvalidSize(format!(
+                        "{call}: batch of {count} at stride_{what} = {stride} overflows the address space"
+                    ))
+                })?;
+            check_buf(
+                buf,
+                format!("{what} (batch of {count}, stride_{what} = {stride})"),
+                total,
+            )
+        }
+    }
+}
+
+fn check_results<R: Element>(
+    h: &Handle,
+    call: &str,
+    out: &Results<'_, R>,
+    batch: usize,
+) -> Result<(), Error> {
+    if out.len() < batch {
+        return Err(Error::InvalidValue(format!(
+            "{call}: results hold {} values, the batch has {batch}",
+            out.len()
+        )));
+    }
+    if let Results::Device(b) = out {
+        match b.device() {
+            None => {
+                return Err(Error::InvalidPointer(format!(
+                    "{call}: the results buffer is a placeholder; placeholders are only accepted during a size query"
+                )))
+            }
+            Some(d) if !d.same_as(h.device()) => {
+                return Err(Error::InvalidPointer(format!(
+                    "{call}: the results buffer is on {} but the handle is on {}",
+                    d.name(),
+                    h.device().name()
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The one implementation behind every Level-1 routine (F1, F2).
+pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
+    h: &mut Handle,
+    mut c: Call<'_, E, R>,
+) -> Result<Status, Error> {
+    // 1. sizes and shapes
+    let batch = c.x.count();
+    if let Some((y, _)) = &c.y {
+        if y.count() != batch {
+            return Err(Error::InvalidSize(format!(
+                "{}: x holds {batch} vectors but y holds {}",
+                c.name,
+                y.count()
+            )));
+        }
+    }
+    let quick_zero = c.n == 0 || (c.kind.zero_on_nonpositive_inc() && c.incx <= 0);
+    let plan = if quick_zero || batch == 0 {
+        None
+    } else {
+        Some(full_plan(
+            c.kind,
+            c.n,
+            batch,
+            c.x.is_list(),
+            c.out.is_host(),
+            h.device().multiprocessor_count(),
+            std::mem::size_of::<R>(),
+        ))
+    };
+    // 2. the query (M8)
+    let sizes = plan.map(|p| p.sizes()).unwrap_or([0, 0]);
+    if let Some(st) = h.query_step(&sizes)? {
+        return Ok(st);
+    }
+    // 3. operands (F7)
+    check_results(h, c.name, &c.out, batch)?;
+    if batch == 0 {
+        return Ok(Status::Success);
+    }
+    let Some(full) = plan else {
+        return quick_zeros(h, &mut c.out, batch);
+    };
+    check_vectors(h, c.name, "x", &c.x, c.n, c.incx)?;
+    if let Some((y, incy)) = &c.y {
+        check_vectors(h, c.name, "y", y, c.n, *incy)?;
+    }
+    let cuda = h.device().backend() == Backend::Cuda;
+    if cuda && c.out.is_host() && h.stream().is_capturing()? {
+        return Err(Error::Unsupported(format!(
+            "{}: results to host memory need a host synchronisation, which graph capture forbids; \
+             pass a device buffer (Results::Device)",
+            c.name
+        )));
+    }
+    // 4. the workspace
+    let (plan, status) = match h.fixed_capacity() {
+        None => (full, Status::Success),
+        Some(cap) => match fitted_plan(full, c.kind, cap) {
+            Some(p) if p == full => (p, Status::Success),
+            Some(p) => {
+                let st = h.note_degraded(c.name, full.total(), p.total());
+                (p, st)
+            }
+            None => {
+                return Err(h.note_memory_error(
+                    full.total(),
+                    cap,
+                    &format!(
+                        "{} needs at least {} bytes for {batch} host results; raise the workspace \
+                         with set_device_memory_size or pass Results::Device",
+                        c.name,
+                        round_up(full.result_bytes).unwrap_or(full.result_bytes)
+                    ),
+                ))
+            }
+        },
+    };
+    let lease = h.device_malloc(&plan.sizes())?;
+    // 5. compute
+    if cuda {
+        cuda::run(&lease, &c, plan)?;
+    } else {
+        host::run(&lease, &mut c, plan)?;
+    }
+    if let Results::Host(dst) = &mut c.out {
+        if cuda {
+            cuda::read_results(&lease, &mut dst[..batch])?;
+        }
+    }
+    Ok(status)
+}
+
+/// Quick return: every result is zero; nothing is launched on the host-results path.
+fn quick_zeros<R: Blas1Out>(
+    h: &Handle,
+    out: &mut Results<'_, R>,
+    batch: usize,
+) -> Result<Status, Error> {
+    match out {
+        Results::Host(s) => s[..batch].iter_mut().for_each(|v| *v = R::zeroed()),
+        Results::Device(b) => match b.host_slice_mut() {
+            Some(s) => s[..batch].iter_mut().for_each(|v| *v = R::zeroed()),
+            None => {
+                let addr = b.addr().unwrap_or(0);
+                h.stream().bind()?;
+                h.stream()
+                    .memset32(addr, 0, batch * std::mem::size_of::<R>() / 4)?;
+            }
+        },
+    }
+    Ok(Status::Success)
+}
+
+// ---- the public routines ---------------------------------------------------------------
+
+macro_rules! one_operand {
+    ($(#[$doc:meta])* $kind:ident, $single:ident, $batched:ident, $strided:ident, $out:ty, $tag:expr, $name:literal, [$($g:tt)*], $t:ty) => {
+        $(#[$doc])*
+        pub fn $single<$($g)*>(
+            h: &mut Handle,
+            n: usize,
+            x: &DeviceBuffer<$t>,
+            incx: isize,
+            result: Results<'_, $out>,
+        ) -> Result<Status, Error> {
+            reduce(h, Call { name: $name, kind: Kind::$kind, tag: $tag, n, x: Batch::Single(x), incx, y: None, out: result })
+        }
+
+        #[doc = concat!("`", $name, "` of each vector of a list; one result per vector.")]
+        pub fn $batched<$($g)*>(
+            h: &mut Handle,
+            n: usize,
+            x: &[&DeviceBuffer<$t>],
+            incx: isize,
+            results: Results<'_, $out>,
+        ) -> Result<Status, Error> {
+            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::List(x), incx, y: None, out: results })
+        }
+
+        #[doc = concat!("`", $name, "` of `batch` vectors `stride_x` elements apart in one buffer.")]
+        pub fn $strided<$($g)*>(
+            h: &mut Handle,
+            n: usize,
+            x: &DeviceBuffer<$t>,
+            incx: isize,
+            stride_x: usize,
+            batch: usize,
+            results: Results<'_, $out>,
+        ) -> Result<Status, Error> {
+            reduce(h, Call { name: concat!($name, "_strided_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::Strided { buf: x, stride: stride_x, count: batch }, incx, y: None, out: results })
+        }
+    };
+}
+
+macro_rules! two_operand {
+    ($(#[$doc:meta])* $kind:ident, $single:ident, $batched:ident, $strided:ident, $out:ty, $tag:expr, $name:literal, [$($g:tt)*], $t:ty) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        pub fn $single<$($g)*>(
+            h: &mut Handle,
+            n: usize,
+            x: &DeviceBuffer<$t>,
+            incx: isize,
+            y: &DeviceBuffer<$t>,
+            incy: isize,
+            result: Results<'_, $out>,
+        ) -> Result<Status, Error> {
+            reduce(h, Call { name: $name, kind: Kind::$kind, tag: $tag, n, x: Batch::Single(x), incx, y: Some((Batch::Single(y), incy)), out: result })
+        }
+
+        #[doc = concat!("`", $name, "` of each pair of vectors of two lists; one result per pair.")]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $batched<$($g)*>(
+            h: &mut Handle,
+            n: usize,
+            x: &[&DeviceBuffer<$t>],
+            incx: isize,
+            y: &[&DeviceBuffer<$t>],
+            incy: isize,
+            results: Results<'_, $out>,
+        ) -> Result<Status, Error> {
+            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::List(x), incx, y: Some((Batch::List(y), incy)), out: results })
+        }
+
+        #[doc = concat!("`", $name, "` of `batch` pairs of vectors at strides `stride_x`, `stride_y`.")]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $strided<$($g)*>(
+            h: &mut Handle,
+            n: usize,
+            x: &DeviceBuffer<$t>,
+            incx: isize,
+            stride_x: usize,
+            y: &DeviceBuffer<$t>,
+            incy: isize,
+            stride_y: usize,
+            batch: usize,
+            results: Results<'_, $out>,
+        ) -> Result<Status, Error> {
+            reduce(h, Call {
+                name: concat!($name, "_strided_batched"), kind: Kind::$kind, tag: $tag, n,
+                x: Batch::Strided { buf: x, stride: stride_x, count: batch }, incx,
+                y: Some((Batch::Strided { buf: y, stride: stride_y, count: batch }, incy)),
+                out: results,
+            })
+        }
+    };
+}
+
+one_operand!(
+    /// Sum of `|re| + |im|` over `n` elements of `x` at increment `incx` (`?asum`).
+    Asum, asum, asum_batched, asum_strided_batched, T::Real, format!("asum_{}", T::TAG), "asum", [T: Scalar], T
+);
+one_operand!(
+    /// Euclidean norm of `n` elements of `x`, free of overflow and underflow (`?nrm2`).
+    Nrm2, nrm2, nrm2_batched, nrm2_strided_batched, T::Real, format!("nrm2_{}", T::TAG), "nrm2", [T: Scalar], T
+);
+one_operand!(
+    /// 1-based index of the first element of largest `|re| + |im|` (`i?amax`); 0 when `n == 0`
+    /// or `incx <= 0`.
+    Iamax, iamax, iamax_batched, iamax_strided_batched, i64, format!("iamax_{}", T::TAG), "iamax", [T: Scalar], T
+);
+one_operand!(
+    /// 1-based index of the first element of smallest `|re| + |im|` (`i?amin`); 0 when `n == 0`
+    /// or `incx <= 0`.
+    Iamin, iamin, iamin_batched, iamin_strided_batched, i64, format!("iamin_{}", T::TAG), "iamin", [T: Scalar], T
+);
+one_operand!(
+    /// Euclidean norm of `f16`/`bf16`/`f32` elements, accumulated and returned in `A`
+    /// (`f32` or `f64`).
+    Nrm2, nrm2_ex, nrm2_ex_batched, nrm2_ex_strided_batched, A, format!("nrm2ex_{}{}", X::TAG, <A as ExAcc>::TAG), "nrm2_ex", [X: ExInput, A: ExAcc], X
+);
+two_operand!(
+    /// `sum x[i] * y[i]` over `n` pairs (`?dot`, `?dotu` for complex: not conjugated).
+    /// Negative increments walk a vector backwards, as reference BLAS does.
+    Dot, dot, dot_batched, dot_strided_batched, T, format!("dot_{}", T::TAG), "dot", [T: Scalar], T
+);
+two_operand!(
+    /// `sum conj(x[i]) * y[i]` (`?dotc`); equal to `dot` for real types.
+    Dotc, dotc, dotc_batched, dotc_strided_batched, T, format!("{}_{}", if T::TAG == "c" || T::TAG == "z" { "dotc" } else { "dot" }, T::TAG), "dotc", [T: Scalar], T
+);
+two_operand!(
+    /// `sum x[i] * y[i]` of `f16`/`bf16`/`f32` elements, accumulated and returned in `A`
+    /// (`f32` or `f64`).
+    Dot, dot_ex, dot_ex_batched, dot_ex_strided_batched, A, format!("dotex_{}{}", X::TAG, <A as ExAcc>::TAG), "dot_ex", [X: ExInput, A: ExAcc], X
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f4_plan_partials_are_o_of_sms_per_vector() {
+        let p = full_plan(Kind::Nrm2, 1 << 28, 1, false, true, 132, 8);
+        assert_eq!(p.g, 132 * BLOCKS_PER_SM);
+        assert_eq!(p.partial_bytes, 132 * BLOCKS_PER_SM * 24);
+        let small = full_plan(Kind::Dot, 4096, 1, false, false, 132, 8);
+        assert_eq!(
+            (small.g, small.partial_bytes, small.result_bytes),
+            (1, 0, 0)
+        );
+        let many = full_plan(Kind::Dot, 1000, 10_000, false, false, 132, 8);
+        assert_eq!(many.g, 1);
+    }
+
+    #[test]
+    fn m6_fitted_plan_shrinks_blocks_and_keeps_results() {
+        let full = full_plan(Kind::Asum, 1 << 24, 1, false, true, 132, 8);
+        let p = fitted_plan(full, Kind::Asum, 1024).unwrap();
+        assert!(p.total() <= 1024 && p.g < full.g && p.g >= 1);
+        assert!(fitted_plan(
+            full_plan(Kind::Asum, 10, 200, false, true, 4, 8),
+            Kind::Asum,
+            1024
+        )
+        .is_none());
+    }
+}

@@ -1,0 +1,410 @@
+//! The CUDA backend: the only module that calls `cudarc`'s driver and NVRTC layers.
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use cudarc::driver::{result, sys, CudaContext, CudaEvent, CudaGraph, CudaModule, CudaStream};
+use cudarc::nvrtc::{CompileOptions, Ptx};
+
+use super::libs;
+use crate::kernels::KernelModule;
+use crate::Error;
+
+fn drv(op: &str) -> impl FnOnce(result::DriverError) -> Error + '_ {
+    move |e| Error::driver(op, e)
+}
+
+fn is_oom(e: &result::DriverError) -> bool {
+    e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY
+}
+
+/// One CUDA GPU with its primary context and its compiled kernels.
+pub(crate) struct CudaDevice {
+    pub(crate) ctx: Arc<CudaContext>,
+    pub(crate) ordinal: usize,
+    pub(crate) name: String,
+    pub(crate) cc: (u32, u32),
+    pub(crate) sm_count: usize,
+    pub(crate) total_mem: usize,
+    pub(crate) pools: bool,
+    arch: &'static str,
+    functions: Mutex<HashMap<String, Function>>,
+    pool: Mutex<Option<PoolHandle>>,
+}
+
+#[derive(Clone, Copy)]
+struct PoolHandle(sys::CUmemoryPool);
+// SAFETY: a memory-pool handle is a plain driver handle, usable from any thread.
+unsafe impl Send for PoolHandle {}
+
+#[derive(Clone)]
+struct Function {
+    f: sys::CUfunction,
+    _module: Arc<CudaModule>,
+}
+// SAFETY: CUfunction handles are valid from any thread while their module is loaded (held here).
+unsafe impl Send for Function {}
+
+/// Number of CUDA devices, or why there are none.
+pub(crate) fn device_count() -> Result<usize, Error> {
+    libs::ensure_driver()?;
+    result::init().map_err(drv("cuInit"))?;
+    result::device::get_count()
+        .map(|c| c.max(0) as usize)
+        .map_err(drv("cuDeviceGetCount"))
+}
+
+/// The device for `ordinal`, created once per process so its kernels are compiled once.
+pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
+    static DEVICES: OnceLock<Mutex<HashMap<usize, Arc<CudaDevice>>>> = OnceLock::new();
+    let count = device_count()?;
+    if ordinal >= count {
+        return Err(Error::InvalidValue(format!(
+            "CUDA device {ordinal} was asked for, but {count} CUDA device(s) were found (valid: 0..{count})"
+        )));
+    }
+    let map = DEVICES.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut map = map
+        .lock()
+        .map_err(|_| Error::driver("device table", "poisoned lock"))?;
+    if let Some(d) = map.get(&ordinal) {
+        return Ok(d.clone());
+    }
+    let ctx = CudaContext::new(ordinal).map_err(drv("cuDevicePrimaryCtxRetain"))?;
+    // gpublas orders its own work on its own streams; cudarc's per-slice events are not used.
+    // SAFETY: no cudarc CudaSlice is ever created by gpublas.
+    unsafe { ctx.disable_event_tracking() };
+    let attr = |a| ctx.attribute(a).map_err(drv("cuDeviceGetAttribute"));
+    let major = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+    let minor = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+    let sm = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+    let pools = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? > 0;
+    let arch: &'static str = Box::leak(format!("sm_{major}{minor}").into_boxed_str());
+    let dev = Arc::new(CudaDevice {
+        name: ctx.name().map_err(drv("cuDeviceGetName"))?,
+        total_mem: ctx.total_mem().map_err(drv("cuDeviceTotalMem"))?,
+        ctx,
+        ordinal,
+        cc: (major as u32, minor as u32),
+        sm_count: sm.max(1) as usize,
+        pools,
+        arch,
+        functions: Mutex::new(HashMap::new()),
+        pool: Mutex::new(None),
+    });
+    map.insert(ordinal, dev.clone());
+    Ok(dev)
+}
+
+/// Compiles a CUDA C++ source to PTX for `arch` (e.g. "sm_90"). Needs NVRTC, not a GPU.
+pub(crate) fn compile(m: &KernelModule, arch: &'static str) -> Result<Ptx, Error> {
+    libs::ensure_nvrtc()?;
+    let opts = CompileOptions {
+        arch: Some(arch),
+        name: Some(format!("{}.cu", m.name)),
+        options: vec!["-std=c++17".into(), format!("-D{}", m.define)],
+        ..Default::default()
+    };
+    cudarc::nvrtc::compile_ptx_with_opts(m.source, opts).map_err(|e| Error::Driver {
+        op: format!("NVRTC compiling {} for {arch}", m.name),
+        msg: format!("{e:?}"),
+    })
+}
+
+impl CudaDevice {
+    pub(crate) fn bind(&self) -> Result<(), Error> {
+        self.ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))
+    }
+
+    pub(crate) fn mem_info(&self) -> Result<(usize, usize), Error> {
+        self.bind()?;
+        self.ctx.mem_get_info().map_err(drv("cuMemGetInfo"))
+    }
+
+    pub(crate) fn synchronize(&self) -> Result<(), Error> {
+        self.ctx.synchronize().map_err(drv("cuCtxSynchronize"))
+    }
+
+    /// A synchronising device allocation (`cuMemAlloc`).
+    pub(crate) fn alloc(self: &Arc<Self>, bytes: usize) -> Result<CudaMem, Error> {
+        self.bind()?;
+        // SAFETY: the context is current; the memory is only handed out as a byte range.
+        match unsafe { result::malloc_sync(bytes.max(1)) } {
+            Ok(ptr) => Ok(CudaMem {
+                ptr,
+                bytes,
+                dev: self.clone(),
+            }),
+            Err(e) if is_oom(&e) => Err(Error::MemoryError {
+                needed: bytes,
+                available: self.mem_info().map(|m| m.0).unwrap_or(0),
+                detail: format!("cuMemAlloc failed on CUDA device {}", self.ordinal),
+            }),
+            Err(e) => Err(Error::driver("cuMemAlloc", e)),
+        }
+    }
+
+    /// The device's default memory pool, with its release threshold raised so freed memory stays
+    /// cached for the next stream-ordered allocation.
+    fn pool(&self) -> Result<sys::CUmemoryPool, Error> {
+        let mut guard = self
+            .pool
+            .lock()
+            .map_err(|_| Error::driver("memory pool", "poisoned lock"))?;
+        if let Some(p) = *guard {
+            return Ok(p.0);
+        }
+        if !self.pools {
+            return Err(Error::Unsupported(format!(
+                "CUDA device {} ({}) has no memory pools",
+                self.ordinal, self.name
+            )));
+        }
+        self.bind()?;
+        // SAFETY: cu_device comes from this context; the attribute value is a u64 as documented.
+        let pool = unsafe {
+            let pool = result::device::get_default_mem_pool(self.ctx.cu_device())
+                .map_err(drv("cuDeviceGetDefaultMemPool"))?;
+            let mut threshold: u64 = u64::MAX;
+            result::mem_pool::set_attribute(
+                pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &mut threshold as *mut u64 as *mut c_void,
+            )
+            .map_err(drv("cuMemPoolSetAttribute"))?;
+            pool
+        };
+        *guard = Some(PoolHandle(pool));
+        Ok(pool)
+    }
+
+    /// Prepares the memory pool (done when stream-ordered allocation is switched on).
+    pub(crate) fn enable_pool(&self) -> Result<(), Error> {
+        self.pool().map(|_| ())
+    }
+
+    /// A stream-ordered allocation from the device's pool, freed on `stream` when dropped.
+    pub(crate) fn pool_alloc(
+        self: &Arc<Self>,
+        stream: &Arc<CudaStream>,
+        bytes: usize,
+    ) -> Result<PoolMem, Error> {
+        let pool = self.pool()?;
+        // SAFETY: pool and stream belong to this device's context; the memory is only used on
+        // `stream` (the handle's), and freed on it.
+        match unsafe { result::mem_pool::alloc_async(pool, bytes.max(1), stream.cu_stream()) } {
+            Ok(ptr) => Ok(PoolMem {
+                ptr,
+                stream: stream.clone(),
+            }),
+            Err(e) if is_oom(&e) => Err(Error::MemoryError {
+                needed: bytes,
+                available: self.mem_info().map(|m| m.0).unwrap_or(0),
+                detail: format!(
+                    "cuMemAllocFromPoolAsync failed on CUDA device {}",
+                    self.ordinal
+                ),
+            }),
+            Err(e) => Err(Error::driver("cuMemAllocFromPoolAsync", e)),
+        }
+    }
+
+    pub(crate) fn new_stream(&self) -> Result<Arc<CudaStream>, Error> {
+        self.ctx.new_stream().map_err(drv("cuStreamCreate"))
+    }
+
+    pub(crate) fn new_event(&self) -> Result<CudaEvent, Error> {
+        self.ctx.new_event(None).map_err(drv("cuEventCreate"))
+    }
+
+    /// Copies host bytes to device memory at `dst`, after all work on the device has finished.
+    pub(crate) fn copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), Error> {
+        self.bind()?;
+        self.synchronize()?;
+        // SAFETY: callers pass a `dst` that heads an allocation of at least `src.len()` bytes.
+        unsafe { result::memcpy_htod_sync(dst, src) }.map_err(drv("cuMemcpyHtoD"))
+    }
+
+    /// Copies device memory at `src` to host bytes, after all work on the device has finished.
+    pub(crate) fn copy_to_host(&self, dst: &mut [u8], src: u64) -> Result<(), Error> {
+        self.bind()?;
+        self.synchronize()?;
+        // SAFETY: callers pass a `src` that heads an allocation of at least `dst.len()` bytes.
+        unsafe { result::memcpy_dtoh_sync(dst, src) }.map_err(drv("cuMemcpyDtoH"))
+    }
+
+    /// Copies device bytes to the host in `stream` order and waits for them.
+    pub(crate) fn copy_to_host_on(
+        &self,
+        stream: &CudaStream,
+        dst: &mut [u8],
+        src: u64,
+    ) -> Result<(), Error> {
+        // SAFETY: `src` heads a workspace range of at least `dst.len()` bytes (checked by the
+        // caller); the copy completes before `dst` is released by the synchronise below.
+        unsafe { result::memcpy_dtoh_async(dst, src, stream.cu_stream()) }
+            .map_err(drv("cuMemcpyDtoHAsync"))?;
+        stream.synchronize().map_err(drv("cuStreamSynchronize"))
+    }
+
+    /// The compiled function `func` of kernel source `module`.
+    fn function(&self, module: &KernelModule, func: &str) -> Result<sys::CUfunction, Error> {
+        let mut fns = self
+            .functions
+            .lock()
+            .map_err(|_| Error::driver("kernel cache", "poisoned lock"))?;
+        if let Some(f) = fns.get(func) {
+            return Ok(f.f);
+        }
+        let m = {
+            // All functions of a module share it: look for a sibling already loaded.
+            let prefix = format!("{}::", module.name);
+            fns.iter()
+                .find(|(k, _)| k.starts_with(&prefix))
+                .map(|(_, f)| f._module.clone())
+        };
+        let m = match m {
+            Some(m) => m,
+            None => {
+                let ptx = compile(module, self.arch)?;
+                self.ctx.load_module(ptx).map_err(drv("cuModuleLoadData"))?
+            }
+        };
+        let f = m.load_function(func).map_err(|e| Error::Driver {
+            op: format!("cuModuleGetFunction({func})"),
+            msg: e.to_string(),
+        })?;
+        let entry = Function {
+            f: f.cu_function(),
+            _module: m,
+        };
+        fns.insert(format!("{}::{func}", module.name), entry.clone());
+        fns.insert(func.to_string(), entry.clone());
+        Ok(entry.f)
+    }
+
+    /// Launches `func` from kernel source `module` on `stream`.
+    ///
+    /// Callers (the routines) have checked every device range the kernel reads or writes against
+    /// the buffers they were given (SPEC F7) before calling this.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn launch(
+        &self,
+        stream: &CudaStream,
+        module: &KernelModule,
+        func: &str,
+        grid: (u32, u32, u32),
+        block: u32,
+        shared: u32,
+        params: &mut [*mut c_void],
+    ) -> Result<(), Error> {
+        let f = self.function(module, func)?;
+        // SAFETY: `f` is a loaded kernel of this context; each param points to a live value of
+        // the type the kernel declares; every device range it touches was checked (F7).
+        unsafe { result::launch_kernel(f, grid, (block, 1, 1), shared, stream.cu_stream(), params) }
+            .map_err(|e| Error::Driver {
+                op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block})"),
+                msg: e.to_string(),
+            })
+    }
+
+    /// Fills `count` 32-bit words at `dst` with `value`, in stream order.
+    pub(crate) fn memset32(
+        &self,
+        stream: &CudaStream,
+        dst: u64,
+        value: u32,
+        count: usize,
+    ) -> Result<(), Error> {
+        // SAFETY: `dst` heads a workspace range of at least 4*count bytes (checked by the caller).
+        unsafe { sys::cuMemsetD32Async(dst, value, count, stream.cu_stream()) }
+            .result()
+            .map_err(drv("cuMemsetD32Async"))
+    }
+}
+
+/// A synchronising device allocation, freed when dropped.
+pub(crate) struct CudaMem {
+    pub(crate) ptr: u64,
+    pub(crate) bytes: usize,
+    pub(crate) dev: Arc<CudaDevice>,
+}
+
+impl Drop for CudaMem {
+    fn drop(&mut self) {
+        // cuMemFree does not wait for kernels still using the memory: wait for the device first.
+        let _ = self.dev.bind();
+        let _ = self.dev.synchronize();
+        // SAFETY: `ptr` came from cuMemAlloc in this context and is freed exactly once.
+        if let Err(e) = unsafe { result::free_sync(self.ptr) } {
+            tracing::error!(error = %e, "cuMemFree failed");
+        }
+    }
+}
+
+/// A stream-ordered pool allocation, freed on its stream when dropped (no host synchronisation).
+pub(crate) struct PoolMem {
+    pub(crate) ptr: u64,
+    stream: Arc<CudaStream>,
+}
+
+impl Drop for PoolMem {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from cuMemAllocFromPoolAsync on this stream and is freed once, in
+        // stream order after every kernel that used it.
+        if let Err(e) = unsafe { result::free_async(self.ptr, self.stream.cu_stream()) } {
+            tracing::error!(error = %e, "cuMemFreeAsync failed");
+        }
+    }
+}
+
+/// Stream helpers.
+pub(crate) fn stream_sync(s: &CudaStream) -> Result<(), Error> {
+    s.synchronize().map_err(drv("cuStreamSynchronize"))
+}
+
+/// Makes `new` wait for everything submitted to `old` so far, without blocking the host.
+pub(crate) fn stream_order(
+    event: &CudaEvent,
+    old: &CudaStream,
+    new: &CudaStream,
+) -> Result<(), Error> {
+    event.record(old).map_err(drv("cuEventRecord"))?;
+    new.wait(event).map_err(drv("cuStreamWaitEvent"))
+}
+
+pub(crate) fn is_capturing(s: &CudaStream) -> Result<bool, Error> {
+    let st = s.capture_status().map_err(drv("cuStreamIsCapturing"))?;
+    Ok(st != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE)
+}
+
+pub(crate) fn begin_capture(s: &CudaStream) -> Result<(), Error> {
+    s.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        .map_err(drv("cuStreamBeginCapture"))
+}
+
+pub(crate) fn end_capture(s: &Arc<CudaStream>) -> Result<Option<CudaGraph>, Error> {
+    s.end_capture(sys::CUgraphInstantiate_flags(0))
+        .map_err(drv("cuStreamEndCapture"))
+}
+
+pub(crate) fn graph_launch(g: &CudaGraph) -> Result<(), Error> {
+    g.launch().map_err(drv("cuGraphLaunch"))
+}
+
+/// Device-side timing for benchmarks.
+pub(crate) fn timed_event(dev: &CudaDevice) -> Result<CudaEvent, Error> {
+    dev.ctx
+        .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(drv("cuEventCreate"))
+}
+
+pub(crate) fn event_record(e: &CudaEvent, s: &CudaStream) -> Result<(), Error> {
+    e.record(s).map_err(drv("cuEventRecord"))
+}
+
+pub(crate) fn event_elapsed_ms(a: &CudaEvent, b: &CudaEvent) -> Result<f32, Error> {
+    b.synchronize().map_err(drv("cuEventSynchronize"))?;
+    a.elapsed_ms(b).map_err(drv("cuEventElapsedTime"))
+}

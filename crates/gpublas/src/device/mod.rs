@@ -1,0 +1,713 @@
+//! Devices, streams and buffers: the layer between gpublas and `cudarc`.
+//!
+//! Everything else in the crate goes through the types here; `unsafe` lives in this module's
+//! `cuda.rs`, `libs.rs` and the few marked blocks below.
+
+pub(crate) mod cuda;
+pub(crate) mod host;
+pub mod libs;
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::Error;
+
+/// Element types a `DeviceBuffer` can hold: plain bytes with no invalid bit patterns.
+pub trait Element: bytemuck::Pod + Send + Sync + 'static {}
+impl<T: bytemuck::Pod + Send + Sync + 'static> Element for T {}
+
+/// Which backend a device runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// The CPU; "device memory" is host memory.
+    Host,
+    /// An NVIDIA GPU through the CUDA driver.
+    Cuda,
+}
+
+/// A compute device: the host, or one CUDA GPU. Cheap to clone.
+#[derive(Clone)]
+pub struct Device(pub(crate) DeviceKind);
+
+#[derive(Clone)]
+pub(crate) enum DeviceKind {
+    Host(Arc<host::HostDevice>),
+    Cuda(Arc<cuda::CudaDevice>),
+}
+
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Device({})", self.name())
+    }
+}
+
+impl Device {
+    /// The host backend, with no allocation limit.
+    pub fn host() -> Device {
+        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(None))))
+    }
+
+    /// A host device that refuses allocations beyond `bytes` in total, so out-of-memory paths
+    /// can be tested without a GPU.
+    pub fn host_with_limit(bytes: usize) -> Device {
+        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(Some(
+            bytes,
+        )))))
+    }
+
+    /// CUDA GPU number `ordinal`. Errors say what is missing: the driver library, a GPU, or
+    /// that ordinal.
+    pub fn cuda(ordinal: usize) -> Result<Device, Error> {
+        cuda::get(ordinal).map(|d| Device(DeviceKind::Cuda(d)))
+    }
+
+    /// Number of CUDA GPUs (0 where there is no driver).
+    pub fn cuda_device_count() -> usize {
+        cuda::device_count().unwrap_or(0)
+    }
+
+    /// The device chosen by `GPUBLAS_DEVICE` (`host`, `cuda`, `cuda:N`); unset, the first
+    /// CUDA GPU when a driver and a GPU are found, else the host.
+    ///
+    /// ```
+    /// let dev = gpublas::Device::default()?;
+    /// println!("running on {}", dev.name());
+    /// # Ok::<(), gpublas::Error>(())
+    /// ```
+    #[allow(clippy::should_implement_trait)]
+    pub fn default() -> Result<Device, Error> {
+        match std::env::var("GPUBLAS_DEVICE") {
+            Ok(s) if !s.trim().is_empty() => Device::from_selector(&s),
+            _ => Ok(Device::cuda(0).unwrap_or_else(|_| Device::host())),
+        }
+    }
+
+    /// Parses a device selector: `host`, `cuda` (GPU 0) or `cuda:N`.
+    pub fn from_selector(selector: &str) -> Result<Device, Error> {
+        let s = selector.trim();
+        let bad = || {
+            Error::InvalidValue(format!(
+                "GPUBLAS_DEVICE='{selector}' is not one of host, cuda, cuda:N"
+            ))
+        };
+        let forced = |ordinal: usize| {
+            Device::cuda(ordinal).map_err(|e| {
+                Error::InvalidValue(format!(
+                    "GPUBLAS_DEVICE='{selector}' asks for CUDA device {ordinal}, which is not usable: {e}"
+                ))
+            })
+        };
+        match s {
+            "host" => Ok(Device::host()),
+            "cuda" => forced(0),
+            _ => match s.strip_prefix("cuda:") {
+                Some(n) => forced(n.trim().parse().map_err(|_| bad())?),
+                None => Err(bad()),
+            },
+        }
+    }
+
+    /// Host or CUDA.
+    pub fn backend(&self) -> Backend {
+        match &self.0 {
+            DeviceKind::Host(_) => Backend::Host,
+            DeviceKind::Cuda(_) => Backend::Cuda,
+        }
+    }
+
+    /// A human-readable name ("host" or the GPU's name).
+    pub fn name(&self) -> String {
+        match &self.0 {
+            DeviceKind::Host(_) => "host".into(),
+            DeviceKind::Cuda(d) => format!("cuda:{} {}", d.ordinal, d.name),
+        }
+    }
+
+    /// Compute capability (major, minor) of a GPU; `None` on the host.
+    pub fn compute_capability(&self) -> Option<(u32, u32)> {
+        match &self.0 {
+            DeviceKind::Host(_) => None,
+            DeviceKind::Cuda(d) => Some(d.cc),
+        }
+    }
+
+    /// Total device memory in bytes; the allocation limit on a limited host device, else `None`.
+    pub fn total_memory(&self) -> Option<usize> {
+        match &self.0 {
+            DeviceKind::Host(h) => h.limit(),
+            DeviceKind::Cuda(d) => Some(d.total_mem),
+        }
+    }
+
+    /// Free device memory in bytes (on the host: what the limit leaves, `usize::MAX` without one).
+    pub fn free_memory(&self) -> Result<usize, Error> {
+        match &self.0 {
+            DeviceKind::Host(h) => Ok(h.free()),
+            DeviceKind::Cuda(d) => d.mem_info().map(|m| m.0),
+        }
+    }
+
+    /// Bytes currently allocated through a host device (0 on CUDA, where the driver keeps count).
+    pub fn host_bytes_in_use(&self) -> usize {
+        match &self.0 {
+            DeviceKind::Host(h) => h.used(),
+            DeviceKind::Cuda(_) => 0,
+        }
+    }
+
+    /// Multiprocessors (GPU) or a fixed parallel width of 4 (host); sizes reduction workspaces.
+    pub fn multiprocessor_count(&self) -> usize {
+        match &self.0 {
+            DeviceKind::Host(_) => 4,
+            DeviceKind::Cuda(d) => d.sm_count,
+        }
+    }
+
+    /// Whether stream-ordered allocation (a device memory pool) is available (M11).
+    pub fn supports_stream_order_alloc(&self) -> bool {
+        match &self.0 {
+            DeviceKind::Host(_) => true,
+            DeviceKind::Cuda(d) => d.pools,
+        }
+    }
+
+    /// A new stream on this device.
+    pub fn new_stream(&self) -> Result<Stream, Error> {
+        Ok(Stream(match &self.0 {
+            DeviceKind::Host(h) => StreamKind::Host {
+                id: h.next_stream_id(),
+                dev: h.clone(),
+            },
+            DeviceKind::Cuda(d) => StreamKind::Cuda(d.new_stream()?, d.clone()),
+        }))
+    }
+
+    /// Waits for all work submitted to this device.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        match &self.0 {
+            DeviceKind::Host(_) => Ok(()),
+            DeviceKind::Cuda(d) => {
+                d.bind()?;
+                d.synchronize()
+            }
+        }
+    }
+
+    /// Allocates raw memory of `bytes` (rounded up to a chunk on the host).
+    pub(crate) fn alloc_mem(&self, bytes: usize) -> Result<Mem, Error> {
+        match &self.0 {
+            DeviceKind::Host(h) => Ok(Mem::Host(HostMem {
+                chunks: h.alloc(bytes)?,
+                bytes,
+                dev: h.clone(),
+            })),
+            DeviceKind::Cuda(d) => Ok(Mem::Cuda(d.alloc(bytes)?)),
+        }
+    }
+
+    /// A zero-filled buffer of `len` elements.
+    pub fn alloc<T: Element>(&self, len: usize) -> Result<DeviceBuffer<T>, Error> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            Error::InvalidSize(format!("{len} elements overflow the address space"))
+        })?;
+        let mem = self.alloc_mem(bytes)?;
+        if let Mem::Cuda(m) = &mem {
+            m.dev.copy_to_device(m.ptr, &vec![0u8; bytes])?;
+        }
+        Ok(DeviceBuffer {
+            mem: Some(mem),
+            len,
+            _t: PhantomData,
+        })
+    }
+
+    /// A buffer holding a copy of `data`.
+    pub fn upload<T: Element>(&self, data: &[T]) -> Result<DeviceBuffer<T>, Error> {
+        let mut b = self.alloc_uninit::<T>(data.len())?;
+        b.copy_from_host(data)?;
+        Ok(b)
+    }
+
+    fn alloc_uninit<T: Element>(&self, len: usize) -> Result<DeviceBuffer<T>, Error> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            Error::InvalidSize(format!("{len} elements overflow the address space"))
+        })?;
+        Ok(DeviceBuffer {
+            mem: Some(self.alloc_mem(bytes)?),
+            len,
+            _t: PhantomData,
+        })
+    }
+
+    pub(crate) fn same_as(&self, other: &Device) -> bool {
+        match (&self.0, &other.0) {
+            (DeviceKind::Host(a), DeviceKind::Host(b)) => Arc::ptr_eq(a, b),
+            (DeviceKind::Cuda(a), DeviceKind::Cuda(b)) => a.ordinal == b.ordinal,
+            _ => false,
+        }
+    }
+}
+
+/// Raw memory owned by gpublas.
+pub(crate) enum Mem {
+    Host(HostMem),
+    Cuda(cuda::CudaMem),
+}
+
+pub(crate) struct HostMem {
+    chunks: Vec<host::Chunk>,
+    bytes: usize,
+    dev: Arc<host::HostDevice>,
+}
+
+impl Drop for HostMem {
+    fn drop(&mut self) {
+        self.dev.release(self.bytes);
+    }
+}
+
+impl Mem {
+    /// The address of the first byte (a host address on the host backend).
+    pub(crate) fn addr(&self) -> u64 {
+        match self {
+            Mem::Host(h) => h.chunks.as_ptr() as u64,
+            Mem::Cuda(c) => c.ptr,
+        }
+    }
+
+    pub(crate) fn bytes(&self) -> usize {
+        match self {
+            Mem::Host(h) => h.bytes,
+            Mem::Cuda(c) => c.bytes,
+        }
+    }
+
+    pub(crate) fn device(&self) -> Device {
+        match self {
+            Mem::Host(h) => Device(DeviceKind::Host(h.dev.clone())),
+            Mem::Cuda(c) => Device(DeviceKind::Cuda(c.dev.clone())),
+        }
+    }
+
+    fn host_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Mem::Host(h) => Some(&bytemuck::cast_slice(&h.chunks)[..h.bytes]),
+            Mem::Cuda(_) => None,
+        }
+    }
+
+    fn host_bytes_mut(&mut self) -> Option<&mut [u8]> {
+        match self {
+            Mem::Host(h) => Some(&mut bytemuck::cast_slice_mut(&mut h.chunks)[..h.bytes]),
+            Mem::Cuda(_) => None,
+        }
+    }
+}
+
+/// Bytes of host memory at a raw address: how host routines reach workspace memory, which the
+/// handle lends by address (it may also be user memory handed in through the raw form of M5).
+///
+/// Callers hold the workspace lease that covers `[addr, addr + len)`, which is exclusive.
+pub(crate) fn host_workspace_bytes<'a>(addr: u64, len: usize) -> &'a mut [u8] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: the range lies inside the handle's workspace (host memory), lent exclusively to
+    // one lease, which the returned slice does not outlive in practice (routines use it within
+    // the call that holds the lease).
+    unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, len) }
+}
+
+/// A typed buffer in device memory, or a placeholder (a length and no memory) that only size
+/// queries accept (M8).
+pub struct DeviceBuffer<T> {
+    pub(crate) mem: Option<Mem>,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+impl<T> std::fmt::Debug for DeviceBuffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.mem {
+            Some(m) => write!(
+                f,
+                "DeviceBuffer(len {}, on {})",
+                self.len,
+                m.device().name()
+            ),
+            None => write!(f, "DeviceBuffer(placeholder, len {})", self.len),
+        }
+    }
+}
+
+impl<T: Element> DeviceBuffer<T> {
+    /// A placeholder of `len` elements with no memory, for size queries.
+    pub fn placeholder(len: usize) -> Self {
+        DeviceBuffer {
+            mem: None,
+            len,
+            _t: PhantomData,
+        }
+    }
+
+    /// Length in elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the length is zero.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether this is a placeholder without memory.
+    pub fn is_placeholder(&self) -> bool {
+        self.mem.is_none()
+    }
+
+    /// The device holding the memory (`None` for a placeholder).
+    pub fn device(&self) -> Option<Device> {
+        self.mem.as_ref().map(Mem::device)
+    }
+
+    /// The device address of element 0 (a host address on the host backend); `None` for a
+    /// placeholder. For passing to code outside gpublas.
+    pub fn device_ptr(&self) -> Option<u64> {
+        self.mem.as_ref().map(Mem::addr)
+    }
+
+    /// Copies the contents to the host, after all work on the device has finished.
+    pub fn to_vec(&self) -> Result<Vec<T>, Error> {
+        let mem = self.mem.as_ref().ok_or_else(|| {
+            Error::InvalidPointer(format!(
+                "a placeholder of {} elements has no contents",
+                self.len
+            ))
+        })?;
+        let mut out = vec![T::zeroed(); self.len];
+        match mem {
+            Mem::Host(_) => {
+                out.copy_from_slice(self.host_slice().unwrap_or(&[]));
+            }
+            Mem::Cuda(c) => c
+                .dev
+                .copy_to_host(bytemuck::cast_slice_mut(&mut out), c.ptr)?,
+        }
+        Ok(out)
+    }
+
+    /// Overwrites the contents with `data` (same length), after all work on the device has
+    /// finished.
+    pub fn copy_from_host(&mut self, data: &[T]) -> Result<(), Error> {
+        if data.len() != self.len {
+            return Err(Error::InvalidSize(format!(
+                "copy of {} elements into a buffer of {}",
+                data.len(),
+                self.len
+            )));
+        }
+        let mem = self.mem.as_mut().ok_or_else(|| {
+            Error::InvalidPointer(format!(
+                "a placeholder of {} elements has no memory",
+                data.len()
+            ))
+        })?;
+        match mem {
+            Mem::Host(_) => {
+                if let Some(s) = self.host_slice_mut() {
+                    s.copy_from_slice(data);
+                }
+                Ok(())
+            }
+            Mem::Cuda(c) => c.dev.copy_to_device(c.ptr, bytemuck::cast_slice(data)),
+        }
+    }
+
+    /// The contents as a host slice (host backend only).
+    pub(crate) fn host_slice(&self) -> Option<&[T]> {
+        let bytes = self.mem.as_ref()?.host_bytes()?;
+        Some(bytemuck::cast_slice(
+            &bytes[..self.len * std::mem::size_of::<T>()],
+        ))
+    }
+
+    pub(crate) fn host_slice_mut(&mut self) -> Option<&mut [T]> {
+        let len = self.len;
+        let bytes = self.mem.as_mut()?.host_bytes_mut()?;
+        Some(bytemuck::cast_slice_mut(
+            &mut bytes[..len * std::mem::size_of::<T>()],
+        ))
+    }
+
+    pub(crate) fn addr(&self) -> Option<u64> {
+        self.device_ptr()
+    }
+}
+
+/// An ordered queue of work on one device.
+#[derive(Clone)]
+pub struct Stream(pub(crate) StreamKind);
+
+#[derive(Clone)]
+pub(crate) enum StreamKind {
+    Host { id: u64, dev: Arc<host::HostDevice> },
+    Cuda(Arc<cudarc::driver::CudaStream>, Arc<cuda::CudaDevice>),
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            StreamKind::Host { id, .. } => write!(f, "Stream(host #{id})"),
+            StreamKind::Cuda(s, d) => write!(f, "Stream(cuda:{} {:?})", d.ordinal, s.cu_stream()),
+        }
+    }
+}
+
+impl PartialEq for Stream {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (StreamKind::Host { id: a, dev: da }, StreamKind::Host { id: b, dev: db }) => {
+                a == b && Arc::ptr_eq(da, db)
+            }
+            (StreamKind::Cuda(a, _), StreamKind::Cuda(b, _)) => a.cu_stream() == b.cu_stream(),
+            _ => false,
+        }
+    }
+}
+
+impl Stream {
+    /// Waits until all work submitted to this stream has finished.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Ok(()),
+            StreamKind::Cuda(s, _) => cuda::stream_sync(s),
+        }
+    }
+
+    /// The device this stream belongs to.
+    pub fn device(&self) -> Device {
+        match &self.0 {
+            StreamKind::Host { dev, .. } => Device(DeviceKind::Host(dev.clone())),
+            StreamKind::Cuda(_, d) => Device(DeviceKind::Cuda(d.clone())),
+        }
+    }
+
+    /// Whether work on this stream is being captured into a graph.
+    pub fn is_capturing(&self) -> Result<bool, Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Ok(false),
+            StreamKind::Cuda(s, _) => cuda::is_capturing(s),
+        }
+    }
+
+    /// Starts capturing this stream's work into a graph (CUDA only).
+    pub fn begin_capture(&self) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Err(Error::Unsupported(
+                "graph capture on the host backend".into(),
+            )),
+            StreamKind::Cuda(s, d) => {
+                d.bind()?;
+                cuda::begin_capture(s)
+            }
+        }
+    }
+
+    /// Ends a capture and returns the executable graph.
+    pub fn end_capture(&self) -> Result<Graph, Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Err(Error::Unsupported(
+                "graph capture on the host backend".into(),
+            )),
+            StreamKind::Cuda(s, _) => match cuda::end_capture(s)? {
+                Some(g) => Ok(Graph(g)),
+                None => Err(Error::driver(
+                    "cuStreamEndCapture",
+                    "the capture recorded no work",
+                )),
+            },
+        }
+    }
+}
+
+/// An executable graph captured from a stream (CUDA only).
+pub struct Graph(cudarc::driver::CudaGraph);
+
+impl Graph {
+    /// Replays the graph on the stream it was captured from.
+    pub fn launch(&self) -> Result<(), Error> {
+        cuda::graph_launch(&self.0)
+    }
+}
+
+/// Device-side timer for benchmarks: CUDA events on a stream; the host clock on the host.
+pub struct Timer {
+    inner: TimerKind,
+}
+
+enum TimerKind {
+    Host(std::time::Instant),
+    Cuda {
+        start: cudarc::driver::CudaEvent,
+        stop: cudarc::driver::CudaEvent,
+        stream: Arc<cudarc::driver::CudaStream>,
+    },
+}
+
+impl Timer {
+    /// Starts timing work submitted to `stream` from now on.
+    pub fn start(stream: &Stream) -> Result<Timer, Error> {
+        Ok(Timer {
+            inner: match &stream.0 {
+                StreamKind::Host { .. } => TimerKind::Host(std::time::Instant::now()),
+                StreamKind::Cuda(s, d) => {
+                    let start = cuda::timed_event(d)?;
+                    let stop = cuda::timed_event(d)?;
+                    cuda::event_record(&start, s)?;
+                    TimerKind::Cuda {
+                        start,
+                        stop,
+                        stream: s.clone(),
+                    }
+                }
+            },
+        })
+    }
+
+    /// Stops timing; waits for the work and returns the elapsed seconds.
+    pub fn stop(self) -> Result<f64, Error> {
+        match self.inner {
+            TimerKind::Host(t) => Ok(t.elapsed().as_secs_f64()),
+            TimerKind::Cuda {
+                start,
+                stop,
+                stream,
+            } => {
+                cuda::event_record(&stop, &stream)?;
+                Ok(cuda::event_elapsed_ms(&start, &stop)? as f64 * 1e-3)
+            }
+        }
+    }
+}
+
+/// Kernel parameters: each element points at a live value of the type the kernel declares.
+pub(crate) type Params<'a> = &'a mut [*mut c_void];
+
+/// A pointer to `v` for a kernel parameter list.
+pub(crate) fn param<T>(v: &T) -> *mut c_void {
+    v as *const T as *mut c_void
+}
+
+/// Memory of one stream-ordered lease (M11): freed in stream order when dropped.
+pub(crate) enum LeaseMem {
+    Host(Mem),
+    Cuda(cuda::PoolMem),
+}
+
+impl LeaseMem {
+    pub(crate) fn addr(&self) -> u64 {
+        match self {
+            LeaseMem::Host(m) => m.addr(),
+            LeaseMem::Cuda(p) => p.ptr,
+        }
+    }
+}
+
+impl Stream {
+    /// A stream-ordered allocation of `bytes` on this stream (M11).
+    pub(crate) fn pool_alloc(&self, bytes: usize) -> Result<LeaseMem, Error> {
+        match &self.0 {
+            StreamKind::Host { dev, .. } => Ok(LeaseMem::Host(
+                Device(DeviceKind::Host(dev.clone())).alloc_mem(bytes)?,
+            )),
+            StreamKind::Cuda(s, d) => Ok(LeaseMem::Cuda(d.pool_alloc(s, bytes)?)),
+        }
+    }
+
+    /// Copies `dst.len()` bytes at device address `src` to the host in stream order and waits.
+    pub(crate) fn read_bytes(&self, src: u64, dst: &mut [u8]) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => {
+                dst.copy_from_slice(host_workspace_bytes(src, dst.len()));
+                Ok(())
+            }
+            StreamKind::Cuda(s, d) => d.copy_to_host_on(s, dst, src),
+        }
+    }
+}
+
+impl Device {
+    /// Prepares stream-ordered allocation (raises the pool's release threshold on CUDA).
+    pub(crate) fn enable_stream_order_alloc(&self) -> Result<(), Error> {
+        match &self.0 {
+            DeviceKind::Host(_) => Ok(()),
+            DeviceKind::Cuda(d) => d.enable_pool(),
+        }
+    }
+}
+
+/// Orders a new stream after an old one with a reusable event (M12).
+#[derive(Default)]
+pub(crate) struct StreamJoiner(Option<cudarc::driver::CudaEvent>);
+
+impl StreamJoiner {
+    /// Makes `new` wait for all work submitted to `old` so far; never blocks the host.
+    pub(crate) fn order(&mut self, old: &Stream, new: &Stream) -> Result<(), Error> {
+        match (&old.0, &new.0) {
+            (StreamKind::Cuda(o, d), StreamKind::Cuda(n, _)) => {
+                if self.0.is_none() {
+                    self.0 = Some(d.new_event()?);
+                }
+                match &self.0 {
+                    Some(e) => cuda::stream_order(e, o, n),
+                    None => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Stream {
+    /// Launches `func` of `module` with `grid` blocks of `block` threads (CUDA only).
+    ///
+    /// The caller has checked every device range the kernel touches (SPEC F7).
+    pub(crate) fn launch(
+        &self,
+        module: &crate::kernels::KernelModule,
+        func: &str,
+        grid: u32,
+        block: u32,
+        params: Params<'_>,
+    ) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Err(Error::Unsupported(format!(
+                "kernel {func} launched on the host backend"
+            ))),
+            StreamKind::Cuda(s, d) => d.launch(s, module, func, (grid, 1, 1), block, 0, params),
+        }
+    }
+
+    /// Fills `count` 32-bit words at device address `dst` with `value`, in stream order.
+    pub(crate) fn memset32(&self, dst: u64, value: u32, count: usize) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => {
+                let b = host_workspace_bytes(dst, count * 4);
+                for w in b.chunks_exact_mut(4) {
+                    w.copy_from_slice(&value.to_ne_bytes());
+                }
+                Ok(())
+            }
+            StreamKind::Cuda(s, d) => d.memset32(s, dst, value, count),
+        }
+    }
+
+    /// Binds the stream's device to the calling thread (CUDA), so work lands on it (M15).
+    pub(crate) fn bind(&self) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Ok(()),
+            StreamKind::Cuda(_, d) => d.bind(),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! `Handle`: one device, one stream, one workspace.
+
+use crate::device::{Device, Stream, StreamJoiner};
+use crate::memory::{Counters, HandleConfig, Storage, WorkspaceMode, DEFAULT_WORKSPACE_BYTES};
+use crate::Error;
+
+/// The object every routine takes first: bound to one device and one stream at a time, owning
+/// the workspace that routines borrow scratch memory from. `Send`, not `Sync`.
+///
+/// ```
+/// use gpublas::{Device, Handle, WorkspaceMode};
+/// let mut h = Handle::new(&Device::host())?;
+/// assert_eq!(h.workspace_mode(), WorkspaceMode::Managed);
+/// h.set_device_memory_size(1 << 20)?; // fixed 1 MiB, never grows
+/// assert!(h.is_user_managing_device_memory());
+/// # Ok::<(), gpublas::Error>(())
+/// ```
+pub struct Handle {
+    pub(crate) device: Device,
+    pub(crate) stream: Stream,
+    pub(crate) mode: WorkspaceMode,
+    pub(crate) storage: Storage,
+    pub(crate) query: Option<usize>,
+    pub(crate) stream_order: bool,
+    pub(crate) counters: Counters,
+    joiner: StreamJoiner,
+}
+
+impl Handle {
+    /// A handle on `device` with the settings of `GPUBLAS_DEVICE_MEMORY_SIZE` and
+    /// `GPUBLAS_STREAM_ORDER_ALLOC` (read once, here; M2, M11).
+    pub fn new(device: &Device) -> Result<Handle, Error> {
+        Handle::with_config(device, &HandleConfig::from_env()?)
+    }
+
+    /// A handle with explicit settings instead of the environment's.
+    pub fn with_config(device: &Device, config: &HandleConfig) -> Result<Handle, Error> {
+        let stream = device.new_stream()?;
+        let mut stream_order = false;
+        if config.stream_order_alloc {
+            if device.supports_stream_order_alloc() {
+                device.enable_stream_order_alloc()?;
+                stream_order = true;
+            } else {
+                tracing::warn!(
+                    device = %device.name(),
+                    "GPUBLAS_STREAM_ORDER_ALLOC ignored: the device has no memory pools"
+                );
+            }
+        }
+        let (mode, bytes) = match config.device_memory_size {
+            None if stream_order => (WorkspaceMode::Managed, 0),
+            None => (WorkspaceMode::Managed, DEFAULT_WORKSPACE_BYTES),
+            Some(0) => (WorkspaceMode::Managed, 0),
+            Some(n) => (
+                WorkspaceMode::UserManaged,
+                crate::memory::round_up(n).unwrap_or(n),
+            ),
+        };
+        let storage = if bytes > 0 {
+            Storage::Owned(device.alloc_mem(bytes).map_err(|e| match e {
+                Error::MemoryError {
+                    needed, available, ..
+                } => Error::MemoryError {
+                    needed,
+                    available,
+                    detail: format!(
+                        "creating a handle with a {bytes}-byte {mode:?} workspace on {} failed",
+                        device.name()
+                    ),
+                },
+                other => other,
+            })?)
+        } else {
+            Storage::Empty
+        };
+        Ok(Handle {
+            device: device.clone(),
+            stream,
+            mode,
+            storage,
+            query: None,
+            stream_order,
+            counters: Counters::default(),
+            joiner: StreamJoiner::default(),
+        })
+    }
+
+    /// The device this handle runs on.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// The stream the handle's work is submitted to.
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// Moves the handle to `stream` (same device). Never blocks the host: the new stream is made
+    /// to wait, by an event, for the work already submitted to the old one (M12).
+    pub fn set_stream(&mut self, stream: &Stream) -> Result<(), Error> {
+        if !stream.device().same_as(&self.device) {
+            return Err(Error::InvalidValue(format!(
+                "stream on {} given to a handle on {}",
+                stream.device().name(),
+                self.device.name()
+            )));
+        }
+        if *stream == self.stream {
+            return Ok(());
+        }
+        self.joiner.order(&self.stream, stream)?;
+        self.stream = stream.clone();
+        Ok(())
+    }
+
+    /// Waits for all work submitted to the handle's stream.
+    pub fn synchronize(&self) -> Result<(), Error> {
+        self.stream.synchronize()
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // Kernels may still read the workspace: wait before the storage is freed (M15).
+        if let Err(e) = self.stream.synchronize() {
+            tracing::error!(error = %e, "stream synchronisation failed while dropping a handle");
+        }
+    }
+}

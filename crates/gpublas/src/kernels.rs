@@ -1,0 +1,53 @@
+//! The CUDA C++ kernel sources, compiled at run time by NVRTC for the device's architecture.
+//!
+//! A source file can hold several families, each compiled on its own (selected by a
+//! `-DGPUBLAS_FAMILY_<X>` define) so a program compiles only what it calls.
+
+use crate::Error;
+
+/// One compilation unit: a kernel source and the family define that selects its kernels.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelModule {
+    /// Module name, unique (e.g. `"blas1.dot"`).
+    pub name: &'static str,
+    /// The CUDA C++ source.
+    pub source: &'static str,
+    /// The family macro defined when compiling it.
+    pub define: &'static str,
+}
+
+const BLAS1: &str = include_str!("../kernels/blas1.cu");
+
+pub(crate) const ASUM: KernelModule = KernelModule {
+    name: "blas1.asum",
+    source: BLAS1,
+    define: "GPUBLAS_FAMILY_ASUM",
+};
+pub(crate) const NRM2: KernelModule = KernelModule {
+    name: "blas1.nrm2",
+    source: BLAS1,
+    define: "GPUBLAS_FAMILY_NRM2",
+};
+pub(crate) const DOT: KernelModule = KernelModule {
+    name: "blas1.dot",
+    source: BLAS1,
+    define: "GPUBLAS_FAMILY_DOT",
+};
+pub(crate) const IAMAX: KernelModule = KernelModule {
+    name: "blas1.iamax",
+    source: BLAS1,
+    define: "GPUBLAS_FAMILY_IAMAX",
+};
+
+/// Every kernel module of the library.
+pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX];
+
+/// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU.
+/// Returns each module's name and PTX size in bytes. CI runs this, so a kernel that does not
+/// compile fails the build.
+pub fn compile_all(arch: &'static str) -> Result<Vec<(&'static str, usize)>, Error> {
+    MODULES
+        .iter()
+        .map(|m| crate::device::cuda::compile(m, arch).map(|ptx| (m.name, ptx.to_src().len())))
+        .collect()
+}

@@ -1,0 +1,34 @@
+//! gpublas: GPU BLAS and LAPACK routines whose handles own their scratch memory.
+//!
+//! Every routine takes a [`Handle`] first and borrows scratch ("workspace") memory from it,
+//! under the memory model of rocBLAS/rocSOLVER (four schemes: managed, user-managed by
+//! environment or by call, user-owned; size queries; stream-ordered allocation). Two backends
+//! share one semantics: CUDA (NVIDIA GPUs, kernels compiled at run time by NVRTC) and host
+//! (the CPU).
+//!
+//! ```
+//! use gpublas::{blas1, Device, Handle, Results};
+//! let dev = Device::host();
+//! let mut h = Handle::new(&dev)?;
+//! let x = dev.upload(&[3.0f64, -4.0])?;
+//! let mut r = [0.0f64];
+//! let _ = blas1::nrm2(&mut h, 2, &x, 1, Results::Host(&mut r))?;
+//! assert_eq!(r[0], 5.0);
+//! # Ok::<(), gpublas::Error>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod blas1;
+pub mod device;
+mod error;
+mod handle;
+pub mod kernels;
+pub mod memory;
+
+pub use blas1::Results;
+pub use device::{Backend, Device, DeviceBuffer, Element, Graph, Stream, Timer};
+pub use error::{Error, Status};
+pub use half::{bf16, f16};
+pub use handle::Handle;
+pub use memory::{HandleConfig, WorkspaceLease, WorkspaceMode, WorkspaceSlice, WorkspaceStats};
+pub use num_complex::{Complex32, Complex64};

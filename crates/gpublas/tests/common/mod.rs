@@ -1,0 +1,51 @@
+//! Shared test harness: the same test bodies run on the host backend (always) and on CUDA
+//! (ignored where there is no GPU; run with `--include-ignored` on a GPU machine).
+#![allow(dead_code)]
+
+use gpublas::Device;
+use rand::{Rng, SeedableRng};
+
+/// The host device tests run on: limited, so out-of-memory paths are reachable.
+pub const HOST_LIMIT: usize = 1 << 30;
+
+pub fn host() -> Device {
+    Device::host_with_limit(HOST_LIMIT)
+}
+
+pub fn gpu() -> Device {
+    Device::cuda(0).expect("these tests need CUDA GPU 0")
+}
+
+/// Generates `host::NAME` and `cuda::NAME` tests calling `NAME(&Device)`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod host {
+            $( #[test] fn $name() { super::$name(&$crate::common::host()) } )*
+        }
+        mod cuda {
+            $(
+                #[test]
+                #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
+                fn $name() { super::$name(&$crate::common::gpu()) }
+            )*
+        }
+    };
+}
+
+pub fn rng(seed: u64) -> rand::rngs::StdRng {
+    rand::rngs::StdRng::seed_from_u64(seed)
+}
+
+/// Uniform values in [-1, 1).
+pub fn randn(r: &mut impl Rng, n: usize) -> Vec<f64> {
+    (0..n).map(|_| r.gen_range(-1.0..1.0)).collect()
+}
+
+/// Relative difference, with `scale` as the floor of the denominator.
+pub fn rel(a: f64, b: f64, scale: f64) -> f64 {
+    if a == b {
+        return 0.0;
+    }
+    (a - b).abs() / b.abs().max(scale).max(f64::MIN_POSITIVE)
+}

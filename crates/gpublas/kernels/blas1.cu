@@ -65,7 +65,7 @@ template <class T> __device__ __forceinline__ Pack<T> ld16(const T* p) {
 // fin() (state -> output). A is the accumulation type.
 
 template <class T, class A> struct Asum {
-    typedef T elem; typedef A O; enum { TWO = 0 };
+    typedef T elem; typedef typename Tr<T>::real O; enum { TWO = 0 };
     struct S { A v; };
     static __device__ __forceinline__ S id() { S s; s.v = 0; return s; }
     static __device__ __forceinline__ void step(S& s, T x, T, i64) {
@@ -74,7 +74,7 @@ template <class T, class A> struct Asum {
     }
     static __device__ __forceinline__ void comb(S& s, const S& o) { s.v += o.v; }
     static __device__ __forceinline__ S shfl(const S& s, int d) { S o; o.v = __shfl_down_sync(0xffffffffu, s.v, d); return o; }
-    static __device__ __forceinline__ O fin(const S& s, u64) { return s.v; }
+    static __device__ __forceinline__ O fin(const S& s, u64) { return (O)s.v; }
 };
 
 // Blue's scaled sum of squares (as LAPACK's dnrm2): the scale factors are constants, so the

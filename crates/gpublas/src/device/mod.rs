@@ -3,6 +3,8 @@
 //! Everything else in the crate goes through the types here; `unsafe` lives in this module's
 //! `cuda.rs`, `libs.rs` and the few marked blocks below.
 
+#[cfg(feature = "cublas")]
+pub mod cublas;
 pub(crate) mod cuda;
 pub(crate) mod host;
 pub mod libs;

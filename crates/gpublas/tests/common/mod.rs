@@ -27,7 +27,10 @@ macro_rules! on_both_backends {
             $(
                 #[test]
                 #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
-                fn $name() { super::$name(&$crate::common::gpu()) }
+                fn $name() {
+                    let _serial = $crate::common::gpu_lock(stringify!($name));
+                    super::$name(&$crate::common::gpu())
+                }
             )*
         }
     };
@@ -48,4 +51,20 @@ pub fn rel(a: f64, b: f64, scale: f64) -> f64 {
         return 0.0;
     }
     (a - b).abs() / b.abs().max(scale).max(f64::MIN_POSITIVE)
+}
+
+/// Graph capture forbids context-wide synchronisation, which other tests do (freeing memory):
+/// capture tests run alone, the others together.
+pub enum GpuGuard {
+    Shared(std::sync::RwLockReadGuard<'static, ()>),
+    Alone(std::sync::RwLockWriteGuard<'static, ()>),
+}
+
+pub fn gpu_lock(test: &str) -> GpuGuard {
+    static LOCK: std::sync::RwLock<()> = std::sync::RwLock::new(());
+    if test.contains("capture") {
+        GpuGuard::Alone(LOCK.write().unwrap_or_else(|e| e.into_inner()))
+    } else {
+        GpuGuard::Shared(LOCK.read().unwrap_or_else(|e| e.into_inner()))
+    }
 }

@@ -1,0 +1,563 @@
+//! `gpublas bench`: workspace costs and Level-1 throughput against cuBLAS, timed on the device.
+
+use std::time::Instant;
+
+use clap::Subcommand;
+use gpublas::{
+    blas1, Backend, Device, DeviceBuffer, Element, Error, Handle, HandleConfig, Results, Stream,
+    Timer,
+};
+use serde_json::{json, Value};
+
+#[derive(Subcommand)]
+pub enum What {
+    /// Lease cost per scheme, growth cost, set_stream cost, statistics after warm-up.
+    Workspace,
+    /// Level-1 reductions: large n, small n (device results) and batches, against cuBLAS.
+    Blas1 {
+        /// Smaller sizes and fewer repetitions (for a quick check).
+        #[arg(long)]
+        quick: bool,
+    },
+}
+
+pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
+    let rows = match what {
+        What::Workspace => workspace(dev)?,
+        What::Blas1 { quick } => blas1_bench(dev, *quick)?,
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&Value::Array(rows)).unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Median host-clock nanoseconds per `op`, over `rounds` rounds of `per` calls.
+fn host_ns(
+    rounds: usize,
+    per: usize,
+    mut op: impl FnMut() -> Result<(), Error>,
+) -> Result<f64, Error> {
+    for _ in 0..per {
+        op()?;
+    }
+    let mut t = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let s = Instant::now();
+        for _ in 0..per {
+            op()?;
+        }
+        t.push(s.elapsed().as_nanos() as f64 / per as f64);
+    }
+    Ok(median(t))
+}
+
+fn workspace(dev: &Device) -> Result<Vec<Value>, Error> {
+    let mut rows = Vec::new();
+    let mut row = |name: &str, ns: f64, note: &str| {
+        println!("{name:48} {ns:>12.1} ns  {note}");
+        rows.push(json!({"bench": "workspace", "what": name, "ns": ns, "note": note}));
+    };
+    println!("workspace costs on {} (median)", dev.name());
+    let sizes = [4096usize, 64];
+    let cfg = |size, soa| HandleConfig {
+        device_memory_size: size,
+        stream_order_alloc: soa,
+    };
+    let mut managed = Handle::with_config(dev, &cfg(None, false))?;
+    row(
+        "lease, Managed (steady state)",
+        host_ns(51, 10_000, || managed.device_malloc(&sizes).map(drop))?,
+        "fixed buffer",
+    );
+    let mut um = Handle::with_config(dev, &cfg(Some(1 << 20), false))?;
+    row(
+        "lease, UserManaged",
+        host_ns(51, 10_000, || um.device_malloc(&sizes).map(drop))?,
+        "fixed buffer",
+    );
+    let mut uo = Handle::with_config(dev, &cfg(Some(0), false))?;
+    let _ = uo.set_workspace(Some(dev.alloc::<u8>(1 << 20)?))?;
+    row(
+        "lease, UserOwned",
+        host_ns(51, 10_000, || uo.device_malloc(&sizes).map(drop))?,
+        "fixed buffer",
+    );
+    if dev.supports_stream_order_alloc() {
+        let mut so = Handle::with_config(dev, &cfg(None, true))?;
+        row(
+            "lease, stream-ordered (steady state)",
+            host_ns(51, 2_000, || so.device_malloc(&sizes).map(drop))?,
+            "pool alloc + free on the stream",
+        );
+        so.synchronize()?;
+        // Growth, stream-ordered: a lease larger than any before it.
+        let mut t = Vec::new();
+        for i in 0..9 {
+            let s = Instant::now();
+            drop(so.device_malloc(&[(64 << 20) + i * (8 << 20)])?);
+            t.push(s.elapsed().as_nanos() as f64);
+        }
+        so.synchronize()?;
+        row(
+            "growth, stream-ordered (new larger lease)",
+            median(t),
+            "64..128 MiB, no host synchronisation",
+        );
+    }
+    // Growth, synchronising: each lease needs more than the capacity.
+    let mut g = Handle::with_config(dev, &cfg(Some(0), false))?;
+    let mut t = Vec::new();
+    for i in 0..9 {
+        let s = Instant::now();
+        drop(g.device_malloc(&[(64 << 20) + i * (8 << 20)])?);
+        t.push(s.elapsed().as_nanos() as f64);
+    }
+    row(
+        "growth, Managed synchronising",
+        median(t),
+        "64..128 MiB: wait, free, allocate",
+    );
+    // set_stream: alternate between two streams.
+    let s1 = dev.new_stream()?;
+    let s2 = dev.new_stream()?;
+    let mut flip = false;
+    row(
+        "set_stream (event-ordered, no host wait)",
+        host_ns(51, 1_000, || {
+            flip = !flip;
+            managed.set_stream(if flip { &s1 } else { &s2 })
+        })?,
+        "",
+    );
+    // Statistics after warm-up: real calls in Managed mode grow nothing.
+    let n = 1 << 24;
+    let x = dev.upload(&vec![1.0f32; n])?;
+    let mut out = dev.alloc::<f32>(1)?;
+    let mut h = Handle::with_config(dev, &cfg(Some(0), false))?;
+    for _ in 0..3 {
+        let _ = blas1::nrm2(&mut h, n, &x, 1, Results::Device(&mut out))?;
+        let _ = blas1::dot(&mut h, n, &x, 1, &x, 1, Results::Device(&mut out))?;
+    }
+    h.reset_workspace_stats();
+    for _ in 0..1000 {
+        let _ = blas1::nrm2(&mut h, n, &x, 1, Results::Device(&mut out))?;
+        let _ = blas1::asum(&mut h, n, &x, 1, Results::Device(&mut out))?;
+    }
+    h.synchronize()?;
+    let s = h.workspace_stats();
+    println!("after warm-up, 2000 Level-1 calls in Managed mode: {s}");
+    rows.push(json!({"bench": "workspace", "what": "stats after warm-up", "growths": s.growths, "leases": s.leases, "capacity": s.capacity}));
+    Ok(rows)
+}
+
+/// Seconds per call: median over `reps` event-timed batches of `inner` calls each.
+fn time_calls(
+    stream: &Stream,
+    reps: usize,
+    inner: usize,
+    mut op: impl FnMut(usize) -> Result<(), Error>,
+) -> Result<f64, Error> {
+    for i in 0..inner.min(8) {
+        op(i)?;
+    }
+    stream.synchronize()?;
+    let mut t = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let timer = Timer::start(stream)?;
+        for i in 0..inner {
+            op(i)?;
+        }
+        t.push(timer.stop()? / inner as f64);
+    }
+    Ok(median(t))
+}
+
+#[cfg(feature = "cublas")]
+type Cublas = gpublas::device::cublas::Cublas;
+#[cfg(not(feature = "cublas"))]
+struct Cublas;
+
+fn cublas(stream: &Stream) -> Option<Cublas> {
+    #[cfg(feature = "cublas")]
+    {
+        match Cublas::new(stream) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("cuBLAS comparison unavailable: {e}");
+                None
+            }
+        }
+    }
+    #[cfg(not(feature = "cublas"))]
+    {
+        let _ = stream;
+        eprintln!("cuBLAS comparison not built (build with --features cublas)");
+        None
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Op {
+    Dot,
+    Nrm2,
+    Asum,
+    Iamax,
+}
+
+/// One gpublas call of `op` on x (and y), results to device memory.
+fn ours<T: blas1::Scalar<Real = T>>(
+    h: &mut Handle,
+    op: Op,
+    n: usize,
+    x: &DeviceBuffer<T>,
+    y: &DeviceBuffer<T>,
+    r: &mut DeviceBuffer<T>,
+    ri: &mut DeviceBuffer<i64>,
+) -> Result<(), Error> {
+    let _ = match op {
+        Op::Dot => blas1::dot(h, n, x, 1, y, 1, Results::Device(r))?,
+        Op::Nrm2 => blas1::nrm2(h, n, x, 1, Results::Device(r))?,
+        Op::Asum => blas1::asum(h, n, x, 1, Results::Device(r))?,
+        Op::Iamax => blas1::iamax(h, n, x, 1, Results::Device(ri))?,
+    };
+    Ok(())
+}
+
+#[cfg(feature = "cublas")]
+fn theirs<T: blas1::Scalar + gpublas::device::cublas::CublasReal>(
+    c: &Cublas,
+    op: Op,
+    n: usize,
+    x: &DeviceBuffer<T>,
+    y: &DeviceBuffer<T>,
+    r: &mut DeviceBuffer<T>,
+    ri: &mut DeviceBuffer<i32>,
+) -> Result<(), Error> {
+    use gpublas::device::cublas::CublasOp;
+    match op {
+        Op::Dot => c.run(CublasOp::Dot, n, x, y, r),
+        Op::Nrm2 => c.run(CublasOp::Nrm2, n, x, y, r),
+        Op::Asum => c.run(CublasOp::Asum, n, x, y, r),
+        Op::Iamax => c.run(CublasOp::Iamax, n, x, y, ri),
+    }
+}
+
+struct Row {
+    group: &'static str,
+    op: String,
+    ty: &'static str,
+    n: usize,
+    batch: usize,
+    bytes: f64,
+    ours: f64,
+    theirs: Option<f64>,
+}
+
+impl Row {
+    fn print(&self) {
+        let bw = |t: f64| self.bytes / t / 1e12;
+        let (ct, cbw, ratio) = match self.theirs {
+            Some(t) => (
+                format!("{:10.2}", t * 1e6),
+                format!("{:8.3}", bw(t)),
+                format!("{:6.2}x", t / self.ours),
+            ),
+            None => ("       n/a".into(), "     n/a".into(), "   n/a".into()),
+        };
+        println!(
+            "{:6} {:6} {:4} {:>10} {:>6} | {:10.2} {:8.3} | {} {} | {}",
+            self.group,
+            self.op,
+            self.ty,
+            self.n,
+            self.batch,
+            self.ours * 1e6,
+            bw(self.ours),
+            ct,
+            cbw,
+            ratio
+        );
+    }
+
+    fn json(&self) -> Value {
+        json!({"bench": "blas1", "group": self.group, "op": self.op, "type": self.ty, "n": self.n, "batch": self.batch,
+               "bytes": self.bytes, "ours_s": self.ours, "ours_tbs": self.bytes / self.ours / 1e12,
+               "cublas_s": self.theirs, "cublas_tbs": self.theirs.map(|t| self.bytes / t / 1e12),
+               "speedup": self.theirs.map(|t| t / self.ours)})
+    }
+}
+
+fn random<T: Element>(
+    dev: &Device,
+    n: usize,
+    seed: u64,
+    make: fn(f64) -> T,
+) -> Result<DeviceBuffer<T>, Error> {
+    use rand::{Rng, SeedableRng};
+    let mut r = rand::rngs::StdRng::seed_from_u64(seed);
+    let v: Vec<T> = (0..n).map(|_| make(r.gen_range(-1.0..1.0))).collect();
+    dev.upload(&v)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn large<T>(
+    dev: &Device,
+    h: &mut Handle,
+    c: &Option<Cublas>,
+    ty: &'static str,
+    n: usize,
+    reps: usize,
+    make: fn(f64) -> T,
+    rows: &mut Vec<Row>,
+) -> Result<(), Error>
+where
+    T: blas1::Scalar<Real = T> + CublasMaybe,
+{
+    let x = random(dev, n, 1, make)?;
+    let y = random(dev, n, 2, make)?;
+    let mut r = dev.alloc::<T>(1)?;
+    let mut ri = dev.alloc::<i64>(1)?;
+    let mut ri32 = dev.alloc::<i32>(1)?;
+    for op in [Op::Dot, Op::Nrm2, Op::Asum, Op::Iamax] {
+        let operands = if op == Op::Dot { 2.0 } else { 1.0 };
+        let bytes = operands * (n * std::mem::size_of::<T>()) as f64;
+        let stream = h.stream().clone();
+        let t_ours = time_calls(&stream, reps, 1, |_| {
+            ours(h, op, n, &x, &y, &mut r, &mut ri)
+        })?;
+        let t_theirs = match c {
+            Some(c) => Some(time_calls(&stream, reps, 1, |_| {
+                T::theirs(c, op, n, &x, &y, &mut r, &mut ri32)
+            })?),
+            None => None,
+        };
+        let row = Row {
+            group: "large",
+            op: format!("{op:?}").to_lowercase(),
+            ty,
+            n,
+            batch: 1,
+            bytes,
+            ours: t_ours,
+            theirs: t_theirs,
+        };
+        row.print();
+        rows.push(row);
+    }
+    Ok(())
+}
+
+/// Dispatch to cuBLAS where it is built.
+trait CublasMaybe: Sized {
+    fn theirs(
+        c: &Cublas,
+        op: Op,
+        n: usize,
+        x: &DeviceBuffer<Self>,
+        y: &DeviceBuffer<Self>,
+        r: &mut DeviceBuffer<Self>,
+        ri: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error>;
+}
+macro_rules! cublas_maybe {
+    ($t:ty) => {
+        impl CublasMaybe for $t {
+            #[allow(unused_variables)]
+            fn theirs(
+                c: &Cublas,
+                op: Op,
+                n: usize,
+                x: &DeviceBuffer<Self>,
+                y: &DeviceBuffer<Self>,
+                r: &mut DeviceBuffer<Self>,
+                ri: &mut DeviceBuffer<i32>,
+            ) -> Result<(), Error> {
+                #[cfg(feature = "cublas")]
+                {
+                    theirs(c, op, n, x, y, r, ri)
+                }
+                #[cfg(not(feature = "cublas"))]
+                {
+                    Err(Error::Unsupported("cuBLAS not built".into()))
+                }
+            }
+        }
+    };
+}
+cublas_maybe!(f32);
+cublas_maybe!(f64);
+
+#[allow(clippy::too_many_arguments)]
+fn small<T>(
+    dev: &Device,
+    h: &mut Handle,
+    c: &Option<Cublas>,
+    ty: &'static str,
+    sizes: &[usize],
+    make: fn(f64) -> T,
+    rows: &mut Vec<Row>,
+) -> Result<(), Error>
+where
+    T: blas1::Scalar<Real = T> + CublasMaybe,
+{
+    let rot = 8;
+    let nmax = *sizes.iter().max().unwrap_or(&1);
+    let xs: Vec<_> = (0..rot)
+        .map(|i| random(dev, nmax, 10 + i as u64, make))
+        .collect::<Result<_, _>>()?;
+    let ys: Vec<_> = (0..rot)
+        .map(|i| random(dev, nmax, 20 + i as u64, make))
+        .collect::<Result<_, _>>()?;
+    let mut r = dev.alloc::<T>(1)?;
+    let mut ri = dev.alloc::<i64>(1)?;
+    let mut ri32 = dev.alloc::<i32>(1)?;
+    for &n in sizes {
+        for op in [Op::Dot, Op::Nrm2, Op::Asum, Op::Iamax] {
+            let operands = if op == Op::Dot { 2.0 } else { 1.0 };
+            let bytes = operands * (n * std::mem::size_of::<T>()) as f64;
+            let stream = h.stream().clone();
+            let t_ours = time_calls(&stream, 21, 200, |i| {
+                ours(h, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri)
+            })?;
+            let t_theirs = match c {
+                Some(c) => Some(time_calls(&stream, 21, 200, |i| {
+                    T::theirs(c, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri32)
+                })?),
+                None => None,
+            };
+            let row = Row {
+                group: "small",
+                op: format!("{op:?}").to_lowercase(),
+                ty,
+                n,
+                batch: 1,
+                bytes,
+                ours: t_ours,
+                theirs: t_theirs,
+            };
+            row.print();
+            rows.push(row);
+        }
+    }
+    Ok(())
+}
+
+fn batches(
+    dev: &Device,
+    h: &mut Handle,
+    c: &Option<Cublas>,
+    n: usize,
+    batch: usize,
+    rows: &mut Vec<Row>,
+) -> Result<(), Error> {
+    let x = random(dev, n * batch, 3, |v| v)?;
+    let y = random(dev, n * batch, 4, |v| v)?;
+    let xl: Vec<DeviceBuffer<f64>> = (0..batch)
+        .map(|i| random(dev, n, 100 + i as u64, |v| v))
+        .collect::<Result<_, _>>()?;
+    let yl: Vec<DeviceBuffer<f64>> = (0..batch)
+        .map(|i| random(dev, n, 100_000 + i as u64, |v| v))
+        .collect::<Result<_, _>>()?;
+    let (xr, yr): (Vec<&DeviceBuffer<f64>>, Vec<&DeviceBuffer<f64>>) =
+        (xl.iter().collect(), yl.iter().collect());
+    let mut r = dev.alloc::<f64>(batch)?;
+    let bytes = (2 * n * batch * 8) as f64;
+    let stream = h.stream().clone();
+    // cuBLAS has no batched Level 1: a loop of single calls.
+    let t_loop = match c {
+        #[cfg(feature = "cublas")]
+        Some(c) => {
+            let mut r1 = dev.alloc::<f64>(1)?;
+            let mut ri = dev.alloc::<i32>(1)?;
+            Some(time_calls(&stream, 5, 1, |_| {
+                for v in 0..batch {
+                    theirs(c, Op::Dot, n, &xl[v], &yl[v], &mut r1, &mut ri)?;
+                }
+                Ok(())
+            })?)
+        }
+        _ => None,
+    };
+    let t = time_calls(&stream, 21, 1, |_| {
+        blas1::dot_strided_batched(h, n, &x, 1, n, &y, 1, n, batch, Results::Device(&mut r))
+            .map(drop)
+    })?;
+    let row = Row {
+        group: "batch",
+        op: "dot-strided".into(),
+        ty: "f64",
+        n,
+        batch,
+        bytes,
+        ours: t,
+        theirs: t_loop,
+    };
+    row.print();
+    rows.push(row);
+    let t = time_calls(&stream, 21, 1, |_| {
+        blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
+    })?;
+    let row = Row {
+        group: "batch",
+        op: "dot-list".into(),
+        ty: "f64",
+        n,
+        batch,
+        bytes,
+        ours: t,
+        theirs: t_loop,
+    };
+    row.print();
+    rows.push(row);
+    Ok(())
+}
+
+fn blas1_bench(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
+    let mut h = Handle::with_config(dev, &HandleConfig::default())?;
+    let c = if dev.backend() == Backend::Cuda {
+        cublas(h.stream())
+    } else {
+        None
+    };
+    println!(
+        "Level-1 on {} (median; TB/s = bytes read / time; speedup = cuBLAS time / gpublas time)",
+        dev.name()
+    );
+    println!(
+        "{:6} {:6} {:4} {:>10} {:>6} | {:>10} {:>8} | {:>10} {:>8} | {:>7}",
+        "group", "op", "type", "n", "batch", "ours us", "TB/s", "cuBLAS us", "TB/s", "speedup"
+    );
+    let mut rows = Vec::new();
+    let (bigs, reps): (&[usize], usize) = if quick {
+        (&[1 << 22], 5)
+    } else {
+        (&[1 << 26, 1 << 28], 21)
+    };
+    for &n in bigs {
+        large::<f32>(dev, &mut h, &c, "f32", n, reps, |v| v as f32, &mut rows)?;
+        large::<f64>(dev, &mut h, &c, "f64", n, reps, |v| v, &mut rows)?;
+    }
+    let sizes: &[usize] = &[1, 16, 256, 1024, 4096];
+    small::<f32>(dev, &mut h, &c, "f32", sizes, |v| v as f32, &mut rows)?;
+    small::<f64>(dev, &mut h, &c, "f64", sizes, |v| v, &mut rows)?;
+    batches(
+        dev,
+        &mut h,
+        &c,
+        1000,
+        if quick { 1000 } else { 10_000 },
+        &mut rows,
+    )?;
+    let s = h.workspace_stats();
+    println!("workspace: {s}");
+    Ok(rows.iter().map(Row::json).collect())
+}

@@ -9,6 +9,15 @@ use gpublas::{
 };
 use serde_json::{json, Value};
 
+/// With `--json`, the human table goes to stderr so stdout holds only JSON.
+static TABLE_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+macro_rules! out {
+    ($($t:tt)*) => {
+        if TABLE_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) { eprintln!($($t)*) } else { println!($($t)*) }
+    };
+}
+
 #[derive(Subcommand)]
 pub enum What {
     /// Lease cost per scheme, growth cost, set_stream cost, statistics after warm-up.
@@ -22,6 +31,7 @@ pub enum What {
 }
 
 pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
+    TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
     let rows = match what {
         What::Workspace => workspace(dev)?,
         What::Blas1 { quick } => blas1_bench(dev, *quick)?,
@@ -63,10 +73,10 @@ fn host_ns(
 fn workspace(dev: &Device) -> Result<Vec<Value>, Error> {
     let mut rows = Vec::new();
     let mut row = |name: &str, ns: f64, note: &str| {
-        println!("{name:48} {ns:>12.1} ns  {note}");
+        out!("{name:48} {ns:>12.1} ns  {note}");
         rows.push(json!({"bench": "workspace", "what": name, "ns": ns, "note": note}));
     };
-    println!("workspace costs on {} (median)", dev.name());
+    out!("workspace costs on {} (median)", dev.name());
     let sizes = [4096usize, 64];
     let cfg = |size, soa| HandleConfig {
         device_memory_size: size,
@@ -154,7 +164,7 @@ fn workspace(dev: &Device) -> Result<Vec<Value>, Error> {
     }
     h.synchronize()?;
     let s = h.workspace_stats();
-    println!("after warm-up, 2000 Level-1 calls in Managed mode: {s}");
+    out!("after warm-up, 2000 Level-1 calls in Managed mode: {s}");
     rows.push(json!({"bench": "workspace", "what": "stats after warm-up", "growths": s.growths, "leases": s.leases, "capacity": s.capacity}));
     Ok(rows)
 }
@@ -273,7 +283,7 @@ impl Row {
             ),
             None => ("       n/a".into(), "     n/a".into(), "   n/a".into()),
         };
-        println!(
+        out!(
             "{:6} {:6} {:4} {:>10} {:>6} | {:10.2} {:8.3} | {} {} | {}",
             self.group,
             self.op,
@@ -331,11 +341,11 @@ where
         let operands = if op == Op::Dot { 2.0 } else { 1.0 };
         let bytes = operands * (n * std::mem::size_of::<T>()) as f64;
         let stream = h.stream().clone();
-        let t_ours = time_calls(&stream, reps, 1, |_| {
+        let t_ours = time_calls(&stream, reps, 5, |_| {
             ours(h, op, n, &x, &y, &mut r, &mut ri)
         })?;
         let t_theirs = match c {
-            Some(c) => Some(time_calls(&stream, reps, 1, |_| {
+            Some(c) => Some(time_calls(&stream, reps, 5, |_| {
                 T::theirs(c, op, n, &x, &y, &mut r, &mut ri32)
             })?),
             None => None,
@@ -528,13 +538,22 @@ fn blas1_bench(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
     } else {
         None
     };
-    println!(
+    out!(
         "Level-1 on {} (median; TB/s = bytes read / time; speedup = cuBLAS time / gpublas time)",
         dev.name()
     );
-    println!(
+    out!(
         "{:6} {:6} {:4} {:>10} {:>6} | {:>10} {:>8} | {:>10} {:>8} | {:>7}",
-        "group", "op", "type", "n", "batch", "ours us", "TB/s", "cuBLAS us", "TB/s", "speedup"
+        "group",
+        "op",
+        "type",
+        "n",
+        "batch",
+        "ours us",
+        "TB/s",
+        "cuBLAS us",
+        "TB/s",
+        "speedup"
     );
     let mut rows = Vec::new();
     let (bigs, reps): (&[usize], usize) = if quick {
@@ -558,6 +577,6 @@ fn blas1_bench(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
         &mut rows,
     )?;
     let s = h.workspace_stats();
-    println!("workspace: {s}");
+    out!("workspace: {s}");
     Ok(rows.iter().map(Row::json).collect())
 }

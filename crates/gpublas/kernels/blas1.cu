@@ -98,6 +98,7 @@ template <class T, class A, class OUT> struct Nrm2 {
     struct S { A big, med, sml; };
     static __device__ __forceinline__ S id() { S s; s.big = 0; s.med = 0; s.sml = 0; return s; }
     static __device__ __forceinline__ void one(S& s, A v) {
+        if (sizeof(typename Tr<T>::real) == 4 && sizeof(A) == 8) { s.med = fma(v, v, s.med); return; }
         A ax = fabs(v);
         if (ax > Blue<A>::tbig()) { A t = ax * Blue<A>::sbig(); s.big += t * t; }
         else if (ax < Blue<A>::tsml()) { A t = ax * Blue<A>::ssml(); s.sml += t * t; }
@@ -170,24 +171,24 @@ template <class T, class A, class OUT, bool CONJ> struct Dot {
 };
 
 // iamax / iamin: 0-based index in the state, 1-based in the output; ties go to the first index;
-// NaN is never chosen, except that reference BLAS answers 1 when x(1) is NaN.
+// NaN is never chosen, except that reference BLAS answers 1 when x(1) is NaN. A thread visits its
+// indices in increasing order, so a strict comparison keeps the first; NONE marks "nothing yet"
+// (and answers 1, as reference BLAS does when no element beats x(1), e.g. all NaN or all Inf).
+#define NONE 0x7fffffffffffffffLL
 template <class T, bool MAX> struct Iamx {
     typedef T elem; typedef i64 O; enum { TWO = 0 };
     typedef typename Tr<T>::real R;
     struct S { R v; i64 i; };
-    static __device__ __forceinline__ S id() { S s; s.v = nan(""); s.i = 0x7fffffffffffffffLL; return s; }
-    static __device__ __forceinline__ bool better(const S& b, const S& a) {
-        if (isnan(b.v)) return false;
-        if (isnan(a.v)) return true;
-        if (MAX ? b.v > a.v : b.v < a.v) return true;
-        return b.v == a.v && b.i < a.i;
-    }
+    static __device__ __forceinline__ S id() { S s; s.v = 0; s.i = NONE; return s; }
     static __device__ __forceinline__ R mag(T x) { R re, im; parts<R>(x, re, im); return fabs(re) + fabs(im); }
     static __device__ __forceinline__ void step(S& s, T x, T, i64 i) {
-        S c; c.v = mag(x); c.i = i;
-        if (better(c, s)) s = c;
+        R m = mag(x);
+        if (s.i == NONE ? !isnan(m) : (MAX ? m > s.v : m < s.v)) { s.v = m; s.i = i; }
     }
-    static __device__ __forceinline__ void comb(S& s, const S& o) { if (better(o, s)) s = o; }
+    static __device__ __forceinline__ void comb(S& s, const S& o) {
+        if (o.i == NONE) return;
+        if (s.i == NONE || (MAX ? o.v > s.v : o.v < s.v) || (o.v == s.v && o.i < s.i)) s = o;
+    }
     static __device__ __forceinline__ S shfl(const S& s, int d) {
         S o;
         o.v = __shfl_down_sync(0xffffffffu, s.v, d);
@@ -195,7 +196,7 @@ template <class T, bool MAX> struct Iamx {
         return o;
     }
     static __device__ O fin(const S& s, u64 xaddr) {
-        if (isnan(mag(ld((const T*)xaddr))) || isnan(s.v)) return 1;
+        if (s.i == NONE || isnan(mag(ld((const T*)xaddr)))) return 1;
         return s.i + 1;
     }
 };

@@ -551,6 +551,24 @@ fn m16_misuse_is_an_error_never_a_panic(dev: &Device) {
 }
 
 #[test]
+fn m11_devices_without_pools_refuse_the_setter_and_ignore_the_variable() {
+    let dev = Device::host_without_memory_pools();
+    let mut h = Handle::with_config(&dev, &cfg(None, true)).unwrap();
+    assert!(
+        !h.stream_order_alloc(),
+        "the variable is ignored (with a logged warning)"
+    );
+    assert_eq!(h.get_device_memory_size(), DEFAULT_WORKSPACE_BYTES);
+    let e = h.set_stream_order_alloc(true).unwrap_err();
+    assert!(
+        matches!(e, Error::Unsupported(_)) && e.to_string().contains("no memory pools"),
+        "{e}"
+    );
+    assert!(!h.stream_order_alloc());
+    still_works(&mut h);
+}
+
+#[test]
 fn m16_device_selector_errors_name_the_value() {
     for bad in ["gpu", "cuda:x", "cuda:7"] {
         let e = Device::from_selector(bad).unwrap_err();

@@ -183,36 +183,47 @@ fn check_vectors<E: Element>(
     n: usize,
     inc: isize,
 ) -> Result<(), Error> {
-    let inc_name = format!("inc{what}");
+    let inc_name = if what == "x" { "incx" } else { "incy" };
     let need = span(n, inc).ok_or_else(|| {
         Error::InvalidSize(format!(
             "{call}: n = {n} with {inc_name} = {inc} overflows the address space"
         ))
     })?;
-    let check_buf = |buf: &DeviceBuffer<E>, label: String, need: usize| -> Result<(), Error> {
-        match buf.device() {
-            None => Err(Error::InvalidPointer(format!(
-                "{call}: {label} is a placeholder of {} elements; placeholders are only accepted during a size query",
-                buf.len()
-            ))),
-            Some(d) if !d.same_as(h.device()) => Err(Error::InvalidPointer(format!(
-                "{call}: {label} is on {} but the handle is on {}",
-                d.name(),
-                h.device().name()
-            ))),
-            Some(_) if buf.len() < need => Err(Error::InvalidValue(format!(
-                "{call}: {label} has {} elements; n = {n} with {inc_name} = {inc} needs {need}",
-                buf.len()
-            ))),
-            Some(_) => Ok(()),
+    // Labels are built only on failure: a list may hold thousands of vectors.
+    let check_buf = |buf: &DeviceBuffer<E>,
+                     label: &dyn Fn() -> String,
+                     need: usize|
+     -> Result<(), Error> {
+        if !buf.is_on(h.device()) {
+            return Err(match buf.device() {
+                None => Error::InvalidPointer(format!(
+                    "{call}: {} is a placeholder of {} elements; placeholders are only accepted during a size query",
+                    label(),
+                    buf.len()
+                )),
+                Some(d) => Error::InvalidPointer(format!(
+                    "{call}: {} is on {} but the handle is on {}",
+                    label(),
+                    d.name(),
+                    h.device().name()
+                )),
+            });
         }
+        if buf.len() < need {
+            return Err(Error::InvalidValue(format!(
+                "{call}: {} has {} elements; n = {n} with {inc_name} = {inc} needs {need}",
+                label(),
+                buf.len()
+            )));
+        }
+        Ok(())
     };
     match b {
-        Batch::Single(buf) => check_buf(buf, what.to_string(), need),
+        Batch::Single(buf) => check_buf(buf, &|| what.to_string(), need),
         Batch::List(list) => list
             .iter()
             .enumerate()
-            .try_for_each(|(i, buf)| check_buf(buf, format!("{what}[{i}]"), need)),
+            .try_for_each(|(i, buf)| check_buf(buf, &|| format!("{what}[{i}]"), need)),
         Batch::Strided { buf, stride, count } => {
             if *count == 0 {
                 return Ok(());
@@ -227,7 +238,7 @@ fn check_vectors<E: Element>(
                 })?;
             check_buf(
                 buf,
-                format!("{what} (batch of {count}, stride_{what} = {stride})"),
+                &|| format!("{what} (batch of {count}, stride_{what} = {stride})"),
                 total,
             )
         }

@@ -12,14 +12,16 @@ pub(crate) struct Chunk([u8; 64]);
 
 pub(crate) struct HostDevice {
     limit: Option<usize>,
+    pub(crate) pools: bool,
     used: AtomicUsize,
     next_stream: AtomicU64,
 }
 
 impl HostDevice {
-    pub(crate) fn new(limit: Option<usize>) -> Self {
+    pub(crate) fn new(limit: Option<usize>, pools: bool) -> Self {
         HostDevice {
             limit,
+            pools,
             used: AtomicUsize::new(0),
             next_stream: AtomicU64::new(1),
         }

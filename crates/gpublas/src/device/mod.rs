@@ -47,15 +47,26 @@ impl std::fmt::Debug for Device {
 impl Device {
     /// The host backend, with no allocation limit.
     pub fn host() -> Device {
-        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(None))))
+        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(
+            None, true,
+        ))))
     }
 
     /// A host device that refuses allocations beyond `bytes` in total, so out-of-memory paths
     /// can be tested without a GPU.
     pub fn host_with_limit(bytes: usize) -> Device {
-        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(Some(
-            bytes,
-        )))))
+        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(
+            Some(bytes),
+            true,
+        ))))
+    }
+
+    /// A host device that reports no memory pools, like a GPU without stream-ordered
+    /// allocation, so those refusal paths can be tested (M11).
+    pub fn host_without_memory_pools() -> Device {
+        Device(DeviceKind::Host(Arc::new(host::HostDevice::new(
+            None, false,
+        ))))
     }
 
     /// CUDA GPU number `ordinal`. Errors say what is missing: the driver library, a GPU, or
@@ -169,7 +180,7 @@ impl Device {
     /// Whether stream-ordered allocation (a device memory pool) is available (M11).
     pub fn supports_stream_order_alloc(&self) -> bool {
         match &self.0 {
-            DeviceKind::Host(_) => true,
+            DeviceKind::Host(h) => h.pools,
             DeviceKind::Cuda(d) => d.pools,
         }
     }
@@ -423,6 +434,15 @@ impl<T: Element> DeviceBuffer<T> {
                 Ok(())
             }
             Mem::Cuda(c) => c.dev.copy_to_device(c.ptr, bytemuck::cast_slice(data)),
+        }
+    }
+
+    /// Whether the memory is on `dev` (false for a placeholder); cheap, for per-operand checks.
+    pub(crate) fn is_on(&self, dev: &Device) -> bool {
+        match (&self.mem, &dev.0) {
+            (Some(Mem::Host(m)), DeviceKind::Host(d)) => Arc::ptr_eq(&m.dev, d),
+            (Some(Mem::Cuda(m)), DeviceKind::Cuda(d)) => m.dev.ordinal == d.ordinal,
+            _ => false,
         }
     }
 

@@ -1004,7 +1004,36 @@ fn f7_bad_arguments_are_errors_with_outputs_untouched(dev: &Device) {
         .unwrap();
 }
 
+/// Each call sees the data uploaded just before it, even where the allocator hands back the
+/// address of a buffer freed a moment ago (uploads must land before the handle's stream runs).
+fn f1_fresh_uploads_are_what_the_next_call_reads(dev: &Device) {
+    let mut h = Handle::new(dev).unwrap();
+    let n = 1 << 20;
+    for round in 0..24 {
+        let v: Vec<f32> = (0..n)
+            .map(|i| {
+                if i == (round * 40_009) % n {
+                    0.0
+                } else {
+                    1.0 + round as f32
+                }
+            })
+            .collect();
+        let x = dev.upload(&v).unwrap();
+        let mut r = [-7i64];
+        let _ = blas1::iamin(&mut h, n, &x, 1, Results::Host(&mut r)).unwrap();
+        assert_eq!(r[0] as usize, (round * 40_009) % n + 1, "round {round}");
+        let mut s = [0.0f64];
+        let xd = dev
+            .upload(&v.iter().map(|&a| a as f64).collect::<Vec<_>>())
+            .unwrap();
+        let _ = blas1::asum(&mut h, n, &xd, 1, Results::Host(&mut s)).unwrap();
+        assert_eq!(s[0], (n - 1) as f64 * (1.0 + round as f64), "round {round}");
+    }
+}
+
 on_both_backends!(
+    f1_fresh_uploads_are_what_the_next_call_reads,
     f1_asum_nrm2_iamax_iamin_f32,
     f1_asum_nrm2_iamax_iamin_f64,
     f1_asum_nrm2_iamax_iamin_c32,

@@ -218,12 +218,15 @@ impl CudaDevice {
         self.ctx.new_event(None).map_err(drv("cuEventCreate"))
     }
 
-    /// Copies host bytes to device memory at `dst`, after all work on the device has finished.
+    /// Copies host bytes to device memory at `dst`, after all work on the device has finished,
+    /// and waits until they have landed: from pageable memory `cuMemcpyHtoD` may return before
+    /// its DMA completes, and gpublas streams do not wait for the legacy stream.
     pub(crate) fn copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), Error> {
         self.bind()?;
         self.synchronize()?;
         // SAFETY: callers pass a `dst` that heads an allocation of at least `src.len()` bytes.
-        unsafe { result::memcpy_htod_sync(dst, src) }.map_err(drv("cuMemcpyHtoD"))
+        unsafe { result::memcpy_htod_sync(dst, src) }.map_err(drv("cuMemcpyHtoD"))?;
+        self.synchronize()
     }
 
     /// Copies device memory at `src` to host bytes, after all work on the device has finished.

@@ -516,6 +516,12 @@ fn batches(
     let t = time_calls(&stream, 21, 1, |_| {
         blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
     })?;
+    // What the host spends enqueueing one list call (checks of 2 x batch buffers, launches).
+    let host = host_ns(5, 20, || {
+        blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
+    })?;
+    h.synchronize()?;
+    out!("host enqueue of one dot-list call: {:.1} us", host / 1e3);
     let row = Row {
         group: "batch",
         op: "dot-list".into(),

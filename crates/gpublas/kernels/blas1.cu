@@ -16,7 +16,7 @@ typedef unsigned short u16;
 #define LIST_MAX 3968
 
 struct VecArg { u64 base; i64 stride; i64 inc; i64 off0; };
-struct Job { VecArg x; VecArg y; i64 n; u64 part; u64 out; int g; int nvec; };
+struct Job { VecArg x; VecArg y; i64 n; u64 part; u64 out; u64 xlist; u64 ylist; int g; int nvec; };
 struct List { u64 p[LIST_MAX]; };
 
 struct h16 { u16 v; };
@@ -203,6 +203,17 @@ template <class T, bool MAX> struct Iamx {
 
 // ---- the body -------------------------------------------------------------------------
 
+// Programmatic dependent launch (sm_90+): the host launches every kernel with programmatic
+// stream serialisation, so a kernel may start while its predecessor drains. Each kernel first
+// lets its own successor be scheduled, then waits for its predecessor's completion and memory
+// before touching any memory. Before sm_90 both are no-ops.
+__device__ __forceinline__ void pdl_enter() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <class Op>
 __device__ __forceinline__ typename Op::S block_reduce(typename Op::S s) {
     typedef typename Op::S S;
@@ -279,6 +290,7 @@ __device__ __forceinline__ void pass1(const Job& j, u64 xa, u64 ya) {
     typedef typename Op::S S;
     typedef typename Op::O O;
     const int v = blockIdx.x / j.g, b = blockIdx.x % j.g;
+    pdl_enter();
     S s = partial<Op>(j, b, xa, ya);
     if (threadIdx.x == 0) {
         if (j.g == 1) ((O*)j.out)[v] = Op::fin(s, xa);
@@ -291,6 +303,7 @@ __device__ __forceinline__ void pass2(const Job& j, u64 xa) {
     typedef typename Op::S S;
     typedef typename Op::O O;
     const int v = blockIdx.x;
+    pdl_enter();
     const S* p = (const S*)j.part + (i64)v * j.g;
     S s = Op::id();
     for (int i = threadIdx.x; i < j.g; i += blockDim.x) Op::comb(s, p[i]);
@@ -305,7 +318,8 @@ template <class Op> __device__ __forceinline__ u64 addr_y(const Job& j, int v) {
     return j.y.base + (u64)((i64)v * j.y.stride * (i64)sizeof(typename Op::elem));
 }
 
-// Four entry points per (op, type): strided or listed, pass 1 or pass 2.
+// Six entry points per (op, type): pass 1 or pass 2, with vectors found by base + stride,
+// by a pointer list in the parameters (l), or by an address table in global memory (a).
 #define GPUBLAS_KERNELS(NAME, ...)                                                             \
     extern "C" __global__ void __launch_bounds__(BLOCK) NAME##_p1(Job j) {                     \
         typedef __VA_ARGS__ Op;                                                                \
@@ -324,6 +338,17 @@ template <class Op> __device__ __forceinline__ u64 addr_y(const Job& j, int v) {
     extern "C" __global__ void __launch_bounds__(BLOCK) NAME##_p2l(Job j, List l) {            \
         typedef __VA_ARGS__ Op;                                                                \
         pass2<Op>(j, l.p[blockIdx.x]);                                                         \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(BLOCK) NAME##_p1a(Job j) {                    \
+        typedef __VA_ARGS__ Op;                                                                \
+        int v = blockIdx.x / j.g;                                                              \
+        pdl_enter();                                                                           \
+        pass1<Op>(j, ((const u64*)j.xlist)[v], Op::TWO ? ((const u64*)j.ylist)[v] : 0);        \
+    }                                                                                          \
+    extern "C" __global__ void __launch_bounds__(BLOCK) NAME##_p2a(Job j) {                    \
+        typedef __VA_ARGS__ Op;                                                                \
+        pdl_enter();                                                                           \
+        pass2<Op>(j, ((const u64*)j.xlist)[blockIdx.x]);                                       \
     }
 
 #ifdef GPUBLAS_FAMILY_ASUM

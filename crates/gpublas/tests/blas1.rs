@@ -790,6 +790,24 @@ fn every_routine(
             (s, r[0].re as f64)
         }),
     ));
+    let lists: Vec<(DeviceBuffer<f64>, DeviceBuffer<f64>)> = (0..batch)
+        .map(|b| {
+            (
+                dev.upload(&xs[b * n..(b + 1) * n]).unwrap(),
+                dev.upload(&ys[b * n..(b + 1) * n]).unwrap(),
+            )
+        })
+        .collect();
+    v.push((
+        "dot_batched",
+        Box::new(move |h| {
+            let xl: Vec<&DeviceBuffer<f64>> = lists.iter().map(|p| &p.0).collect();
+            let yl: Vec<&DeviceBuffer<f64>> = lists.iter().map(|p| &p.1).collect();
+            let mut r = vec![0.0; batch];
+            let s = blas1::dot_batched(h, n, &xl, 1, &yl, 1, Results::Host(&mut r));
+            (s, r[0])
+        }),
+    ));
     let c = x.clone();
     v.push((
         "iamax",

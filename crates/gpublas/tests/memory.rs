@@ -462,6 +462,19 @@ fn m13_growth_during_capture_is_refused(dev: &Device) {
     graph.launch().unwrap();
     h.synchronize().unwrap();
     assert_eq!(out.to_vec().unwrap()[0], n as f64);
+    // A list batch under capture passes its addresses as kernel parameters.
+    let xs: Vec<_> = (0..3)
+        .map(|i| dev.upload(&vec![i as f64 + 1.0; 1000]).unwrap())
+        .collect();
+    let xl: Vec<&gpublas::DeviceBuffer<f64>> = xs.iter().collect();
+    let mut outs = dev.alloc::<f64>(3).unwrap();
+    h.stream().begin_capture().unwrap();
+    let st = blas1::dot_batched(&mut h, 1000, &xl, 1, &xl, 1, Results::Device(&mut outs));
+    let graph = h.stream().end_capture().unwrap();
+    assert_eq!(st.unwrap(), Status::Success);
+    graph.launch().unwrap();
+    h.synchronize().unwrap();
+    assert_eq!(outs.to_vec().unwrap(), vec![1000.0, 4000.0, 9000.0]);
     // Stream-ordered leases become graph allocation nodes.
     let mut h2 = Handle::with_config(dev, &cfg(Some(0), true)).unwrap();
     let mut out2 = dev.alloc::<f64>(1).unwrap();

@@ -25,6 +25,8 @@ struct Job {
     n: i64,
     part: u64,
     out: u64,
+    xlist: u64,
+    ylist: u64,
     g: i32,
     nvec: i32,
 }
@@ -60,16 +62,22 @@ fn vec_arg<E: Element>(b: &Batch<'_, E>, v0: usize, n: usize, inc: isize) -> Vec
     }
 }
 
-fn push_list<E: Element>(list: &mut Vec<u64>, b: &Batch<'_, E>, v0: usize, m: usize) {
-    if let Batch::List(l) = b {
-        list.extend(l[v0..v0 + m].iter().map(|buf| buf.addr().unwrap_or(0)));
-    }
+/// How a launch finds its vectors.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Addressing {
+    /// Base + stride (single and strided-batched).
+    Strided,
+    /// A list's addresses as a kernel parameter, `LIST_MAX` at a time (capturable, no table).
+    Params,
+    /// A list's addresses in a table in the workspace, one launch for the whole batch.
+    Table,
 }
 
 pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
     lease: &WorkspaceLease<'_>,
     c: &Call<'_, E, R>,
     plan: Plan,
+    addrs: &[u64],
 ) -> Result<(), Error> {
     let stream = lease.handle().stream();
     stream.bind()?;
@@ -80,19 +88,32 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
         Results::Device(b) => b.addr().unwrap_or(0),
     };
     let out_size = std::mem::size_of::<R>() as u64;
-    let list = c.x.is_list();
-    let (p1, p2) = if list {
-        (format!("{}_p1l", c.tag), format!("{}_p2l", c.tag))
-    } else {
-        (format!("{}_p1", c.tag), format!("{}_p2", c.tag))
-    };
-    let mut ptrs: Vec<u64> = Vec::new();
     let batch = c.x.count();
-    for v0 in (0..batch).step_by(plan.chunk) {
-        let nvec = plan.chunk.min(batch - v0);
-        let (y, incy) = match &c.y {
-            Some((y, incy)) => (vec_arg(y, v0, c.n, *incy), Some((y, *incy))),
-            None => (VecArg::default(), None),
+    let two = c.y.is_some();
+    let table = lease.buffer(2).map(|s| s.device_ptr()).unwrap_or(0);
+    // A pageable host-to-device copy cannot be captured into a graph: under capture a list
+    // passes its addresses as kernel parameters instead.
+    let addressing = if !c.x.is_list() {
+        Addressing::Strided
+    } else if plan.addr_bytes > 0 && !stream.is_capturing()? {
+        stream.write_bytes(table, bytemuck::cast_slice(addrs))?;
+        Addressing::Table
+    } else {
+        Addressing::Params
+    };
+    let (chunk, suffix) = match addressing {
+        Addressing::Strided => (plan.chunk, ""),
+        Addressing::Table => (plan.chunk, "a"),
+        Addressing::Params => ((LIST_MAX / if two { 2 } else { 1 }).min(plan.chunk), "l"),
+    };
+    let p1 = format!("{}_p1{suffix}", c.tag);
+    let p2 = format!("{}_p2{suffix}", c.tag);
+    let mut ptrs: Vec<u64> = Vec::new();
+    for v0 in (0..batch).step_by(chunk) {
+        let nvec = chunk.min(batch - v0);
+        let y = match &c.y {
+            Some((y, incy)) => vec_arg(y, v0, c.n, *incy),
+            None => VecArg::default(),
         };
         let job = Job {
             x: vec_arg(&c.x, v0, c.n, c.incx),
@@ -100,40 +121,29 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
             n: c.n as i64,
             part,
             out: out_base + v0 as u64 * out_size,
+            xlist: table + 8 * v0 as u64,
+            ylist: table + 8 * (batch + v0) as u64,
             g: plan.g as i32,
             nvec: nvec as i32,
         };
-        if list {
-            // The kernel reads the whole fixed-size list parameter.
+        let grid = (plan.g * nvec) as u32;
+        if addressing == Addressing::Params {
+            // x addresses then y addresses, as checked (F7) and collected by `reduce`; the
+            // kernel reads the whole fixed-size list parameter.
             ptrs.clear();
-            push_list(&mut ptrs, &c.x, v0, nvec);
-            if let Some((yb, _)) = incy {
-                push_list(&mut ptrs, yb, v0, nvec);
+            ptrs.extend_from_slice(&addrs[v0..v0 + nvec]);
+            if two {
+                ptrs.extend_from_slice(&addrs[batch + v0..batch + v0 + nvec]);
             }
             ptrs.resize(LIST_MAX, 0);
-        }
-        let grid = (plan.g * nvec) as u32;
-        if list {
-            stream.launch(
-                m,
-                &p1,
-                grid,
-                BLOCK as u32,
-                &mut [param(&job), ptrs.as_ptr() as *mut _],
-            )?;
+            let list = ptrs.as_mut_ptr() as *mut std::ffi::c_void;
+            stream.launch(m, &p1, grid, BLOCK as u32, &mut [param(&job), list])?;
+            if plan.g > 1 {
+                stream.launch(m, &p2, nvec as u32, BLOCK as u32, &mut [param(&job), list])?;
+            }
         } else {
             stream.launch(m, &p1, grid, BLOCK as u32, &mut [param(&job)])?;
-        }
-        if plan.g > 1 {
-            if list {
-                stream.launch(
-                    m,
-                    &p2,
-                    nvec as u32,
-                    BLOCK as u32,
-                    &mut [param(&job), ptrs.as_ptr() as *mut _],
-                )?;
-            } else {
+            if plan.g > 1 {
                 stream.launch(m, &p2, nvec as u32, BLOCK as u32, &mut [param(&job)])?;
             }
         }

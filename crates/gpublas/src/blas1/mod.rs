@@ -89,11 +89,14 @@ pub(crate) struct Plan {
     pub partial_bytes: usize,
     /// Bytes of the host-result sub-buffer.
     pub result_bytes: usize,
+    /// Bytes of a list batch's table of vector addresses, read by one launch over the whole
+    /// batch; 0 when addresses travel as kernel parameters, `LIST_MAX` at a time.
+    pub addr_bytes: usize,
 }
 
 impl Plan {
-    fn sizes(&self) -> [usize; 2] {
-        [self.partial_bytes, self.result_bytes]
+    fn sizes(&self) -> [usize; 3] {
+        [self.partial_bytes, self.result_bytes, self.addr_bytes]
     }
 
     fn total(&self) -> usize {
@@ -101,8 +104,9 @@ impl Plan {
     }
 }
 
-/// The plan of a call with enough workspace: depends only on the arguments and the device.
-fn full_plan(
+/// What a call's arguments fix for its plan.
+#[derive(Clone, Copy)]
+struct Shape {
     kind: Kind,
     n: usize,
     batch: usize,
@@ -110,49 +114,81 @@ fn full_plan(
     host_results: bool,
     sms: usize,
     out_size: usize,
-) -> Plan {
-    let chunk = if list {
-        LIST_MAX / if kind.two() { 2 } else { 1 }
-    } else {
-        STRIDED_MAX
-    }
-    .min(batch)
-    .max(1);
-    let target = sms * BLOCKS_PER_SM;
-    let g = n
-        .div_ceil(MIN_PER_BLOCK)
-        .min((target / chunk).max(1))
-        .max(1);
-    Plan {
-        chunk,
-        g,
-        partial_bytes: if g > 1 {
-            chunk * g * kind.partial_bytes()
-        } else {
-            0
-        },
-        result_bytes: if host_results { batch * out_size } else { 0 },
-    }
 }
 
-/// The plan that fits in `capacity` bytes, with fewer blocks per vector if need be.
-fn fitted_plan(full: Plan, kind: Kind, capacity: usize) -> Option<Plan> {
-    if full.total() <= capacity {
-        return Some(full);
-    }
-    let results = round_up(full.result_bytes)?;
-    let budget = capacity.checked_sub(results)? / 64 * 64;
-    let g = (budget / (full.chunk * kind.partial_bytes())).min(full.g);
-    let g = if g < 2 { 1 } else { g };
-    Some(Plan {
-        g,
-        partial_bytes: if g > 1 {
-            full.chunk * g * kind.partial_bytes()
+impl Shape {
+    fn operands(&self) -> usize {
+        if self.kind.two() {
+            2
         } else {
-            0
-        },
-        ..full
-    })
+            1
+        }
+    }
+
+    /// The plan for `chunk` vectors per launch, with or without an address table.
+    fn plan(&self, chunk: usize, addr_table: bool) -> Plan {
+        let chunk = chunk.min(self.batch).max(1);
+        let target = self.sms * BLOCKS_PER_SM;
+        let g = self
+            .n
+            .div_ceil(MIN_PER_BLOCK)
+            .min((target / chunk).max(1))
+            .max(1);
+        Plan {
+            chunk,
+            g,
+            partial_bytes: if g > 1 {
+                chunk * g * self.kind.partial_bytes()
+            } else {
+                0
+            },
+            result_bytes: if self.host_results {
+                self.batch * self.out_size
+            } else {
+                0
+            },
+            addr_bytes: if addr_table {
+                self.batch * self.operands() * 8
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The plan with enough workspace: depends only on the arguments and the device (F4).
+    fn full(&self) -> Plan {
+        self.plan(STRIDED_MAX, self.list)
+    }
+
+    /// The plan that fits in `capacity` bytes: lists first give up their address table, then
+    /// every form runs fewer blocks per vector. `None` when not even the host results fit.
+    fn fitted(&self, capacity: usize) -> Option<Plan> {
+        let full = self.full();
+        if full.total() <= capacity {
+            return Some(full);
+        }
+        let base = if self.list {
+            self.plan(LIST_MAX / self.operands(), false)
+        } else {
+            full
+        };
+        if base.total() <= capacity {
+            return Some(base);
+        }
+        let results = round_up(base.result_bytes)?;
+        let budget = capacity.checked_sub(results)? / 64 * 64;
+        let g = (budget / (base.chunk * self.kind.partial_bytes())).min(base.g);
+        let g = if g < 2 { 1 } else { g };
+        Some(Plan {
+            g,
+            partial_bytes: if g > 1 {
+                base.chunk * g * self.kind.partial_bytes()
+            } else {
+                0
+            },
+            ..base
+        })
+    }
 }
 
 /// One call's arguments, for every routine, type and form.
@@ -175,6 +211,8 @@ fn span(n: usize, inc: isize) -> Option<usize> {
     (n - 1).checked_mul(inc.unsigned_abs())?.checked_add(1)
 }
 
+/// Checks every vector of `b` against `n` and `inc` (F7); for a list, also collects the
+/// vectors' device addresses in the same pass (lists can hold thousands of vectors).
 fn check_vectors<E: Element>(
     h: &Handle,
     call: &str,
@@ -182,6 +220,7 @@ fn check_vectors<E: Element>(
     b: &Batch<'_, E>,
     n: usize,
     inc: isize,
+    addrs: &mut Vec<u64>,
 ) -> Result<(), Error> {
     let inc_name = if what == "x" { "incx" } else { "incy" };
     let need = span(n, inc).ok_or_else(|| {
@@ -220,10 +259,14 @@ fn check_vectors<E: Element>(
     };
     match b {
         Batch::Single(buf) => check_buf(buf, &|| what.to_string(), need),
-        Batch::List(list) => list
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, buf)| check_buf(buf, &|| format!("{what}[{i}]"), need)),
+        Batch::List(list) => {
+            addrs.reserve(list.len());
+            for (i, buf) in list.iter().enumerate() {
+                check_buf(buf, &|| format!("{what}[{i}]"), need)?;
+                addrs.push(buf.addr().unwrap_or(0));
+            }
+            Ok(())
+        }
         Batch::Strided { buf, stride, count } => {
             if *count == 0 {
                 return Ok(());
@@ -294,21 +337,22 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
         }
     }
     let quick_zero = c.n == 0 || (c.kind.zero_on_nonpositive_inc() && c.incx <= 0);
+    let shape = Shape {
+        kind: c.kind,
+        n: c.n,
+        batch,
+        list: c.x.is_list(),
+        host_results: c.out.is_host(),
+        sms: h.device().multiprocessor_count(),
+        out_size: std::mem::size_of::<R>(),
+    };
     let plan = if quick_zero || batch == 0 {
         None
     } else {
-        Some(full_plan(
-            c.kind,
-            c.n,
-            batch,
-            c.x.is_list(),
-            c.out.is_host(),
-            h.device().multiprocessor_count(),
-            std::mem::size_of::<R>(),
-        ))
+        Some(shape.full())
     };
     // 2. the query (M8)
-    let sizes = plan.map(|p| p.sizes()).unwrap_or([0, 0]);
+    let sizes = plan.map(|p| p.sizes()).unwrap_or([0; 3]);
     if let Some(st) = h.query_step(&sizes)? {
         return Ok(st);
     }
@@ -320,9 +364,10 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     let Some(full) = plan else {
         return quick_zeros(h, &mut c.out, batch);
     };
-    check_vectors(h, c.name, "x", &c.x, c.n, c.incx)?;
+    let mut addrs = Vec::new();
+    check_vectors(h, c.name, "x", &c.x, c.n, c.incx, &mut addrs)?;
     if let Some((y, incy)) = &c.y {
-        check_vectors(h, c.name, "y", y, c.n, *incy)?;
+        check_vectors(h, c.name, "y", y, c.n, *incy, &mut addrs)?;
     }
     let cuda = h.device().backend() == Backend::Cuda;
     if cuda && c.out.is_host() && h.stream().is_capturing()? {
@@ -335,7 +380,7 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     // 4. the workspace
     let (plan, status) = match h.fixed_capacity() {
         None => (full, Status::Success),
-        Some(cap) => match fitted_plan(full, c.kind, cap) {
+        Some(cap) => match shape.fitted(cap) {
             Some(p) if p == full => (p, Status::Success),
             Some(p) => {
                 let st = h.note_degraded(c.name, full.total(), p.total());
@@ -358,7 +403,7 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     let lease = h.device_malloc(&plan.sizes())?;
     // 5. compute
     if cuda {
-        cuda::run(&lease, &c, plan)?;
+        cuda::run(&lease, &c, plan, &addrs)?;
     } else {
         host::run(&lease, &mut c, plan)?;
     }
@@ -528,30 +573,40 @@ two_operand!(
 mod tests {
     use super::*;
 
-    #[test]
-    fn f4_plan_partials_are_o_of_sms_per_vector() {
-        let p = full_plan(Kind::Nrm2, 1 << 28, 1, false, true, 132, 8);
-        assert_eq!(p.g, 132 * BLOCKS_PER_SM);
-        assert_eq!(p.partial_bytes, 132 * BLOCKS_PER_SM * 24);
-        let small = full_plan(Kind::Dot, 4096, 1, false, false, 132, 8);
-        assert_eq!(
-            (small.g, small.partial_bytes, small.result_bytes),
-            (1, 0, 0)
-        );
-        let many = full_plan(Kind::Dot, 1000, 10_000, false, false, 132, 8);
-        assert_eq!(many.g, 1);
+    fn shape(kind: Kind, n: usize, batch: usize, list: bool, host: bool, sms: usize) -> Shape {
+        Shape {
+            kind,
+            n,
+            batch,
+            list,
+            host_results: host,
+            sms,
+            out_size: 8,
+        }
     }
 
     #[test]
-    fn m6_fitted_plan_shrinks_blocks_and_keeps_results() {
-        let full = full_plan(Kind::Asum, 1 << 24, 1, false, true, 132, 8);
-        let p = fitted_plan(full, Kind::Asum, 1024).unwrap();
-        assert!(p.total() <= 1024 && p.g < full.g && p.g >= 1);
-        assert!(fitted_plan(
-            full_plan(Kind::Asum, 10, 200, false, true, 4, 8),
-            Kind::Asum,
-            1024
-        )
-        .is_none());
+    fn f4_plan_partials_are_o_of_sms_per_vector() {
+        let p = shape(Kind::Nrm2, 1 << 28, 1, false, true, 132).full();
+        assert_eq!(p.g, 132 * BLOCKS_PER_SM);
+        assert_eq!(p.partial_bytes, 132 * BLOCKS_PER_SM * 24);
+        let small = shape(Kind::Dot, 4096, 1, false, false, 132).full();
+        assert_eq!(small.sizes(), [0, 0, 0]);
+        let many = shape(Kind::Dot, 1000, 10_000, true, false, 132).full();
+        assert_eq!((many.g, many.chunk, many.addr_bytes), (1, 10_000, 160_000));
+    }
+
+    #[test]
+    fn m06_fitted_plan_shrinks_blocks_and_keeps_results() {
+        let s = shape(Kind::Asum, 1 << 24, 1, false, true, 132);
+        let p = s.fitted(1024).unwrap();
+        assert!(p.total() <= 1024 && p.g < s.full().g && p.g >= 1);
+        assert!(shape(Kind::Asum, 10, 200, false, true, 4)
+            .fitted(1024)
+            .is_none());
+        // A list first drops its address table for kernel-parameter chunks.
+        let l = shape(Kind::Dot, 1000, 10_000, true, false, 132);
+        let p = l.fitted(1024).unwrap();
+        assert_eq!((p.addr_bytes, p.chunk), (0, LIST_MAX / 2));
     }
 }

@@ -237,6 +237,19 @@ impl CudaDevice {
         unsafe { result::memcpy_dtoh_sync(dst, src) }.map_err(drv("cuMemcpyDtoH"))
     }
 
+    /// Copies host bytes to `dst` in `stream` order; returns once `src` has been staged.
+    pub(crate) fn copy_to_device_on(
+        &self,
+        stream: &CudaStream,
+        dst: u64,
+        src: &[u8],
+    ) -> Result<(), Error> {
+        // SAFETY: `dst` heads a workspace range of at least `src.len()` bytes (checked by the
+        // caller); from pageable memory the call returns after staging, so `src` may go.
+        unsafe { result::memcpy_htod_async(dst, src, stream.cu_stream()) }
+            .map_err(drv("cuMemcpyHtoDAsync"))
+    }
+
     /// Copies device bytes to the host in `stream` order and waits for them.
     pub(crate) fn copy_to_host_on(
         &self,
@@ -303,13 +316,43 @@ impl CudaDevice {
         params: &mut [*mut c_void],
     ) -> Result<(), Error> {
         let f = self.function(module, func)?;
-        // SAFETY: `f` is a loaded kernel of this context; each param points to a live value of
-        // the type the kernel declares; every device range it touches was checked (F7).
-        unsafe { result::launch_kernel(f, grid, (block, 1, 1), shared, stream.cu_stream(), params) }
-            .map_err(|e| Error::Driver {
-                op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block})"),
-                msg: e.to_string(),
-            })
+        let launch_err = |e: result::DriverError| Error::Driver {
+            op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block})"),
+            msg: e.to_string(),
+        };
+        if self.cc.0 < 9 {
+            // SAFETY: `f` is a loaded kernel of this context; each param points to a live value
+            // of the type the kernel declares; every device range it touches was checked (F7).
+            return unsafe {
+                result::launch_kernel(f, grid, (block, 1, 1), shared, stream.cu_stream(), params)
+            }
+            .map_err(launch_err);
+        }
+        // Hopper and newer: programmatic dependent launch. The kernel may be scheduled while its
+        // predecessor in the stream finishes; every gpublas kernel executes `griddepcontrol.wait`
+        // before touching memory, which waits for the predecessor's completion and its writes.
+        let mut attr = sys::CUlaunchAttribute {
+            id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+            pad: [0; 4],
+            value: sys::CUlaunchAttributeValue { pad: [0; 64] },
+        };
+        attr.value.programmaticStreamSerializationAllowed = 1;
+        let config = sys::CUlaunchConfig {
+            gridDimX: grid.0,
+            gridDimY: grid.1,
+            gridDimZ: grid.2,
+            blockDimX: block,
+            blockDimY: 1,
+            blockDimZ: 1,
+            sharedMemBytes: shared,
+            hStream: stream.cu_stream(),
+            attrs: &mut attr,
+            numAttrs: 1,
+        };
+        // SAFETY: as above; `config` and `attr` outlive the call, which copies them.
+        unsafe { sys::cuLaunchKernelEx(&config, f, params.as_mut_ptr(), std::ptr::null_mut()) }
+            .result()
+            .map_err(launch_err)
     }
 
     /// Fills `count` 32-bit words at `dst` with `value`, in stream order.

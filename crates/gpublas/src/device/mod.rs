@@ -647,6 +647,18 @@ impl Stream {
         }
     }
 
+    /// Copies host bytes to device address `dst` in stream order. Returns once `src` may be
+    /// reused (pageable memory is staged); not capturable into a graph.
+    pub(crate) fn write_bytes(&self, dst: u64, src: &[u8]) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => {
+                host_workspace_bytes(dst, src.len()).copy_from_slice(src);
+                Ok(())
+            }
+            StreamKind::Cuda(s, d) => d.copy_to_device_on(s, dst, src),
+        }
+    }
+
     /// Copies `dst.len()` bytes at device address `src` to the host in stream order and waits.
     pub(crate) fn read_bytes(&self, src: u64, dst: &mut [u8]) -> Result<(), Error> {
         match &self.0 {

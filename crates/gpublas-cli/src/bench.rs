@@ -497,7 +497,7 @@ fn batches(
         }
         _ => None,
     };
-    let t = time_calls(&stream, 21, 1, |_| {
+    let t = time_calls(&stream, 21, 5, |_| {
         blas1::dot_strided_batched(h, n, &x, 1, n, &y, 1, n, batch, Results::Device(&mut r))
             .map(drop)
     })?;
@@ -513,7 +513,7 @@ fn batches(
     };
     row.print();
     rows.push(row);
-    let t = time_calls(&stream, 21, 1, |_| {
+    let t = time_calls(&stream, 21, 5, |_| {
         blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
     })?;
     // What the host spends enqueueing one list call (checks of 2 x batch buffers, launches).

@@ -318,50 +318,70 @@ fn random<T: Element>(
     dev.upload(&v)
 }
 
+/// How one group of the Level-1 comparison is timed.
+struct Timing {
+    group: &'static str,
+    /// Event-timed batches to take the median of.
+    reps: usize,
+    /// Back-to-back calls per batch (hides launch gaps; the per-call time is the mean).
+    inner: usize,
+    /// Input sets rotated through, so small inputs are not all served from L2.
+    rot: usize,
+}
+
+/// gpublas against cuBLAS for every op at every size, results to device memory.
 #[allow(clippy::too_many_arguments)]
-fn large<T>(
+fn versus<T>(
     dev: &Device,
     h: &mut Handle,
     c: &Option<Cublas>,
     ty: &'static str,
-    n: usize,
-    reps: usize,
+    sizes: &[usize],
+    how: &Timing,
     make: fn(f64) -> T,
     rows: &mut Vec<Row>,
 ) -> Result<(), Error>
 where
     T: blas1::Scalar<Real = T> + CublasMaybe,
 {
-    let x = random(dev, n, 1, make)?;
-    let y = random(dev, n, 2, make)?;
+    let rot = how.rot;
+    let nmax = *sizes.iter().max().unwrap_or(&1);
+    let xs: Vec<_> = (0..rot)
+        .map(|i| random(dev, nmax, 10 + i as u64, make))
+        .collect::<Result<_, _>>()?;
+    let ys: Vec<_> = (0..rot)
+        .map(|i| random(dev, nmax, 20 + i as u64, make))
+        .collect::<Result<_, _>>()?;
     let mut r = dev.alloc::<T>(1)?;
     let mut ri = dev.alloc::<i64>(1)?;
     let mut ri32 = dev.alloc::<i32>(1)?;
-    for op in [Op::Dot, Op::Nrm2, Op::Asum, Op::Iamax] {
-        let operands = if op == Op::Dot { 2.0 } else { 1.0 };
-        let bytes = operands * (n * std::mem::size_of::<T>()) as f64;
-        let stream = h.stream().clone();
-        let t_ours = time_calls(&stream, reps, 5, |_| {
-            ours(h, op, n, &x, &y, &mut r, &mut ri)
-        })?;
-        let t_theirs = match c {
-            Some(c) => Some(time_calls(&stream, reps, 5, |_| {
-                T::theirs(c, op, n, &x, &y, &mut r, &mut ri32)
-            })?),
-            None => None,
-        };
-        let row = Row {
-            group: "large",
-            op: format!("{op:?}").to_lowercase(),
-            ty,
-            n,
-            batch: 1,
-            bytes,
-            ours: t_ours,
-            theirs: t_theirs,
-        };
-        row.print();
-        rows.push(row);
+    for &n in sizes {
+        for op in [Op::Dot, Op::Nrm2, Op::Asum, Op::Iamax] {
+            let operands = if op == Op::Dot { 2.0 } else { 1.0 };
+            let bytes = operands * (n * std::mem::size_of::<T>()) as f64;
+            let stream = h.stream().clone();
+            let t_ours = time_calls(&stream, how.reps, how.inner, |i| {
+                ours(h, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri)
+            })?;
+            let t_theirs = match c {
+                Some(c) => Some(time_calls(&stream, how.reps, how.inner, |i| {
+                    T::theirs(c, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri32)
+                })?),
+                None => None,
+            };
+            let row = Row {
+                group: how.group,
+                op: format!("{op:?}").to_lowercase(),
+                ty,
+                n,
+                batch: 1,
+                bytes,
+                ours: t_ours,
+                theirs: t_theirs,
+            };
+            row.print();
+            rows.push(row);
+        }
     }
     Ok(())
 }
@@ -405,61 +425,6 @@ macro_rules! cublas_maybe {
 }
 cublas_maybe!(f32);
 cublas_maybe!(f64);
-
-#[allow(clippy::too_many_arguments)]
-fn small<T>(
-    dev: &Device,
-    h: &mut Handle,
-    c: &Option<Cublas>,
-    ty: &'static str,
-    sizes: &[usize],
-    make: fn(f64) -> T,
-    rows: &mut Vec<Row>,
-) -> Result<(), Error>
-where
-    T: blas1::Scalar<Real = T> + CublasMaybe,
-{
-    let rot = 8;
-    let nmax = *sizes.iter().max().unwrap_or(&1);
-    let xs: Vec<_> = (0..rot)
-        .map(|i| random(dev, nmax, 10 + i as u64, make))
-        .collect::<Result<_, _>>()?;
-    let ys: Vec<_> = (0..rot)
-        .map(|i| random(dev, nmax, 20 + i as u64, make))
-        .collect::<Result<_, _>>()?;
-    let mut r = dev.alloc::<T>(1)?;
-    let mut ri = dev.alloc::<i64>(1)?;
-    let mut ri32 = dev.alloc::<i32>(1)?;
-    for &n in sizes {
-        for op in [Op::Dot, Op::Nrm2, Op::Asum, Op::Iamax] {
-            let operands = if op == Op::Dot { 2.0 } else { 1.0 };
-            let bytes = operands * (n * std::mem::size_of::<T>()) as f64;
-            let stream = h.stream().clone();
-            let t_ours = time_calls(&stream, 21, 200, |i| {
-                ours(h, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri)
-            })?;
-            let t_theirs = match c {
-                Some(c) => Some(time_calls(&stream, 21, 200, |i| {
-                    T::theirs(c, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri32)
-                })?),
-                None => None,
-            };
-            let row = Row {
-                group: "small",
-                op: format!("{op:?}").to_lowercase(),
-                ty,
-                n,
-                batch: 1,
-                bytes,
-                ours: t_ours,
-                theirs: t_theirs,
-            };
-            row.print();
-            rows.push(row);
-        }
-    }
-    Ok(())
-}
 
 fn batches(
     dev: &Device,
@@ -567,13 +532,53 @@ fn blas1_bench(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
     } else {
         (&[1 << 26, 1 << 28], 21)
     };
+    let large = Timing {
+        group: "large",
+        reps,
+        inner: 5,
+        rot: 1,
+    };
+    let small = Timing {
+        group: "small",
+        reps: 21,
+        inner: 200,
+        rot: 8,
+    };
+    // One large size at a time: a 2^28 f64 pair is 4 GiB.
     for &n in bigs {
-        large::<f32>(dev, &mut h, &c, "f32", n, reps, |v| v as f32, &mut rows)?;
-        large::<f64>(dev, &mut h, &c, "f64", n, reps, |v| v, &mut rows)?;
+        versus::<f32>(
+            dev,
+            &mut h,
+            &c,
+            "f32",
+            &[n],
+            &large,
+            |v| v as f32,
+            &mut rows,
+        )?;
+        versus::<f64>(dev, &mut h, &c, "f64", &[n], &large, |v| v, &mut rows)?;
     }
-    let sizes: &[usize] = &[1, 16, 256, 1024, 4096];
-    small::<f32>(dev, &mut h, &c, "f32", sizes, |v| v as f32, &mut rows)?;
-    small::<f64>(dev, &mut h, &c, "f64", sizes, |v| v, &mut rows)?;
+    let small_sizes: &[usize] = &[1, 16, 256, 1024, 4096];
+    versus::<f32>(
+        dev,
+        &mut h,
+        &c,
+        "f32",
+        small_sizes,
+        &small,
+        |v| v as f32,
+        &mut rows,
+    )?;
+    versus::<f64>(
+        dev,
+        &mut h,
+        &c,
+        "f64",
+        small_sizes,
+        &small,
+        |v| v,
+        &mut rows,
+    )?;
     batches(
         dev,
         &mut h,

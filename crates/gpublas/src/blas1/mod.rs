@@ -260,10 +260,14 @@ fn check_vectors<E: Element>(
     match b {
         Batch::Single(buf) => check_buf(buf, &|| what.to_string(), need),
         Batch::List(list) => {
+            // One match per buffer on the fast path; the detailed check only explains a failure.
+            let dev = h.device();
             addrs.reserve(list.len());
             for (i, buf) in list.iter().enumerate() {
-                check_buf(buf, &|| format!("{what}[{i}]"), need)?;
-                addrs.push(buf.addr().unwrap_or(0));
+                match buf.addr_on(dev) {
+                    Some(a) if buf.len() >= need => addrs.push(a),
+                    _ => return check_buf(buf, &|| format!("{what}[{i}]"), need),
+                }
             }
             Ok(())
         }

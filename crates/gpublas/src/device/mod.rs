@@ -439,10 +439,18 @@ impl<T: Element> DeviceBuffer<T> {
 
     /// Whether the memory is on `dev` (false for a placeholder); cheap, for per-operand checks.
     pub(crate) fn is_on(&self, dev: &Device) -> bool {
+        self.addr_on(dev).is_some()
+    }
+
+    /// The address of element 0 if the memory is on `dev`: one match, for long operand lists.
+    #[inline]
+    pub(crate) fn addr_on(&self, dev: &Device) -> Option<u64> {
         match (&self.mem, &dev.0) {
-            (Some(Mem::Host(m)), DeviceKind::Host(d)) => Arc::ptr_eq(&m.dev, d),
-            (Some(Mem::Cuda(m)), DeviceKind::Cuda(d)) => m.dev.ordinal == d.ordinal,
-            _ => false,
+            (Some(Mem::Host(m)), DeviceKind::Host(d)) if Arc::ptr_eq(&m.dev, d) => {
+                Some(m.chunks.as_ptr() as u64)
+            }
+            (Some(Mem::Cuda(m)), DeviceKind::Cuda(d)) if Arc::ptr_eq(&m.dev, d) => Some(m.ptr),
+            _ => None,
         }
     }
 

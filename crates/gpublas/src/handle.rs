@@ -24,6 +24,9 @@ pub struct Handle {
     pub(crate) stream_order: bool,
     pub(crate) counters: Counters,
     joiner: StreamJoiner,
+    /// Host scratch for the device addresses of list batches, kept between calls so a list of
+    /// thousands of vectors costs no allocation per call (host memory, 16 bytes a vector pair).
+    pub(crate) list_addrs: Vec<u64>,
 }
 
 impl Handle {
@@ -83,6 +86,7 @@ impl Handle {
             stream_order,
             counters: Counters::default(),
             joiner: StreamJoiner::default(),
+            list_addrs: Vec::new(),
         })
     }
 

@@ -368,7 +368,8 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     let Some(full) = plan else {
         return quick_zeros(h, &mut c.out, batch);
     };
-    let mut addrs = Vec::new();
+    let mut addrs = std::mem::take(&mut h.list_addrs);
+    addrs.clear();
     check_vectors(h, c.name, "x", &c.x, c.n, c.incx, &mut addrs)?;
     if let Some((y, incy)) = &c.y {
         check_vectors(h, c.name, "y", y, c.n, *incy, &mut addrs)?;
@@ -416,6 +417,8 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
             cuda::read_results(&lease, &mut dst[..batch])?;
         }
     }
+    drop(lease);
+    h.list_addrs = addrs;
     Ok(status)
 }
 

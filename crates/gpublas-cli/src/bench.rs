@@ -499,6 +499,39 @@ fn batches(
     };
     row.print();
     rows.push(row);
+    // The reduced-workspace path: a fixed workspace with no room for the address table passes
+    // the addresses as kernel parameters, LIST_MAX at a time (also the path under capture).
+    let mut small = Handle::with_config(
+        dev,
+        &HandleConfig {
+            device_memory_size: Some(64),
+            ..Default::default()
+        },
+    )?;
+    small.set_stream(&stream)?;
+    let t = time_calls(&stream, 21, 5, |_| {
+        blas1::dot_batched(&mut small, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
+    })?;
+    let host = host_ns(5, 20, || {
+        blas1::dot_batched(&mut small, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
+    })?;
+    small.synchronize()?;
+    out!(
+        "host enqueue of one dot-list call with parameter chunks: {:.1} us",
+        host / 1e3
+    );
+    let row = Row {
+        group: "batch",
+        op: "dot-list-params".into(),
+        ty: "f64",
+        n,
+        batch,
+        bytes,
+        ours: t,
+        theirs: t_loop,
+    };
+    row.print();
+    rows.push(row);
     Ok(())
 }
 

@@ -462,43 +462,40 @@ fn batches(
         }
         _ => None,
     };
+    let mut push = |op: &str, t: f64| {
+        let row = Row {
+            group: "batch",
+            op: op.into(),
+            ty: "f64",
+            n,
+            batch,
+            bytes,
+            ours: t,
+            theirs: t_loop,
+        };
+        row.print();
+        rows.push(row);
+    };
     let t = time_calls(&stream, 21, 5, |_| {
         blas1::dot_strided_batched(h, n, &x, 1, n, &y, 1, n, batch, Results::Device(&mut r))
             .map(drop)
     })?;
-    let row = Row {
-        group: "batch",
-        op: "dot-strided".into(),
-        ty: "f64",
-        n,
-        batch,
-        bytes,
-        ours: t,
-        theirs: t_loop,
+    push("dot-strided", t);
+    // A list call: device time per call, and what the host spends enqueueing one (checks of
+    // 2 x batch buffers, launches).
+    let mut list = |h: &mut Handle, label: &str| -> Result<f64, Error> {
+        let t = time_calls(&stream, 21, 5, |_| {
+            blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
+        })?;
+        let host = host_ns(5, 20, || {
+            blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
+        })?;
+        h.synchronize()?;
+        out!("host enqueue of one {label} call: {:.1} us", host / 1e3);
+        Ok(t)
     };
-    row.print();
-    rows.push(row);
-    let t = time_calls(&stream, 21, 5, |_| {
-        blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
-    })?;
-    // What the host spends enqueueing one list call (checks of 2 x batch buffers, launches).
-    let host = host_ns(5, 20, || {
-        blas1::dot_batched(h, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
-    })?;
-    h.synchronize()?;
-    out!("host enqueue of one dot-list call: {:.1} us", host / 1e3);
-    let row = Row {
-        group: "batch",
-        op: "dot-list".into(),
-        ty: "f64",
-        n,
-        batch,
-        bytes,
-        ours: t,
-        theirs: t_loop,
-    };
-    row.print();
-    rows.push(row);
+    let t = list(h, "dot-list")?;
+    push("dot-list", t);
     // The reduced-workspace path: a fixed workspace with no room for the address table passes
     // the addresses as kernel parameters, LIST_MAX at a time (also the path under capture).
     let mut small = Handle::with_config(
@@ -509,29 +506,8 @@ fn batches(
         },
     )?;
     small.set_stream(&stream)?;
-    let t = time_calls(&stream, 21, 5, |_| {
-        blas1::dot_batched(&mut small, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
-    })?;
-    let host = host_ns(5, 20, || {
-        blas1::dot_batched(&mut small, n, &xr, 1, &yr, 1, Results::Device(&mut r)).map(drop)
-    })?;
-    small.synchronize()?;
-    out!(
-        "host enqueue of one dot-list call with parameter chunks: {:.1} us",
-        host / 1e3
-    );
-    let row = Row {
-        group: "batch",
-        op: "dot-list-params".into(),
-        ty: "f64",
-        n,
-        batch,
-        bytes,
-        ours: t,
-        theirs: t_loop,
-    };
-    row.print();
-    rows.push(row);
+    let t = list(&mut small, "dot-list-params")?;
+    push("dot-list-params", t);
     Ok(())
 }
 

@@ -32,3 +32,8 @@ pub use half::{bf16, f16};
 pub use handle::Handle;
 pub use memory::{HandleConfig, WorkspaceLease, WorkspaceMode, WorkspaceSlice, WorkspaceStats};
 pub use num_complex::{Complex32, Complex64};
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -43,10 +43,10 @@ fn module(kind: Kind) -> &'static KernelModule {
 fn vec_arg<E: Element>(b: &Batch<'_, E>, v0: usize, n: usize, inc: isize) -> VecArg {
     let size = std::mem::size_of::<E>() as u64;
     let (base, stride) = match b {
-        Batch::Single(buf) => (buf.addr().unwrap_or(0), 0),
+        Batch::Single(buf) => (buf.device_ptr().unwrap_or(0), 0),
         Batch::List(_) => (0, 0),
         Batch::Strided { buf, stride, .. } => (
-            buf.addr().unwrap_or(0) + (v0 * stride) as u64 * size,
+            buf.device_ptr().unwrap_or(0) + (v0 * stride) as u64 * size,
             *stride as i64,
         ),
     };
@@ -85,7 +85,7 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
     let part = lease.buffer(0).map(|s| s.device_ptr()).unwrap_or(0);
     let out_base = match &c.out {
         Results::Host(_) => lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0),
-        Results::Device(b) => b.addr().unwrap_or(0),
+        Results::Device(b) => b.device_ptr().unwrap_or(0),
     };
     let out_size = std::mem::size_of::<R>() as u64;
     let batch = c.x.count();

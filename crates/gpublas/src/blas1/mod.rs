@@ -433,7 +433,7 @@ fn quick_zeros<R: Blas1Out>(
         Results::Device(b) => match b.host_slice_mut() {
             Some(s) => s[..batch].iter_mut().for_each(|v| *v = R::zeroed()),
             None => {
-                let addr = b.addr().unwrap_or(0);
+                let addr = b.device_ptr().unwrap_or(0);
                 h.stream().bind()?;
                 h.stream()
                     .memset32(addr, 0, batch * std::mem::size_of::<R>() / 4)?;

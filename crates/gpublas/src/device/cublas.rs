@@ -100,9 +100,9 @@ impl Cublas {
             )));
         }
         let (xp, yp, rp) = (
-            x.addr().unwrap_or(0),
-            y.addr().unwrap_or(0),
-            result.addr().unwrap_or(0),
+            x.device_ptr().unwrap_or(0),
+            y.device_ptr().unwrap_or(0),
+            result.device_ptr().unwrap_or(0),
         );
         if xp == 0 || yp == 0 || rp == 0 {
             return Err(Error::InvalidPointer(

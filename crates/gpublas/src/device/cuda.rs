@@ -29,7 +29,7 @@ pub(crate) struct CudaDevice {
     pub(crate) total_mem: usize,
     pub(crate) pools: bool,
     arch: &'static str,
-    functions: Mutex<HashMap<String, Function>>,
+    kernels: Mutex<KernelCache>,
     pool: Mutex<Option<PoolHandle>>,
 }
 
@@ -38,12 +38,18 @@ struct PoolHandle(sys::CUmemoryPool);
 // SAFETY: a memory-pool handle is a plain driver handle, usable from any thread.
 unsafe impl Send for PoolHandle {}
 
-#[derive(Clone)]
-struct Function {
-    f: sys::CUfunction,
-    _module: Arc<CudaModule>,
+/// Compiled kernels: loaded modules by name (held here, so their functions stay valid) and
+/// their functions by (globally unique) name.
+#[derive(Default)]
+struct KernelCache {
+    modules: HashMap<&'static str, Arc<CudaModule>>,
+    functions: HashMap<String, Function>,
 }
-// SAFETY: CUfunction handles are valid from any thread while their module is loaded (held here).
+
+#[derive(Clone, Copy)]
+struct Function(sys::CUfunction);
+// SAFETY: CUfunction handles are valid from any thread while their module is loaded (held in
+// the same cache).
 unsafe impl Send for Function {}
 
 /// Number of CUDA devices, or why there are none.
@@ -90,7 +96,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
         sm_count: sm.max(1) as usize,
         pools,
         arch,
-        functions: Mutex::new(HashMap::new()),
+        kernels: Mutex::new(KernelCache::default()),
         pool: Mutex::new(None),
     });
     map.insert(ordinal, dev.clone());
@@ -266,38 +272,30 @@ impl CudaDevice {
 
     /// The compiled function `func` of kernel source `module`.
     fn function(&self, module: &KernelModule, func: &str) -> Result<sys::CUfunction, Error> {
-        let mut fns = self
-            .functions
+        let mut cache = self
+            .kernels
             .lock()
             .map_err(|_| Error::driver("kernel cache", "poisoned lock"))?;
-        if let Some(f) = fns.get(func) {
-            return Ok(f.f);
+        if let Some(f) = cache.functions.get(func) {
+            return Ok(f.0);
         }
-        let m = {
-            // All functions of a module share it: look for a sibling already loaded.
-            let prefix = format!("{}::", module.name);
-            fns.iter()
-                .find(|(k, _)| k.starts_with(&prefix))
-                .map(|(_, f)| f._module.clone())
-        };
-        let m = match m {
-            Some(m) => m,
+        let m = match cache.modules.get(module.name) {
+            Some(m) => m.clone(),
             None => {
                 let ptx = compile(module, self.arch)?;
-                self.ctx.load_module(ptx).map_err(drv("cuModuleLoadData"))?
+                let m = self.ctx.load_module(ptx).map_err(drv("cuModuleLoadData"))?;
+                cache.modules.insert(module.name, m.clone());
+                m
             }
         };
         let f = m.load_function(func).map_err(|e| Error::Driver {
             op: format!("cuModuleGetFunction({func})"),
             msg: e.to_string(),
         })?;
-        let entry = Function {
-            f: f.cu_function(),
-            _module: m,
-        };
-        fns.insert(format!("{}::{func}", module.name), entry.clone());
-        fns.insert(func.to_string(), entry.clone());
-        Ok(entry.f)
+        cache
+            .functions
+            .insert(func.to_string(), Function(f.cu_function()));
+        Ok(f.cu_function())
     }
 
     /// Launches `func` from kernel source `module` on `stream`.

@@ -469,10 +469,6 @@ impl<T: Element> DeviceBuffer<T> {
             &mut bytes[..len * std::mem::size_of::<T>()],
         ))
     }
-
-    pub(crate) fn addr(&self) -> Option<u64> {
-        self.device_ptr()
-    }
 }
 
 /// An ordered queue of work on one device.

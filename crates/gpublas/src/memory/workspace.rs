@@ -34,7 +34,7 @@ impl Storage {
         match self {
             Storage::Empty => 0,
             Storage::Owned(m) => m.addr(),
-            Storage::User(b) => b.addr().unwrap_or(0),
+            Storage::User(b) => b.device_ptr().unwrap_or(0),
             Storage::Raw { addr, .. } => *addr,
         }
     }

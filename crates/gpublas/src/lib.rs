@@ -19,13 +19,17 @@
 #![warn(missing_docs)]
 
 pub mod blas1;
+pub mod blas2;
+mod common;
 pub mod device;
 mod error;
 mod handle;
 pub mod kernels;
 pub mod memory;
 
-pub use blas1::Results;
+pub use common::elem::{ComplexScalar, ExAcc, ExInput, RealScalar, Scalar};
+pub use common::operand::Results;
+pub use common::types::{Coef, Diag, Op, Side, Uplo};
 pub use device::{Backend, Device, DeviceBuffer, Element, Graph, Stream, Timer};
 pub use error::{Error, Status};
 pub use half::{bf16, f16};

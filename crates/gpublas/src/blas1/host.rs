@@ -153,13 +153,13 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
     for v0 in (0..batch).step_by(plan.chunk) {
         let m = plan.chunk.min(batch - v0);
         for v in v0..v0 + m {
-            let (xb, xo) = c.x.vector(v);
+            let (xb, xo) = c.x.entry(v);
             let xs = xb
                 .host_slice()
                 .ok_or_else(|| Error::InvalidPointer("x is not host memory".into()))?;
             let ys = match &c.y {
                 Some((yb, incy)) => {
-                    let (b, o) = yb.vector(v);
+                    let (b, o) = yb.entry(v);
                     Some((
                         b.host_slice()
                             .ok_or_else(|| Error::InvalidPointer("y is not host memory".into()))?,

@@ -26,11 +26,14 @@
 
 mod cuda;
 mod host;
-mod types;
+mod update;
 
-pub(crate) use types::Batch;
-pub use types::{Blas1Elem, Blas1Out, ExAcc, ExInput, Results, Scalar};
+pub use crate::common::elem::{Blas1Elem, Blas1Out, ExAcc, ExInput, RealScalar, Scalar};
+pub use crate::common::operand::Results;
+pub use update::*;
 
+use crate::common::operand::{check_counts, span_or, vec_span, Batch, Checker};
+use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer, Element};
 use crate::memory::round_up;
 use crate::{Error, Handle, Status};
@@ -94,13 +97,9 @@ pub(crate) struct Plan {
     pub addr_bytes: usize,
 }
 
-impl Plan {
-    fn sizes(&self) -> [usize; 3] {
-        [self.partial_bytes, self.result_bytes, self.addr_bytes]
-    }
-
-    fn total(&self) -> usize {
-        self.sizes().iter().map(|&s| round_up(s).unwrap_or(s)).sum()
+impl WorkspacePlan for Plan {
+    fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
+        smallvec::smallvec![self.partial_bytes, self.result_bytes, self.addr_bytes]
     }
 }
 
@@ -203,19 +202,11 @@ pub(crate) struct Call<'a, E, R> {
     pub out: Results<'a, R>,
 }
 
-/// Elements spanned by a vector of `n` elements at increment `inc`.
-fn span(n: usize, inc: isize) -> Option<usize> {
-    if n == 0 {
-        return Some(0);
-    }
-    (n - 1).checked_mul(inc.unsigned_abs())?.checked_add(1)
-}
-
 /// Checks every vector of `b` against `n` and `inc` (F7); for a list, also collects the
 /// vectors' device addresses in the same pass (lists can hold thousands of vectors).
 fn check_vectors<E: Element>(
     h: &Handle,
-    call: &str,
+    call: &'static str,
     what: &str,
     b: &Batch<'_, E>,
     n: usize,
@@ -223,73 +214,9 @@ fn check_vectors<E: Element>(
     addrs: &mut Vec<u64>,
 ) -> Result<(), Error> {
     let inc_name = if what == "x" { "incx" } else { "incy" };
-    let need = span(n, inc).ok_or_else(|| {
-        Error::InvalidSize(format!(
-            "{call}: n = {n} with {inc_name} = {inc} overflows the address space"
-        ))
-    })?;
-    // Labels are built only on failure: a list may hold thousands of vectors.
-    let check_buf = |buf: &DeviceBuffer<E>,
-                     label: &dyn Fn() -> String,
-                     need: usize|
-     -> Result<(), Error> {
-        if !buf.is_on(h.device()) {
-            return Err(match buf.device() {
-                None => Error::InvalidPointer(format!(
-                    "{call}: {} is a placeholder of {} elements; placeholders are only accepted during a size query",
-                    label(),
-                    buf.len()
-                )),
-                Some(d) => Error::InvalidPointer(format!(
-                    "{call}: {} is on {} but the handle is on {}",
-                    label(),
-                    d.name(),
-                    h.device().name()
-                )),
-            });
-        }
-        if buf.len() < need {
-            return Err(Error::InvalidValue(format!(
-                "{call}: {} has {} elements; n = {n} with {inc_name} = {inc} needs {need}",
-                label(),
-                buf.len()
-            )));
-        }
-        Ok(())
-    };
-    match b {
-        Batch::Single(buf) => check_buf(buf, &|| what.to_string(), need),
-        Batch::List(list) => {
-            // One match per buffer on the fast path; the detailed check only explains a failure.
-            let dev = h.device();
-            addrs.reserve(list.len());
-            for (i, buf) in list.iter().enumerate() {
-                match buf.addr_on(dev) {
-                    Some(a) if buf.len() >= need => addrs.push(a),
-                    _ => return check_buf(buf, &|| format!("{what}[{i}]"), need),
-                }
-            }
-            Ok(())
-        }
-        Batch::Strided { buf, stride, count } => {
-            if *count == 0 {
-                return Ok(());
-            }
-            let total = (count - 1)
-                .checked_mul(*stride)
-                .and_then(|v| v.checked_add(need))
-                .ok_or_else(|| {
-                    Error::InvalidSize(format!(
-                        "{call}: batch of {count} at stride_{what} = {stride} overflows the address space"
-                    ))
-                })?;
-            check_buf(
-                buf,
-                &|| format!("{what} (batch of {count}, stride_{what} = {stride})"),
-                total,
-            )
-        }
-    }
+    let why = || format!("n = {n} with {inc_name} = {inc}");
+    let need = span_or(call, vec_span(n, inc), &why)?;
+    Checker { h, call }.batch(what, b, need, &why, false, Some(addrs))
 }
 
 fn check_results<R: Element>(
@@ -332,13 +259,7 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     // 1. sizes and shapes
     let batch = c.x.count();
     if let Some((y, _)) = &c.y {
-        if y.count() != batch {
-            return Err(Error::InvalidSize(format!(
-                "{}: x holds {batch} vectors but y holds {}",
-                c.name,
-                y.count()
-            )));
-        }
+        check_counts(c.name, ("x", batch), ("y", y.count()))?;
     }
     let quick_zero = c.n == 0 || (c.kind.zero_on_nonpositive_inc() && c.incx <= 0);
     let shape = Shape {
@@ -356,7 +277,7 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
         Some(shape.full())
     };
     // 2. the query (M8)
-    let sizes = plan.map(|p| p.sizes()).unwrap_or([0; 3]);
+    let sizes = plan.map(|p| p.sizes()).unwrap_or_default();
     if let Some(st) = h.query_step(&sizes)? {
         return Ok(st);
     }
@@ -383,28 +304,19 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
         )));
     }
     // 4. the workspace
-    let (plan, status) = match h.fixed_capacity() {
-        None => (full, Status::Success),
-        Some(cap) => match shape.fitted(cap) {
-            Some(p) if p == full => (p, Status::Success),
-            Some(p) => {
-                let st = h.note_degraded(c.name, full.total(), p.total());
-                (p, st)
-            }
-            None => {
-                return Err(h.note_memory_error(
-                    full.total(),
-                    cap,
-                    &format!(
-                        "{} needs at least {} bytes for {batch} host results; raise the workspace \
-                         with set_device_memory_size or pass Results::Device",
-                        c.name,
-                        round_up(full.result_bytes).unwrap_or(full.result_bytes)
-                    ),
-                ))
-            }
+    let (plan, status) = choose(
+        h,
+        c.name,
+        full,
+        |cap| shape.fitted(cap),
+        || {
+            format!(
+                "needs at least {} bytes for {batch} host results; raise the workspace with \
+                 set_device_memory_size or pass Results::Device",
+                round_up(full.result_bytes).unwrap_or(full.result_bytes)
+            )
         },
-    };
+    )?;
     let lease = h.device_malloc(&plan.sizes())?;
     // 5. compute
     if cuda {
@@ -466,7 +378,7 @@ macro_rules! one_operand {
             incx: isize,
             results: Results<'_, $out>,
         ) -> Result<Status, Error> {
-            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::List(x), incx, y: None, out: results })
+            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::list(x), incx, y: None, out: results })
         }
 
         #[doc = concat!("`", $name, "` of `batch` vectors `stride_x` elements apart in one buffer.")]
@@ -511,7 +423,7 @@ macro_rules! two_operand {
             incy: isize,
             results: Results<'_, $out>,
         ) -> Result<Status, Error> {
-            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::List(x), incx, y: Some((Batch::List(y), incy)), out: results })
+            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::list(x), incx, y: Some((Batch::list(y), incy)), out: results })
         }
 
         #[doc = concat!("`", $name, "` of `batch` pairs of vectors at strides `stride_x`, `stride_y`.")]
@@ -598,7 +510,7 @@ mod tests {
         assert_eq!(p.g, 132 * BLOCKS_PER_SM);
         assert_eq!(p.partial_bytes, 132 * BLOCKS_PER_SM * 24);
         let small = shape(Kind::Dot, 4096, 1, false, false, 132).full();
-        assert_eq!(small.sizes(), [0, 0, 0]);
+        assert_eq!(small.total(), 0);
         let many = shape(Kind::Dot, 1000, 10_000, true, false, 132).full();
         assert_eq!((many.g, many.chunk, many.addr_bytes), (1, 10_000, 160_000));
     }

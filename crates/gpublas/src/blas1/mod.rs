@@ -25,7 +25,9 @@
 //! ```
 
 mod cuda;
+mod cuda_update;
 mod host;
+mod host_update;
 mod update;
 
 pub use crate::common::elem::{Blas1Elem, Blas1Out, ExAcc, ExInput, RealScalar, Scalar};

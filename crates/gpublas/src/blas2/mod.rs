@@ -1,1 +1,737 @@
-//! Level 2.
+//! Level 2: `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv` for `f32`, `f64`,
+//! `Complex32`, `Complex64` (`hemv` complex only), each single, `_batched` (lists of buffers)
+//! and `_strided_batched` (one buffer, a stride), from one generic implementation (SPEC F1).
+//!
+//! Matrices are column-major as in BLAS (`m`, `n`, buffer, `lda`); band matrices use the BLAS
+//! band layout (`k` super- or sub-diagonals, `lda >= k + 1`), packed ones the BLAS packed
+//! layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative one walks
+//! the vector backwards, as reference BLAS does. `alpha`/`beta` are [`Coef`]s: on the host, or
+//! in device memory (then nothing waits and the call can be captured into a graph).
+//! `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0` means `A`
+//! and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
+//! triangle (and not the diagonal when it is `Diag::Unit`; `hemv` takes the diagonal's real
+//! part).
+//!
+//! Workspace (rocBLAS's "column reductions of skinny matrices" and "result array before
+//! overwriting input"), from one function (F4, [`workspace_bytes`] answers it for a shape):
+//! - `gemv`: partial sums when a product is split over more blocks than it has output tiles
+//!   (skinny transposed matrices, short wide ones). A fixed workspace that is too small runs
+//!   fewer splits: `PerfDegraded`, same answer within rounding.
+//! - `symv`/`hemv`: partial sums of both halves of the stored triangle, so the triangle is read
+//!   once. Too small a workspace: the triangle is read twice, with no workspace (`PerfDegraded`).
+//! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
+//!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
+//! - `trsv`: the diagonal blocks are inverted into the workspace and the solve runs over many
+//!   blocks at once, each block row starting as soon as the rows it depends on are solved.
+//!   Too small: substitution on one block per system (`PerfDegraded`), accurate to the last
+//!   bit of a plain substitution; inverting diagonal blocks of an ill-conditioned matrix
+//!   costs accuracy (up to the condition number of a 64 × 64 diagonal block).
+//! - Lists: a table of the buffers' device addresses; when a fixed workspace cannot hold the
+//!   whole batch's table, the batch runs in chunks that fit (F8, `PerfDegraded`).
+//!
+//! ```
+//! use gpublas::{blas2, Device, Handle, Op};
+//! let dev = Device::host();
+//! let mut h = Handle::new(&dev)?;
+//! // A = [1 3; 2 4] (column-major), x = [1, 1]
+//! let a = dev.upload(&[1.0f64, 2.0, 3.0, 4.0])?;
+//! let x = dev.upload(&[1.0f64, 1.0])?;
+//! let mut y = dev.upload(&[f64::NAN, f64::NAN])?;
+//! blas2::gemv(&mut h, Op::N, 2, 2, 1.0.into(), &a, 2, &x, 1, 0.0.into(), &mut y, 1)?;
+//! assert_eq!(y.to_vec()?, vec![4.0, 6.0]);
+//! # Ok::<(), gpublas::Error>(())
+//! ```
+
+mod cuda;
+pub(crate) mod host;
+mod plan;
+
+pub use plan::workspace_bytes;
+
+use crate::common::operand::{
+    check_counts, check_ld, mat_span, packed_span, span_or, vec_span, Batch, BatchMut, Checker,
+};
+use crate::common::plan::{choose, WorkspacePlan};
+use crate::device::{Backend, DeviceBuffer};
+use crate::{Coef, ComplexScalar, Diag, Error, Handle, Op, Scalar, Status, Uplo};
+use plan::{Plan, Shape};
+
+/// The routine a call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Gemv,
+    Symv,
+    Hemv,
+    /// `trmv`, `tbmv`, `tpmv`.
+    Trmv,
+    Trsv,
+}
+
+/// How the matrix is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Storage {
+    Full { lda: usize },
+    Band { k: usize, lda: usize },
+    Packed,
+}
+
+/// One call's arguments, for every routine, type and form.
+pub(crate) struct Call<'a, 'b, T> {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub op: Op,
+    pub uplo: Uplo,
+    pub diag: Diag,
+    pub m: usize,
+    pub n: usize,
+    pub storage: Storage,
+    pub a: Batch<'a, T>,
+    /// The input vector of gemv/symv/hemv; `None` where x is updated in place.
+    pub x: Option<(Batch<'a, T>, isize)>,
+    /// The output vector: y of gemv/symv/hemv, x of trmv/trsv.
+    pub out: BatchMut<'a, 'b, T>,
+    pub inc_out: isize,
+    pub alpha: Coef<'a, T>,
+    pub beta: Coef<'a, T>,
+}
+
+impl<T: Scalar> Call<'_, '_, T> {
+    /// Lengths of the input and output vectors.
+    fn lens(&self) -> (usize, usize) {
+        match (self.kind, self.op) {
+            (Kind::Gemv, Op::N) => (self.n, self.m),
+            (Kind::Gemv, _) => (self.m, self.n),
+            _ => (self.n, self.n),
+        }
+    }
+
+    /// Rows of the stored matrix (band: k + 1).
+    fn stored_rows(&self) -> usize {
+        match self.storage {
+            Storage::Band { k, .. } => k + 1,
+            _ => self.m,
+        }
+    }
+
+    fn a_need(&self) -> Result<usize, Error> {
+        let why = || self.a_why();
+        match self.storage {
+            Storage::Full { lda } => span_or(self.name, mat_span(self.m, self.n, lda), &why),
+            Storage::Band { lda, .. } => {
+                span_or(self.name, mat_span(self.stored_rows(), self.n, lda), &why)
+            }
+            Storage::Packed => span_or(self.name, packed_span(self.n), &why),
+        }
+    }
+
+    fn a_why(&self) -> String {
+        match self.storage {
+            Storage::Full { lda } if self.kind == Kind::Gemv => {
+                format!("m = {}, n = {}, lda = {lda}", self.m, self.n)
+            }
+            Storage::Full { lda } => format!("n = {}, lda = {lda}", self.n),
+            Storage::Band { k, lda } => format!("n = {}, k = {k}, lda = {lda}", self.n),
+            Storage::Packed => format!("packed n = {}", self.n),
+        }
+    }
+
+    /// Reference-BLAS quick return (F3): nothing is read or written.
+    fn quick(&self) -> bool {
+        let trivial_scalars = matches!(
+            (self.alpha.host(), self.beta.host()),
+            (Some(a), Some(b)) if a == T::zero() && b == T::one()
+        );
+        match self.kind {
+            Kind::Gemv => self.m == 0 || self.n == 0 || trivial_scalars,
+            Kind::Symv | Kind::Hemv => self.n == 0 || trivial_scalars,
+            Kind::Trmv | Kind::Trsv => self.n == 0,
+        }
+    }
+
+    /// Size and shape checks (F2 step 1).
+    fn check_sizes(&self) -> Result<(), Error> {
+        let name = self.name;
+        let incs = [
+            ("incx", self.x.as_ref().map(|x| x.1)),
+            (
+                if self.x.is_some() { "incy" } else { "incx" },
+                Some(self.inc_out),
+            ),
+        ];
+        for (label, inc) in incs {
+            if inc == Some(0) {
+                return Err(Error::InvalidValue(format!(
+                    "{name}: {label} = 0; increments must be non-zero"
+                )));
+            }
+        }
+        match self.storage {
+            Storage::Full { lda } => check_ld(
+                name,
+                "lda",
+                lda,
+                self.m,
+                if self.kind == Kind::Gemv { "m" } else { "n" },
+            ),
+            Storage::Band { k, lda } => {
+                if k >= self.n.max(1) {
+                    return Err(Error::InvalidSize(format!(
+                        "{name}: k = {k} must be less than max(1, n) = {} (k = n - 1 already covers the whole triangle)",
+                        self.n.max(1)
+                    )));
+                }
+                check_ld(name, "lda", lda, k + 1, "k + 1")
+            }
+            Storage::Packed => Ok(()),
+        }?;
+        let batch = self.a.count();
+        if let Some((x, _)) = &self.x {
+            check_counts(name, ("A", batch), ("x", x.count()))?;
+        }
+        let out_name = if self.x.is_some() { "y" } else { "x" };
+        check_counts(name, ("A", batch), (out_name, self.out.count()))
+    }
+
+    /// Operand checks (F2 step 3, F7, F9, F10). Collects list addresses for the table.
+    fn check_operands(&self, h: &Handle, addrs: &mut Vec<u64>) -> Result<(), Error> {
+        let ck = Checker { h, call: self.name };
+        let (lx, ly) = self.lens();
+        let batch = self.a.count();
+        let list = self.a.is_list();
+        let a_need = self.a_need()?;
+        ck.batch(
+            "A",
+            &self.a,
+            a_need,
+            &|| self.a_why(),
+            false,
+            list.then_some(&mut *addrs),
+        )?;
+        if let Some((x, incx)) = &self.x {
+            let why = || format!("{lx} elements at incx = {incx}");
+            let need = span_or(self.name, vec_span(lx, *incx), &why)?;
+            ck.batch("x", x, need, &why, false, list.then_some(&mut *addrs))?;
+        }
+        let out_name = if self.x.is_some() { "y" } else { "x" };
+        let inc_name = if self.x.is_some() { "incy" } else { "incx" };
+        let inc = self.inc_out;
+        let why = || format!("{ly} elements at {inc_name} = {inc}");
+        let need = span_or(self.name, vec_span(ly, inc), &why)?;
+        ck.batch(
+            out_name,
+            &self.out.view(),
+            need,
+            &why,
+            true,
+            list.then_some(&mut *addrs),
+        )?;
+        ck.coef("alpha", &self.alpha, batch)?;
+        ck.coef("beta", &self.beta, batch)
+    }
+
+    fn shape(&self, h: &Handle) -> Shape {
+        Shape {
+            kind: self.kind,
+            op: self.op,
+            m: self.m,
+            n: self.n,
+            elem: std::mem::size_of::<T>(),
+            batch: self.a.count(),
+            list: self.a.is_list(),
+            band: !matches!(self.storage, Storage::Full { .. }),
+            sms: h.device().multiprocessor_count(),
+        }
+    }
+}
+
+/// The one implementation behind every Level-2 routine (F1, F2).
+pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
+    // 1. sizes and shapes
+    c.check_sizes()?;
+    let batch = c.a.count();
+    let quick = c.quick() || batch == 0;
+    let shape = c.shape(h);
+    let full = (!quick).then(|| shape.full());
+    // 2. the query (M8)
+    if let Some(st) = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default())? {
+        return Ok(st);
+    }
+    // 3. operands (F7)
+    let mut addrs = std::mem::take(&mut h.list_addrs);
+    addrs.clear();
+    c.check_operands(h, &mut addrs)?;
+    let Some(full) = full else {
+        h.list_addrs = addrs;
+        return Ok(Status::Success);
+    };
+    // 4. the workspace
+    let (plan, status) = choose(
+        h,
+        c.name,
+        full,
+        |cap| shape.fitted(cap),
+        || shape.minimum_text(),
+    )?;
+    let cuda = h.device().backend() == Backend::Cuda;
+    let lease = h.device_malloc(&plan.sizes())?;
+    // 5. compute
+    let r = if cuda {
+        cuda::run(&lease, &c, &plan, &addrs)
+    } else {
+        host::run(&lease, &mut c, &plan)
+    };
+    drop(lease);
+    h.list_addrs = addrs;
+    r.map(|_| status)
+}
+
+// ---- the public routines ---------------------------------------------------------------
+
+/// `y = alpha op(A) x + beta y` with `A` an `m × n` matrix (`?gemv`). `x` has `n` elements for
+/// `Op::N`, `m` otherwise; `y` the other count.
+#[allow(clippy::too_many_arguments)]
+pub fn gemv<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gemv",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `gemv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn gemv_batched<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gemv_batched",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `gemv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn gemv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gemv_strided_batched",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+macro_rules! sym {
+    ($(#[$doc:meta])* $kind:ident, $single:ident, $batched:ident, $strided:ident, $name:literal, $bound:path) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        pub fn $single<T: $bound>(
+            h: &mut Handle,
+            uplo: Uplo,
+            n: usize,
+            alpha: Coef<'_, T>,
+            a: &DeviceBuffer<T>,
+            lda: usize,
+            x: &DeviceBuffer<T>,
+            incx: isize,
+            beta: Coef<'_, T>,
+            y: &mut DeviceBuffer<T>,
+            incy: isize,
+        ) -> Result<Status, Error> {
+            run(h, Call { name: $name, kind: Kind::$kind, op: Op::N, uplo, diag: Diag::NonUnit, m: n, n, storage: Storage::Full { lda }, a: Batch::Single(a), x: Some((Batch::Single(x), incx)), out: BatchMut::Single(y), inc_out: incy, alpha, beta })
+        }
+
+        #[doc = concat!("`", $name, "` of each entry of lists of matrices and vectors.")]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $batched<T: $bound>(
+            h: &mut Handle,
+            uplo: Uplo,
+            n: usize,
+            alpha: Coef<'_, T>,
+            a: &[&DeviceBuffer<T>],
+            lda: usize,
+            x: &[&DeviceBuffer<T>],
+            incx: isize,
+            beta: Coef<'_, T>,
+            y: &mut [&mut DeviceBuffer<T>],
+            incy: isize,
+        ) -> Result<Status, Error> {
+            run(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, op: Op::N, uplo, diag: Diag::NonUnit, m: n, n, storage: Storage::Full { lda }, a: Batch::list(a), x: Some((Batch::list(x), incx)), out: BatchMut::List(y), inc_out: incy, alpha, beta })
+        }
+
+        #[doc = concat!("`", $name, "` of `batch` entries at fixed strides in one buffer per operand.")]
+        #[allow(clippy::too_many_arguments)]
+        pub fn $strided<T: $bound>(
+            h: &mut Handle,
+            uplo: Uplo,
+            n: usize,
+            alpha: Coef<'_, T>,
+            a: &DeviceBuffer<T>,
+            lda: usize,
+            stride_a: usize,
+            x: &DeviceBuffer<T>,
+            incx: isize,
+            stride_x: usize,
+            beta: Coef<'_, T>,
+            y: &mut DeviceBuffer<T>,
+            incy: isize,
+            stride_y: usize,
+            batch: usize,
+        ) -> Result<Status, Error> {
+            run(h, Call { name: concat!($name, "_strided_batched"), kind: Kind::$kind, op: Op::N, uplo, diag: Diag::NonUnit, m: n, n, storage: Storage::Full { lda }, a: Batch::Strided { buf: a, stride: stride_a, count: batch }, x: Some((Batch::Strided { buf: x, stride: stride_x, count: batch }, incx)), out: BatchMut::Strided { buf: y, stride: stride_y, count: batch }, inc_out: incy, alpha, beta })
+        }
+    };
+}
+
+sym!(
+    /// `y = alpha A x + beta y` with `A` symmetric of order `n`, only its `uplo` triangle read
+    /// (`?symv`).
+    Symv, symv, symv_batched, symv_strided_batched, "symv", Scalar
+);
+sym!(
+    /// `y = alpha A x + beta y` with `A` Hermitian of order `n`, only its `uplo` triangle read
+    /// and the imaginary part of its diagonal taken as zero (`?hemv`).
+    Hemv, hemv, hemv_batched, hemv_strided_batched, "hemv", ComplexScalar
+);
+
+/// Identity scalars for the routines that have none.
+fn one<'a, T: Scalar>() -> (Coef<'a, T>, Coef<'a, T>) {
+    (Coef::Host(T::one()), Coef::Host(T::zero()))
+}
+
+macro_rules! tri {
+    ($(#[$doc:meta])* $vis:vis $kind:ident, $single:ident, $batched:ident, $strided:ident, $name:literal,
+     [$($arg:ident : $ty:ty),*], $storage:expr) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $single<T: Scalar>(
+            h: &mut Handle,
+            uplo: Uplo,
+            op: Op,
+            diag: Diag,
+            n: usize,
+            $($arg: $ty,)*
+            a: &DeviceBuffer<T>,
+            x: &mut DeviceBuffer<T>,
+            incx: isize,
+        ) -> Result<Status, Error> {
+            let (alpha, beta) = one();
+            run(h, Call { name: $name, kind: Kind::$kind, op, uplo, diag, m: n, n, storage: $storage, a: Batch::Single(a), x: None, out: BatchMut::Single(x), inc_out: incx, alpha, beta })
+        }
+
+        #[doc = concat!("`", $name, "` of each entry of lists of matrices and vectors.")]
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $batched<T: Scalar>(
+            h: &mut Handle,
+            uplo: Uplo,
+            op: Op,
+            diag: Diag,
+            n: usize,
+            $($arg: $ty,)*
+            a: &[&DeviceBuffer<T>],
+            x: &mut [&mut DeviceBuffer<T>],
+            incx: isize,
+        ) -> Result<Status, Error> {
+            let (alpha, beta) = one();
+            run(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, op, uplo, diag, m: n, n, storage: $storage, a: Batch::list(a), x: None, out: BatchMut::List(x), inc_out: incx, alpha, beta })
+        }
+
+        #[doc = concat!("`", $name, "` of `batch` entries at fixed strides in one buffer per operand.")]
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $strided<T: Scalar>(
+            h: &mut Handle,
+            uplo: Uplo,
+            op: Op,
+            diag: Diag,
+            n: usize,
+            $($arg: $ty,)*
+            a: &DeviceBuffer<T>,
+            stride_a: usize,
+            x: &mut DeviceBuffer<T>,
+            incx: isize,
+            stride_x: usize,
+            batch: usize,
+        ) -> Result<Status, Error> {
+            let (alpha, beta) = one();
+            run(h, Call { name: concat!($name, "_strided_batched"), kind: Kind::$kind, op, uplo, diag, m: n, n, storage: $storage, a: Batch::Strided { buf: a, stride: stride_a, count: batch }, x: None, out: BatchMut::Strided { buf: x, stride: stride_x, count: batch }, inc_out: incx, alpha, beta })
+        }
+    };
+}
+
+// The matrix argument order differs between full/band (`a, lda`) and packed (`ap`) forms;
+// the macro takes the extra size arguments before `a` and the leading dimension after it via
+// the storage expression, so the public order matches BLAS: (uplo, op, diag, n, [k,] a, [lda,] x, incx).
+tri!(
+    /// `x = op(A) x` with `A` triangular of order `n` (`?trmv`). The result is built in the
+    /// workspace before it overwrites `x`.
+    Trmv, trmv_impl, trmv_batched_impl, trmv_strided_batched_impl, "trmv", [lda: usize], Storage::Full { lda }
+);
+tri!(
+    /// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals
+    /// (`?tbmv`).
+    Trmv, tbmv_impl, tbmv_batched_impl, tbmv_strided_batched_impl, "tbmv", [k: usize, lda: usize], Storage::Band { k, lda }
+);
+tri!(
+    /// `x = op(A) x` with `A` triangular of order `n` in packed storage (`?tpmv`).
+    pub Trmv, tpmv, tpmv_batched, tpmv_strided_batched, "tpmv", [], Storage::Packed
+);
+tri!(
+    /// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` triangular of order `n` (`?trsv`).
+    /// A singular `A` (a zero on the diagonal) gives IEEE infinities or NaNs, never an error.
+    Trsv, trsv_impl, trsv_batched_impl, trsv_strided_batched_impl, "trsv", [lda: usize], Storage::Full { lda }
+);
+
+/// `x = op(A) x` with `A` triangular of order `n` (`?trmv`). The result is built in the
+/// workspace before it overwrites `x` (an in-place algorithm runs when the workspace is too
+/// small).
+#[allow(clippy::too_many_arguments)]
+pub fn trmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    trmv_impl(h, uplo, op, diag, n, lda, a, x, incx)
+}
+/// `trmv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn trmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    trmv_batched_impl(h, uplo, op, diag, n, lda, a, x, incx)
+}
+/// `trmv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn trmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    trmv_strided_batched_impl(
+        h, uplo, op, diag, n, lda, a, stride_a, x, incx, stride_x, batch,
+    )
+}
+/// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals in
+/// BLAS band storage (`?tbmv`; `k < n`, `lda >= k + 1`).
+#[allow(clippy::too_many_arguments)]
+pub fn tbmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    tbmv_impl(h, uplo, op, diag, n, k, lda, a, x, incx)
+}
+/// `tbmv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn tbmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    tbmv_batched_impl(h, uplo, op, diag, n, k, lda, a, x, incx)
+}
+/// `tbmv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn tbmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    tbmv_strided_batched_impl(
+        h, uplo, op, diag, n, k, lda, a, stride_a, x, incx, stride_x, batch,
+    )
+}
+/// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` triangular of order `n` (`?trsv`).
+/// A singular `A` (a zero on the diagonal) gives IEEE infinities or NaNs, never an error.
+#[allow(clippy::too_many_arguments)]
+pub fn trsv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    trsv_impl(h, uplo, op, diag, n, lda, a, x, incx)
+}
+/// `trsv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn trsv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    trsv_batched_impl(h, uplo, op, diag, n, lda, a, x, incx)
+}
+/// `trsv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn trsv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    trsv_strided_batched_impl(
+        h, uplo, op, diag, n, lda, a, stride_a, x, incx, stride_x, batch,
+    )
+}

@@ -306,25 +306,26 @@ impl Checker<'_> {
     ) -> Result<(), Error> {
         if let Some((buf, per)) = c.device() {
             let need = if per == 1 { batch } else { 1 };
-            self.one(
-                buf,
-                &|| format!("device scalar {what}"),
-                need,
-                &|| {
-                    if per == 1 {
-                        format!("one value per batch entry ({batch} entries)")
-                    } else {
-                        "a device scalar".to_string()
-                    }
-                },
-            )?;
+            self.one(buf, &|| format!("device scalar {what}"), need, &|| {
+                if per == 1 {
+                    format!("one value per batch entry ({batch} entries)")
+                } else {
+                    "a device scalar".to_string()
+                }
+            })?;
         }
         Ok(())
     }
 }
 
 /// `ld >= max(1, rows)` (F7), with the names the user wrote.
-pub(crate) fn check_ld(call: &str, ld_name: &str, ld: usize, rows: usize, rows_name: &str) -> Result<(), Error> {
+pub(crate) fn check_ld(
+    call: &str,
+    ld_name: &str,
+    ld: usize,
+    rows: usize,
+    rows_name: &str,
+) -> Result<(), Error> {
     if ld < rows.max(1) {
         return Err(Error::InvalidSize(format!(
             "{call}: {ld_name} = {ld} must be at least max(1, {rows_name}) = {}",
@@ -346,6 +347,12 @@ pub(crate) fn check_counts(call: &str, a: (&str, usize), b: (&str, usize)) -> Re
 }
 
 /// The size check every operand span goes through: `None` (overflow) becomes `InvalidSize`.
-pub(crate) fn span_or(call: &str, span: Option<usize>, what: &dyn Fn() -> String) -> Result<usize, Error> {
-    span.ok_or_else(|| Error::InvalidSize(format!("{call}: {} overflows the address space", what())))
+pub(crate) fn span_or(
+    call: &str,
+    span: Option<usize>,
+    what: &dyn Fn() -> String,
+) -> Result<usize, Error> {
+    span.ok_or_else(|| {
+        Error::InvalidSize(format!("{call}: {} overflows the address space", what()))
+    })
 }

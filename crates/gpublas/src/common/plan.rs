@@ -45,8 +45,17 @@ pub(crate) fn choose<P: WorkspacePlan>(
 
 /// Entries of a batch that fit in `capacity` bytes when each takes `per_entry` bytes on top
 /// of `fixed` (F8): at most `batch`, `None` when not even one fits.
-pub(crate) fn entries_that_fit(capacity: usize, fixed: usize, per_entry: usize, batch: usize) -> Option<usize> {
+pub(crate) fn entries_that_fit(
+    capacity: usize,
+    fixed: usize,
+    per_entry: usize,
+    batch: usize,
+) -> Option<usize> {
     let room = capacity.checked_sub(fixed)?;
-    let n = if per_entry == 0 { batch } else { (room / per_entry).min(batch) };
+    let n = if per_entry == 0 {
+        batch
+    } else {
+        (room / per_entry).min(batch)
+    };
     (n >= 1 || batch == 0).then_some(n.max(1).min(batch.max(1)))
 }

@@ -1,0 +1,307 @@
+//! The host backend of the vector updates and rotation set-ups.
+
+use super::update::{Setup, SetupCall, Upd, UpdCall, Vx};
+use crate::blas2::host::{at, coef_value};
+use crate::{Error, RealScalar, Scalar};
+
+fn not_host() -> Error {
+    Error::InvalidPointer("an operand of a host call is not host memory".into())
+}
+
+/// Index of element `i` for an increment that may be 0 (an input read `n` times).
+fn idx(n: usize, inc: isize, i: usize) -> usize {
+    if inc == 0 {
+        0
+    } else {
+        at(n, inc, i)
+    }
+}
+
+pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>) -> Result<(), Error> {
+    let n = c.n;
+    let batch = c.x.view().count();
+    let (incx, incy) = (c.incx, c.incy);
+    for e in 0..batch {
+        let alpha = coef_value(&c.alpha, e)?;
+        let cr = coef_value(&c.c, e)?;
+        let param: Option<Vec<T>> = match &c.param {
+            Some(p) => Some(p.host_entry(e).ok_or_else(not_host)?[..5].to_vec()),
+            None => None,
+        };
+        match (&mut c.x, &mut c.y) {
+            (Vx::In(xb), Some(yb)) => {
+                let x = xb.host_entry(e).ok_or_else(not_host)?;
+                let y = yb.host_entry_mut(e).ok_or_else(not_host)?;
+                for i in 0..n {
+                    let xi = x[idx(n, incx, i)];
+                    let yi = &mut y[idx(n, incy, i)];
+                    *yi = match c.kind {
+                        Upd::Axpy => alpha * xi + *yi,
+                        _ => xi,
+                    };
+                }
+            }
+            (Vx::Out(xb), None) => {
+                let x = xb.host_entry_mut(e).ok_or_else(not_host)?;
+                for i in 0..n {
+                    let xi = &mut x[at(n, incx, i)];
+                    *xi = alpha * *xi;
+                }
+            }
+            (Vx::Out(xb), Some(yb)) => {
+                let x = xb.host_entry_mut(e).ok_or_else(not_host)?;
+                let y = yb.host_entry_mut(e).ok_or_else(not_host)?;
+                let h = param.as_deref().map(rotm_matrix);
+                if matches!(h, Some(None)) {
+                    continue; // flag -2: identity
+                }
+                for i in 0..n {
+                    let (ix, iy) = (idx(n, incx, i), idx(n, incy, i));
+                    let (xi, yi) = (x[ix], y[iy]);
+                    let (nx, ny) = match c.kind {
+                        Upd::Swap => (yi, xi),
+                        Upd::Rot => (xi.scale(cr) + alpha * yi, yi.scale(cr) - alpha.conj() * xi),
+                        _ => {
+                            let [h11, h21, h12, h22] =
+                                h.flatten()
+                                    .unwrap_or([T::one(), T::zero(), T::zero(), T::one()]);
+                            (h11 * xi + h12 * yi, h21 * xi + h22 * yi)
+                        }
+                    };
+                    x[ix] = nx;
+                    y[iy] = ny;
+                }
+            }
+            (Vx::In(_), None) => {}
+        }
+    }
+    Ok(())
+}
+
+/// rotm's `H` as [h11, h21, h12, h22] from `[flag, h11, h21, h12, h22]`; `None` for the
+/// identity (flag -2).
+fn rotm_matrix<T: Scalar>(p: &[T]) -> Option<[T; 4]> {
+    let flag = p[0].re().to_f64();
+    let (one, zero) = (T::one(), T::zero());
+    if flag == -2.0 {
+        None
+    } else if flag < 0.0 {
+        Some([p[1], p[2], p[3], p[4]])
+    } else if flag == 0.0 {
+        Some([one, p[2], p[3], one])
+    } else {
+        Some([p[1], -one, one, p[4]])
+    }
+}
+
+pub(super) fn setup<T: Scalar>(c: &mut SetupCall<'_, '_, T>) -> Result<(), Error> {
+    let batch = c.ops[0].1.count();
+    for e in 0..batch {
+        match c.kind {
+            Setup::Rotg => {
+                let a = c.ops[0].1.host_entry_mut(e).ok_or_else(not_host)?[0];
+                let b = c.ops[1].1.host_entry_mut(e).ok_or_else(not_host)?[0];
+                let (r, z, cc, s) = rotg_values(a, b);
+                c.ops[0].1.host_entry_mut(e).ok_or_else(not_host)?[0] = r;
+                if !T::COMPLEX {
+                    c.ops[1].1.host_entry_mut(e).ok_or_else(not_host)?[0] = z;
+                }
+                c.ops[2].1.host_entry_mut(e).ok_or_else(not_host)?[0] = s;
+                if let Some(rb) = c.real.as_mut() {
+                    rb.host_entry_mut(e).ok_or_else(not_host)?[0] = cc;
+                }
+            }
+            Setup::Rotmg => {
+                let get = |c: &mut SetupCall<'_, '_, T>, k: usize| -> Result<f64, Error> {
+                    Ok(c.ops[k].1.host_entry_mut(e).ok_or_else(not_host)?[0]
+                        .re()
+                        .to_f64())
+                };
+                let (d1, d2, x1) = (get(c, 0)?, get(c, 1)?, get(c, 2)?);
+                let y1 = c
+                    .input
+                    .as_ref()
+                    .and_then(|i| i.host_entry(e))
+                    .ok_or_else(not_host)?[0]
+                    .re()
+                    .to_f64();
+                let (d1, d2, x1, p) = rotmg_values(d1, d2, x1, y1);
+                for (k, v) in [(0, d1), (1, d2), (2, x1)] {
+                    c.ops[k].1.host_entry_mut(e).ok_or_else(not_host)?[0] =
+                        T::from_real(T::Real::from_f64(v));
+                }
+                let out = c.ops[3].1.host_entry_mut(e).ok_or_else(not_host)?;
+                for (k, v) in p.iter().enumerate() {
+                    out[k] = T::from_real(T::Real::from_f64(*v));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reference BLAS `?rotg` (classic form): returns (r, z, c, s).
+pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
+    let zero = T::Real::zero();
+    let one = T::Real::one();
+    if T::COMPLEX {
+        let abs = |v: T| {
+            let (re, im) = crate::common::elem::Blas1Elem::parts(v);
+            T::Real::from_f64(re.hypot(im))
+        };
+        let (na, nb) = (abs(a), abs(b));
+        if na == zero {
+            return (b, b, zero, T::one());
+        }
+        let scale = na + nb;
+        let sa = abs(a.scale(one / scale));
+        let sb = abs(b.scale(one / scale));
+        let norm = scale * (sa * sa + sb * sb).sqrt();
+        let alpha = a.scale(one / na);
+        let c = na / norm;
+        let s = (alpha * b.conj()).scale(one / norm);
+        (alpha.scale(norm), b, c, s)
+    } else {
+        let (ra, rb) = (a.re(), b.re());
+        let roe = if ra.abs() > rb.abs() { ra } else { rb };
+        let scale = ra.abs() + rb.abs();
+        if scale == zero {
+            return (T::zero(), T::zero(), one, T::zero());
+        }
+        let (qa, qb) = (ra / scale, rb / scale);
+        let mut r = scale * (qa * qa + qb * qb).sqrt();
+        if roe < zero {
+            r = -r;
+        }
+        let c = ra / r;
+        let s = rb / r;
+        let mut z = one;
+        if ra.abs() > rb.abs() {
+            z = s;
+        }
+        if rb.abs() >= ra.abs() && c != zero {
+            z = one / c;
+        }
+        (T::from_real(r), T::from_real(z), c, T::from_real(s))
+    }
+}
+
+/// Reference BLAS `drotmg`: returns (d1, d2, x1, param).
+pub(crate) fn rotmg_values(
+    mut d1: f64,
+    mut d2: f64,
+    mut x1: f64,
+    y1: f64,
+) -> (f64, f64, f64, [f64; 5]) {
+    const GAM: f64 = 4096.0;
+    const GAMSQ: f64 = 16777216.0;
+    const RGAMSQ: f64 = 5.9604645e-8;
+    let (mut h11, mut h12, mut h21, mut h22) = (0.0, 0.0, 0.0, 0.0);
+    let mut flag;
+    if d1 < 0.0 {
+        flag = -1.0;
+        d1 = 0.0;
+        d2 = 0.0;
+        x1 = 0.0;
+    } else {
+        let p2 = d2 * y1;
+        if p2 == 0.0 {
+            return (d1, d2, x1, [-2.0, 0.0, 0.0, 0.0, 0.0]);
+        }
+        let p1 = d1 * x1;
+        let q2 = p2 * y1;
+        let q1 = p1 * x1;
+        if q1.abs() > q2.abs() {
+            h21 = -y1 / x1;
+            h12 = p2 / p1;
+            let u = 1.0 - h12 * h21;
+            if u > 0.0 {
+                flag = 0.0;
+                d1 /= u;
+                d2 /= u;
+                x1 *= u;
+            } else {
+                flag = -1.0;
+                h11 = 0.0;
+                h12 = 0.0;
+                h21 = 0.0;
+                h22 = 0.0;
+                d1 = 0.0;
+                d2 = 0.0;
+                x1 = 0.0;
+            }
+        } else if q2 < 0.0 {
+            flag = -1.0;
+            h11 = 0.0;
+            h12 = 0.0;
+            h21 = 0.0;
+            h22 = 0.0;
+            d1 = 0.0;
+            d2 = 0.0;
+            x1 = 0.0;
+        } else {
+            flag = 1.0;
+            h11 = p1 / p2;
+            h22 = x1 / y1;
+            let u = 1.0 + h11 * h22;
+            let t = d2 / u;
+            d2 = d1 / u;
+            d1 = t;
+            x1 = y1 * u;
+        }
+        if d1 != 0.0 {
+            while d1 <= RGAMSQ || d1 >= GAMSQ {
+                if flag == 0.0 {
+                    h11 = 1.0;
+                    h22 = 1.0;
+                    flag = -1.0;
+                } else {
+                    h21 = -1.0;
+                    h12 = 1.0;
+                    flag = -1.0;
+                }
+                if d1 <= RGAMSQ {
+                    d1 *= GAM * GAM;
+                    x1 /= GAM;
+                    h11 /= GAM;
+                    h12 /= GAM;
+                } else {
+                    d1 /= GAM * GAM;
+                    x1 *= GAM;
+                    h11 *= GAM;
+                    h12 *= GAM;
+                }
+            }
+        }
+        if d2 != 0.0 {
+            while d2.abs() <= RGAMSQ || d2.abs() >= GAMSQ {
+                if flag == 0.0 {
+                    h11 = 1.0;
+                    h22 = 1.0;
+                    flag = -1.0;
+                } else {
+                    h21 = -1.0;
+                    h12 = 1.0;
+                    flag = -1.0;
+                }
+                if d2.abs() <= RGAMSQ {
+                    d2 *= GAM * GAM;
+                    h21 /= GAM;
+                    h22 /= GAM;
+                } else {
+                    d2 /= GAM * GAM;
+                    h21 *= GAM;
+                    h22 *= GAM;
+                }
+            }
+        }
+    }
+    let p = if flag < 0.0 {
+        [flag, h11, h21, h12, h22]
+    } else if flag == 0.0 {
+        [flag, 0.0, h21, h12, 0.0]
+    } else {
+        [flag, h11, 0.0, 0.0, h22]
+    };
+    (d1, d2, x1, p)
+}

@@ -1,0 +1,342 @@
+//! The workspace need of every Level-2 routine (SPEC F4) and the launch geometry it comes from.
+//! One function, `Shape::full`, serves the size query and the call; the need depends only on
+//! the arguments and the device.
+
+use super::Kind;
+use crate::common::plan::{entries_that_fit, WorkspacePlan};
+use crate::{Error, Op};
+
+/// Threads per block of the matrix-vector kernels.
+pub(crate) const THREADS: usize = 256;
+/// Blocks per multiprocessor a split aims for.
+const BLOCKS_PER_SM: usize = 8;
+/// Most batch entries in one launch (keeps grids within 2^31 blocks).
+pub(crate) const MAX_ENTRIES: usize = 1 << 20;
+
+/// What a call's arguments fix for its plan.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shape {
+    pub kind: Kind,
+    pub op: Op,
+    pub m: usize,
+    pub n: usize,
+    /// Bytes per element.
+    pub elem: usize,
+    pub batch: usize,
+    pub list: bool,
+    /// Band or packed storage (scalar loads only).
+    pub band: bool,
+    pub sms: usize,
+}
+
+/// How the threads of a block cover a matrix: `tr` threads down a column (each with `vec`
+/// consecutive elements, `rs` times), `tc` columns at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Geom {
+    pub vec: usize,
+    pub tr: usize,
+    pub rs: usize,
+    pub tc: usize,
+}
+
+impl Geom {
+    /// Geometry for columns of `rows` elements of `elem` bytes.
+    pub(crate) fn for_rows(rows: usize, elem: usize) -> Geom {
+        let vec = (16 / elem).max(1);
+        let rv = rows.div_ceil(vec).max(1);
+        let (tr, rs) = if rv <= 32 {
+            (rv.next_power_of_two(), 1)
+        } else {
+            (32, 4)
+        };
+        Geom {
+            vec,
+            tr,
+            rs,
+            tc: THREADS / tr,
+        }
+    }
+
+    /// Rows one block covers in a column sweep.
+    pub(crate) fn rows_per_block(&self) -> usize {
+        self.tr * self.vec * self.rs
+    }
+}
+
+/// The algorithm a call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Algo {
+    /// One pass writes the result (gemv with one split).
+    Direct,
+    /// Partial sums in the workspace, then a pass that combines them into the output.
+    Split,
+    /// symv/hemv without workspace: the stored triangle is read twice.
+    SymTwoPass,
+    /// trmv-family without workspace: one block per matrix, in place.
+    InPlace,
+    /// trsv: diagonal blocks inverted into the workspace, many blocks solving at once.
+    TrsvBlocked,
+    /// trsv: substitution on one block per system.
+    TrsvSubst,
+}
+
+/// How a call splits its work, and the workspace that takes (F4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub algo: Algo,
+    /// Column splits of a sweep (`Op::N`, symv) or row splits of column dots (`Op::T`/`C`).
+    pub splits: usize,
+    /// Batch entries per launch.
+    pub chunk: usize,
+    /// Bytes of partial sums for `chunk` entries.
+    pub part_bytes: usize,
+    /// Bytes of the address table of a list batch (`chunk` entries).
+    pub table_bytes: usize,
+    /// Bytes of trsv's inverted diagonal blocks and progress flags (one system at a time).
+    pub trsv_bytes: usize,
+}
+
+impl WorkspacePlan for Plan {
+    fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
+        smallvec::smallvec![self.part_bytes, self.table_bytes, self.trsv_bytes]
+    }
+}
+
+/// trsv block order for an element size (the diagonal tile must fit in shared memory).
+pub(crate) fn trsv_nb(elem: usize) -> usize {
+    if elem >= 16 {
+        32
+    } else {
+        64
+    }
+}
+
+impl Shape {
+    /// Does the product run as column dots (`Op::T`/`C` of gemv and trmv)?
+    pub(crate) fn dots(&self) -> bool {
+        matches!(self.kind, Kind::Gemv | Kind::Trmv) && self.op != Op::N
+    }
+
+    /// Geometry of the kernels: columns have `m` rows.
+    pub(crate) fn geom(&self) -> Geom {
+        Geom::for_rows(self.m, self.elem)
+    }
+
+    /// Row tiles of a sweep.
+    pub(crate) fn row_tiles(&self) -> usize {
+        self.m.div_ceil(self.geom().rows_per_block()).max(1)
+    }
+
+    /// Blocks of one entry before splitting: row tiles of a sweep, column groups of dots.
+    fn base_blocks(&self) -> usize {
+        let g = self.geom();
+        if self.dots() {
+            self.n.div_ceil(g.tc).max(1)
+        } else {
+            self.row_tiles()
+        }
+    }
+
+    /// The most useful splits: enough blocks to fill the device, at least four steps of work
+    /// per thread in each split.
+    fn best_splits(&self) -> usize {
+        let g = self.geom();
+        let target = self.sms * BLOCKS_PER_SM;
+        let want = target.div_ceil(self.base_blocks() * self.batch.max(1));
+        let most = if self.dots() {
+            self.m.div_ceil(g.tr * g.vec * 4)
+        } else {
+            self.n.div_ceil(g.tc * 4)
+        };
+        want.min(most).max(1)
+    }
+
+    /// Output elements per entry (the length of y, or of x for trmv).
+    fn out_len(&self) -> usize {
+        if self.kind == Kind::Gemv && self.op == Op::N {
+            self.m
+        } else {
+            self.n
+        }
+    }
+
+    /// Partial-sum elements per entry with `splits` splits under `algo`.
+    fn part_elems(&self, algo: Algo, splits: usize) -> usize {
+        match algo {
+            Algo::Split if matches!(self.kind, Kind::Symv | Kind::Hemv) => {
+                (splits + self.row_tiles()) * self.n
+            }
+            Algo::Split => splits * self.out_len(),
+            _ => 0,
+        }
+    }
+
+    fn table_per_entry(&self) -> usize {
+        if !self.list {
+            return 0;
+        }
+        let ops = if matches!(self.kind, Kind::Trmv | Kind::Trsv) {
+            2
+        } else {
+            3
+        };
+        ops * 8
+    }
+
+    fn trsv_blocked_bytes(&self) -> usize {
+        let nb = trsv_nb(self.elem);
+        let blocks = self.n.div_ceil(nb);
+        blocks * nb * nb * self.elem + (blocks + 2) * 4
+    }
+
+    fn make(&self, algo: Algo, splits: usize, chunk: usize) -> Plan {
+        Plan {
+            algo,
+            splits,
+            chunk,
+            part_bytes: chunk * self.part_elems(algo, splits) * self.elem,
+            table_bytes: chunk * self.table_per_entry(),
+            trsv_bytes: if algo == Algo::TrsvBlocked {
+                self.trsv_blocked_bytes()
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The algorithm with enough workspace.
+    fn best_algo(&self, splits: usize) -> Algo {
+        match self.kind {
+            Kind::Gemv if splits == 1 => Algo::Direct,
+            Kind::Gemv | Kind::Symv | Kind::Hemv | Kind::Trmv => Algo::Split,
+            Kind::Trsv => {
+                let nb = trsv_nb(self.elem);
+                if self.n <= 2 * nb || self.batch >= self.sms {
+                    Algo::TrsvSubst
+                } else {
+                    Algo::TrsvBlocked
+                }
+            }
+        }
+    }
+
+    /// The plan with enough workspace: depends only on the arguments and the device (F4).
+    pub(crate) fn full(&self) -> Plan {
+        let splits = if self.kind == Kind::Trsv {
+            1
+        } else {
+            self.best_splits()
+        };
+        self.make(
+            self.best_algo(splits),
+            splits,
+            self.batch.clamp(1, MAX_ENTRIES),
+        )
+    }
+
+    /// The algorithm a routine falls back on when not even one entry's partials fit.
+    fn fallback(&self) -> Algo {
+        match self.kind {
+            Kind::Gemv => Algo::Direct,
+            Kind::Symv | Kind::Hemv => Algo::SymTwoPass,
+            Kind::Trmv => Algo::InPlace,
+            Kind::Trsv => Algo::TrsvSubst,
+        }
+    }
+
+    /// The best plan within `cap` bytes: fewer splits, then fewer entries per launch (F8),
+    /// then the routine's algorithm without partials. `None` when not even one list entry's
+    /// address table fits.
+    pub(crate) fn fitted(&self, cap: usize) -> Option<Plan> {
+        let full = self.full();
+        if full.total() <= cap {
+            return Some(full);
+        }
+        let chunk = full.chunk;
+        let mut s = full.splits;
+        if full.algo != Algo::TrsvBlocked {
+            while s > 1 {
+                s /= 2;
+                let p = self.make(self.best_algo(s), s, chunk);
+                if p.total() <= cap {
+                    return Some(p);
+                }
+            }
+        }
+        let algo = self.best_algo(1);
+        let fixed = self.make(algo, 1, 0).total();
+        let per = self.make(algo, 1, 1).total().saturating_sub(fixed);
+        if let Some(c) = entries_that_fit(cap, fixed, per + 64, chunk) {
+            return Some(self.make(algo, 1, c));
+        }
+        let algo = self.fallback();
+        let per = self.table_per_entry();
+        entries_that_fit(cap, 0, per + 64, chunk).map(|c| self.make(algo, 1, c))
+    }
+
+    /// Why nothing fits, with the figures (for `MemoryError`).
+    pub(crate) fn minimum_text(&self) -> String {
+        format!(
+            "a list batch needs at least {} bytes for one entry's address table; raise the \
+             workspace with set_device_memory_size",
+            crate::memory::round_up(self.table_per_entry()).unwrap_or(0)
+        )
+    }
+}
+
+/// Workspace bytes a Level-2 call of this shape needs on `device` (what a size query returns
+/// for it): `routine` is one of `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv`;
+/// `m` is ignored except for gemv; `elem` is the element size in bytes (4, 8 or 16).
+///
+/// ```
+/// use gpublas::{blas2, Device, Op};
+/// let need = blas2::workspace_bytes(&Device::host(), "gemv", Op::T, 1 << 20, 32, 4, 1, false)?;
+/// assert!(need > 0); // a tall skinny transposed product splits its columns' dots
+/// # Ok::<(), gpublas::Error>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn workspace_bytes(
+    device: &crate::Device,
+    routine: &str,
+    op: Op,
+    m: usize,
+    n: usize,
+    elem: usize,
+    batch: usize,
+    list: bool,
+) -> Result<usize, Error> {
+    let (kind, band) = match routine {
+        "gemv" => (Kind::Gemv, false),
+        "symv" => (Kind::Symv, false),
+        "hemv" => (Kind::Hemv, false),
+        "trmv" => (Kind::Trmv, false),
+        "tbmv" | "tpmv" => (Kind::Trmv, true),
+        "trsv" => (Kind::Trsv, false),
+        other => {
+            return Err(Error::InvalidValue(format!(
+                "unknown Level-2 routine '{other}' (gemv, symv, hemv, trmv, tbmv, tpmv, trsv)"
+            )))
+        }
+    };
+    if ![4, 8, 16].contains(&elem) {
+        return Err(Error::InvalidValue(format!(
+            "element size {elem} is not 4, 8 or 16 bytes"
+        )));
+    }
+    let m = if kind == Kind::Gemv { m } else { n };
+    if m == 0 || n == 0 || batch == 0 {
+        return Ok(0);
+    }
+    let s = Shape {
+        kind,
+        op,
+        m,
+        n,
+        elem,
+        batch,
+        list,
+        band,
+        sms: device.multiprocessor_count(),
+    };
+    Ok(s.full().total())
+}

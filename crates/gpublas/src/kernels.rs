@@ -39,15 +39,35 @@ pub(crate) const IAMAX: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_IAMAX",
 };
 
-/// Every kernel module of the library.
-pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX];
+const BLAS1U: &str = include_str!("../kernels/blas1u.cu");
+const BLAS2: &str = include_str!("../kernels/blas2.cu");
 
-/// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU.
-/// Returns each module's name and PTX size in bytes. CI runs this, so a kernel that does not
-/// compile fails the build.
+pub(crate) const UPDATE: KernelModule = KernelModule {
+    name: "blas1.update",
+    source: BLAS1U,
+    define: "GPUBLAS_FAMILY_UPDATE",
+};
+pub(crate) const MV: KernelModule = KernelModule {
+    name: "blas2.mv",
+    source: BLAS2,
+    define: "GPUBLAS_FAMILY_MV",
+};
+pub(crate) const SV: KernelModule = KernelModule {
+    name: "blas2.sv",
+    source: BLAS2,
+    define: "GPUBLAS_FAMILY_SV",
+};
+
+/// Every kernel module of the library.
+pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV];
+
+/// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to
+/// the cubins a GPU of that architecture loads (through the on-disk kernel cache). Returns
+/// each module's name and cubin size in bytes. CI runs this, so a kernel that does not compile
+/// fails the build.
 pub fn compile_all(arch: &'static str) -> Result<Vec<(&'static str, usize)>, Error> {
     MODULES
         .iter()
-        .map(|m| crate::device::cuda::compile(m, arch).map(|ptx| (m.name, ptx.to_src().len())))
+        .map(|m| crate::device::cuda::cubin(m, arch).map(|bin| (m.name, bin.len())))
         .collect()
 }

@@ -82,7 +82,7 @@ pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>) -> Result<(), Error> {
 /// identity (flag -2).
 fn rotm_matrix<T: Scalar>(p: &[T]) -> Option<[T; 4]> {
     let flag = p[0].re().to_f64();
-    let (one, zero) = (T::one(), T::zero());
+    let one = T::one();
     if flag == -2.0 {
         None
     } else if flag < 0.0 {

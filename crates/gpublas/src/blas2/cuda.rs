@@ -1,14 +1,447 @@
-//! The CUDA backend of Level 2 (kernels in `kernels/blas2.cu`).
+//! The CUDA backend of Level 2: builds the kernels' job descriptions and launches them on the
+//! handle's stream (kernels in `kernels/blas2.cu`).
 
-use super::plan::Plan;
-use super::Call;
-use crate::{Error, Scalar, WorkspaceLease};
+use super::plan::{trsv_nb, Algo, Plan, THREADS};
+use super::{Call, Kind, Storage};
+use crate::common::operand::Batch;
+use crate::device::{param, Element};
+use crate::kernels::{MV, SV};
+use crate::{Coef, Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
+
+/// Pointers one kernel parameter list holds (mirrors `LIST_MAX` in blas2.cu).
+const LIST_MAX: usize = 3968;
+
+/// Mirrors `Vec` in blas2.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct VecArg {
+    base: u64,
+    stride: i64,
+    inc: i64,
+    off0: i64,
+}
+
+/// Mirrors `Mat` in blas2.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct MatArg {
+    base: u64,
+    stride: i64,
+    lda: i64,
+    kb: i64,
+    kind: i32,
+    pad: i32,
+}
+
+/// Mirrors `Job` in blas2.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Job {
+    a: MatArg,
+    x: VecArg,
+    y: VecArg,
+    tab: u64,
+    part: u64,
+    alpha_p: u64,
+    beta_p: u64,
+    alpha_s: i64,
+    beta_s: i64,
+    ar: f64,
+    ai: f64,
+    br: f64,
+    bi: f64,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    plen: i64,
+    flags: i32,
+    splits: i32,
+    tr: i32,
+    tc: i32,
+    rowtiles: i32,
+    colgroups: i32,
+    e0: i32,
+    nent: i32,
+    np: i32,
+    nq: i32,
+    rb: i32,
+    pad2: i32,
+}
+
+const F_CONJ: i32 = 1;
+const F_UNIT: i32 = 2;
+const F_SYM: i32 = 4;
+const F_HERM: i32 = 8;
+const F_DIRECT: i32 = 16;
+const F_LOWER: i32 = 32;
+const F_TRANS: i32 = 64;
+const F_FWD: i32 = 128;
+
+/// Address and element stride of entry `e0` of a batch operand (0 for lists: the table).
+fn base_of<T: Element>(b: &Batch<'_, T>, e0: usize) -> (u64, i64) {
+    match b {
+        Batch::List(_) => (0, 0),
+        Batch::Single(_) => (b.entry_addr(0), 0),
+        Batch::Strided { stride, .. } => (b.entry_addr(e0), *stride as i64),
+    }
+}
+
+fn vec_arg<T: Element>(b: &Batch<'_, T>, e0: usize, len: usize, inc: isize) -> VecArg {
+    let (base, stride) = base_of(b, e0);
+    VecArg {
+        base,
+        stride,
+        inc: inc as i64,
+        off0: if inc < 0 && len > 0 {
+            ((len - 1) * inc.unsigned_abs()) as i64
+        } else {
+            0
+        },
+    }
+}
+
+/// Puts a scalar into the job: a device pointer with its per-entry stride, or the value.
+fn coef<T: Scalar>(c: &Coef<'_, T>) -> (u64, i64, f64, f64) {
+    match c.device() {
+        Some((buf, per)) => (buf.device_ptr().unwrap_or(0), per as i64, 0.0, 0.0),
+        None => {
+            let (re, im) = c.host().map(|v| v.parts()).unwrap_or((0.0, 0.0));
+            (0, 0, re, im)
+        }
+    }
+}
 
 pub(super) fn run<T: Scalar>(
-    _lease: &WorkspaceLease<'_>,
-    _c: &Call<'_, '_, T>,
-    _plan: &Plan,
-    _addrs: &[u64],
+    lease: &WorkspaceLease<'_>,
+    c: &Call<'_, '_, T>,
+    plan: &Plan,
+    addrs: &[u64],
 ) -> Result<(), Error> {
-    Err(Error::Unsupported("Level 2 on CUDA: not built yet".into()))
+    let h = lease.handle();
+    let stream = h.stream();
+    stream.bind()?;
+    let shape = c.shape(h);
+    let g = shape.geom();
+    let tag = T::TAG;
+    let elem = std::mem::size_of::<T>();
+    let batch = c.a.count();
+    let (lx, ly) = c.lens();
+    let (m, n) = (c.m as i64, c.n as i64);
+    let big = m.max(n) + 1;
+    let lower = c.uplo == Uplo::Lower;
+    // Which (i, j) exist: j - ku <= i <= j + kl.
+    let (kl, ku) = match (c.kind, c.storage) {
+        (Kind::Gemv, _) => (big, big),
+        (_, Storage::Band { k, .. }) => {
+            if lower {
+                (k as i64, 0)
+            } else {
+                (0, k as i64)
+            }
+        }
+        _ => {
+            if lower {
+                (big, 0)
+            } else {
+                (0, big)
+            }
+        }
+    };
+    let (kind, kb, lda) = match c.storage {
+        Storage::Full { lda } => (0, 0, lda as i64),
+        Storage::Band { k, lda } => (1, if lower { 0 } else { k as i64 }, lda as i64),
+        Storage::Packed => (if lower { 3 } else { 2 }, 0, 0),
+    };
+    let mut flags = 0;
+    if c.diag == Diag::Unit && matches!(c.kind, Kind::Trmv | Kind::Trsv) {
+        flags |= F_UNIT;
+    }
+    if c.op == Op::C {
+        flags |= F_CONJ;
+    }
+    let (alpha_p, alpha_s, ar, ai) = coef(&c.alpha);
+    let (beta_p, beta_s, br, bi) = coef(&c.beta);
+    let part = lease.buffer(0).map(|s| s.device_ptr()).unwrap_or(0);
+    let table = lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0);
+    let trsv_ws = lease.buffer(2).map(|s| s.device_ptr()).unwrap_or(0);
+    let out = c.out.view();
+    let list = c.a.is_list();
+    let ops = if c.x.is_some() { 3 } else { 2 };
+    let yslot: i32 = if c.x.is_some() { 2 } else { 1 };
+    let mut ptrs: Vec<u64> = Vec::new();
+
+    for e0 in (0..batch).step_by(plan.chunk.max(1)) {
+        let ne = plan.chunk.min(batch - e0);
+        let (a_base, a_stride) = base_of(&c.a, e0);
+        let out_arg = vec_arg(&out, e0, ly, c.inc_out);
+        let x_arg = match &c.x {
+            Some((x, incx)) => vec_arg(x, e0, lx, *incx),
+            None => out_arg,
+        };
+        if list {
+            // The chunk's addresses, [A][x][y], into the table by kernels (capturable).
+            let mut chunk_addrs = Vec::with_capacity(ne * ops);
+            for k in 0..ops {
+                chunk_addrs.extend_from_slice(&addrs[k * batch + e0..k * batch + e0 + ne]);
+            }
+            for (i, part_addrs) in chunk_addrs.chunks(LIST_MAX).enumerate() {
+                ptrs.clear();
+                ptrs.extend_from_slice(part_addrs);
+                ptrs.resize(LIST_MAX, 0);
+                let dst = table + (i * LIST_MAX * 8) as u64;
+                let count = part_addrs.len() as i32;
+                let l = ptrs.as_mut_ptr() as *mut std::ffi::c_void;
+                stream.launch(
+                    &MV,
+                    "b2_fill",
+                    1,
+                    THREADS as u32,
+                    &mut [param(&dst), param(&count), l],
+                )?;
+            }
+        }
+        let base = Job {
+            a: MatArg {
+                base: a_base,
+                stride: a_stride,
+                lda,
+                kb,
+                kind,
+                pad: 0,
+            },
+            x: x_arg,
+            y: out_arg,
+            tab: if list { table } else { 0 },
+            part,
+            alpha_p,
+            beta_p,
+            alpha_s,
+            beta_s,
+            ar,
+            ai,
+            br,
+            bi,
+            m,
+            n,
+            kl,
+            ku,
+            plen: ly as i64,
+            flags,
+            splits: 1,
+            tr: g.tr as i32,
+            tc: 1,
+            rowtiles: shape.row_tiles() as i32,
+            colgroups: 1,
+            e0: e0 as i32,
+            nent: ne as i32,
+            np: 0,
+            nq: 0,
+            rb: g.rows_per_block() as i32,
+            pad2: 0,
+        };
+        let launch = |name: &str,
+                      module,
+                      grid: usize,
+                      block: usize,
+                      job: &Job,
+                      extra: Option<i32>|
+         -> Result<(), Error> {
+            let grid = u32::try_from(grid).map_err(|_| {
+                Error::InvalidSize(format!("{}: {grid} blocks exceed one launch", c.name))
+            })?;
+            let func = format!("{name}_{tag}");
+            match extra {
+                Some(v) => stream.launch(
+                    module,
+                    &func,
+                    grid,
+                    block as u32,
+                    &mut [param(job), param(&v)],
+                ),
+                None => stream.launch(module, &func, grid, block as u32, &mut [param(job)]),
+            }
+        };
+        let sweep = |job: &Job, splits: usize| -> Result<(), Error> {
+            let cps = c.n.div_ceil(splits).max(1);
+            let tc = (THREADS / g.tr).min(cps).max(1);
+            let j = Job {
+                splits: splits as i32,
+                tc: tc as i32,
+                ..*job
+            };
+            let name = if g.rs == 4 { "b2_sweep4" } else { "b2_sweep1" };
+            launch(
+                name,
+                &MV,
+                ne * shape.row_tiles() * splits,
+                g.tr * tc,
+                &j,
+                None,
+            )
+        };
+        let dot = |job: &Job, splits: usize| -> Result<(), Error> {
+            let tc = (THREADS / g.tr).min(c.n).max(1);
+            let groups = c.n.div_ceil(tc);
+            let j = Job {
+                splits: splits as i32,
+                tc: tc as i32,
+                colgroups: groups as i32,
+                ..*job
+            };
+            launch(
+                "b2_dot",
+                &MV,
+                ne * groups * splits,
+                g.tr * tc,
+                &j,
+                Some(yslot),
+            )
+        };
+        let pass2 = |job: &Job, np: usize, nq: usize| -> Result<(), Error> {
+            let per = (job.plen as usize)
+                .div_ceil(THREADS)
+                .clamp(1, (4096 / ne).max(1));
+            let j = Job {
+                np: np as i32,
+                nq: nq as i32,
+                colgroups: per as i32,
+                ..*job
+            };
+            launch("b2_pass2", &MV, ne * per, THREADS, &j, Some(yslot))
+        };
+        let s = plan.splits;
+        match (plan.algo, c.kind) {
+            (Algo::Direct, _) => {
+                let j = Job {
+                    flags: flags | F_DIRECT,
+                    ..base
+                };
+                if shape.dots() {
+                    dot(&j, 1)?
+                } else {
+                    sweep(&j, 1)?
+                }
+            }
+            (Algo::Split, Kind::Symv | Kind::Hemv) => {
+                let mut f = flags | F_SYM;
+                if c.kind == Kind::Hemv {
+                    f |= F_HERM | F_CONJ;
+                }
+                if lower {
+                    f |= F_LOWER;
+                }
+                let nq = shape.row_tiles();
+                let j = Job {
+                    flags: f,
+                    nq: nq as i32,
+                    ..base
+                };
+                sweep(&j, s)?;
+                pass2(
+                    &Job {
+                        splits: s as i32,
+                        ..j
+                    },
+                    s,
+                    nq,
+                )?;
+            }
+            (Algo::Split, _) => {
+                // trmv writes x only from the partials: alpha 1, beta 0 (not read).
+                let j = if c.kind == Kind::Trmv {
+                    Job {
+                        alpha_p: 0,
+                        beta_p: 0,
+                        ar: 1.0,
+                        ai: 0.0,
+                        br: 0.0,
+                        bi: 0.0,
+                        ..base
+                    }
+                } else {
+                    base
+                };
+                if shape.dots() {
+                    dot(&j, s)?
+                } else {
+                    sweep(&j, s)?
+                }
+                pass2(
+                    &Job {
+                        splits: s as i32,
+                        ..j
+                    },
+                    s,
+                    0,
+                )?;
+            }
+            (Algo::SymTwoPass, _) => {
+                // The stored triangle with its diagonal, then the strict triangle mirrored.
+                let herm = c.kind == Kind::Hemv;
+                let j = Job {
+                    flags: flags | F_DIRECT | if herm { F_HERM } else { 0 },
+                    ..base
+                };
+                sweep(&j, 1)?;
+                let (skl, sku) = if lower { (big, -1) } else { (-1, big) };
+                let j = Job {
+                    flags: F_DIRECT | if herm { F_CONJ } else { 0 },
+                    kl: skl,
+                    ku: sku,
+                    beta_p: 0,
+                    br: 1.0,
+                    bi: 0.0,
+                    ..base
+                };
+                dot(&j, 1)?;
+            }
+            (Algo::InPlace, _) => {
+                let mut f = flags;
+                if c.op != Op::N {
+                    f |= F_TRANS;
+                }
+                if lower == (c.op == Op::N) {
+                    f |= F_FWD;
+                }
+                launch(
+                    "b2_trmv_ip",
+                    &MV,
+                    ne,
+                    THREADS,
+                    &Job { flags: f, ..base },
+                    None,
+                )?;
+            }
+            (Algo::TrsvBlocked | Algo::TrsvSubst, _) => {
+                let mut f = flags;
+                if c.op != Op::N {
+                    f |= F_TRANS;
+                }
+                if lower == (c.op == Op::N) {
+                    f |= F_FWD;
+                }
+                let j = Job { flags: f, ..base };
+                if plan.algo == Algo::TrsvSubst {
+                    launch("b2_trsv_sub", &SV, ne, THREADS, &j, None)?;
+                } else {
+                    let nbk = c.n.div_ceil(trsv_nb(elem));
+                    for e in 0..ne {
+                        // Progress flags and the ticket counter start at zero.
+                        stream.memset32(trsv_ws, 0, nbk + 2)?;
+                        let ei = e as i32;
+                        let func = format!("b2_trsv_blk_{tag}");
+                        stream.launch(
+                            &SV,
+                            &func,
+                            nbk as u32,
+                            THREADS as u32,
+                            &mut [param(&j), param(&ei), param(&trsv_ws)],
+                        )?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -21,11 +21,12 @@
 //!   once. Too small a workspace: the triangle is read twice, with no workspace (`PerfDegraded`).
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
 //!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
-//! - `trsv`: the diagonal blocks are inverted into the workspace and the solve runs over many
-//!   blocks at once, each block row starting as soon as the rows it depends on are solved.
-//!   Too small: substitution on one block per system (`PerfDegraded`), accurate to the last
-//!   bit of a plain substitution; inverting diagonal blocks of an ill-conditioned matrix
-//!   costs accuracy (up to the condition number of a 64 × 64 diagonal block).
+//! - `trsv`: the solve runs over many blocks at once, one per block of 64 rows (32 for
+//!   `Complex64`), each starting its off-diagonal products as soon as the rows it depends on
+//!   are solved; their progress flags live in the workspace. Too small: substitution on one
+//!   block per system (`PerfDegraded`). Both substitute within the diagonal blocks (no
+//!   inverted blocks), so accuracy is that of plain substitution. Small systems (n ≤ 128) and
+//!   large batches use one block per system from the start.
 //! - Lists: a table of the buffers' device addresses; when a fixed workspace cannot hold the
 //!   whole batch's table, the batch runs in chunks that fit (F8, `PerfDegraded`).
 //!
@@ -54,7 +55,7 @@ use crate::common::operand::{
 use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer};
 use crate::{Coef, ComplexScalar, Diag, Error, Handle, Op, Scalar, Status, Uplo};
-use plan::{Plan, Shape};
+use plan::Shape;
 
 /// The routine a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,7 +239,6 @@ impl<T: Scalar> Call<'_, '_, T> {
             elem: std::mem::size_of::<T>(),
             batch: self.a.count(),
             list: self.a.is_list(),
-            band: !matches!(self.storage, Storage::Full { .. }),
             sms: h.device().multiprocessor_count(),
         }
     }

@@ -3,7 +3,7 @@
 //! the arguments and the device.
 
 use super::Kind;
-use crate::common::plan::{entries_that_fit, WorkspacePlan};
+use crate::common::plan::{most_entries, WorkspacePlan};
 use crate::{Error, Op};
 
 /// Threads per block of the matrix-vector kernels.
@@ -24,8 +24,6 @@ pub(crate) struct Shape {
     pub elem: usize,
     pub batch: usize,
     pub list: bool,
-    /// Band or packed storage (scalar loads only).
-    pub band: bool,
     pub sms: usize,
 }
 
@@ -92,7 +90,7 @@ pub(crate) struct Plan {
     pub part_bytes: usize,
     /// Bytes of the address table of a list batch (`chunk` entries).
     pub table_bytes: usize,
-    /// Bytes of trsv's inverted diagonal blocks and progress flags (one system at a time).
+    /// Bytes of trsv's progress flags (one system at a time).
     pub trsv_bytes: usize,
 }
 
@@ -183,10 +181,9 @@ impl Shape {
         ops * 8
     }
 
+    /// trsv over many blocks: a progress flag per block of rows and a ticket counter.
     fn trsv_blocked_bytes(&self) -> usize {
-        let nb = trsv_nb(self.elem);
-        let blocks = self.n.div_ceil(nb);
-        blocks * nb * nb * self.elem + (blocks + 2) * 4
+        (self.n.div_ceil(trsv_nb(self.elem)) + 2) * 4
     }
 
     fn make(&self, algo: Algo, splits: usize, chunk: usize) -> Plan {
@@ -263,15 +260,15 @@ impl Shape {
                 }
             }
         }
+        // One split: as many entries per launch as fit (F8), else the algorithm without
+        // partials, still chunked by what its address table allows.
+        let most = |algo: Algo| most_entries(chunk, |c| self.make(algo, 1, c).total() <= cap);
         let algo = self.best_algo(1);
-        let fixed = self.make(algo, 1, 0).total();
-        let per = self.make(algo, 1, 1).total().saturating_sub(fixed);
-        if let Some(c) = entries_that_fit(cap, fixed, per + 64, chunk) {
+        if let Some(c) = most(algo) {
             return Some(self.make(algo, 1, c));
         }
         let algo = self.fallback();
-        let per = self.table_per_entry();
-        entries_that_fit(cap, 0, per + 64, chunk).map(|c| self.make(algo, 1, c))
+        most(algo).map(|c| self.make(algo, 1, c))
     }
 
     /// Why nothing fits, with the figures (for `MemoryError`).
@@ -305,13 +302,12 @@ pub fn workspace_bytes(
     batch: usize,
     list: bool,
 ) -> Result<usize, Error> {
-    let (kind, band) = match routine {
-        "gemv" => (Kind::Gemv, false),
-        "symv" => (Kind::Symv, false),
-        "hemv" => (Kind::Hemv, false),
-        "trmv" => (Kind::Trmv, false),
-        "tbmv" | "tpmv" => (Kind::Trmv, true),
-        "trsv" => (Kind::Trsv, false),
+    let kind = match routine {
+        "gemv" => Kind::Gemv,
+        "symv" => Kind::Symv,
+        "hemv" => Kind::Hemv,
+        "trmv" | "tbmv" | "tpmv" => Kind::Trmv,
+        "trsv" => Kind::Trsv,
         other => {
             return Err(Error::InvalidValue(format!(
                 "unknown Level-2 routine '{other}' (gemv, symv, hemv, trmv, tbmv, tpmv, trsv)"
@@ -335,7 +331,6 @@ pub fn workspace_bytes(
         elem,
         batch,
         list,
-        band,
         sms: device.multiprocessor_count(),
     };
     Ok(s.full().total())

@@ -43,19 +43,20 @@ pub(crate) fn choose<P: WorkspacePlan>(
     }
 }
 
-/// Entries of a batch that fit in `capacity` bytes when each takes `per_entry` bytes on top
-/// of `fixed` (F8): at most `batch`, `None` when not even one fits.
-pub(crate) fn entries_that_fit(
-    capacity: usize,
-    fixed: usize,
-    per_entry: usize,
-    batch: usize,
-) -> Option<usize> {
-    let room = capacity.checked_sub(fixed)?;
-    let n = if per_entry == 0 {
-        batch
-    } else {
-        (room / per_entry).min(batch)
-    };
-    (n >= 1 || batch == 0).then_some(n.max(1).min(batch.max(1)))
+/// The most batch entries per launch, at most `batch`, for which `fits(entries)` holds (F8):
+/// `None` when not even one entry fits. `fits` must be monotone (more entries, more bytes).
+pub(crate) fn most_entries(batch: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    if !fits(1) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1, batch.max(1));
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(lo)
 }

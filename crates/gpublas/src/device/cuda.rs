@@ -5,7 +5,7 @@ use std::ffi::c_void;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::driver::{result, sys, CudaContext, CudaEvent, CudaGraph, CudaModule, CudaStream};
-use cudarc::nvrtc::{CompileOptions, Ptx};
+use cudarc::nvrtc::Ptx;
 
 use super::libs;
 use crate::kernels::KernelModule;
@@ -103,19 +103,74 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
     Ok(dev)
 }
 
-/// Compiles a CUDA C++ source to PTX for `arch` (e.g. "sm_90"). Needs NVRTC, not a GPU.
-pub(crate) fn compile(m: &KernelModule, arch: &'static str) -> Result<Ptx, Error> {
+/// NVRTC's version (major, minor).
+fn nvrtc_version() -> Result<(i32, i32), Error> {
+    let (mut a, mut b) = (0, 0);
+    // SAFETY: plain out-parameters.
+    unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut a, &mut b) }
+        .result()
+        .map_err(|e| Error::driver("nvrtcVersion", format!("{e:?}")))?;
+    Ok((a, b))
+}
+
+/// Compiles a kernel module to a cubin for `arch` (a real architecture, e.g. "sm_90"), or
+/// takes it from the on-disk cache (`kcache`). Needs NVRTC, not a GPU.
+pub(crate) fn cubin(m: &KernelModule, arch: &str) -> Result<Vec<u8>, Error> {
     libs::ensure_nvrtc()?;
-    let opts = CompileOptions {
-        arch: Some(arch),
-        name: Some(format!("{}.cu", m.name)),
-        options: vec!["-std=c++17".into(), format!("-D{}", m.define)],
-        ..Default::default()
+    let options = vec![
+        format!("--gpu-architecture={arch}"),
+        "-std=c++17".to_string(),
+        format!("-D{}", m.define),
+    ];
+    let dir = super::kcache::cache_dir();
+    let key = super::kcache::key(m.source, &options, arch, nvrtc_version()?);
+    if let Some(bin) = dir.as_deref().and_then(|d| super::kcache::load(d, &key)) {
+        return Ok(bin);
+    }
+    let started = std::time::Instant::now();
+    let fail = |what: &str, detail: String| Error::Driver {
+        op: format!("NVRTC {what} {} for {arch}", m.name),
+        msg: detail,
     };
-    cudarc::nvrtc::compile_ptx_with_opts(m.source, opts).map_err(|e| Error::Driver {
-        op: format!("NVRTC compiling {} for {arch}", m.name),
-        msg: format!("{e:?}"),
-    })
+    let src = std::ffi::CString::new(m.source).map_err(|e| fail("reading", e.to_string()))?;
+    let name = std::ffi::CString::new(format!("{}.cu", m.name))
+        .map_err(|e| fail("naming", e.to_string()))?;
+    let prog = cudarc::nvrtc::result::create_program(&src, Some(&name))
+        .map_err(|e| fail("creating", format!("{e:?}")))?;
+    // SAFETY: `prog` was created above and is destroyed once, at the end of this block; the
+    // cubin buffer is sized by nvrtcGetCUBINSize before nvrtcGetCUBIN fills it.
+    let out = unsafe {
+        let r = cudarc::nvrtc::result::compile_program(prog, &options)
+            .map_err(|e| {
+                let log = cudarc::nvrtc::result::get_program_log(prog)
+                    .map(|l| l.iter().map(|&c| c as u8 as char).collect::<String>())
+                    .unwrap_or_default();
+                fail("compiling", format!("{e:?}: {log}"))
+            })
+            .and_then(|_| {
+                let mut size = 0usize;
+                cudarc::nvrtc::sys::nvrtcGetCUBINSize(prog, &mut size)
+                    .result()
+                    .map_err(|e| fail("sizing the cubin of", format!("{e:?}")))?;
+                let mut buf = vec![0u8; size];
+                cudarc::nvrtc::sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut std::ffi::c_char)
+                    .result()
+                    .map_err(|e| fail("reading the cubin of", format!("{e:?}")))?;
+                Ok(buf)
+            });
+        let _ = cudarc::nvrtc::result::destroy_program(prog);
+        r
+    }?;
+    tracing::info!(
+        module = m.name,
+        arch,
+        ms = started.elapsed().as_millis() as u64,
+        "kernels compiled"
+    );
+    if let Some(d) = dir.as_deref() {
+        super::kcache::store(d, &key, &out);
+    }
+    Ok(out)
 }
 
 impl CudaDevice {
@@ -282,8 +337,11 @@ impl CudaDevice {
         let m = match cache.modules.get(module.name) {
             Some(m) => m.clone(),
             None => {
-                let ptx = compile(module, self.arch)?;
-                let m = self.ctx.load_module(ptx).map_err(drv("cuModuleLoadData"))?;
+                let bin = cubin(module, self.arch)?;
+                let m = self
+                    .ctx
+                    .load_module(Ptx::from_binary(bin))
+                    .map_err(drv("cuModuleLoadData"))?;
                 cache.modules.insert(module.name, m.clone());
                 m
             }

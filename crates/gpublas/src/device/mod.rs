@@ -7,6 +7,7 @@
 pub mod cublas;
 pub(crate) mod cuda;
 pub(crate) mod host;
+pub mod kcache;
 pub mod libs;
 
 use std::ffi::c_void;

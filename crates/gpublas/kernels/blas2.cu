@@ -1,0 +1,612 @@
+// Level 2: gemv, symv/hemv, trmv/tbmv/tpmv (family GPUBLAS_FAMILY_MV) and trsv
+// (family GPUBLAS_FAMILY_SV), for float, double, float2 (c32) and double2 (c64).
+//
+// Column-major matrices are read down their columns, 16 bytes per thread per load where the
+// column is aligned, so every warp load is one contiguous segment:
+//   sweep: a block owns a tile of rows (tr threads x V elements x RS steps) and a range of
+//          columns (tc column lanes); it accumulates row sums (y += A(:,j) x_j) and, for
+//          symv/hemv, the mirrored column sums (z_j += A(i,j) x_i) of the same elements, so the
+//          stored triangle is read once. Row sums are combined across column lanes in shared
+//          memory; with several column splits they go to the workspace as partials.
+//   dot:   a group of tr threads owns a column and a range of rows; z_j = sum_i A(i,j) x_i is
+//          reduced by shuffles. Several row splits write partials to the workspace.
+//   pass2: out_i = alpha * (sum of partials) + beta * y_i.
+// Which (i, j) exist is one rule for every storage: j - ku <= i <= j + kl inside m x n, and
+// element (i, j) is col(j)[i] with col(j) depending on the storage (full, band, packed).
+// Elements outside the rule are never loaded.
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+#define THREADS 256
+#define LIST_MAX 3968
+
+struct Vec { u64 base; i64 stride; i64 inc; i64 off0; };
+// kind: 0 full, 1 band (element (i,j) at base[j*lda + kb + i - j]), 2 packed upper, 3 packed lower
+struct Mat { u64 base; i64 stride; i64 lda; i64 kb; int kind; int pad; };
+struct Job {
+    Mat a; Vec x; Vec y;
+    u64 tab;                  // list batches: [A][x][y] addresses, nent each; 0 otherwise
+    u64 part;                 // partial sums in the workspace
+    u64 alpha_p, beta_p;      // device scalars (0: use the host values)
+    i64 alpha_s, beta_s;      // device scalar stride between entries (0 or 1)
+    double ar, ai, br, bi;    // host scalars
+    i64 m, n;                 // stored matrix rows, columns
+    i64 kl, ku;               // element (i,j) exists iff j - ku <= i <= j + kl
+    i64 plen;                 // length of one partial vector
+    int flags;
+    int splits;               // column splits (sweep) or row splits (dot)
+    int tr, tc;               // threads per column, column lanes
+    int rowtiles, colgroups;
+    int e0, nent;             // first entry of this launch (for scalars), entries
+    int np, nq;               // pass2: partial vectors to sum; symv: row-tile partials
+    int rb;                   // rows per sweep block (symv ranges in pass2)
+    int pad2;
+};
+struct List { u64 p[LIST_MAX]; };
+
+#define F_CONJ 1     // use conj(A(i,j)) in the column sums (op C, hemv mirror)
+#define F_UNIT 2     // the diagonal is one and never read
+#define F_SYM 4      // also accumulate the mirrored column sums (symv/hemv)
+#define F_HERM 8     // the diagonal's imaginary part is ignored
+#define F_DIRECT 16  // write the output directly (one split)
+#define F_LOWER 32   // symv: the stored triangle is the lower one (pass2 ranges)
+
+// ---- arithmetic -----------------------------------------------------------------------
+__device__ __forceinline__ float cj(float v) { return v; }
+__device__ __forceinline__ double cj(double v) { return v; }
+__device__ __forceinline__ float2 cj(float2 v) { return make_float2(v.x, -v.y); }
+__device__ __forceinline__ double2 cj(double2 v) { return make_double2(v.x, -v.y); }
+__device__ __forceinline__ float re_only(float v) { return v; }
+__device__ __forceinline__ double re_only(double v) { return v; }
+__device__ __forceinline__ float2 re_only(float2 v) { return make_float2(v.x, 0.f); }
+__device__ __forceinline__ double2 re_only(double2 v) { return make_double2(v.x, 0.0); }
+__device__ __forceinline__ void fmac(float& s, float a, float b) { s = fmaf(a, b, s); }
+__device__ __forceinline__ void fmac(double& s, double a, double b) { s = fma(a, b, s); }
+__device__ __forceinline__ void fmac(float2& s, float2 a, float2 b) {
+    s.x = fmaf(a.x, b.x, s.x); s.x = fmaf(-a.y, b.y, s.x);
+    s.y = fmaf(a.x, b.y, s.y); s.y = fmaf(a.y, b.x, s.y);
+}
+__device__ __forceinline__ void fmac(double2& s, double2 a, double2 b) {
+    s.x = fma(a.x, b.x, s.x); s.x = fma(-a.y, b.y, s.x);
+    s.y = fma(a.x, b.y, s.y); s.y = fma(a.y, b.x, s.y);
+}
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+__device__ __forceinline__ double add(double a, double b) { return a + b; }
+__device__ __forceinline__ float2 add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ double2 add(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ float sub(float a, float b) { return a - b; }
+__device__ __forceinline__ double sub(double a, double b) { return a - b; }
+__device__ __forceinline__ float2 sub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__device__ __forceinline__ double2 sub(double2 a, double2 b) { return make_double2(a.x - b.x, a.y - b.y); }
+__device__ __forceinline__ float mul(float a, float b) { return a * b; }
+__device__ __forceinline__ double mul(double a, double b) { return a * b; }
+__device__ __forceinline__ float2 mul(float2 a, float2 b) { return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+__device__ __forceinline__ double2 mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+__device__ __forceinline__ float dvd(float a, float b) { return a / b; }
+__device__ __forceinline__ double dvd(double a, double b) { return a / b; }
+// Complex division as Smith's algorithm, so large and small values do not overflow.
+template <class C, class R> __device__ __forceinline__ C cdiv(C a, C b) {
+    R r, d;
+    if (fabs(b.x) >= fabs(b.y)) {
+        r = b.y / b.x; d = b.x + b.y * r;
+        C q; q.x = (a.x + a.y * r) / d; q.y = (a.y - a.x * r) / d; return q;
+    }
+    r = b.x / b.y; d = b.y + b.x * r;
+    C q; q.x = (a.x * r + a.y) / d; q.y = (a.y * r - a.x) / d; return q;
+}
+__device__ __forceinline__ float2 dvd(float2 a, float2 b) { return cdiv<float2, float>(a, b); }
+__device__ __forceinline__ double2 dvd(double2 a, double2 b) { return cdiv<double2, double>(a, b); }
+template <class T> __device__ __forceinline__ T zero();
+template <> __device__ __forceinline__ float zero<float>() { return 0.f; }
+template <> __device__ __forceinline__ double zero<double>() { return 0.0; }
+template <> __device__ __forceinline__ float2 zero<float2>() { return make_float2(0.f, 0.f); }
+template <> __device__ __forceinline__ double2 zero<double2>() { return make_double2(0.0, 0.0); }
+template <class T> __device__ __forceinline__ T mk(double re, double im);
+template <> __device__ __forceinline__ float mk<float>(double re, double) { return (float)re; }
+template <> __device__ __forceinline__ double mk<double>(double re, double) { return re; }
+template <> __device__ __forceinline__ float2 mk<float2>(double re, double im) { return make_float2((float)re, (float)im); }
+template <> __device__ __forceinline__ double2 mk<double2>(double re, double im) { return make_double2(re, im); }
+__device__ __forceinline__ bool is0(float v) { return v == 0.f; }
+__device__ __forceinline__ bool is0(double v) { return v == 0.0; }
+__device__ __forceinline__ bool is0(float2 v) { return v.x == 0.f && v.y == 0.f; }
+__device__ __forceinline__ bool is0(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+__device__ __forceinline__ float shx(float v, int d, int w) { return __shfl_xor_sync(0xffffffffu, v, d, w); }
+__device__ __forceinline__ double shx(double v, int d, int w) { return __shfl_xor_sync(0xffffffffu, v, d, w); }
+__device__ __forceinline__ float2 shx(float2 v, int d, int w) { return make_float2(shx(v.x, d, w), shx(v.y, d, w)); }
+__device__ __forceinline__ double2 shx(double2 v, int d, int w) { return make_double2(shx(v.x, d, w), shx(v.y, d, w)); }
+template <class T> __device__ __forceinline__ T ld(const T* p) { return __ldg(p); }
+
+// 16 bytes as V elements.
+template <class T> union Pack { uint4 q; T e[16 / sizeof(T)]; };
+
+__device__ __forceinline__ void pdl_enter() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// ---- addressing -----------------------------------------------------------------------
+template <class T> __device__ __forceinline__ const T* mat_of(const Job& j, int e) {
+    if (j.tab) return (const T*)((const u64*)j.tab)[e];
+    return (const T*)j.a.base + (i64)e * j.a.stride;
+}
+template <class T> __device__ __forceinline__ const T* x_of(const Job& j, int e) {
+    if (j.tab) return (const T*)((const u64*)j.tab)[j.nent + e];
+    return (const T*)j.x.base + (i64)e * j.x.stride;
+}
+// The output vector: y of gemv/symv (table slot 2), x of trmv/trsv (table slot 1).
+template <class T> __device__ __forceinline__ T* y_of(const Job& j, int e, int slot) {
+    if (j.tab) return (T*)((const u64*)j.tab)[slot * j.nent + e];
+    return (T*)j.y.base + (i64)e * j.y.stride;
+}
+__device__ __forceinline__ i64 vidx(const Vec& v, i64 i) { return v.off0 + i * v.inc; }
+
+// Element (i, j) of the stored matrix is colp(j)[i].
+template <class T> __device__ __forceinline__ const T* colp(const Job& j, const T* a, i64 c) {
+    switch (j.a.kind) {
+    case 0: return a + c * j.a.lda;
+    case 1: return a + c * j.a.lda + j.a.kb - c;
+    case 2: return a + c * (c + 1) / 2;
+    default: return a + c * (2 * j.n - c - 1) / 2;
+    }
+}
+
+template <class T> __device__ __forceinline__ T alpha_of(const Job& j, int e) {
+    if (j.alpha_p) return ((const T*)j.alpha_p)[(j.e0 + e) * j.alpha_s];
+    return mk<T>(j.ar, j.ai);
+}
+template <class T> __device__ __forceinline__ T beta_of(const Job& j, int e) {
+    if (j.beta_p) return ((const T*)j.beta_p)[(j.e0 + e) * j.beta_s];
+    return mk<T>(j.br, j.bi);
+}
+
+// out = alpha * s + beta * y, with beta == 0 not reading y and alpha == 0 not using s.
+template <class T> __device__ __forceinline__ T combine(T s, T alpha, T beta, const T* yp) {
+    T r = is0(beta) ? zero<T>() : mul(beta, *yp);
+    if (!is0(alpha)) r = add(r, mul(alpha, s));
+    return r;
+}
+
+// Loads the V elements at rows i0..i0+V of column c (pointer col), leaving out the ones that do
+// not exist ([lo, hi)), and fixing the diagonal (unit, Hermitian).
+// Returns a bit per element that exists: the others are zero and must not be multiplied (an
+// infinite x would turn them into NaN where reference BLAS never touches them).
+template <class T> __device__ __forceinline__ unsigned load_rows(const Job& j, const T* col, i64 i0, i64 lo, i64 hi, i64 c, T* a) {
+    const int V = 16 / sizeof(T);
+    const bool diag_in = (j.flags & (F_UNIT | F_HERM)) && c >= i0 && c < i0 + V;
+    if (i0 >= lo && i0 + V <= hi && !diag_in && ((u64)(col + i0) & 15) == 0) {
+        Pack<T> p; p.q = __ldg((const uint4*)(col + i0));
+#pragma unroll
+        for (int v = 0; v < V; v++) a[v] = p.e[v];
+        return (1u << V) - 1;
+    }
+    unsigned m = 0;
+#pragma unroll
+    for (int v = 0; v < V; v++) {
+        i64 i = i0 + v;
+        if (i < lo || i >= hi) { a[v] = zero<T>(); continue; }
+        m |= 1u << v;
+        if (i == c && (j.flags & F_UNIT)) { a[v] = mk<T>(1.0, 0.0); continue; }
+        T t = ld(col + i);
+        a[v] = (i == c && (j.flags & F_HERM)) ? re_only(t) : t;
+    }
+    return m;
+}
+
+// ---- sweep ----------------------------------------------------------------------------
+template <class T, int RS>
+__device__ __forceinline__ void sweep(const Job& j) {
+    const int V = 16 / sizeof(T);
+    __shared__ T red[THREADS * (16 / sizeof(T)) * RS];
+    const int tr = j.tr, tc = j.tc;
+    const int lr = threadIdx.x % tr, lc = threadIdx.x / tr;
+    i64 b = blockIdx.x;
+    const int s = (int)(b % j.splits); b /= j.splits;
+    const int rt = (int)(b % j.rowtiles);
+    const int e = (int)(b / j.rowtiles);
+    pdl_enter();
+    const T* a = mat_of<T>(j, e);
+    const T* x = x_of<T>(j, e);
+    const i64 RB = (i64)tr * V * RS;
+    const i64 r0 = rt * RB;
+    const i64 cps = (j.n + j.splits - 1) / j.splits;
+    i64 c0 = s * cps, c1 = min(j.n, c0 + cps);
+    c0 = max(c0, r0 - j.kl);
+    c1 = min(c1, r0 + RB + j.ku);
+    const T alpha = alpha_of<T>(j, e);
+    const bool sym = j.flags & F_SYM;
+    T acc[RS][16 / sizeof(T)];
+    T xr[RS][16 / sizeof(T)];
+#pragma unroll
+    for (int k = 0; k < RS; k++)
+#pragma unroll
+        for (int v = 0; v < V; v++) {
+            acc[k][v] = zero<T>();
+            i64 i = r0 + (i64)k * tr * V + (i64)lr * V + v;
+            xr[k][v] = (sym && i < j.m) ? ld(x + vidx(j.x, i)) : zero<T>();
+        }
+    T* zpart = (T*)j.part + ((i64)e * (j.splits + j.nq) + j.splits + rt) * j.plen;
+    if (!is0(alpha)) {
+        // Every lane runs the same number of iterations: the symv shuffles need the whole warp.
+        for (i64 cb = c0; cb < c1; cb += tc) {
+            const i64 c = cb + lc;
+            const bool live = c < c1;
+            const T xc = live ? ld(x + vidx(j.x, c)) : zero<T>();
+            const T* col = colp<T>(j, a, live ? c : c0);
+            const i64 lo = live ? max((i64)0, c - j.ku) : 0, hi = live ? min(j.m, c + j.kl + 1) : 0;
+            T z = zero<T>();
+#pragma unroll
+            for (int k = 0; k < RS; k++) {
+                const i64 i0 = r0 + (i64)k * tr * V + (i64)lr * V;
+                T av[16 / sizeof(T)];
+                const unsigned ex = load_rows<T>(j, col, i0, lo, hi, c, av);
+#pragma unroll
+                for (int v = 0; v < V; v++) {
+                    if (!(ex >> v & 1)) continue;
+                    fmac(acc[k][v], av[v], xc);
+                    if (sym && i0 + v != c) fmac(z, (j.flags & F_CONJ) ? cj(av[v]) : av[v], xr[k][v]);
+                }
+            }
+            if (sym) {
+                for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
+                if (lr == 0 && live) zpart[c] = z;
+            }
+        }
+    }
+    // Row sums across the column lanes.
+#pragma unroll
+    for (int k = 0; k < RS; k++)
+#pragma unroll
+        for (int v = 0; v < V; v++) red[lc * RB + (i64)k * tr * V + (i64)lr * V + v] = acc[k][v];
+    __syncthreads();
+    for (int r = threadIdx.x; r < RB; r += blockDim.x) {
+        const i64 i = r0 + r;
+        if (i >= j.m) break;
+        T t = zero<T>();
+        for (int c = 0; c < tc; c++) t = add(t, red[c * RB + r]);
+        if (j.flags & F_DIRECT) {
+            T* y = y_of<T>(j, e, 2) + vidx(j.y, i);
+            *y = combine(t, alpha, beta_of<T>(j, e), y);
+        } else {
+            ((T*)j.part)[((i64)e * (j.splits + j.nq) + s) * j.plen + i] = t;
+        }
+    }
+}
+
+// ---- dot ------------------------------------------------------------------------------
+template <class T>
+__device__ __forceinline__ void dot(const Job& j, int yslot) {
+    const int V = 16 / sizeof(T);
+    const int tr = j.tr, tc = j.tc;
+    const int lr = threadIdx.x % tr, lc = threadIdx.x / tr;
+    i64 b = blockIdx.x;
+    const int s = (int)(b % j.splits); b /= j.splits;
+    const int cg = (int)(b % j.colgroups);
+    const int e = (int)(b / j.colgroups);
+    pdl_enter();
+    const i64 c0 = (i64)cg * tc + lc;
+    const bool live = c0 < j.n;  // idle lanes still take part in the group's shuffles
+    const i64 c = live ? c0 : 0;
+    const T* a = mat_of<T>(j, e);
+    const T* x = x_of<T>(j, e);
+    const T alpha = alpha_of<T>(j, e);
+    const i64 step = (i64)tr * V;
+    const i64 rps = ((j.m + j.splits - 1) / j.splits + step - 1) / step * step;
+    const i64 lo = max(max((i64)0, c - j.ku), s * rps);
+    const i64 hi = live ? min(min(j.m, c + j.kl + 1), (s + 1) * rps) : 0;
+    const T* col = colp<T>(j, a, c);
+    const bool conj = j.flags & F_CONJ;
+    T z = zero<T>();
+    if (!is0(alpha) && lo < hi) {
+        // Start at the aligned row at or below lo so all but the ends are whole 16-byte loads.
+        i64 i0 = (lo / V) * V + (i64)lr * V;
+        const bool xvec = j.x.inc == 1 && (((u64)x) & 15) == 0;
+        for (; i0 < hi; i0 += 2 * step) {
+            T a0[16 / sizeof(T)], a1[16 / sizeof(T)];
+            const i64 i1 = i0 + step;
+            const unsigned e0 = load_rows<T>(j, col, i0, lo, hi, c, a0);
+            const unsigned e1 = load_rows<T>(j, col, i1, lo, hi, c, a1);
+            T xa[16 / sizeof(T)], xb[16 / sizeof(T)];
+            if (xvec && e0 == (1u << V) - 1) {
+                Pack<T> p; p.q = __ldg((const uint4*)(x + i0));
+#pragma unroll
+                for (int v = 0; v < V; v++) xa[v] = p.e[v];
+            } else {
+#pragma unroll
+                for (int v = 0; v < V; v++) xa[v] = (e0 >> v & 1) ? ld(x + vidx(j.x, i0 + v)) : zero<T>();
+            }
+            if (xvec && e1 == (1u << V) - 1) {
+                Pack<T> p; p.q = __ldg((const uint4*)(x + i1));
+#pragma unroll
+                for (int v = 0; v < V; v++) xb[v] = p.e[v];
+            } else {
+#pragma unroll
+                for (int v = 0; v < V; v++) xb[v] = (e1 >> v & 1) ? ld(x + vidx(j.x, i1 + v)) : zero<T>();
+            }
+#pragma unroll
+            for (int v = 0; v < V; v++) {
+                if (e0 >> v & 1) fmac(z, conj ? cj(a0[v]) : a0[v], xa[v]);
+                if (e1 >> v & 1) fmac(z, conj ? cj(a1[v]) : a1[v], xb[v]);
+            }
+        }
+    }
+    for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
+    if (lr != 0 || !live) return;
+    if (j.flags & F_DIRECT) {
+        T* y = y_of<T>(j, e, yslot) + vidx(j.y, c);
+        *y = combine(z, alpha, beta_of<T>(j, e), y);
+    } else {
+        ((T*)j.part)[((i64)e * j.splits + s) * j.plen + c] = z;
+    }
+}
+
+// ---- pass 2 ---------------------------------------------------------------------------
+// out_i = alpha * (sum of np partials + symv's row-tile partials) + beta * y_i.
+template <class T>
+__device__ __forceinline__ void pass2(const Job& j, int yslot) {
+    // blockIdx.x = entry * colgroups + block within the entry.
+    const int e = blockIdx.x / j.colgroups, bx = blockIdx.x % j.colgroups;
+    pdl_enter();
+    const T alpha = alpha_of<T>(j, e);
+    const T beta = beta_of<T>(j, e);
+    const T* p = (const T*)j.part + (i64)e * (j.np + j.nq) * j.plen;
+    T* y = y_of<T>(j, e, yslot);
+    for (i64 i = (i64)bx * blockDim.x + threadIdx.x; i < j.plen; i += (i64)j.colgroups * blockDim.x) {
+        T t = zero<T>();
+        for (int s = 0; s < j.np; s++) t = add(t, p[(i64)s * j.plen + i]);
+        if (j.nq) {
+            // Row tiles whose blocks saw column i: lower, the tile holding i and those below it;
+            // upper, those above it and the tile holding it.
+            const int mid = (int)(i / j.rb);
+            const int q0 = (j.flags & F_LOWER) ? mid : 0;
+            const int q1 = (j.flags & F_LOWER) ? j.nq : mid + 1;
+            for (int q = q0; q < q1; q++) t = add(t, p[(i64)(j.np + q) * j.plen + i]);
+        }
+        T* yi = y + vidx(j.y, i);
+        *yi = combine(t, alpha, beta, yi);
+    }
+}
+
+// ---- trmv in place (no workspace) -----------------------------------------------------
+// One block per matrix. Applied-lower operators are computed from the last rows up, so a row
+// is overwritten only after every row that still needs its old value has been computed.
+template <class T>
+__device__ __forceinline__ void trmv_inplace(const Job& j) {
+    const int e = blockIdx.x;
+    pdl_enter();
+    const T* a = mat_of<T>(j, e);
+    T* x = y_of<T>(j, e, 1);
+    const bool trans = j.flags & 64;       // op T/C: element (i,k) of op(A) is A(k,i)
+    const bool lower_app = j.flags & 128;  // the applied operator is lower triangular
+    const i64 n = j.n;
+    const i64 nch = (n + blockDim.x - 1) / blockDim.x;
+    for (i64 q = 0; q < nch; q++) {
+        const i64 ch = lower_app ? nch - 1 - q : q;
+        const i64 i = ch * blockDim.x + threadIdx.x;
+        T s = zero<T>();
+        if (i < n) {
+            const i64 k0 = lower_app ? 0 : i, k1 = lower_app ? i + 1 : n;
+            for (i64 k = k0; k < k1; k++) {
+                // op(A)(i,k) = A(i,k) or A(k,i); stored element exists by the triangle rule.
+                const i64 r = trans ? k : i, c = trans ? i : k;
+                if (r - c > j.kl || c - r > j.ku) continue;
+                T av;
+                if (r == c && (j.flags & F_UNIT)) av = mk<T>(1.0, 0.0);
+                else av = ld(colp<T>(j, a, c) + r);
+                if (trans && (j.flags & F_CONJ)) av = cj(av);
+                fmac(s, av, x[vidx(j.y, k)]);
+            }
+        }
+        __syncthreads();
+        if (i < n) x[vidx(j.y, i)] = s;
+        __syncthreads();
+    }
+}
+
+__device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
+    pdl_enter();
+    for (int i = threadIdx.x; i < count; i += blockDim.x) ((u64*)dst)[i] = l.p[i];
+}
+
+#ifdef GPUBLAS_FAMILY_MV
+#define MV_KERNELS(TAG, T)                                                                     \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep1_##TAG(Job j) { sweep<T, 1>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep4_##TAG(Job j) { sweep<T, 4>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }
+MV_KERNELS(s, float)
+MV_KERNELS(d, double)
+MV_KERNELS(c, float2)
+MV_KERNELS(z, double2)
+extern "C" __global__ void __launch_bounds__(THREADS) b2_fill(u64 dst, int count, List l) { fill(dst, count, l); }
+#endif
+
+// ---- trsv ------------------------------------------------------------------------------
+// The system is cut into NB-row blocks. A block of rows needs the solutions of the blocks
+// before it (in solve order): its right-hand side minus their products with the off-diagonal
+// tiles, then a solve of its diagonal tile. `trsv_blocked` runs one thread block per block of
+// rows, all at once: each takes a ticket (so tickets are handed out in the order blocks start,
+// and every block it waits for has started: no deadlock), multiplies the tiles of rows that are
+// already solved as soon as their flag is up, solves its diagonal tile, writes its rows and
+// raises its flag. `trsv_subst` does the same blocks in order inside one thread block.
+
+// Progress flags are read with acquire semantics and x with loads that bypass L1.
+__device__ __forceinline__ int ld_acquire(const int* p) {
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+template <class T> __device__ __forceinline__ T ldcg(const T* p) { return __ldcg(p); }
+
+template <class T, int NB>
+struct Tri {
+    // flags bits: 64 trans (op T/C), 128 the applied operator is lower (forward solve)
+    const Job& j;
+    const T* a;
+    T* x;
+    bool trans, conj, unit, fwd;
+    i64 n;
+    __device__ Tri(const Job& jj, const T* aa, T* xx) : j(jj), a(aa), x(xx) {
+        trans = j.flags & 64; conj = j.flags & F_CONJ; unit = j.flags & F_UNIT; fwd = j.flags & 128; n = j.n;
+    }
+    // Stored element (r, c) (inside the stored triangle).
+    __device__ __forceinline__ T A(i64 r, i64 c) const { return ld(a + c * j.a.lda + r); }
+    // acc[rr] += sum over the NB columns k of tile (block bi rows, block bk columns) of op(A)(row, k) * xs[k]
+    // threads: rr = tid % NB, lane = tid / NB; a transposed tile goes through shared memory.
+    __device__ __forceinline__ void tile(int bi, int bk, const T* xs, T& acc, T (*ts)[NB + 1]) const {
+        const int rr = threadIdx.x % NB, lane = threadIdx.x / NB, L = THREADS / NB;
+        const i64 row = (i64)bi * NB + rr;
+        if (!trans) {
+            if (row < n) {
+                for (int k = lane; k < NB; k += L) {
+                    const i64 col = (i64)bk * NB + k;
+                    if (col < n) fmac(acc, A(row, col), xs[k]);
+                }
+            }
+        } else {
+            // op(A)(row, k) = A(k, row): load A(bk rows, bi cols) coalesced, read transposed.
+            for (int cc = lane; cc < NB; cc += L) {
+                const i64 r = (i64)bk * NB + rr, c = (i64)bi * NB + cc;
+                ts[cc][rr] = (r < n && c < n) ? A(r, c) : zero<T>();
+            }
+            __syncthreads();
+            if (row < n)
+                for (int k = lane; k < NB; k += L) {
+                    T v = ts[rr][k];
+                    fmac(acc, conj ? cj(v) : v, xs[k]);
+                }
+            __syncthreads();
+        }
+    }
+    // Solves the diagonal tile of block b: rhs (shared, NB) in, solution out in rhs.
+    __device__ __forceinline__ void diag_solve(int b, T* rhs, T (*ts)[NB + 1]) const {
+        const int rr = threadIdx.x % NB, lane = threadIdx.x / NB, L = THREADS / NB;
+        const i64 base = (i64)b * NB;
+        const int nb = (int)min((i64)NB, n - base);
+        // Load the stored diagonal tile (only its stored triangle), as op(A).
+        for (int cc = lane; cc < NB; cc += L) {
+            T v = zero<T>();
+            if (rr < nb && cc < nb) {
+                const bool stored = (j.kl > 0) ? (rr >= cc) : (rr <= cc);
+                if (stored && !(unit && rr == cc)) v = A(base + rr, base + cc);
+            }
+            // ts[i][k] = op(A)(i, k)
+            if (trans) ts[cc][rr] = conj ? cj(v) : v; else ts[rr][cc] = v;
+        }
+        __syncthreads();
+        if (threadIdx.x < 32) {
+            const int w = threadIdx.x;
+            for (int q = 0; q < nb; q++) {
+                const int i = fwd ? q : nb - 1 - q;
+                if (w == 0) rhs[i] = unit ? rhs[i] : dvd(rhs[i], ts[i][i]);
+                __syncwarp();
+                const T xi = rhs[i];
+                for (int r = w; r < nb; r += 32)
+                    if (fwd ? r > i : r < i) rhs[r] = sub(rhs[r], mul(ts[r][i], xi));
+                __syncwarp();
+            }
+        }
+        __syncthreads();
+    }
+    // Row sums of the lanes into red[NB], then rhs = b - red.
+    __device__ __forceinline__ void finish_rhs(int b, T acc, T* red, T* rhs) const {
+        const int rr = threadIdx.x % NB, lane = threadIdx.x / NB, L = THREADS / NB;
+        __shared__ T part[THREADS];
+        part[threadIdx.x] = acc;
+        __syncthreads();
+        if (threadIdx.x < NB) {
+            T t = zero<T>();
+            for (int l = 0; l < L; l++) t = add(t, part[l * NB + rr]);
+            const i64 row = (i64)b * NB + rr;
+            rhs[rr] = row < n ? sub(ldcg(x + vidx(j.y, row)), t) : zero<T>();
+        }
+        (void)lane; (void)red;
+        __syncthreads();
+    }
+};
+
+template <class T, int NB>
+__device__ __forceinline__ void trsv_subst(const Job& j) {
+    __shared__ T ts[NB][NB + 1];
+    __shared__ T xs[NB];
+    __shared__ T rhs[NB];
+    const int e = blockIdx.x;
+    pdl_enter();
+    Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
+    const int nbk = (int)((j.n + NB - 1) / NB);
+    for (int q = 0; q < nbk; q++) {
+        const int b = t.fwd ? q : nbk - 1 - q;
+        T acc = zero<T>();
+        for (int p = 0; p < q; p++) {
+            const int c = t.fwd ? p : nbk - 1 - p;
+            if (threadIdx.x < NB) {
+                const i64 row = (i64)c * NB + threadIdx.x;
+                xs[threadIdx.x] = row < j.n ? t.x[vidx(j.y, row)] : zero<T>();
+            }
+            __syncthreads();
+            t.tile(b, c, xs, acc, ts);
+            __syncthreads();
+        }
+        t.finish_rhs(b, acc, xs, rhs);
+        t.diag_solve(b, rhs, ts);
+        if (threadIdx.x < NB) {
+            const i64 row = (i64)b * NB + threadIdx.x;
+            if (row < j.n) t.x[vidx(j.y, row)] = rhs[threadIdx.x];
+        }
+        __syncthreads();
+    }
+}
+
+// Workspace (per system): flags[nbk] then the ticket counter, zeroed before the launch.
+template <class T, int NB>
+__device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
+    __shared__ T ts[NB][NB + 1];
+    __shared__ T xs[NB];
+    __shared__ T rhs[NB];
+    __shared__ int s_ticket;
+    pdl_enter();
+    Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
+    int* flags = (int*)flags_p;
+    const int nbk = (int)((j.n + NB - 1) / NB);
+    if (threadIdx.x == 0) s_ticket = atomicAdd(flags + nbk, 1);
+    __syncthreads();
+    const int q = s_ticket;
+    const int b = t.fwd ? q : nbk - 1 - q;
+    T acc = zero<T>();
+    for (int p = 0; p < q; p++) {
+        const int c = t.fwd ? p : nbk - 1 - p;
+        if (threadIdx.x == 0) {
+            while (ld_acquire(flags + c) == 0) { }
+        }
+        __syncthreads();
+        if (threadIdx.x < NB) {
+            const i64 row = (i64)c * NB + threadIdx.x;
+            xs[threadIdx.x] = row < j.n ? ldcg(t.x + vidx(j.y, row)) : zero<T>();
+        }
+        __syncthreads();
+        t.tile(b, c, xs, acc, ts);
+        __syncthreads();
+    }
+    t.finish_rhs(b, acc, xs, rhs);
+    t.diag_solve(b, rhs, ts);
+    if (threadIdx.x < NB) {
+        const i64 row = (i64)b * NB + threadIdx.x;
+        if (row < j.n) t.x[vidx(j.y, row)] = rhs[threadIdx.x];
+    }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) atomicExch(flags + b, 1);
+}
+
+#ifdef GPUBLAS_FAMILY_SV
+#define SV_KERNELS(TAG, T, NB)                                                                 \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_sub_##TAG(Job j) { trsv_subst<T, NB>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 flags) { trsv_blocked<T, NB>(j, e, flags); }
+SV_KERNELS(s, float, 64)
+SV_KERNELS(d, double, 64)
+SV_KERNELS(c, float2, 64)
+SV_KERNELS(z, double2, 32)
+#endif

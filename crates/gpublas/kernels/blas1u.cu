@@ -237,7 +237,7 @@ __device__ __forceinline__ void rotmg(const SJob& j, const u64* list) {
         flag = -1; d1 = 0; d2 = 0; x1 = 0;
     } else {
         double p2 = d2 * y1;
-        if (p2 == 0) { pp[0] = (R)-2.0; pp[1] = 0; pp[2] = 0; pp[3] = 0; pp[4] = 0; return; }
+        if (p2 == 0) { pp[0] = (R)-2.0; return; }  // only the flag, as reference BLAS
         double p1 = d1 * x1, q2 = p2 * y1, q1 = p1 * x1;
         if (fabs(q1) > fabs(q2)) {
             h21 = -y1 / x1; h12 = p2 / p1;
@@ -267,10 +267,11 @@ __device__ __forceinline__ void rotmg(const SJob& j, const u64* list) {
         }
     }
     *pd1 = (R)d1; *pd2 = (R)d2; *px1 = (R)x1;
+    // The flag and the entries of H it does not imply (reference BLAS leaves the others).
     pp[0] = (R)flag;
     if (flag < 0) { pp[1] = (R)h11; pp[2] = (R)h21; pp[3] = (R)h12; pp[4] = (R)h22; }
-    else if (flag == 0) { pp[1] = 0; pp[2] = (R)h21; pp[3] = (R)h12; pp[4] = 0; }
-    else { pp[1] = (R)h11; pp[2] = 0; pp[3] = 0; pp[4] = (R)h22; }
+    else if (flag == 0) { pp[2] = (R)h21; pp[3] = (R)h12; }
+    else { pp[1] = (R)h11; pp[4] = (R)h22; }
 }
 
 #define UPD(NAME, OP, TAG, T)                                                                  \

@@ -14,6 +14,9 @@ const THREADS: usize = 256;
 /// Most entries of a strided batch in one launch.
 const MAX_ENTRIES: usize = 1 << 20;
 
+/// The device address of an operand's entry `e`.
+type AddrOf<'a> = Box<dyn Fn(usize) -> u64 + 'a>;
+
 /// Mirrors `UVec` in blas1u.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -166,7 +169,7 @@ pub(super) fn setup<T: Scalar>(h: &Handle, c: &SetupCall<'_, '_, T>) -> Result<(
         Setup::Rotmg => "rotmg",
     };
     // Slots as the kernels read them: rotg a, b, s, c; rotmg d1, d2, x1, param, y1.
-    let mut slots: Vec<(u64, i64, Box<dyn Fn(usize) -> u64 + '_>)> = Vec::new();
+    let mut slots: Vec<(i64, AddrOf<'_>)> = Vec::new();
     for (_, b) in &c.ops {
         let v = b.view();
         let stride = if let Batch::Strided { stride, .. } = v {
@@ -174,7 +177,7 @@ pub(super) fn setup<T: Scalar>(h: &Handle, c: &SetupCall<'_, '_, T>) -> Result<(
         } else {
             0
         };
-        slots.push((0, stride, Box::new(move |e| v.entry_addr(e))));
+        slots.push((stride, Box::new(move |e| v.entry_addr(e))));
     }
     if let Some(r) = &c.real {
         let v = r.view();
@@ -183,7 +186,7 @@ pub(super) fn setup<T: Scalar>(h: &Handle, c: &SetupCall<'_, '_, T>) -> Result<(
         } else {
             0
         };
-        slots.push((0, stride, Box::new(move |e| v.entry_addr(e))));
+        slots.push((stride, Box::new(move |e| v.entry_addr(e))));
     }
     if let Some(i) = &c.input {
         let v = *i;
@@ -192,7 +195,7 @@ pub(super) fn setup<T: Scalar>(h: &Handle, c: &SetupCall<'_, '_, T>) -> Result<(
         } else {
             0
         };
-        slots.push((0, stride, Box::new(move |e| v.entry_addr(e))));
+        slots.push((stride, Box::new(move |e| v.entry_addr(e))));
     }
     let batch = c.ops[0].1.count();
     let list = c.ops[0].1.view().is_list();
@@ -209,14 +212,14 @@ pub(super) fn setup<T: Scalar>(h: &Handle, c: &SetupCall<'_, '_, T>) -> Result<(
             nent: ne as i32,
             ..Default::default()
         };
-        for (k, (_, stride, addr)) in slots.iter().enumerate() {
+        for (k, (stride, addr)) in slots.iter().enumerate() {
             job.stride[k] = *stride;
             job.base[k] = if list { 0 } else { addr(e0) };
         }
         let grid = ne.div_ceil(THREADS) as u32;
         if list {
             ptrs.clear();
-            for (_, _, addr) in &slots {
+            for (_, addr) in &slots {
                 ptrs.extend((e0..e0 + ne).map(addr));
             }
             ptrs.resize(LIST_MAX, 0);

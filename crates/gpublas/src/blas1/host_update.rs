@@ -131,8 +131,8 @@ pub(super) fn setup<T: Scalar>(c: &mut SetupCall<'_, '_, T>) -> Result<(), Error
                         T::from_real(T::Real::from_f64(v));
                 }
                 let out = c.ops[3].1.host_entry_mut(e).ok_or_else(not_host)?;
-                for (k, v) in p.iter().enumerate() {
-                    out[k] = T::from_real(T::Real::from_f64(*v));
+                for &k in rotmg_written(p[0]) {
+                    out[k] = T::from_real(T::Real::from_f64(p[k]));
                 }
             }
         }
@@ -186,7 +186,22 @@ pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
     }
 }
 
-/// Reference BLAS `drotmg`: returns (d1, d2, x1, param).
+/// The `param` entries reference BLAS writes for a flag: the flag, and only the entries of
+/// `H` that the flag does not imply.
+pub(crate) fn rotmg_written(flag: f64) -> &'static [usize] {
+    if flag == -2.0 {
+        &[0]
+    } else if flag < 0.0 {
+        &[0, 1, 2, 3, 4]
+    } else if flag == 0.0 {
+        &[0, 2, 3]
+    } else {
+        &[0, 1, 4]
+    }
+}
+
+/// Reference BLAS `drotmg`: returns (d1, d2, x1, param); see `rotmg_written` for which
+/// entries of `param` are stored.
 pub(crate) fn rotmg_values(
     mut d1: f64,
     mut d2: f64,

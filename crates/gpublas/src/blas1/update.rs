@@ -93,7 +93,7 @@ fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<St
         let inc_name = if what == "x" { "incx" } else { "incy" };
         let why = || format!("n = {n} with {inc_name} = {inc}");
         let need = span_or(name, vec_span(n, inc), &why)?;
-        ck.batch(what, &b, need, &why, out && inc != 0, None)?;
+        ck.batch(what, &b, need, &why, out, None)?;
     }
     if let Some(p) = &c.param {
         ck.batch(
@@ -165,13 +165,13 @@ pub fn axpy<T: Scalar>(
 }
 /// `axpy` of each pair of a list of `x` and a list of `y`.
 #[allow(clippy::too_many_arguments)]
-pub fn axpy_batched<'b, T: Scalar>(
+pub fn axpy_batched<T: Scalar>(
     h: &mut Handle,
     n: usize,
     alpha: Coef<'_, T>,
     x: &[&DeviceBuffer<T>],
     incx: isize,
-    y: &mut [&'b mut DeviceBuffer<T>],
+    y: &mut [&mut DeviceBuffer<T>],
     incy: isize,
 ) -> Result<Status, Error> {
     run_update(
@@ -254,11 +254,11 @@ pub fn scal<T: Scalar>(
     )
 }
 /// `scal` of each vector of a list.
-pub fn scal_batched<'b, T: Scalar>(
+pub fn scal_batched<T: Scalar>(
     h: &mut Handle,
     n: usize,
     alpha: Coef<'_, T>,
-    x: &mut [&'b mut DeviceBuffer<T>],
+    x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
     run_update(
@@ -335,12 +335,12 @@ pub fn copy<T: Scalar>(
     )
 }
 /// `copy` of each pair of a list of `x` and a list of `y`.
-pub fn copy_batched<'b, T: Scalar>(
+pub fn copy_batched<T: Scalar>(
     h: &mut Handle,
     n: usize,
     x: &[&DeviceBuffer<T>],
     incx: isize,
-    y: &mut [&'b mut DeviceBuffer<T>],
+    y: &mut [&mut DeviceBuffer<T>],
     incy: isize,
 ) -> Result<Status, Error> {
     run_update(

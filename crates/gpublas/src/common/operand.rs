@@ -270,7 +270,7 @@ impl Checker<'_> {
                 if *count == 0 {
                     return Ok(());
                 }
-                if output && *count > 1 && *stride < need.max(1) {
+                if output && *count > 1 && *stride < need {
                     return Err(Error::InvalidValue(format!(
                         "{}: output {what} has stride_{what} = {stride} but one entry spans {need} elements ({}): \
                          {count} entries would overlap",

@@ -1,4 +1,5 @@
-//! `gpublas bench`: workspace costs and Level-1 throughput against cuBLAS, timed on the device.
+//! `gpublas bench`: workspace costs, Level-1 reductions and (in `bench2`) Level-2 and the
+//! Level-1 updates against cuBLAS, timed on the device.
 
 use std::time::Instant;
 
@@ -10,13 +11,15 @@ use gpublas::{
 use serde_json::{json, Value};
 
 /// With `--json`, the human table goes to stderr so stdout holds only JSON.
-static TABLE_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+pub(crate) static TABLE_TO_STDERR: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
 
 macro_rules! out {
     ($($t:tt)*) => {
-        if TABLE_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) { eprintln!($($t)*) } else { println!($($t)*) }
+        if $crate::bench::TABLE_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) { eprintln!($($t)*) } else { println!($($t)*) }
     };
 }
+pub(crate) use out;
 
 #[derive(Subcommand)]
 pub enum What {
@@ -28,6 +31,13 @@ pub enum What {
         #[arg(long)]
         quick: bool,
     },
+    /// Level 2 (gemv, symv, hemv, trmv, trsv, strided-batched gemv) and the Level-1 updates
+    /// (axpy, scal, copy, swap) against cuBLAS, with each call's workspace need.
+    Blas2 {
+        /// Sizes small enough for the host backend (2048² matrices, 2^20 vectors).
+        #[arg(long)]
+        quick: bool,
+    },
 }
 
 pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
@@ -35,6 +45,7 @@ pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
     let rows = match what {
         What::Workspace => workspace(dev)?,
         What::Blas1 { quick } => blas1_bench(dev, *quick)?,
+        What::Blas2 { quick } => crate::bench2::run(dev, *quick)?,
     };
     if json {
         println!(
@@ -45,7 +56,7 @@ pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
     Ok(())
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
 }
@@ -170,33 +181,60 @@ fn workspace(dev: &Device) -> Result<Vec<Value>, Error> {
 }
 
 /// Seconds per call: median over `reps` event-timed batches of `inner` calls each.
-fn time_calls(
+pub(crate) fn time_calls(
     stream: &Stream,
     reps: usize,
     inner: usize,
     mut op: impl FnMut(usize) -> Result<(), Error>,
 ) -> Result<f64, Error> {
+    time_steps(stream, reps, inner, |s| match s {
+        Step::Reset => Ok(()),
+        Step::Call(i) => op(i),
+    })
+}
+
+/// What [`time_steps`] asks of the timed operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Restore the inputs (before the warm-up and before each batch, outside the timed
+    /// region): in-place routines that would otherwise compound their results.
+    Reset,
+    /// Call number `i` of a batch.
+    Call(usize),
+}
+
+/// [`time_calls`] with a reset step: `op(Step::Reset)` runs before the warm-up and before
+/// every timed batch (the event timer starts after it), `op(Step::Call(i))` makes call `i`.
+pub(crate) fn time_steps(
+    stream: &Stream,
+    reps: usize,
+    inner: usize,
+    mut op: impl FnMut(Step) -> Result<(), Error>,
+) -> Result<f64, Error> {
+    op(Step::Reset)?;
     for i in 0..inner.min(8) {
-        op(i)?;
+        op(Step::Call(i))?;
     }
     stream.synchronize()?;
-    let mut t = Vec::with_capacity(reps);
-    for _ in 0..reps {
+    let mut t = Vec::with_capacity(reps.max(1));
+    for _ in 0..reps.max(1) {
+        op(Step::Reset)?;
         let timer = Timer::start(stream)?;
-        for i in 0..inner {
-            op(i)?;
+        for i in 0..inner.max(1) {
+            op(Step::Call(i))?;
         }
-        t.push(timer.stop()? / inner as f64);
+        t.push(timer.stop()? / inner.max(1) as f64);
     }
     Ok(median(t))
 }
 
 #[cfg(feature = "cublas")]
-type Cublas = gpublas::device::cublas::Cublas;
+pub(crate) type Cublas = gpublas::device::cublas::Cublas;
+/// cuBLAS is not built: never constructed ([`cublas`] returns `None`).
 #[cfg(not(feature = "cublas"))]
-struct Cublas;
+pub(crate) enum Cublas {}
 
-fn cublas(stream: &Stream) -> Option<Cublas> {
+pub(crate) fn cublas(stream: &Stream) -> Option<Cublas> {
     #[cfg(feature = "cublas")]
     {
         match Cublas::new(stream) {

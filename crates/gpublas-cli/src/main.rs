@@ -1,10 +1,14 @@
 //! `gpublas`: device information, workspace queries, a tour of the memory model, benchmarks.
 
 mod bench;
+mod bench2;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};
-use gpublas::{blas1, Device, DeviceBuffer, Error, Handle, Results};
+use gpublas::{
+    blas1, blas2, Coef, Complex32, Complex64, ComplexScalar, Device, DeviceBuffer, Diag, Element,
+    Error, Handle, Op, RealScalar, Results, Scalar, Status, Uplo,
+};
 
 #[derive(Parser)]
 #[command(
@@ -24,20 +28,18 @@ struct Cli {
 enum Cmd {
     /// Backend, device, memory, memory-pool support, workspace and environment settings.
     Info,
-    /// Workspace bytes a Level-1 call needs (a size query, nothing runs).
-    Query {
-        /// asum, nrm2, dot, dotc, iamax or iamin.
-        routine: String,
-        /// Vector length.
-        #[arg(long)]
-        n: usize,
-        /// Number of vectors (strided-batched form when > 1).
-        #[arg(long, default_value_t = 1)]
-        batch: usize,
-        /// Results to device memory instead of host memory.
-        #[arg(long)]
-        device_results: bool,
-    },
+    /// Workspace bytes a Level-1 or Level-2 call needs (a size query: nothing runs)
+    ///
+    /// The call is made between start_device_memory_size_query and
+    /// stop_device_memory_size_query with placeholder operands, so nothing is allocated.
+    /// Level-2 answers are checked against blas2::workspace_bytes.
+    ///
+    /// Examples: `gpublas query asum --n 1000000 --batch 8`,
+    /// `gpublas query gemv --m 4194304 --n 32 --op t --type f32`,
+    /// `gpublas query symv --n 16384 --type f64`, `gpublas query trsv --n 16384`,
+    /// `gpublas query axpy --n 1000` (the Level-1 updates need none).
+    #[command(verbatim_doc_comment)]
+    Query(Query),
     /// Walks through the four workspace schemes, a size query and real Level-1 calls.
     Tour,
     /// Benchmarks (CUDA events on a GPU; the host clock on the host).
@@ -61,12 +63,7 @@ fn main() {
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::Info => info(&cli.device),
-        Cmd::Query {
-            routine,
-            n,
-            batch,
-            device_results,
-        } => device(&cli.device).and_then(|d| query(&d, routine, *n, *batch, *device_results)),
+        Cmd::Query(q) => device(&cli.device).and_then(|d| query(&d, q)),
         Cmd::Tour => device(&cli.device).and_then(|d| tour(&d)),
         Cmd::Bench { what, json } => device(&cli.device).and_then(|d| bench::run(&d, what, *json)),
     };
@@ -134,13 +131,503 @@ fn info(sel: &Option<String>) -> Result<(), Error> {
     Ok(())
 }
 
-fn query(
-    dev: &Device,
-    routine: &str,
-    n: usize,
+/// `gpublas query`: the call whose workspace need is asked for.
+#[derive(clap::Args)]
+struct Query {
+    /// Level 1: asum, nrm2, dot, dotc, iamax, iamin (reductions); axpy, scal, copy, swap,
+    /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
+    /// symv, hemv, trmv, tbmv, tpmv, trsv.
+    routine: String,
+    /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2). Not
+    /// needed by rotg and rotmg.
+    #[arg(long)]
+    n: Option<usize>,
+    /// gemv: rows of A (default: n).
+    #[arg(long)]
+    m: Option<usize>,
+    /// tbmv: off-diagonals of the band (default: 1; at most n - 1).
+    #[arg(long)]
+    k: Option<usize>,
+    /// gemv, trmv, tbmv, tpmv, trsv: op(A) is n (A), t (Aᵀ) or c (Aᴴ).
+    #[arg(long, default_value = "n")]
+    op: String,
+    /// symv, hemv, trmv, tbmv, tpmv, trsv: the stored triangle, u (upper) or l (lower).
+    #[arg(long, default_value = "u")]
+    uplo: String,
+    /// trmv, tbmv, tpmv, trsv: n (non-unit) or u (unit) diagonal.
+    #[arg(long, default_value = "n")]
+    diag: String,
+    /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv).
+    #[arg(long = "type", value_name = "TYPE")]
+    ty: Option<String>,
+    /// Number of problems: the strided-batched form when > 1 (the list form with --list).
+    #[arg(long, default_value_t = 1)]
     batch: usize,
+    /// The `_batched` form (a list of buffers per operand) instead of one strided buffer.
+    #[arg(long)]
+    list: bool,
+    /// Level-1 reductions: results to device memory instead of host memory.
+    #[arg(long)]
     device_results: bool,
-) -> Result<(), Error> {
+}
+
+/// Which form of a routine a query calls.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Single,
+    Strided,
+    List,
+}
+
+/// Parsed arguments of a query.
+struct Call {
+    routine: String,
+    op: Op,
+    uplo: Uplo,
+    diag: Diag,
+    m: usize,
+    n: usize,
+    k: usize,
+    batch: usize,
+    form: Form,
+    device_results: bool,
+}
+
+impl Call {
+    /// Batch entries and list flag of the call, as `blas2::workspace_bytes` takes them.
+    fn batch_list(&self) -> (usize, bool) {
+        match self.form {
+            Form::Single => (1, false),
+            Form::Strided => (self.batch, false),
+            Form::List => (self.batch, true),
+        }
+    }
+}
+
+fn bad(what: &str, v: &str, allowed: &str) -> Error {
+    Error::InvalidValue(format!("--{what} {v}: expected {allowed}"))
+}
+
+fn parse_op(v: &str) -> Result<Op, Error> {
+    match v.to_ascii_lowercase().as_str() {
+        "n" => Ok(Op::N),
+        "t" => Ok(Op::T),
+        "c" | "h" => Ok(Op::C),
+        _ => Err(bad("op", v, "n, t or c")),
+    }
+}
+
+fn parse_uplo(v: &str) -> Result<Uplo, Error> {
+    match v.to_ascii_lowercase().as_str() {
+        "u" | "upper" => Ok(Uplo::Upper),
+        "l" | "lower" => Ok(Uplo::Lower),
+        _ => Err(bad("uplo", v, "u or l")),
+    }
+}
+
+fn parse_diag(v: &str) -> Result<Diag, Error> {
+    match v.to_ascii_lowercase().as_str() {
+        "n" | "non-unit" | "nonunit" => Ok(Diag::NonUnit),
+        "u" | "unit" => Ok(Diag::Unit),
+        _ => Err(bad("diag", v, "n (non-unit) or u (unit)")),
+    }
+}
+
+fn overflow(what: &str) -> Error {
+    Error::InvalidSize(format!("{what} overflows the address space"))
+}
+
+/// Placeholder operands of a size query: `batch` entries of `span` elements, in one buffer
+/// `span` elements apart (single and strided forms) or as a list of buffers (list form).
+struct Ph<T> {
+    one: DeviceBuffer<T>,
+    list: Vec<DeviceBuffer<T>>,
+    stride: usize,
+}
+
+impl<T: Element> Ph<T> {
+    fn new(span: usize, c: &Call) -> Result<Ph<T>, Error> {
+        let (one, list) = match c.form {
+            Form::Single => (span, 0),
+            Form::Strided => (
+                span.checked_mul(c.batch)
+                    .ok_or_else(|| overflow(&format!("{} entries of {span} elements", c.batch)))?,
+                0,
+            ),
+            Form::List => (0, c.batch),
+        };
+        Ok(Ph {
+            one: DeviceBuffer::placeholder(one),
+            list: (0..list).map(|_| DeviceBuffer::placeholder(span)).collect(),
+            stride: span,
+        })
+    }
+
+    fn refs(&self) -> Vec<&DeviceBuffer<T>> {
+        self.list.iter().collect()
+    }
+
+    fn muts(&mut self) -> Vec<&mut DeviceBuffer<T>> {
+        self.list.iter_mut().collect()
+    }
+}
+
+/// Placeholder operands of a Level-2 call: `A` (with its leading dimension), the input vector
+/// `x` (gemv, symv, hemv), the output vector `y` (x of the triangular routines), a scalar.
+struct L2<T> {
+    a: Ph<T>,
+    lda: usize,
+    x: Ph<T>,
+    y: Ph<T>,
+    s: DeviceBuffer<T>,
+}
+
+impl<T: Element> L2<T> {
+    fn new(c: &Call) -> Result<L2<T>, Error> {
+        let (m, n, k) = (c.m, c.n, c.k);
+        let gemv = c.routine == "gemv";
+        let rows = if gemv { m } else { n };
+        let (lda, a_span) = match c.routine.as_str() {
+            "tbmv" => (k + 1, (k + 1).checked_mul(n)),
+            "tpmv" => (1, n.checked_mul(n + 1).map(|v| v / 2)),
+            _ => (rows.max(1), rows.max(1).checked_mul(n)),
+        };
+        let a_span = a_span.ok_or_else(|| overflow(&format!("A of {rows} x {n}")))?;
+        let (lx, ly) = match (gemv, c.op) {
+            (true, Op::N) => (n, m),
+            (true, _) => (m, n),
+            _ => (n, n),
+        };
+        Ok(L2 {
+            a: Ph::new(a_span, c)?,
+            lda,
+            x: Ph::new(lx, c)?,
+            y: Ph::new(ly, c)?,
+            s: DeviceBuffer::placeholder(1),
+        })
+    }
+}
+
+/// The query call of a Level-2 routine other than hemv.
+fn query_l2<T: Scalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> {
+    let mut o = L2::<T>::new(c)?;
+    let (op, uplo, diag, m, n, k, b) = (c.op, c.uplo, c.diag, c.m, c.n, c.k, c.batch);
+    let (lda, sa, sx, sy) = (o.lda, o.a.stride, o.x.stride, o.y.stride);
+    let (al, be) = (Coef::Device(&o.s), Coef::Device(&o.s));
+    let (a, x) = (&o.a, &o.x);
+    let y = &mut o.y;
+    use Form::*;
+    match (c.routine.as_str(), c.form) {
+        ("gemv", Single) => blas2::gemv(h, op, m, n, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1),
+        ("gemv", Strided) => blas2::gemv_strided_batched(
+            h, op, m, n, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("gemv", List) => blas2::gemv_batched(
+            h,
+            op,
+            m,
+            n,
+            al,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        ("symv", Single) => blas2::symv(h, uplo, n, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1),
+        ("symv", Strided) => blas2::symv_strided_batched(
+            h, uplo, n, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("symv", List) => blas2::symv_batched(
+            h,
+            uplo,
+            n,
+            al,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        ("trmv", Single) => blas2::trmv(h, uplo, op, diag, n, &a.one, lda, &mut y.one, 1),
+        ("trmv", Strided) => {
+            blas2::trmv_strided_batched(h, uplo, op, diag, n, &a.one, lda, sa, &mut y.one, 1, sy, b)
+        }
+        ("trmv", List) => {
+            blas2::trmv_batched(h, uplo, op, diag, n, &a.refs(), lda, &mut y.muts(), 1)
+        }
+        ("trsv", Single) => blas2::trsv(h, uplo, op, diag, n, &a.one, lda, &mut y.one, 1),
+        ("trsv", Strided) => {
+            blas2::trsv_strided_batched(h, uplo, op, diag, n, &a.one, lda, sa, &mut y.one, 1, sy, b)
+        }
+        ("trsv", List) => {
+            blas2::trsv_batched(h, uplo, op, diag, n, &a.refs(), lda, &mut y.muts(), 1)
+        }
+        ("tbmv", Single) => blas2::tbmv(h, uplo, op, diag, n, k, &a.one, lda, &mut y.one, 1),
+        ("tbmv", Strided) => blas2::tbmv_strided_batched(
+            h, uplo, op, diag, n, k, &a.one, lda, sa, &mut y.one, 1, sy, b,
+        ),
+        ("tbmv", List) => {
+            blas2::tbmv_batched(h, uplo, op, diag, n, k, &a.refs(), lda, &mut y.muts(), 1)
+        }
+        ("tpmv", Single) => blas2::tpmv(h, uplo, op, diag, n, &a.one, &mut y.one, 1),
+        ("tpmv", Strided) => {
+            blas2::tpmv_strided_batched(h, uplo, op, diag, n, &a.one, sa, &mut y.one, 1, sy, b)
+        }
+        ("tpmv", List) => blas2::tpmv_batched(h, uplo, op, diag, n, &a.refs(), &mut y.muts(), 1),
+        (other, _) => Err(Error::InvalidValue(format!(
+            "'{other}' is not a Level-2 routine of this query"
+        ))),
+    }
+}
+
+/// The query call of hemv (complex types only).
+fn query_hemv<T: ComplexScalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> {
+    let mut o = L2::<T>::new(c)?;
+    let (uplo, n, b) = (c.uplo, c.n, c.batch);
+    let (lda, sa, sx, sy) = (o.lda, o.a.stride, o.x.stride, o.y.stride);
+    let (al, be) = (Coef::Device(&o.s), Coef::Device(&o.s));
+    let (a, x) = (&o.a, &o.x);
+    let y = &mut o.y;
+    match c.form {
+        Form::Single => blas2::hemv(h, uplo, n, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1),
+        Form::Strided => blas2::hemv_strided_batched(
+            h, uplo, n, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        Form::List => blas2::hemv_batched(
+            h,
+            uplo,
+            n,
+            al,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+    }
+}
+
+/// The query call of a Level-1 reduction; `host_real` and `host` hold one result per entry.
+fn query_reduction<T: Scalar>(
+    h: &mut Handle,
+    c: &Call,
+    host_real: &mut [T::Real],
+    host: &mut [T],
+) -> Result<Status, Error> {
+    let (n, b) = (c.n, c.batch);
+    let x = Ph::<T>::new(n, c)?;
+    let mut d_real = DeviceBuffer::<T::Real>::placeholder(b);
+    let mut d = DeviceBuffer::<T>::placeholder(b);
+    let mut d_idx = DeviceBuffer::<i64>::placeholder(b);
+    let mut host_idx = vec![0i64; b];
+    let dev = c.device_results;
+    fn res<'a, R>(dev: bool, h: &'a mut [R], d: &'a mut DeviceBuffer<R>) -> Results<'a, R> {
+        if dev {
+            Results::Device(d)
+        } else {
+            Results::Host(h)
+        }
+    }
+    let real = res(dev, host_real, &mut d_real);
+    let same = res(dev, host, &mut d);
+    let idx = res(dev, &mut host_idx, &mut d_idx);
+    // The single form is the strided form with one entry (as before the list form existed).
+    let list = c.form == Form::List;
+    let xr = x.refs();
+    match c.routine.as_str() {
+        "asum" if list => blas1::asum_batched(h, n, &xr, 1, real),
+        "asum" => blas1::asum_strided_batched(h, n, &x.one, 1, n, b, real),
+        "nrm2" if list => blas1::nrm2_batched(h, n, &xr, 1, real),
+        "nrm2" => blas1::nrm2_strided_batched(h, n, &x.one, 1, n, b, real),
+        "dot" if list => blas1::dot_batched(h, n, &xr, 1, &xr, 1, same),
+        "dot" => blas1::dot_strided_batched(h, n, &x.one, 1, n, &x.one, 1, n, b, same),
+        "dotc" if list => blas1::dotc_batched(h, n, &xr, 1, &xr, 1, same),
+        "dotc" => blas1::dotc_strided_batched(h, n, &x.one, 1, n, &x.one, 1, n, b, same),
+        "iamax" if list => blas1::iamax_batched(h, n, &xr, 1, idx),
+        "iamax" => blas1::iamax_strided_batched(h, n, &x.one, 1, n, b, idx),
+        "iamin" if list => blas1::iamin_batched(h, n, &xr, 1, idx),
+        "iamin" => blas1::iamin_strided_batched(h, n, &x.one, 1, n, b, idx),
+        other => Err(Error::InvalidValue(format!(
+            "'{other}' is not a Level-1 reduction"
+        ))),
+    }
+}
+
+/// The query call of a Level-1 update or rotg (none of them borrows workspace).
+fn query_update<T: Scalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> {
+    let (n, b) = (c.n, c.batch);
+    let one = if matches!(c.routine.as_str(), "rotg") {
+        1
+    } else {
+        n
+    };
+    let mut x = Ph::<T>::new(one, c)?;
+    let mut y = Ph::<T>::new(one, c)?;
+    let mut z = Ph::<T>::new(1, c)?;
+    let mut cr = Ph::<T::Real>::new(1, c)?;
+    let s = DeviceBuffer::<T>::placeholder(1);
+    let cs = DeviceBuffer::<T::Real>::placeholder(1);
+    let (al, cc) = (Coef::Device(&s), Coef::Device(&cs));
+    let (sx, sy) = (x.stride, y.stride);
+    use Form::*;
+    match (c.routine.as_str(), c.form) {
+        ("axpy", Single) => blas1::axpy(h, n, al, &x.one, 1, &mut y.one, 1),
+        ("axpy", Strided) => {
+            blas1::axpy_strided_batched(h, n, al, &x.one, 1, sx, &mut y.one, 1, sy, b)
+        }
+        ("axpy", List) => blas1::axpy_batched(h, n, al, &x.refs(), 1, &mut y.muts(), 1),
+        ("scal", Single) => blas1::scal(h, n, al, &mut x.one, 1),
+        ("scal", Strided) => blas1::scal_strided_batched(h, n, al, &mut x.one, 1, sx, b),
+        ("scal", List) => blas1::scal_batched(h, n, al, &mut x.muts(), 1),
+        ("copy", Single) => blas1::copy(h, n, &x.one, 1, &mut y.one, 1),
+        ("copy", Strided) => blas1::copy_strided_batched(h, n, &x.one, 1, sx, &mut y.one, 1, sy, b),
+        ("copy", List) => blas1::copy_batched(h, n, &x.refs(), 1, &mut y.muts(), 1),
+        ("swap", Single) => blas1::swap(h, n, &mut x.one, 1, &mut y.one, 1),
+        ("swap", Strided) => {
+            blas1::swap_strided_batched(h, n, &mut x.one, 1, sx, &mut y.one, 1, sy, b)
+        }
+        ("swap", List) => blas1::swap_batched(h, n, &mut x.muts(), 1, &mut y.muts(), 1),
+        ("rot", Single) => blas1::rot(h, n, &mut x.one, 1, &mut y.one, 1, cc, al),
+        ("rot", Strided) => {
+            blas1::rot_strided_batched(h, n, &mut x.one, 1, sx, &mut y.one, 1, sy, cc, al, b)
+        }
+        ("rot", List) => blas1::rot_batched(h, n, &mut x.muts(), 1, &mut y.muts(), 1, cc, al),
+        ("rotg", Single) => blas1::rotg(h, &mut x.one, &mut y.one, &mut cr.one, &mut z.one),
+        ("rotg", Strided) => blas1::rotg_strided_batched(
+            h,
+            &mut x.one,
+            1,
+            &mut y.one,
+            1,
+            &mut cr.one,
+            1,
+            &mut z.one,
+            1,
+            b,
+        ),
+        ("rotg", List) => blas1::rotg_batched(
+            h,
+            &mut x.muts(),
+            &mut y.muts(),
+            &mut cr.muts(),
+            &mut z.muts(),
+        ),
+        (other, _) => Err(Error::InvalidValue(format!(
+            "'{other}' is not a Level-1 update of this query"
+        ))),
+    }
+}
+
+/// The query call of rotm or rotmg (real types only).
+fn query_rotm<T: RealScalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> {
+    let (n, b) = (c.n, c.batch);
+    let rotm = c.routine == "rotm";
+    let one = if rotm { n } else { 1 };
+    let mut x = Ph::<T>::new(one, c)?;
+    let mut y = Ph::<T>::new(one, c)?;
+    let mut d1 = Ph::<T>::new(1, c)?;
+    let mut p = Ph::<T>::new(5, c)?;
+    let (sx, sy) = (x.stride, y.stride);
+    use Form::*;
+    match (rotm, c.form) {
+        (true, Single) => blas1::rotm(h, n, &mut x.one, 1, &mut y.one, 1, &p.one),
+        (true, Strided) => {
+            blas1::rotm_strided_batched(h, n, &mut x.one, 1, sx, &mut y.one, 1, sy, &p.one, 5, b)
+        }
+        (true, List) => blas1::rotm_batched(h, n, &mut x.muts(), 1, &mut y.muts(), 1, &p.refs()),
+        // rotmg(d1, d2, x1, y1, param): x and y serve as d2 and x1, y1 is read only.
+        (false, Single) => {
+            let y1 = DeviceBuffer::<T>::placeholder(1);
+            blas1::rotmg(h, &mut d1.one, &mut x.one, &mut y.one, &y1, &mut p.one)
+        }
+        (false, Strided) => {
+            let y1 = DeviceBuffer::<T>::placeholder(b);
+            blas1::rotmg_strided_batched(
+                h,
+                &mut d1.one,
+                1,
+                &mut x.one,
+                1,
+                &mut y.one,
+                1,
+                &y1,
+                1,
+                &mut p.one,
+                5,
+                b,
+            )
+        }
+        (false, List) => {
+            let y1 = Ph::<T>::new(1, c)?;
+            blas1::rotmg_batched(
+                h,
+                &mut d1.muts(),
+                &mut x.muts(),
+                &mut y.muts(),
+                &y1.refs(),
+                &mut p.muts(),
+            )
+        }
+    }
+}
+
+fn query(dev: &Device, q: &Query) -> Result<(), Error> {
+    let routine = q.routine.to_ascii_lowercase();
+    let r = routine.as_str();
+    const REDUCTIONS: &[&str] = &["asum", "nrm2", "dot", "dotc", "iamax", "iamin"];
+    const UPDATES: &[&str] = &[
+        "axpy", "scal", "copy", "swap", "rot", "rotm", "rotg", "rotmg",
+    ];
+    const LEVEL2: &[&str] = &["gemv", "symv", "hemv", "trmv", "tbmv", "tpmv", "trsv"];
+    let level2 = LEVEL2.contains(&r);
+    if !level2 && !REDUCTIONS.contains(&r) && !UPDATES.contains(&r) {
+        return Err(Error::InvalidValue(format!(
+            "unknown routine '{}' (Level 1: {}, {}; Level 2: {})",
+            q.routine,
+            REDUCTIONS.join(", "),
+            UPDATES.join(", "),
+            LEVEL2.join(", ")
+        )));
+    }
+    let no_n = matches!(r, "rotg" | "rotmg");
+    let n = match q.n {
+        Some(n) => n,
+        None if no_n => 0,
+        None => {
+            return Err(Error::InvalidValue(format!(
+                "{r}: --n is required (the vector length or the order of the matrix)"
+            )))
+        }
+    };
+    let ty =
+        q.ty.as_deref()
+            .unwrap_or(if r == "hemv" { "c64" } else { "f64" })
+            .to_ascii_lowercase();
+    let c = Call {
+        routine: routine.clone(),
+        op: parse_op(&q.op)?,
+        uplo: parse_uplo(&q.uplo)?,
+        diag: parse_diag(&q.diag)?,
+        m: q.m.unwrap_or(n),
+        n,
+        k: q.k.unwrap_or(1.min(n.saturating_sub(1))),
+        batch: q.batch,
+        form: if q.list {
+            Form::List
+        } else if q.batch == 1 {
+            Form::Single
+        } else {
+            Form::Strided
+        },
+        device_results: q.device_results,
+    };
     let mut h = Handle::with_config(
         dev,
         &HandleConfig {
@@ -148,69 +635,105 @@ fn query(
             ..Default::default()
         },
     )?;
-    let x = DeviceBuffer::<f64>::placeholder(n * batch);
-    let mut host = vec![0.0f64; batch];
-    let mut hosti = vec![0i64; batch];
-    let mut dres = DeviceBuffer::<f64>::placeholder(batch);
-    let mut dresi = DeviceBuffer::<i64>::placeholder(batch);
-    h.start_device_memory_size_query()?;
-    fn out<'a>(device: bool, h: &'a mut [f64], d: &'a mut DeviceBuffer<f64>) -> Results<'a, f64> {
-        if device {
-            Results::Device(d)
-        } else {
-            Results::Host(h)
-        }
-    }
-    let _ = match routine {
-        "asum" => blas1::asum_strided_batched(
-            &mut h,
-            n,
-            &x,
-            1,
-            n,
-            batch,
-            out(device_results, &mut host, &mut dres),
-        )?,
-        "nrm2" => blas1::nrm2_strided_batched(
-            &mut h,
-            n,
-            &x,
-            1,
-            n,
-            batch,
-            out(device_results, &mut host, &mut dres),
-        )?,
-        "dot" | "dotc" => blas1::dot_strided_batched(
-            &mut h,
-            n,
-            &x,
-            1,
-            n,
-            &x,
-            1,
-            n,
-            batch,
-            out(device_results, &mut host, &mut dres),
-        )?,
-        "iamax" | "iamin" => {
-            let o = if device_results {
-                Results::Device(&mut dresi)
-            } else {
-                Results::Host(&mut hosti)
-            };
-            blas1::iamax_strided_batched(&mut h, n, &x, 1, n, batch, o)?
-        }
-        other => {
-            return Err(Error::InvalidValue(format!(
-                "unknown routine '{other}' (asum, nrm2, dot, dotc, iamax, iamin)"
-            )))
-        }
+    let b = c.batch;
+    let wrong_type = |allowed: &str| {
+        Err(Error::InvalidValue(format!(
+            "{r} takes --type {allowed}, not '{ty}'"
+        )))
     };
-    let need = h.stop_device_memory_size_query()?;
+    h.start_device_memory_size_query()?;
+    let status = match (r, ty.as_str()) {
+        ("hemv", "c32") => query_hemv::<Complex32>(&mut h, &c),
+        ("hemv", "c64") => query_hemv::<Complex64>(&mut h, &c),
+        ("hemv", _) => wrong_type("c32 or c64"),
+        ("rotm" | "rotmg", "f32") => query_rotm::<f32>(&mut h, &c),
+        ("rotm" | "rotmg", "f64") => query_rotm::<f64>(&mut h, &c),
+        ("rotm" | "rotmg", _) => wrong_type("f32 or f64"),
+        (_, "f32") if level2 => query_l2::<f32>(&mut h, &c),
+        (_, "f64") if level2 => query_l2::<f64>(&mut h, &c),
+        (_, "c32") if level2 => query_l2::<Complex32>(&mut h, &c),
+        (_, "c64") if level2 => query_l2::<Complex64>(&mut h, &c),
+        (_, "f32") if REDUCTIONS.contains(&r) => {
+            query_reduction::<f32>(&mut h, &c, &mut vec![0.0; b], &mut vec![0.0; b])
+        }
+        (_, "f64") if REDUCTIONS.contains(&r) => {
+            query_reduction::<f64>(&mut h, &c, &mut vec![0.0; b], &mut vec![0.0; b])
+        }
+        (_, "c32") if REDUCTIONS.contains(&r) => query_reduction::<Complex32>(
+            &mut h,
+            &c,
+            &mut vec![0.0; b],
+            &mut vec![Complex32::default(); b],
+        ),
+        (_, "c64") if REDUCTIONS.contains(&r) => query_reduction::<Complex64>(
+            &mut h,
+            &c,
+            &mut vec![0.0; b],
+            &mut vec![Complex64::default(); b],
+        ),
+        (_, "f32") => query_update::<f32>(&mut h, &c),
+        (_, "f64") => query_update::<f64>(&mut h, &c),
+        (_, "c32") => query_update::<Complex32>(&mut h, &c),
+        (_, "c64") => query_update::<Complex64>(&mut h, &c),
+        _ => wrong_type("f32, f64, c32 or c64"),
+    };
+    // Always end the query, even when the call was refused.
+    let need = h.stop_device_memory_size_query();
+    let _status: Status = status?;
+    let need = need?;
+    let form = match c.form {
+        Form::Single | Form::Strided => "",
+        Form::List => " (list)",
+    };
+    if !level2 {
+        let n_part = if no_n {
+            String::new()
+        } else {
+            format!(" n={n}")
+        };
+        println!(
+            "{} ({ty}){n_part} batch={b}{form} on {}: {need} bytes of workspace",
+            q.routine,
+            dev.name()
+        );
+        return Ok(());
+    }
+    let letter = |o: Op| match o {
+        Op::N => "N",
+        Op::T => "T",
+        Op::C => "C",
+    };
+    let ul = if c.uplo == Uplo::Upper { "U" } else { "L" };
+    let dg = if c.diag == Diag::Unit { "U" } else { "N" };
+    let shape = match r {
+        "gemv" => format!("op={} m={} n={n}", letter(c.op), c.m),
+        "symv" | "hemv" => format!("uplo={ul} n={n}"),
+        "tbmv" => format!("uplo={ul} op={} diag={dg} n={n} k={}", letter(c.op), c.k),
+        _ => format!("uplo={ul} op={} diag={dg} n={n}", letter(c.op)),
+    };
+    // The same need from the shape alone; the two must agree.
+    let elem = match ty.as_str() {
+        "f32" => 4,
+        "f64" | "c32" => 8,
+        _ => 16,
+    };
+    let ws_op = if matches!(r, "symv" | "hemv") {
+        Op::N
+    } else {
+        c.op
+    };
+    let (wb, wl) = c.batch_list();
+    let shape_need = blas2::workspace_bytes(dev, r, ws_op, c.m, n, elem, wb, wl)?;
     println!(
-        "{routine} (f64) n={n} batch={batch} on {}: {need} bytes of workspace",
+        "{r} ({ty}) {shape} batch={b}{form} on {}: {need} bytes of workspace \
+         (blas2::workspace_bytes: {shape_need})",
         dev.name()
     );
+    if shape_need != need {
+        return Err(Error::InvalidValue(format!(
+            "the size query ({need} bytes) and blas2::workspace_bytes ({shape_need} bytes) disagree"
+        )));
+    }
     Ok(())
 }
 

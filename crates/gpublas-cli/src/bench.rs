@@ -37,6 +37,9 @@ pub enum What {
         /// Sizes small enough for the host backend (2048² matrices, 2^20 vectors).
         #[arg(long)]
         quick: bool,
+        /// Only the groups whose name contains this text (e.g. "square f32", "trsv").
+        #[arg(long)]
+        only: Option<String>,
     },
 }
 
@@ -45,7 +48,7 @@ pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
     let rows = match what {
         What::Workspace => workspace(dev)?,
         What::Blas1 { quick } => blas1_bench(dev, *quick)?,
-        What::Blas2 { quick } => crate::bench2::run(dev, *quick)?,
+        What::Blas2 { quick, only } => crate::bench2::run(dev, *quick, only.as_deref())?,
     };
     if json {
         println!(

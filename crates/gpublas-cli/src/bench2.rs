@@ -387,6 +387,8 @@ struct Bench<'d> {
     dev: &'d Device,
     reps: usize,
     inner: usize,
+    /// Run only the groups whose name contains this.
+    only: Option<String>,
     rows: Vec<Value>,
 }
 
@@ -448,6 +450,9 @@ impl Bench<'_> {
 
     /// Runs one group of rows; an error setting it up (allocation, upload) skips the group.
     fn group(&mut self, name: &str, f: impl FnOnce(&mut Self) -> Result<(), Error>) {
+        if self.only.as_deref().is_some_and(|o| !name.contains(o)) {
+            return;
+        }
         if let Err(e) = f(self) {
             out!("{name}: not run: {e}");
             self.rows
@@ -791,7 +796,7 @@ fn updates<T: Elem>(b: &mut Bench<'_>, n: usize) -> Result<(), Error> {
 }
 
 /// `gpublas bench blas2`: prints the table, returns the JSON rows.
-pub fn run(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
+pub fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, Error> {
     let h = Handle::with_config(dev, &HandleConfig::default())?;
     let c = if dev.backend() == Backend::Cuda {
         cublas(h.stream())
@@ -805,6 +810,7 @@ pub fn run(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
         dev,
         reps,
         inner,
+        only: only.map(str::to_string),
         rows: Vec::new(),
     };
     out!(

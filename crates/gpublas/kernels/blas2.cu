@@ -444,59 +444,72 @@ template <class T> __device__ __forceinline__ T ldcg(const T* p) { return __ldcg
 template <class T, int NB>
 struct Tri {
     // flags bits: 64 trans (op T/C), 128 the applied operator is lower (forward solve)
+    enum { L = THREADS / NB, PER = NB / (THREADS / NB) };
     const Job& j;
     const T* a;
     T* x;
     bool trans, conj, unit, fwd;
     i64 n;
+    int rr, lane;
     __device__ Tri(const Job& jj, const T* aa, T* xx) : j(jj), a(aa), x(xx) {
         trans = j.flags & 64; conj = j.flags & F_CONJ; unit = j.flags & F_UNIT; fwd = j.flags & 128; n = j.n;
+        rr = threadIdx.x % NB; lane = threadIdx.x / NB;
     }
     // Stored element (r, c) (inside the stored triangle).
     __device__ __forceinline__ T A(i64 r, i64 c) const { return ld(a + c * j.a.lda + r); }
-    // acc[rr] += sum over the NB columns k of tile (block bi rows, block bk columns) of op(A)(row, k) * xs[k]
-    // threads: rr = tid % NB, lane = tid / NB; a transposed tile goes through shared memory.
-    __device__ __forceinline__ void tile(int bi, int bk, const T* xs, T& acc, T (*ts)[NB + 1]) const {
-        const int rr = threadIdx.x % NB, lane = threadIdx.x / NB, L = THREADS / NB;
-        const i64 row = (i64)bi * NB + rr;
+    // This thread's share of the off-diagonal tile (block bi of rows, block bk of columns of
+    // op(A)), all loads issued at once: non-transposed, A(bi*NB + rr, bk*NB + lane + t*L);
+    // transposed, A(bk*NB + rr, bi*NB + lane + t*L) (coalesced either way).
+    __device__ __forceinline__ void fetch(int bi, int bk, T* r) const {
+        const i64 rows = trans ? (i64)bk * NB : (i64)bi * NB;
+        const i64 cols = trans ? (i64)bi * NB : (i64)bk * NB;
+        const i64 row = rows + rr;
+#pragma unroll
+        for (int t = 0; t < PER; t++) {
+            const i64 col = cols + lane + t * L;
+            r[t] = (row < n && col < n) ? A(row, col) : zero<T>();
+        }
+    }
+    // acc += op(A)(tile) * xs, from a fetched tile; a transposed tile goes through shared memory.
+    __device__ __forceinline__ void apply(const T* r, const T* xs, T& acc, T (*ts)[NB + 1]) const {
         if (!trans) {
-            if (row < n) {
-                for (int k = lane; k < NB; k += L) {
-                    const i64 col = (i64)bk * NB + k;
-                    if (col < n) fmac(acc, A(row, col), xs[k]);
-                }
-            }
+#pragma unroll
+            for (int t = 0; t < PER; t++) fmac(acc, r[t], xs[lane + t * L]);
         } else {
-            // op(A)(row, k) = A(k, row): load A(bk rows, bi cols) coalesced, read transposed.
-            for (int cc = lane; cc < NB; cc += L) {
-                const i64 r = (i64)bk * NB + rr, c = (i64)bi * NB + cc;
-                ts[cc][rr] = (r < n && c < n) ? A(r, c) : zero<T>();
-            }
+#pragma unroll
+            for (int t = 0; t < PER; t++) ts[lane + t * L][rr] = r[t];
             __syncthreads();
-            if (row < n)
-                for (int k = lane; k < NB; k += L) {
-                    T v = ts[rr][k];
-                    fmac(acc, conj ? cj(v) : v, xs[k]);
-                }
+#pragma unroll
+            for (int t = 0; t < PER; t++) {
+                T v = ts[rr][lane + t * L];
+                fmac(acc, conj ? cj(v) : v, xs[lane + t * L]);
+            }
             __syncthreads();
         }
     }
-    // Solves the diagonal tile of block b: rhs (shared, NB) in, solution out in rhs.
-    __device__ __forceinline__ void diag_solve(int b, T* rhs, T (*ts)[NB + 1]) const {
-        const int rr = threadIdx.x % NB, lane = threadIdx.x / NB, L = THREADS / NB;
+    // The applied diagonal tile op(A)(b, b) into ts (unit diagonal as ones, rows past n as the
+    // identity, nothing outside the stored triangle read).
+    __device__ __forceinline__ void load_diag(int b, T (*ts)[NB + 1]) const {
         const i64 base = (i64)b * NB;
         const int nb = (int)min((i64)NB, n - base);
-        // Load the stored diagonal tile (only its stored triangle), as op(A).
         for (int cc = lane; cc < NB; cc += L) {
             T v = zero<T>();
             if (rr < nb && cc < nb) {
                 const bool stored = (j.kl > 0) ? (rr >= cc) : (rr <= cc);
-                if (stored && !(unit && rr == cc)) v = A(base + rr, base + cc);
+                if (rr == cc && unit) v = mk<T>(1.0, 0.0);
+                else if (stored) v = A(base + rr, base + cc);
+            } else if (rr == cc) {
+                v = mk<T>(1.0, 0.0);
             }
-            // ts[i][k] = op(A)(i, k)
             if (trans) ts[cc][rr] = conj ? cj(v) : v; else ts[rr][cc] = v;
         }
         __syncthreads();
+    }
+    // Solves the diagonal tile of block b in place (rhs in shared memory), one warp stepping
+    // through the rows: the path without a workspace.
+    __device__ __forceinline__ void diag_solve(int b, T* rhs, T (*ts)[NB + 1]) const {
+        load_diag(b, ts);
+        const int nb = (int)min((i64)NB, n - (i64)b * NB);
         if (threadIdx.x < 32) {
             const int w = threadIdx.x;
             for (int q = 0; q < nb; q++) {
@@ -511,20 +524,32 @@ struct Tri {
         }
         __syncthreads();
     }
-    // Row sums of the lanes into red[NB], then rhs = b - red.
-    __device__ __forceinline__ void finish_rhs(int b, T acc, T* red, T* rhs) const {
-        const int rr = threadIdx.x % NB, lane = threadIdx.x / NB, L = THREADS / NB;
-        __shared__ T part[THREADS];
-        part[threadIdx.x] = acc;
+    // Sums the lanes' partial row values into out[NB] (shared).
+    __device__ __forceinline__ void lanes_sum(T v, T* part, T* out) const {
+        part[threadIdx.x] = v;
         __syncthreads();
         if (threadIdx.x < NB) {
             T t = zero<T>();
+#pragma unroll
             for (int l = 0; l < L; l++) t = add(t, part[l * NB + rr]);
-            const i64 row = (i64)b * NB + rr;
-            rhs[rr] = row < n ? sub(ldcg(x + vidx(j.y, row)), t) : zero<T>();
+            out[rr] = t;
         }
-        (void)lane; (void)red;
         __syncthreads();
+    }
+    // rhs = b - acc for block b's rows.
+    __device__ __forceinline__ void finish_rhs(int b, T acc, T* part, T* rhs) const {
+        lanes_sum(acc, part, rhs);
+        if (threadIdx.x < NB) {
+            const i64 row = (i64)b * NB + rr;
+            rhs[rr] = row < n ? sub(ldcg(x + vidx(j.y, row)), rhs[rr]) : zero<T>();
+        }
+        __syncthreads();
+    }
+    __device__ __forceinline__ void store(int b, const T* v) const {
+        if (threadIdx.x < NB) {
+            const i64 row = (i64)b * NB + threadIdx.x;
+            if (row < n) x[vidx(j.y, row)] = v[threadIdx.x];
+        }
     }
 };
 
@@ -533,39 +558,75 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
     __shared__ T ts[NB][NB + 1];
     __shared__ T xs[NB];
     __shared__ T rhs[NB];
+    __shared__ T part[THREADS];
     const int e = blockIdx.x;
     pdl_enter();
     Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
     const int nbk = (int)((j.n + NB - 1) / NB);
+    T r[Tri<T, NB>::PER];
     for (int q = 0; q < nbk; q++) {
         const int b = t.fwd ? q : nbk - 1 - q;
         T acc = zero<T>();
         for (int p = 0; p < q; p++) {
             const int c = t.fwd ? p : nbk - 1 - p;
+            t.fetch(b, c, r);
             if (threadIdx.x < NB) {
                 const i64 row = (i64)c * NB + threadIdx.x;
                 xs[threadIdx.x] = row < j.n ? t.x[vidx(j.y, row)] : zero<T>();
             }
             __syncthreads();
-            t.tile(b, c, xs, acc, ts);
+            t.apply(r, xs, acc, ts);
             __syncthreads();
         }
-        t.finish_rhs(b, acc, xs, rhs);
+        t.finish_rhs(b, acc, part, rhs);
         t.diag_solve(b, rhs, ts);
-        if (threadIdx.x < NB) {
-            const i64 row = (i64)b * NB + threadIdx.x;
-            if (row < j.n) t.x[vidx(j.y, row)] = rhs[threadIdx.x];
-        }
+        t.store(b, rhs);
         __syncthreads();
     }
 }
 
-// Workspace (per system): flags[nbk] then the ticket counter, zeroed before the launch.
+// Inverts the applied diagonal tiles op(A)(b, b), one thread block each, into the workspace
+// (column-major NB x NB per block), in place in shared memory as LAPACK's trti2 does.
 template <class T, int NB>
-__device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
+__device__ __forceinline__ void trsv_inv(const Job& j, int e, u64 winv) {
+    __shared__ T ts[NB][NB + 1];
+    __shared__ T col[NB];
+    pdl_enter();
+    Tri<T, NB> t(j, mat_of<T>(j, e), 0);
+    const int b = blockIdx.x;
+    t.load_diag(b, ts);
+    const int i = threadIdx.x;
+    const T one = mk<T>(1.0, 0.0);
+    for (int q = 0; q < NB; q++) {
+        // Lower: columns from the last; upper: from the first. The inverse of the part already
+        // done times the column below (above) the diagonal, scaled by -1/diag.
+        const int jj = t.fwd ? NB - 1 - q : q;
+        if (i < NB) col[i] = ts[i][jj];
+        __syncthreads();
+        const T d = dvd(one, col[jj]);
+        T s = zero<T>();
+        const bool mine = i < NB && (t.fwd ? i > jj : i < jj);
+        if (mine) {
+            const int k0 = t.fwd ? jj + 1 : i, k1 = t.fwd ? i : jj - 1;
+            for (int k = k0; k <= k1; k++) fmac(s, ts[i][k], col[k]);
+        }
+        __syncthreads();
+        if (mine) ts[i][jj] = mul(sub(zero<T>(), d), s);
+        if (i == jj) ts[jj][jj] = d;
+        __syncthreads();
+    }
+    T* w = (T*)winv + (i64)b * NB * NB;
+    for (int idx = threadIdx.x; idx < NB * NB; idx += blockDim.x) w[idx] = ts[idx % NB][idx / NB];
+}
+
+// Workspace (per system): the inverted diagonal tiles, then flags[nbk] and the ticket counter
+// (zeroed before the launch).
+template <class T, int NB>
+__device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 winv, u64 flags_p) {
     __shared__ T ts[NB][NB + 1];
     __shared__ T xs[NB];
     __shared__ T rhs[NB];
+    __shared__ T part[THREADS];
     __shared__ int s_ticket;
     pdl_enter();
     Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
@@ -575,9 +636,24 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
     __syncthreads();
     const int q = s_ticket;
     const int b = t.fwd ? q : nbk - 1 - q;
+    enum { PER = Tri<T, NB>::PER, L = Tri<T, NB>::L };
+    // The inverse of this block's diagonal tile, fetched now: it does not wait for anyone.
+    T inv[PER];
+    {
+        const T* w = (const T*)winv + (i64)b * NB * NB;
+#pragma unroll
+        for (int u = 0; u < PER; u++) inv[u] = ldcg(w + t.rr + (i64)(t.lane + u * L) * NB);
+    }
+    // Tiles are fetched one dependency ahead, so a tile's loads are in flight while the block
+    // waits for the rows it multiplies.
+    T cur[PER], nxt[PER];
+    if (q > 0) t.fetch(b, t.fwd ? 0 : nbk - 1, nxt);
     T acc = zero<T>();
     for (int p = 0; p < q; p++) {
         const int c = t.fwd ? p : nbk - 1 - p;
+#pragma unroll
+        for (int u = 0; u < PER; u++) cur[u] = nxt[u];
+        if (p + 1 < q) t.fetch(b, t.fwd ? p + 1 : nbk - 2 - p, nxt);
         if (threadIdx.x == 0) {
             while (ld_acquire(flags + c) == 0) { }
         }
@@ -587,15 +663,15 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
             xs[threadIdx.x] = row < j.n ? ldcg(t.x + vidx(j.y, row)) : zero<T>();
         }
         __syncthreads();
-        t.tile(b, c, xs, acc, ts);
-        __syncthreads();
+        t.apply(cur, xs, acc, ts);
     }
-    t.finish_rhs(b, acc, xs, rhs);
-    t.diag_solve(b, rhs, ts);
-    if (threadIdx.x < NB) {
-        const i64 row = (i64)b * NB + threadIdx.x;
-        if (row < j.n) t.x[vidx(j.y, row)] = rhs[threadIdx.x];
-    }
+    t.finish_rhs(b, acc, part, rhs);
+    // x_b = inverse(op(A)(b, b)) * rhs
+    T v = zero<T>();
+#pragma unroll
+    for (int u = 0; u < PER; u++) fmac(v, inv[u], rhs[t.lane + u * L]);
+    t.lanes_sum(v, part, xs);
+    t.store(b, xs);
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) atomicExch(flags + b, 1);
@@ -604,7 +680,8 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
 #ifdef GPUBLAS_FAMILY_SV
 #define SV_KERNELS(TAG, T, NB)                                                                 \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_sub_##TAG(Job j) { trsv_subst<T, NB>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 flags) { trsv_blocked<T, NB>(j, e, flags); }
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_inv_##TAG(Job j, int e, u64 winv) { trsv_inv<T, NB>(j, e, winv); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 winv, u64 flags) { trsv_blocked<T, NB>(j, e, winv, flags); }
 SV_KERNELS(s, float, 64)
 SV_KERNELS(d, double, 64)
 SV_KERNELS(c, float2, 64)

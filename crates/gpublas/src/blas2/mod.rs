@@ -21,12 +21,14 @@
 //!   once. Too small a workspace: the triangle is read twice, with no workspace (`PerfDegraded`).
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
 //!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
-//! - `trsv`: the solve runs over many blocks at once, one per block of 64 rows (32 for
-//!   `Complex64`), each starting its off-diagonal products as soon as the rows it depends on
-//!   are solved; their progress flags live in the workspace. Too small: substitution on one
-//!   block per system (`PerfDegraded`). Both substitute within the diagonal blocks (no
-//!   inverted blocks), so accuracy is that of plain substitution. Small systems (n ≤ 128) and
-//!   large batches use one block per system from the start.
+//! - `trsv`: the diagonal tiles (64 × 64; 32 × 32 for `Complex64`) are inverted into the
+//!   workspace, all at once; then one block per block of rows multiplies the solved rows it
+//!   depends on as soon as their progress flags (also in the workspace) are up, and applies
+//!   its tile's inverse. Inverting a tile costs accuracy in proportion to that tile's condition
+//!   number (a 64 × 64 piece of the diagonal, not the whole matrix): on ill-conditioned
+//!   triangles use a fixed workspace below the need, which runs plain substitution on one block
+//!   per system (`PerfDegraded`), as do small systems (n ≤ 128) and large batches from the
+//!   start.
 //! - Lists: a table of the buffers' device addresses; when a fixed workspace cannot hold the
 //!   whole batch's table, the batch runs in chunks that fit (F8, `PerfDegraded`).
 //!
@@ -185,6 +187,14 @@ impl<T: Scalar> Call<'_, '_, T> {
             }
             Storage::Packed => Ok(()),
         }?;
+        // Every span must exist (no overflow), during a query too (M8).
+        self.a_need()?;
+        let (lx, ly) = self.lens();
+        if let Some((_, incx)) = &self.x {
+            span_or(name, vec_span(lx, *incx), &|| format!("{lx} elements at incx = {incx}"))?;
+        }
+        let inc = self.inc_out;
+        span_or(name, vec_span(ly, inc), &|| format!("{ly} elements at increment {inc}"))?;
         let batch = self.a.count();
         if let Some((x, _)) = &self.x {
             check_counts(name, ("A", batch), ("x", x.count()))?;

@@ -90,7 +90,7 @@ pub(crate) struct Plan {
     pub part_bytes: usize,
     /// Bytes of the address table of a list batch (`chunk` entries).
     pub table_bytes: usize,
-    /// Bytes of trsv's progress flags (one system at a time).
+    /// Bytes of trsv's inverted diagonal tiles and progress flags (one system at a time).
     pub trsv_bytes: usize,
 }
 
@@ -162,9 +162,9 @@ impl Shape {
     fn part_elems(&self, algo: Algo, splits: usize) -> usize {
         match algo {
             Algo::Split if matches!(self.kind, Kind::Symv | Kind::Hemv) => {
-                (splits + self.row_tiles()) * self.n
+                (splits + self.row_tiles()).saturating_mul(self.n)
             }
-            Algo::Split => splits * self.out_len(),
+            Algo::Split => splits.saturating_mul(self.out_len()),
             _ => 0,
         }
     }
@@ -181,9 +181,14 @@ impl Shape {
         ops * 8
     }
 
-    /// trsv over many blocks: a progress flag per block of rows and a ticket counter.
+    /// trsv over many blocks: the inverted diagonal tiles, a progress flag per block of rows
+    /// and a ticket counter.
     fn trsv_blocked_bytes(&self) -> usize {
-        (self.n.div_ceil(trsv_nb(self.elem)) + 2) * 4
+        let nb = trsv_nb(self.elem);
+        let blocks = self.n.div_ceil(nb);
+        blocks
+            .saturating_mul(nb * nb * self.elem)
+            .saturating_add((blocks + 2) * 4)
     }
 
     fn make(&self, algo: Algo, splits: usize, chunk: usize) -> Plan {
@@ -191,8 +196,11 @@ impl Shape {
             algo,
             splits,
             chunk,
-            part_bytes: chunk * self.part_elems(algo, splits) * self.elem,
-            table_bytes: chunk * self.table_per_entry(),
+            // Saturating: an absurd shape needs more than any workspace, it never wraps.
+            part_bytes: chunk
+                .saturating_mul(self.part_elems(algo, splits))
+                .saturating_mul(self.elem),
+            table_bytes: chunk.saturating_mul(self.table_per_entry()),
             trsv_bytes: if algo == Algo::TrsvBlocked {
                 self.trsv_blocked_bytes()
             } else {

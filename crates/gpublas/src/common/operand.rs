@@ -270,9 +270,10 @@ impl Checker<'_> {
                 if *count == 0 {
                     return Ok(());
                 }
+                let sname = format!("stride_{}", what.to_lowercase());
                 if output && *count > 1 && *stride < need {
                     return Err(Error::InvalidValue(format!(
-                        "{}: output {what} has stride_{what} = {stride} but one entry spans {need} elements ({}): \
+                        "{}: output {what} has {sname} = {stride} but one entry spans {need} elements ({}): \
                          {count} entries would overlap",
                         self.call,
                         why()
@@ -283,13 +284,13 @@ impl Checker<'_> {
                     .and_then(|v| v.checked_add(need))
                     .ok_or_else(|| {
                         Error::InvalidSize(format!(
-                            "{}: batch of {count} at stride_{what} = {stride} overflows the address space",
+                            "{}: batch of {count} at {sname} = {stride} overflows the address space",
                             self.call
                         ))
                     })?;
                 self.one(
                     buf,
-                    &|| format!("{what} (batch of {count}, stride_{what} = {stride})"),
+                    &|| format!("{what} (batch of {count}, {sname} = {stride})"),
                     total,
                     why,
                 )

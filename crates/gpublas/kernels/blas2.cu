@@ -196,7 +196,9 @@ template <class T> __device__ __forceinline__ unsigned load_rows(const Job& j, c
 }
 
 // ---- sweep ----------------------------------------------------------------------------
-template <class T, int RS>
+// SYM: also the mirrored column sums (symv/hemv); without it the x values of the rows are not
+// kept, which frees their registers for loads in flight.
+template <class T, int RS, bool SYM>
 __device__ __forceinline__ void sweep(const Job& j) {
     const int V = 16 / sizeof(T);
     __shared__ T red[THREADS * (16 / sizeof(T)) * RS];
@@ -216,42 +218,58 @@ __device__ __forceinline__ void sweep(const Job& j) {
     c0 = max(c0, r0 - j.kl);
     c1 = min(c1, r0 + RB + j.ku);
     const T alpha = alpha_of<T>(j, e);
-    const bool sym = j.flags & F_SYM;
     T acc[RS][16 / sizeof(T)];
-    T xr[RS][16 / sizeof(T)];
+    T xr[SYM ? RS : 1][16 / sizeof(T)];
 #pragma unroll
     for (int k = 0; k < RS; k++)
 #pragma unroll
         for (int v = 0; v < V; v++) {
             acc[k][v] = zero<T>();
-            i64 i = r0 + (i64)k * tr * V + (i64)lr * V + v;
-            xr[k][v] = (sym && i < j.m) ? ld(x + vidx(j.x, i)) : zero<T>();
+            if (SYM) {
+                i64 i = r0 + (i64)k * tr * V + (i64)lr * V + v;
+                xr[SYM ? k : 0][v] = i < j.m ? ld(x + vidx(j.x, i)) : zero<T>();
+            }
         }
     T* zpart = (T*)j.part + ((i64)e * (j.splits + j.nq) + j.splits + rt) * j.plen;
+    const bool conj = j.flags & F_CONJ;
     if (!is0(alpha)) {
-        // Every lane runs the same number of iterations: the symv shuffles need the whole warp.
-        for (i64 cb = c0; cb < c1; cb += tc) {
-            const i64 c = cb + lc;
-            const bool live = c < c1;
-            const T xc = live ? ld(x + vidx(j.x, c)) : zero<T>();
-            const T* col = colp<T>(j, a, live ? c : c0);
-            const i64 lo = live ? max((i64)0, c - j.ku) : 0, hi = live ? min(j.m, c + j.kl + 1) : 0;
-            T z = zero<T>();
+        // Two columns per lane per step, every lane the same number of steps (the symv
+        // shuffles need the whole warp).
+        for (i64 cb = c0; cb < c1; cb += 2 * tc) {
+            i64 cc[2]; bool live[2]; T xc[2]; const T* col[2]; i64 lo[2], hi[2];
 #pragma unroll
-            for (int k = 0; k < RS; k++) {
-                const i64 i0 = r0 + (i64)k * tr * V + (i64)lr * V;
-                T av[16 / sizeof(T)];
-                const unsigned ex = load_rows<T>(j, col, i0, lo, hi, c, av);
-#pragma unroll
-                for (int v = 0; v < V; v++) {
-                    if (!(ex >> v & 1)) continue;
-                    fmac(acc[k][v], av[v], xc);
-                    if (sym && i0 + v != c) fmac(z, (j.flags & F_CONJ) ? cj(av[v]) : av[v], xr[k][v]);
-                }
+            for (int u = 0; u < 2; u++) {
+                cc[u] = cb + u * tc + lc;
+                live[u] = cc[u] < c1;
+                xc[u] = live[u] ? ld(x + vidx(j.x, cc[u])) : zero<T>();
+                col[u] = colp<T>(j, a, live[u] ? cc[u] : c0);
+                lo[u] = live[u] ? max((i64)0, cc[u] - j.ku) : 0;
+                hi[u] = live[u] ? min(j.m, cc[u] + j.kl + 1) : 0;
             }
-            if (sym) {
-                for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
-                if (lr == 0 && live) zpart[c] = z;
+            T av[2][RS][16 / sizeof(T)];
+            unsigned ex[2][RS];
+#pragma unroll
+            for (int u = 0; u < 2; u++)
+#pragma unroll
+                for (int k = 0; k < RS; k++)
+                    ex[u][k] = load_rows<T>(j, col[u], r0 + (i64)k * tr * V + (i64)lr * V, lo[u], hi[u], cc[u], av[u][k]);
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                T z = zero<T>();
+#pragma unroll
+                for (int k = 0; k < RS; k++) {
+                    const i64 i0 = r0 + (i64)k * tr * V + (i64)lr * V;
+#pragma unroll
+                    for (int v = 0; v < V; v++) {
+                        if (!(ex[u][k] >> v & 1)) continue;
+                        fmac(acc[k][v], av[u][k][v], xc[u]);
+                        if (SYM && i0 + v != cc[u]) fmac(z, conj ? cj(av[u][k][v]) : av[u][k][v], xr[SYM ? k : 0][v]);
+                    }
+                }
+                if (SYM) {
+                    for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
+                    if (lr == 0 && live[u]) zpart[cc[u]] = z;
+                }
             }
         }
     }
@@ -303,33 +321,29 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
         // Start at the aligned row at or below lo so all but the ends are whole 16-byte loads.
         i64 i0 = (lo / V) * V + (i64)lr * V;
         const bool xvec = j.x.inc == 1 && (((u64)x) & 15) == 0;
-        for (; i0 < hi; i0 += 2 * step) {
-            T a0[16 / sizeof(T)], a1[16 / sizeof(T)];
-            const i64 i1 = i0 + step;
-            const unsigned e0 = load_rows<T>(j, col, i0, lo, hi, c, a0);
-            const unsigned e1 = load_rows<T>(j, col, i1, lo, hi, c, a1);
-            T xa[16 / sizeof(T)], xb[16 / sizeof(T)];
-            if (xvec && e0 == (1u << V) - 1) {
-                Pack<T> p; p.q = __ldg((const uint4*)(x + i0));
+        // Four row steps per iteration: four 16-byte loads of A (and of x) in flight.
+        for (; i0 < hi; i0 += 4 * step) {
+            T av[4][16 / sizeof(T)], xv[4][16 / sizeof(T)];
+            unsigned ex[4];
 #pragma unroll
-                for (int v = 0; v < V; v++) xa[v] = p.e[v];
-            } else {
+            for (int u = 0; u < 4; u++) ex[u] = load_rows<T>(j, col, i0 + u * step, lo, hi, c, av[u]);
 #pragma unroll
-                for (int v = 0; v < V; v++) xa[v] = (e0 >> v & 1) ? ld(x + vidx(j.x, i0 + v)) : zero<T>();
-            }
-            if (xvec && e1 == (1u << V) - 1) {
-                Pack<T> p; p.q = __ldg((const uint4*)(x + i1));
+            for (int u = 0; u < 4; u++) {
+                const i64 iu = i0 + u * step;
+                if (xvec && ex[u] == (1u << V) - 1) {
+                    Pack<T> p; p.q = __ldg((const uint4*)(x + iu));
 #pragma unroll
-                for (int v = 0; v < V; v++) xb[v] = p.e[v];
-            } else {
+                    for (int v = 0; v < V; v++) xv[u][v] = p.e[v];
+                } else {
 #pragma unroll
-                for (int v = 0; v < V; v++) xb[v] = (e1 >> v & 1) ? ld(x + vidx(j.x, i1 + v)) : zero<T>();
+                    for (int v = 0; v < V; v++) xv[u][v] = (ex[u] >> v & 1) ? ld(x + vidx(j.x, iu + v)) : zero<T>();
+                }
             }
 #pragma unroll
-            for (int v = 0; v < V; v++) {
-                if (e0 >> v & 1) fmac(z, conj ? cj(a0[v]) : a0[v], xa[v]);
-                if (e1 >> v & 1) fmac(z, conj ? cj(a1[v]) : a1[v], xb[v]);
-            }
+            for (int u = 0; u < 4; u++)
+#pragma unroll
+                for (int v = 0; v < V; v++)
+                    if (ex[u] >> v & 1) fmac(z, conj ? cj(av[u][v]) : av[u][v], xv[u][v]);
         }
     }
     for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
@@ -412,8 +426,10 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
 
 #ifdef GPUBLAS_FAMILY_MV
 #define MV_KERNELS(TAG, T)                                                                     \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep1_##TAG(Job j) { sweep<T, 1>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep4_##TAG(Job j) { sweep<T, 4>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep1_##TAG(Job j) { sweep<T, 1, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep4_##TAG(Job j) { sweep<T, 4, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_symsweep1_##TAG(Job j) { sweep<T, 1, true>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_symsweep4_##TAG(Job j) { sweep<T, 4, true>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }

@@ -270,7 +270,12 @@ pub(super) fn run<T: Scalar>(
                 tc: tc as i32,
                 ..*job
             };
-            let name = if g.rs == 4 { "b2_sweep4" } else { "b2_sweep1" };
+            let name = match (job.flags & F_SYM != 0, g.rs == 4) {
+                (false, false) => "b2_sweep1",
+                (false, true) => "b2_sweep4",
+                (true, false) => "b2_symsweep1",
+                (true, true) => "b2_symsweep4",
+            };
             launch(
                 name,
                 &MV,
@@ -425,18 +430,29 @@ pub(super) fn run<T: Scalar>(
                 if plan.algo == Algo::TrsvSubst {
                     launch("b2_trsv_sub", &SV, ne, THREADS, &j, None)?;
                 } else {
-                    let nbk = c.n.div_ceil(trsv_nb(elem));
+                    let nb = trsv_nb(elem);
+                    let nbk = c.n.div_ceil(nb);
+                    // [inverted diagonal tiles][progress flags, ticket counter]
+                    let winv = trsv_ws;
+                    let progress = trsv_ws + (nbk * nb * nb * elem) as u64;
+                    let inv = format!("b2_trsv_inv_{tag}");
+                    let blk = format!("b2_trsv_blk_{tag}");
                     for e in 0..ne {
-                        // Progress flags and the ticket counter start at zero.
-                        stream.memset32(trsv_ws, 0, nbk + 2)?;
                         let ei = e as i32;
-                        let func = format!("b2_trsv_blk_{tag}");
+                        stream.memset32(progress, 0, nbk + 2)?;
                         stream.launch(
                             &SV,
-                            &func,
+                            &inv,
                             nbk as u32,
                             THREADS as u32,
-                            &mut [param(&j), param(&ei), param(&trsv_ws)],
+                            &mut [param(&j), param(&ei), param(&winv)],
+                        )?;
+                        stream.launch(
+                            &SV,
+                            &blk,
+                            nbk as u32,
+                            THREADS as u32,
+                            &mut [param(&j), param(&ei), param(&winv), param(&progress)],
                         )?;
                     }
                 }

@@ -204,10 +204,12 @@ __device__ __forceinline__ void sweep(const Job& j) {
     __shared__ T red[THREADS * (16 / sizeof(T)) * RS];
     const int tr = j.tr, tc = j.tc;
     const int lr = threadIdx.x % tr, lc = threadIdx.x / tr;
+    // Row tiles vary fastest, so the blocks running together read different rows (not the
+    // same rows of many columns, which crowds a few memory channels).
     i64 b = blockIdx.x;
-    const int s = (int)(b % j.splits); b /= j.splits;
-    const int rt = (int)(b % j.rowtiles);
-    const int e = (int)(b / j.rowtiles);
+    const int rt = (int)(b % j.rowtiles); b /= j.rowtiles;
+    const int s = (int)(b % j.splits);
+    const int e = (int)(b / j.splits);
     pdl_enter();
     const T* a = mat_of<T>(j, e);
     const T* x = x_of<T>(j, e);
@@ -233,12 +235,14 @@ __device__ __forceinline__ void sweep(const Job& j) {
     T* zpart = (T*)j.part + ((i64)e * (j.splits + j.nq) + j.splits + rt) * j.plen;
     const bool conj = j.flags & F_CONJ;
     if (!is0(alpha)) {
-        // Two columns per lane per step, every lane the same number of steps (the symv
-        // shuffles need the whole warp).
-        for (i64 cb = c0; cb < c1; cb += 2 * tc) {
+        // CU columns per lane per step (more loads in flight; one for symv, whose mirrored
+        // sums need the registers), every lane the same number of steps (the symv shuffles
+        // need the whole warp).
+        const int CU = SYM ? 1 : 2;
+        for (i64 cb = c0; cb < c1; cb += CU * tc) {
             i64 cc[2]; bool live[2]; T xc[2]; const T* col[2]; i64 lo[2], hi[2];
 #pragma unroll
-            for (int u = 0; u < 2; u++) {
+            for (int u = 0; u < CU; u++) {
                 cc[u] = cb + u * tc + lc;
                 live[u] = cc[u] < c1;
                 xc[u] = live[u] ? ld(x + vidx(j.x, cc[u])) : zero<T>();
@@ -249,12 +253,12 @@ __device__ __forceinline__ void sweep(const Job& j) {
             T av[2][RS][16 / sizeof(T)];
             unsigned ex[2][RS];
 #pragma unroll
-            for (int u = 0; u < 2; u++)
+            for (int u = 0; u < CU; u++)
 #pragma unroll
                 for (int k = 0; k < RS; k++)
                     ex[u][k] = load_rows<T>(j, col[u], r0 + (i64)k * tr * V + (i64)lr * V, lo[u], hi[u], cc[u], av[u][k]);
 #pragma unroll
-            for (int u = 0; u < 2; u++) {
+            for (int u = 0; u < CU; u++) {
                 T z = zero<T>();
 #pragma unroll
                 for (int k = 0; k < RS; k++) {
@@ -319,16 +323,26 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
     T z = zero<T>();
     if (!is0(alpha) && lo < hi) {
         // Start at the aligned row at or below lo so all but the ends are whole 16-byte loads.
-        i64 i0 = (lo / V) * V + (i64)lr * V;
+        const i64 base = (lo / V) * V;
         const bool xvec = j.x.inc == 1 && (((u64)x) & 15) == 0;
-        // Four row steps per iteration: four 16-byte loads of A (and of x) in flight.
-        for (; i0 < hi; i0 += 4 * step) {
+        const i64 chunk = 4 * step;
+        const i64 nck = (hi - base + chunk - 1) / chunk;
+        // Columns start at different chunks (and wrap around), so the warps running together
+        // do not all read the same rows of many columns (a few memory channels).
+        const i64 k0 = nck > 1 ? (c * 5) % nck : 0;
+        for (i64 t = 0; t < nck; t++) {
+            i64 kk = k0 + t;
+            if (kk >= nck) kk -= nck;
+            const i64 i0 = base + kk * chunk + (i64)lr * V;
+            const int steps = hi - (base + kk * chunk) > 2 * step ? 4 : (hi - (base + kk * chunk) > step ? 2 : 1);
             T av[4][16 / sizeof(T)], xv[4][16 / sizeof(T)];
-            unsigned ex[4];
+            unsigned ex[4] = {0, 0, 0, 0};
 #pragma unroll
-            for (int u = 0; u < 4; u++) ex[u] = load_rows<T>(j, col, i0 + u * step, lo, hi, c, av[u]);
+            for (int u = 0; u < 4; u++)
+                if (u < steps) ex[u] = load_rows<T>(j, col, i0 + u * step, lo, hi, c, av[u]);
 #pragma unroll
             for (int u = 0; u < 4; u++) {
+                if (u >= steps) continue;
                 const i64 iu = i0 + u * step;
                 if (xvec && ex[u] == (1u << V) - 1) {
                     Pack<T> p; p.q = __ldg((const uint4*)(x + iu));
@@ -426,10 +440,10 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
 
 #ifdef GPUBLAS_FAMILY_MV
 #define MV_KERNELS(TAG, T)                                                                     \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep1_##TAG(Job j) { sweep<T, 1, false>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_sweep4_##TAG(Job j) { sweep<T, 4, false>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_symsweep1_##TAG(Job j) { sweep<T, 1, true>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_symsweep4_##TAG(Job j) { sweep<T, 4, true>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_sweep1_##TAG(Job j) { sweep<T, 1, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_sweep4_##TAG(Job j) { sweep<T, 4, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep1_##TAG(Job j) { sweep<T, 1, true>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep4_##TAG(Job j) { sweep<T, 4, true>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }
@@ -660,6 +674,12 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 winv, u64 
 #pragma unroll
         for (int u = 0; u < PER; u++) inv[u] = ldcg(w + t.rr + (i64)(t.lane + u * L) * NB);
     }
+    // This block's right-hand side does not wait for anyone either.
+    T bval = zero<T>();
+    if (threadIdx.x < NB) {
+        const i64 row = (i64)b * NB + threadIdx.x;
+        if (row < j.n) bval = ldcg(t.x + vidx(j.y, row));
+    }
     // Tiles are fetched one dependency ahead, so a tile's loads are in flight while the block
     // waits for the rows it multiplies.
     T cur[PER], nxt[PER];
@@ -670,27 +690,33 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 winv, u64 
 #pragma unroll
         for (int u = 0; u < PER; u++) cur[u] = nxt[u];
         if (p + 1 < q) t.fetch(b, t.fwd ? p + 1 : nbk - 2 - p, nxt);
-        if (threadIdx.x == 0) {
-            while (ld_acquire(flags + c) == 0) { }
-        }
-        __syncthreads();
+        // The threads that load the solved rows wait for them themselves.
         if (threadIdx.x < NB) {
+            while (ld_acquire(flags + c) == 0) { }
             const i64 row = (i64)c * NB + threadIdx.x;
             xs[threadIdx.x] = row < j.n ? ldcg(t.x + vidx(j.y, row)) : zero<T>();
         }
         __syncthreads();
         t.apply(cur, xs, acc, ts);
+        __syncthreads();
     }
-    t.finish_rhs(b, acc, part, rhs);
+    // rhs = b - acc
+    t.lanes_sum(acc, part, rhs);
+    if (threadIdx.x < NB) rhs[threadIdx.x] = sub(bval, rhs[threadIdx.x]);
+    __syncthreads();
     // x_b = inverse(op(A)(b, b)) * rhs
     T v = zero<T>();
 #pragma unroll
     for (int u = 0; u < PER; u++) fmac(v, inv[u], rhs[t.lane + u * L]);
     t.lanes_sum(v, part, xs);
     t.store(b, xs);
-    __threadfence();
+    // Release: the barrier orders every thread's stores before thread 0's fence and flag (as
+    // cooperative groups' grid sync does).
     __syncthreads();
-    if (threadIdx.x == 0) atomicExch(flags + b, 1);
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicExch(flags + b, 1);
+    }
 }
 
 #ifdef GPUBLAS_FAMILY_SV

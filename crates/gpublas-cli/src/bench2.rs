@@ -486,7 +486,14 @@ fn square<T: Elem>(b: &mut Bench<'_>, n: usize, p: Parts) -> Result<(), Error> {
     let (nf, ef) = (n as f64, es as f64);
     let stored = nf * (nf + 1.0) / 2.0;
     if dense {
-        let a = random::<T>(dev, nn, 1)?;
+        // GPUBLAS_BENCH_LDA_PAD=k pads gemv's leading dimension by k elements (to study how
+        // the column stride affects bandwidth); unset, lda = n.
+        let pad: usize = std::env::var("GPUBLAS_BENCH_LDA_PAD")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let lda = n + pad;
+        let a = random::<T>(dev, elems(lda, n)?, 1)?;
         let mut v = Vecs {
             x: random(dev, n, 2)?,
             y: random(dev, n, 3)?,
@@ -497,7 +504,7 @@ fn square<T: Elem>(b: &mut Bench<'_>, n: usize, p: Parts) -> Result<(), Error> {
         for &op in gemv_ops {
             b.row(
                 &format!("gemv {}", letter(op)),
-                shape.clone(),
+                if pad > 0 { format!("{shape} lda+{pad}") } else { shape.clone() },
                 ef * (nf * nf + 3.0 * nf),
                 &mut v,
                 Out::Y,
@@ -509,7 +516,7 @@ fn square<T: Elem>(b: &mut Bench<'_>, n: usize, p: Parts) -> Result<(), Error> {
                         n,
                         Coef::Device(&alpha),
                         &a,
-                        n,
+                        lda,
                         &v.x,
                         1,
                         Coef::Device(&beta),
@@ -518,7 +525,7 @@ fn square<T: Elem>(b: &mut Bench<'_>, n: usize, p: Parts) -> Result<(), Error> {
                     )
                 },
                 theirs!(T, |c, v| c
-                    .gemv(op, n, n, &alpha, &a, n, &v.x, 1, &beta, &mut v.y, 1)),
+                    .gemv(op, n, n, &alpha, &a, lda, &v.x, 1, &beta, &mut v.y, 1)),
             );
         }
         let symv_uplos: &[Uplo] = if p.symv {
@@ -840,7 +847,11 @@ pub fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, 
         "speedup",
         "rel diff"
     );
-    let big = if quick { 2048 } else { 16384 };
+    // GPUBLAS_BENCH_N overrides the order of the square groups (to study size effects).
+    let big = std::env::var("GPUBLAS_BENCH_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 2048 } else { 16384 });
     let all = Parts {
         gemv: true,
         symv: true,

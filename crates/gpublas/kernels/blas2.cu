@@ -41,7 +41,7 @@ struct Job {
     int e0, nent;             // first entry of this launch (for scalars), entries
     int np, nq;               // pass2: partial vectors to sum; symv: row-tile partials
     int rb;                   // rows per sweep block (symv ranges in pass2)
-    int pad2;
+    int cpg;                  // dot: columns per thread group (1 or CPG)
 };
 struct List { u64 p[LIST_MAX]; };
 
@@ -298,6 +298,9 @@ __device__ __forceinline__ void sweep(const Job& j) {
 }
 
 // ---- dot ------------------------------------------------------------------------------
+// A group of tr threads owns CPG columns of a block; a short column (one chunk of rows) is
+// read for all CPG columns at once, with x loaded once for them.
+#define CPG 4
 template <class T>
 __device__ __forceinline__ void dot(const Job& j, int yslot) {
     const int V = 16 / sizeof(T);
@@ -308,65 +311,115 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
     const int cg = (int)(b % j.colgroups);
     const int e = (int)(b / j.colgroups);
     pdl_enter();
-    const i64 c0 = (i64)cg * tc + lc;
-    const bool live = c0 < j.n;  // idle lanes still take part in the group's shuffles
-    const i64 c = live ? c0 : 0;
     const T* a = mat_of<T>(j, e);
     const T* x = x_of<T>(j, e);
     const T alpha = alpha_of<T>(j, e);
     const i64 step = (i64)tr * V;
+    const i64 chunk = 4 * step;
     const i64 rps = ((j.m + j.splits - 1) / j.splits + step - 1) / step * step;
-    const i64 lo = max(max((i64)0, c - j.ku), s * rps);
-    const i64 hi = live ? min(min(j.m, c + j.kl + 1), (s + 1) * rps) : 0;
-    const T* col = colp<T>(j, a, c);
     const bool conj = j.flags & F_CONJ;
-    T z = zero<T>();
-    if (!is0(alpha) && lo < hi) {
-        // Start at the aligned row at or below lo so all but the ends are whole 16-byte loads.
-        const i64 base = (lo / V) * V;
-        const bool xvec = j.x.inc == 1 && (((u64)x) & 15) == 0;
-        const i64 chunk = 4 * step;
-        const i64 nck = (hi - base + chunk - 1) / chunk;
-        // Columns start at different chunks (and wrap around), so the warps running together
-        // do not all read the same rows of many columns (a few memory channels).
-        const i64 k0 = nck > 1 ? (c * 5) % nck : 0;
-        for (i64 t = 0; t < nck; t++) {
-            i64 kk = k0 + t;
-            if (kk >= nck) kk -= nck;
-            const i64 i0 = base + kk * chunk + (i64)lr * V;
-            const int steps = hi - (base + kk * chunk) > 2 * step ? 4 : (hi - (base + kk * chunk) > step ? 2 : 1);
-            T av[4][16 / sizeof(T)], xv[4][16 / sizeof(T)];
-            unsigned ex[4] = {0, 0, 0, 0};
+    const bool xvec = j.x.inc == 1 && (((u64)x) & 15) == 0;
+    T z[CPG];
+    i64 cc[CPG], lo[CPG], hi[CPG];
+    bool live[CPG];
 #pragma unroll
-            for (int u = 0; u < 4; u++)
-                if (u < steps) ex[u] = load_rows<T>(j, col, i0 + u * step, lo, hi, c, av[u]);
+    for (int k = 0; k < CPG; k++) {
+        z[k] = zero<T>();
+        cc[k] = ((i64)cg * j.cpg + k) * tc + lc;
+        live[k] = k < j.cpg && cc[k] < j.n;
+        const i64 c = live[k] ? cc[k] : 0;
+        lo[k] = max(max((i64)0, c - j.ku), s * rps);
+        hi[k] = live[k] ? min(min(j.m, c + j.kl + 1), (s + 1) * rps) : 0;
+    }
+    if (!is0(alpha)) {
+        if (rps <= chunk && j.m <= chunk) {
+            // Short columns: one chunk from row s * rps; every column's loads issued together.
+            const i64 i0 = s * rps + (i64)lr * V;
+            T av[CPG][4][16 / sizeof(T)];
+            unsigned ex[CPG][4];
 #pragma unroll
-            for (int u = 0; u < 4; u++) {
-                if (u >= steps) continue;
-                const i64 iu = i0 + u * step;
-                if (xvec && ex[u] == (1u << V) - 1) {
-                    Pack<T> p; p.q = __ldg((const uint4*)(x + iu));
+            for (int k = 0; k < CPG; k++) {
+                const T* col = colp<T>(j, a, live[k] ? cc[k] : 0);
 #pragma unroll
-                    for (int v = 0; v < V; v++) xv[u][v] = p.e[v];
-                } else {
-#pragma unroll
-                    for (int v = 0; v < V; v++) xv[u][v] = (ex[u] >> v & 1) ? ld(x + vidx(j.x, iu + v)) : zero<T>();
-                }
+                for (int u = 0; u < 4; u++)
+                    ex[k][u] = (i0 + u * step < hi[k]) ? load_rows<T>(j, col, i0 + u * step, lo[k], hi[k], cc[k], av[k][u]) : 0u;
             }
 #pragma unroll
-            for (int u = 0; u < 4; u++)
+            for (int u = 0; u < 4; u++) {
+                const i64 iu = i0 + u * step;
+                if (iu >= j.m) continue;
+                T xv[16 / sizeof(T)];
+                if (xvec && iu + V <= j.m) {
+                    Pack<T> p; p.q = __ldg((const uint4*)(x + iu));
 #pragma unroll
-                for (int v = 0; v < V; v++)
-                    if (ex[u] >> v & 1) fmac(z, conj ? cj(av[u][v]) : av[u][v], xv[u][v]);
+                    for (int v = 0; v < V; v++) xv[v] = p.e[v];
+                } else {
+#pragma unroll
+                    for (int v = 0; v < V; v++) xv[v] = iu + v < j.m ? ld(x + vidx(j.x, iu + v)) : zero<T>();
+                }
+#pragma unroll
+                for (int k = 0; k < CPG; k++)
+#pragma unroll
+                    for (int v = 0; v < V; v++)
+                        if (ex[k][u] >> v & 1) fmac(z[k], conj ? cj(av[k][u][v]) : av[k][u][v], xv[v]);
+            }
+        } else {
+#pragma unroll 1
+            for (int k = 0; k < CPG; k++) {
+                if (lo[k] >= hi[k]) continue;
+                const i64 c = cc[k];
+                const T* col = colp<T>(j, a, c);
+                // Start at the aligned row at or below lo so all but the ends are whole loads.
+                const i64 base = (lo[k] / V) * V;
+                const i64 nck = (hi[k] - base + chunk - 1) / chunk;
+                // Columns start at different chunks (and wrap around), so the warps running
+                // together do not all read the same rows of many columns.
+                const i64 k0 = nck > 1 ? (c * 5) % nck : 0;
+                for (i64 t = 0; t < nck; t++) {
+                    i64 kk = k0 + t;
+                    if (kk >= nck) kk -= nck;
+                    const i64 i0 = base + kk * chunk + (i64)lr * V;
+                    const i64 left = hi[k] - (base + kk * chunk);
+                    const int steps = left > 2 * step ? 4 : (left > step ? 2 : 1);
+                    T av[4][16 / sizeof(T)], xv[4][16 / sizeof(T)];
+                    unsigned ex[4] = {0, 0, 0, 0};
+#pragma unroll
+                    for (int u = 0; u < 4; u++)
+                        if (u < steps) ex[u] = load_rows<T>(j, col, i0 + u * step, lo[k], hi[k], c, av[u]);
+#pragma unroll
+                    for (int u = 0; u < 4; u++) {
+                        if (u >= steps) continue;
+                        const i64 iu = i0 + u * step;
+                        if (xvec && ex[u] == (1u << V) - 1) {
+                            Pack<T> p; p.q = __ldg((const uint4*)(x + iu));
+#pragma unroll
+                            for (int v = 0; v < V; v++) xv[u][v] = p.e[v];
+                        } else {
+#pragma unroll
+                            for (int v = 0; v < V; v++) xv[u][v] = (ex[u] >> v & 1) ? ld(x + vidx(j.x, iu + v)) : zero<T>();
+                        }
+                    }
+#pragma unroll
+                    for (int u = 0; u < 4; u++)
+#pragma unroll
+                        for (int v = 0; v < V; v++)
+                            if (ex[u] >> v & 1) fmac(z[k], conj ? cj(av[u][v]) : av[u][v], xv[u][v]);
+                }
+            }
         }
     }
-    for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
-    if (lr != 0 || !live) return;
-    if (j.flags & F_DIRECT) {
-        T* y = y_of<T>(j, e, yslot) + vidx(j.y, c);
-        *y = combine(z, alpha, beta_of<T>(j, e), y);
-    } else {
-        ((T*)j.part)[((i64)e * j.splits + s) * j.plen + c] = z;
+#pragma unroll
+    for (int k = 0; k < CPG; k++) {
+        T zk = z[k];
+        for (int d = tr / 2; d > 0; d >>= 1) zk = add(zk, shx(zk, d, tr));
+        if (lr != 0 || !live[k]) continue;
+        const i64 c = cc[k];
+        if (j.flags & F_DIRECT) {
+            T* y = y_of<T>(j, e, yslot) + vidx(j.y, c);
+            *y = combine(zk, alpha, beta_of<T>(j, e), y);
+        } else {
+            ((T*)j.part)[((i64)e * j.splits + s) * j.plen + c] = zk;
+        }
     }
 }
 

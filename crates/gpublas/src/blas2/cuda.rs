@@ -66,7 +66,7 @@ struct Job {
     np: i32,
     nq: i32,
     rb: i32,
-    pad2: i32,
+    cpg: i32,
 }
 
 const F_CONJ: i32 = 1;
@@ -238,7 +238,7 @@ pub(super) fn run<T: Scalar>(
             np: 0,
             nq: 0,
             rb: g.rows_per_block() as i32,
-            pad2: 0,
+            cpg: 1,
         };
         let launch = |name: &str,
                       module,
@@ -286,12 +286,15 @@ pub(super) fn run<T: Scalar>(
             )
         };
         let dot = |job: &Job, splits: usize| -> Result<(), Error> {
-            let tc = (THREADS / g.tr).min(c.n).max(1);
-            let groups = c.n.div_ceil(tc);
+            // Short columns: each thread group takes several (their loads go out together).
+            let cpg = shape.dot_columns_per_group();
+            let tc = (THREADS / g.tr).min(c.n.div_ceil(cpg)).max(1);
+            let groups = c.n.div_ceil(tc * cpg);
             let j = Job {
                 splits: splits as i32,
                 tc: tc as i32,
                 colgroups: groups as i32,
+                cpg: cpg as i32,
                 ..*job
             };
             launch(

@@ -125,11 +125,22 @@ impl Shape {
         self.m.div_ceil(self.geom().rows_per_block()).max(1)
     }
 
+    /// Columns per thread group of the column dots: several when a column is one chunk of
+    /// rows (four row steps), so their loads go out together (`CPG` in blas2.cu).
+    pub(crate) fn dot_columns_per_group(&self) -> usize {
+        let g = self.geom();
+        if self.m <= 4 * g.tr * g.vec {
+            4
+        } else {
+            1
+        }
+    }
+
     /// Blocks of one entry before splitting: row tiles of a sweep, column groups of dots.
     fn base_blocks(&self) -> usize {
         let g = self.geom();
         if self.dots() {
-            self.n.div_ceil(g.tc).max(1)
+            self.n.div_ceil(g.tc * self.dot_columns_per_group()).max(1)
         } else {
             self.row_tiles()
         }

@@ -364,9 +364,10 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
                         if (ex[k][u] >> v & 1) fmac(z[k], conj ? cj(av[k][u][v]) : av[k][u][v], xv[v]);
             }
         } else {
-#pragma unroll 1
-            for (int k = 0; k < CPG; k++) {
-                if (lo[k] >= hi[k]) continue;
+            // Long columns have one column per group (cpg = 1, set by the launcher); constant
+            // indices keep the per-column values in registers.
+            const int k = 0;
+            if (lo[k] < hi[k]) {
                 const i64 c = cc[k];
                 const T* col = colp<T>(j, a, c);
                 // Start at the aligned row at or below lo so all but the ends are whole loads.

@@ -126,10 +126,11 @@ impl Shape {
     }
 
     /// Columns per thread group of the column dots: several when a column is one chunk of
-    /// rows (four row steps), so their loads go out together (`CPG` in blas2.cu).
+    /// rows (four row steps), so their loads go out together (`CPG` in blas2.cu), as long as
+    /// there are columns enough to keep blocks full.
     pub(crate) fn dot_columns_per_group(&self) -> usize {
         let g = self.geom();
-        if self.m <= 4 * g.tr * g.vec {
+        if self.m <= 4 * g.tr * g.vec && self.n >= 4 * g.tc {
             4
         } else {
             1

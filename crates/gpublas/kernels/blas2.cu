@@ -301,7 +301,9 @@ __device__ __forceinline__ void sweep(const Job& j) {
 // A group of tr threads owns CPG columns of a block; a short column (one chunk of rows) is
 // read for all CPG columns at once, with x loaded once for them.
 #define CPG 4
-template <class T>
+// SHORT: the kernel for short columns, CPG to a group; the other one keeps its registers for
+// loads in flight down long columns.
+template <class T, bool SHORT>
 __device__ __forceinline__ void dot(const Job& j, int yslot) {
     const int V = 16 / sizeof(T);
     const int tr = j.tr, tc = j.tc;
@@ -319,11 +321,12 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
     const i64 rps = ((j.m + j.splits - 1) / j.splits + step - 1) / step * step;
     const bool conj = j.flags & F_CONJ;
     const bool xvec = j.x.inc == 1 && (((u64)x) & 15) == 0;
-    T z[CPG];
-    i64 cc[CPG], lo[CPG], hi[CPG];
-    bool live[CPG];
+    enum { NC = SHORT ? CPG : 1 };
+    T z[NC];
+    i64 cc[NC], lo[NC], hi[NC];
+    bool live[NC];
 #pragma unroll
-    for (int k = 0; k < CPG; k++) {
+    for (int k = 0; k < NC; k++) {
         z[k] = zero<T>();
         cc[k] = ((i64)cg * j.cpg + k) * tc + lc;
         live[k] = k < j.cpg && cc[k] < j.n;
@@ -332,13 +335,13 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
         hi[k] = live[k] ? min(min(j.m, c + j.kl + 1), (s + 1) * rps) : 0;
     }
     if (!is0(alpha)) {
-        if (rps <= chunk && j.m <= chunk) {
-            // Short columns: one chunk from row s * rps; every column's loads issued together.
+        if (SHORT) {
+            // Short columns (one chunk, set by the launcher): every column's loads together.
             const i64 i0 = s * rps + (i64)lr * V;
-            T av[CPG][4][16 / sizeof(T)];
-            unsigned ex[CPG][4];
+            T av[NC][4][16 / sizeof(T)];
+            unsigned ex[NC][4];
 #pragma unroll
-            for (int k = 0; k < CPG; k++) {
+            for (int k = 0; k < NC; k++) {
                 const T* col = colp<T>(j, a, live[k] ? cc[k] : 0);
 #pragma unroll
                 for (int u = 0; u < 4; u++)
@@ -358,7 +361,7 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
                     for (int v = 0; v < V; v++) xv[v] = iu + v < j.m ? ld(x + vidx(j.x, iu + v)) : zero<T>();
                 }
 #pragma unroll
-                for (int k = 0; k < CPG; k++)
+                for (int k = 0; k < NC; k++)
 #pragma unroll
                     for (int v = 0; v < V; v++)
                         if (ex[k][u] >> v & 1) fmac(z[k], conj ? cj(av[k][u][v]) : av[k][u][v], xv[v]);
@@ -410,7 +413,7 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
         }
     }
 #pragma unroll
-    for (int k = 0; k < CPG; k++) {
+    for (int k = 0; k < NC; k++) {
         T zk = z[k];
         for (int d = tr / 2; d > 0; d >>= 1) zk = add(zk, shx(zk, d, tr));
         if (lr != 0 || !live[k]) continue;
@@ -498,7 +501,8 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_sweep4_##TAG(Job j) { sweep<T, 4, false>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep1_##TAG(Job j) { sweep<T, 1, true>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep4_##TAG(Job j) { sweep<T, 4, true>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T, false>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort_##TAG(Job j, int yslot) { dot<T, true>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }
 MV_KERNELS(s, float)

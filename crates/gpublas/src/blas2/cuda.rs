@@ -298,7 +298,7 @@ pub(super) fn run<T: Scalar>(
                 ..*job
             };
             launch(
-                "b2_dot",
+                if cpg > 1 { "b2_dotshort" } else { "b2_dot" },
                 &MV,
                 ne * groups * splits,
                 g.tr * tc,

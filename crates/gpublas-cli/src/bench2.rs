@@ -504,7 +504,11 @@ fn square<T: Elem>(b: &mut Bench<'_>, n: usize, p: Parts) -> Result<(), Error> {
         for &op in gemv_ops {
             b.row(
                 &format!("gemv {}", letter(op)),
-                if pad > 0 { format!("{shape} lda+{pad}") } else { shape.clone() },
+                if pad > 0 {
+                    format!("{shape} lda+{pad}")
+                } else {
+                    shape.clone()
+                },
                 ef * (nf * nf + 3.0 * nf),
                 &mut v,
                 Out::Y,

@@ -191,10 +191,14 @@ impl<T: Scalar> Call<'_, '_, T> {
         self.a_need()?;
         let (lx, ly) = self.lens();
         if let Some((_, incx)) = &self.x {
-            span_or(name, vec_span(lx, *incx), &|| format!("{lx} elements at incx = {incx}"))?;
+            span_or(name, vec_span(lx, *incx), &|| {
+                format!("{lx} elements at incx = {incx}")
+            })?;
         }
         let inc = self.inc_out;
-        span_or(name, vec_span(ly, inc), &|| format!("{ly} elements at increment {inc}"))?;
+        span_or(name, vec_span(ly, inc), &|| {
+            format!("{ly} elements at increment {inc}")
+        })?;
         let batch = self.a.count();
         if let Some((x, _)) = &self.x {
             check_counts(name, ("A", batch), ("x", x.count()))?;

@@ -124,29 +124,31 @@ __device__ __forceinline__ void upd(const UJob& j, const u64* list) {
     if (j.x.inc == 1 && ((u64)x & 15) == 0 && ya) {
         const i64 nv = n / V;
         i64 q = t0;
+        // Streaming hints (evict-first): every byte is touched once, so neither the reads nor
+        // the writes should hold L2 lines another stream could use.
         for (; q + 3 * st < nv; q += 4 * st) {
             Pack<T> px[4], py[4];
 #pragma unroll
             for (int u = 0; u < 4; u++) {
-                px[u].q = *((const uint4*)(x + (q + u * st) * V));
-                if (Uses<OP>::READ_Y) py[u].q = *((const uint4*)(y + (q + u * st) * V));
+                px[u].q = __ldcs((const uint4*)(x + (q + u * st) * V));
+                if (Uses<OP>::READ_Y) py[u].q = __ldcs((const uint4*)(y + (q + u * st) * V));
             }
 #pragma unroll
             for (int u = 0; u < 4; u++) {
 #pragma unroll
                 for (int v = 0; v < V; v++) apply<OP, T>(k, px[u].e[v], py[u].e[v]);
-                if (Uses<OP>::WRITE_X) *((uint4*)(x + (q + u * st) * V)) = px[u].q;
-                if (Uses<OP>::HAS_Y) *((uint4*)(y + (q + u * st) * V)) = py[u].q;
+                if (Uses<OP>::WRITE_X) __stcs((uint4*)(x + (q + u * st) * V), px[u].q);
+                if (Uses<OP>::HAS_Y) __stcs((uint4*)(y + (q + u * st) * V), py[u].q);
             }
         }
         for (; q < nv; q += st) {
             Pack<T> px, py;
-            px.q = *((const uint4*)(x + q * V));
-            if (Uses<OP>::READ_Y) py.q = *((const uint4*)(y + q * V));
+            px.q = __ldcs((const uint4*)(x + q * V));
+            if (Uses<OP>::READ_Y) py.q = __ldcs((const uint4*)(y + q * V));
 #pragma unroll
             for (int v = 0; v < V; v++) apply<OP, T>(k, px.e[v], py.e[v]);
-            if (Uses<OP>::WRITE_X) *((uint4*)(x + q * V)) = px.q;
-            if (Uses<OP>::HAS_Y) *((uint4*)(y + q * V)) = py.q;
+            if (Uses<OP>::WRITE_X) __stcs((uint4*)(x + q * V), px.q);
+            if (Uses<OP>::HAS_Y) __stcs((uint4*)(y + q * V), py.q);
         }
         for (i64 i = nv * V + t0; i < n; i += st) {
             T xv = x[i], yv = Uses<OP>::READ_Y ? y[i] : xv;

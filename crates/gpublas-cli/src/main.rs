@@ -101,6 +101,18 @@ fn info(sel: &Option<String>) -> Result<(), Error> {
         Ok(p) => println!("NVRTC: {p}"),
         Err(e) => println!("NVRTC: not found ({e})"),
     }
+    match gpublas::device::kcache::summary() {
+        (Some(dir), n, bytes) => println!(
+            "kernel cache: {} ({n} cubins, {}; {} = path or off)",
+            dir.display(),
+            mib(bytes as usize),
+            gpublas::device::kcache::KERNEL_CACHE_VAR
+        ),
+        (None, _, _) => println!(
+            "kernel cache: off ({} = off, or no home directory)",
+            gpublas::device::kcache::KERNEL_CACHE_VAR
+        ),
+    }
     println!("CUDA devices: {}", Device::cuda_device_count());
     let dev = device(sel)?;
     println!("backend: {:?}", dev.backend());
@@ -807,5 +819,117 @@ fn tour(dev: &Device) -> Result<(), Error> {
         Ok(st) => println!("  unexpectedly ran: {st:?}"),
         Err(e) => println!("  {e}"),
     }
+    tour_level2(dev)
+}
+
+/// Level 2 in the tour: a skinny transposed gemv whose column dots are split over the
+/// workspace, its query, and trsv undoing trmv with the same triangle.
+fn tour_level2(dev: &Device) -> Result<(), Error> {
+    use gpublas::{blas2, Diag, Op, Uplo};
+    println!(
+        "
+7. Level 2: gemv with Aᵀ of a tall skinny matrix splits each column's dot over blocks"
+    );
+    let (m, n) = (1 << 18, 8);
+    let a: Vec<f64> = (0..m * n).map(|i| ((i % 13) as f64 - 6.0) / 8.0).collect();
+    let xs: Vec<f64> = (0..m).map(|i| ((i % 5) as f64 - 2.0) / 4.0).collect();
+    let want: Vec<f64> = (0..n)
+        .map(|j| (0..m).map(|i| a[i + j * m] * xs[i]).sum())
+        .collect();
+    let (ad, xd) = (dev.upload(&a)?, dev.upload(&xs)?);
+    let mut h = Handle::with_config(
+        dev,
+        &HandleConfig {
+            device_memory_size: Some(0),
+            ..Default::default()
+        },
+    )?;
+    h.start_device_memory_size_query()?;
+    let _ = blas2::gemv(
+        &mut h,
+        Op::T,
+        m,
+        n,
+        1.0.into(),
+        &DeviceBuffer::placeholder(m * n),
+        m,
+        &DeviceBuffer::placeholder(m),
+        1,
+        0.0.into(),
+        &mut DeviceBuffer::placeholder(n),
+        1,
+    )?;
+    let need = h.stop_device_memory_size_query()?;
+    let _ = h.set_device_memory_size(need)?;
+    let mut y = dev.alloc::<f64>(n)?;
+    let st = blas2::gemv(
+        &mut h,
+        Op::T,
+        m,
+        n,
+        1.0.into(),
+        &ad,
+        m,
+        &xd,
+        1,
+        0.0.into(),
+        &mut y,
+        1,
+    )?;
+    let got = y.to_vec()?;
+    let err = got
+        .iter()
+        .zip(&want)
+        .map(|(g, w)| (g - w).abs())
+        .fold(0.0, f64::max);
+    println!("  query: {need} bytes; call -> {st:?}; max |y - reference| = {err:.1e}");
+    println!("  stats: {}", h.workspace_stats());
+
+    println!(
+        "
+8. trmv then trsv with the same triangle gives x back (result array, then solve)"
+    );
+    let k = 1000;
+    let tri: Vec<f64> = (0..k * k)
+        .map(|i| {
+            if i % k == i / k {
+                2.0
+            } else {
+                ((i % 7) as f64 - 3.0) / (4.0 * k as f64)
+            }
+        })
+        .collect();
+    let td = dev.upload(&tri)?;
+    let x0: Vec<f64> = (0..k).map(|i| (i % 9) as f64 - 4.0).collect();
+    let mut xv = dev.upload(&x0)?;
+    let s1 = blas2::trmv(
+        &mut h,
+        Uplo::Lower,
+        Op::N,
+        Diag::NonUnit,
+        k,
+        &td,
+        k,
+        &mut xv,
+        1,
+    )?;
+    let s2 = blas2::trsv(
+        &mut h,
+        Uplo::Lower,
+        Op::N,
+        Diag::NonUnit,
+        k,
+        &td,
+        k,
+        &mut xv,
+        1,
+    )?;
+    let back = xv.to_vec()?;
+    let err = back
+        .iter()
+        .zip(&x0)
+        .map(|(g, w)| (g - w).abs())
+        .fold(0.0, f64::max);
+    println!("  trmv -> {s1:?}, trsv -> {s2:?}; max |x - x0| = {err:.1e} (the fixed workspace was sized for the gemv)");
     Ok(())
 }

@@ -510,19 +510,22 @@ fn one<'a, T: Scalar>() -> (Coef<'a, T>, Coef<'a, T>) {
     (Coef::Host(T::one()), Coef::Host(T::zero()))
 }
 
+/// Generates the single, `_batched` and `_strided_batched` forms of a triangular routine, with
+/// BLAS's argument order: `(uplo, op, diag, n, [pre…], a, [post…], x, incx)`.
 macro_rules! tri {
-    ($(#[$doc:meta])* $vis:vis $kind:ident, $single:ident, $batched:ident, $strided:ident, $name:literal,
-     [$($arg:ident : $ty:ty),*], $storage:expr) => {
+    ($(#[$doc:meta])* $kind:ident, $single:ident, $batched:ident, $strided:ident, $name:literal,
+     [$($pre:ident : $pty:ty),*], [$($post:ident : $qty:ty),*], $storage:expr) => {
         $(#[$doc])*
         #[allow(clippy::too_many_arguments)]
-        $vis fn $single<T: Scalar>(
+        pub fn $single<T: Scalar>(
             h: &mut Handle,
             uplo: Uplo,
             op: Op,
             diag: Diag,
             n: usize,
-            $($arg: $ty,)*
+            $($pre: $pty,)*
             a: &DeviceBuffer<T>,
+            $($post: $qty,)*
             x: &mut DeviceBuffer<T>,
             incx: isize,
         ) -> Result<Status, Error> {
@@ -532,14 +535,15 @@ macro_rules! tri {
 
         #[doc = concat!("`", $name, "` of each entry of lists of matrices and vectors.")]
         #[allow(clippy::too_many_arguments)]
-        $vis fn $batched<T: Scalar>(
+        pub fn $batched<T: Scalar>(
             h: &mut Handle,
             uplo: Uplo,
             op: Op,
             diag: Diag,
             n: usize,
-            $($arg: $ty,)*
+            $($pre: $pty,)*
             a: &[&DeviceBuffer<T>],
+            $($post: $qty,)*
             x: &mut [&mut DeviceBuffer<T>],
             incx: isize,
         ) -> Result<Status, Error> {
@@ -549,14 +553,15 @@ macro_rules! tri {
 
         #[doc = concat!("`", $name, "` of `batch` entries at fixed strides in one buffer per operand.")]
         #[allow(clippy::too_many_arguments)]
-        $vis fn $strided<T: Scalar>(
+        pub fn $strided<T: Scalar>(
             h: &mut Handle,
             uplo: Uplo,
             op: Op,
             diag: Diag,
             n: usize,
-            $($arg: $ty,)*
+            $($pre: $pty,)*
             a: &DeviceBuffer<T>,
+            $($post: $qty,)*
             stride_a: usize,
             x: &mut DeviceBuffer<T>,
             incx: isize,
@@ -569,183 +574,23 @@ macro_rules! tri {
     };
 }
 
-// The matrix argument order differs between full/band (`a, lda`) and packed (`ap`) forms;
-// the macro takes the extra size arguments before `a` and the leading dimension after it via
-// the storage expression, so the public order matches BLAS: (uplo, op, diag, n, [k,] a, [lda,] x, incx).
 tri!(
     /// `x = op(A) x` with `A` triangular of order `n` (`?trmv`). The result is built in the
-    /// workspace before it overwrites `x`.
-    Trmv, trmv_impl, trmv_batched_impl, trmv_strided_batched_impl, "trmv", [lda: usize], Storage::Full { lda }
+    /// workspace before it overwrites `x` (an in-place algorithm runs when the workspace is too
+    /// small).
+    Trmv, trmv, trmv_batched, trmv_strided_batched, "trmv", [], [lda: usize], Storage::Full { lda }
 );
 tri!(
-    /// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals
-    /// (`?tbmv`).
-    Trmv, tbmv_impl, tbmv_batched_impl, tbmv_strided_batched_impl, "tbmv", [k: usize, lda: usize], Storage::Band { k, lda }
+    /// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals in
+    /// BLAS band storage (`?tbmv`; `k < n`, `lda >= k + 1`).
+    Trmv, tbmv, tbmv_batched, tbmv_strided_batched, "tbmv", [k: usize], [lda: usize], Storage::Band { k, lda }
 );
 tri!(
     /// `x = op(A) x` with `A` triangular of order `n` in packed storage (`?tpmv`).
-    pub Trmv, tpmv, tpmv_batched, tpmv_strided_batched, "tpmv", [], Storage::Packed
+    Trmv, tpmv, tpmv_batched, tpmv_strided_batched, "tpmv", [], [], Storage::Packed
 );
 tri!(
     /// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` triangular of order `n` (`?trsv`).
     /// A singular `A` (a zero on the diagonal) gives IEEE infinities or NaNs, never an error.
-    Trsv, trsv_impl, trsv_batched_impl, trsv_strided_batched_impl, "trsv", [lda: usize], Storage::Full { lda }
+    Trsv, trsv, trsv_batched, trsv_strided_batched, "trsv", [], [lda: usize], Storage::Full { lda }
 );
-
-/// `x = op(A) x` with `A` triangular of order `n` (`?trmv`). The result is built in the
-/// workspace before it overwrites `x` (an in-place algorithm runs when the workspace is too
-/// small).
-#[allow(clippy::too_many_arguments)]
-pub fn trmv<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    a: &DeviceBuffer<T>,
-    lda: usize,
-    x: &mut DeviceBuffer<T>,
-    incx: isize,
-) -> Result<Status, Error> {
-    trmv_impl(h, uplo, op, diag, n, lda, a, x, incx)
-}
-/// `trmv` of each entry of lists of matrices and vectors.
-#[allow(clippy::too_many_arguments)]
-pub fn trmv_batched<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    a: &[&DeviceBuffer<T>],
-    lda: usize,
-    x: &mut [&mut DeviceBuffer<T>],
-    incx: isize,
-) -> Result<Status, Error> {
-    trmv_batched_impl(h, uplo, op, diag, n, lda, a, x, incx)
-}
-/// `trmv` of `batch` entries at fixed strides in one buffer per operand.
-#[allow(clippy::too_many_arguments)]
-pub fn trmv_strided_batched<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    a: &DeviceBuffer<T>,
-    lda: usize,
-    stride_a: usize,
-    x: &mut DeviceBuffer<T>,
-    incx: isize,
-    stride_x: usize,
-    batch: usize,
-) -> Result<Status, Error> {
-    trmv_strided_batched_impl(
-        h, uplo, op, diag, n, lda, a, stride_a, x, incx, stride_x, batch,
-    )
-}
-/// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals in
-/// BLAS band storage (`?tbmv`; `k < n`, `lda >= k + 1`).
-#[allow(clippy::too_many_arguments)]
-pub fn tbmv<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    k: usize,
-    a: &DeviceBuffer<T>,
-    lda: usize,
-    x: &mut DeviceBuffer<T>,
-    incx: isize,
-) -> Result<Status, Error> {
-    tbmv_impl(h, uplo, op, diag, n, k, lda, a, x, incx)
-}
-/// `tbmv` of each entry of lists of matrices and vectors.
-#[allow(clippy::too_many_arguments)]
-pub fn tbmv_batched<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    k: usize,
-    a: &[&DeviceBuffer<T>],
-    lda: usize,
-    x: &mut [&mut DeviceBuffer<T>],
-    incx: isize,
-) -> Result<Status, Error> {
-    tbmv_batched_impl(h, uplo, op, diag, n, k, lda, a, x, incx)
-}
-/// `tbmv` of `batch` entries at fixed strides in one buffer per operand.
-#[allow(clippy::too_many_arguments)]
-pub fn tbmv_strided_batched<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    k: usize,
-    a: &DeviceBuffer<T>,
-    lda: usize,
-    stride_a: usize,
-    x: &mut DeviceBuffer<T>,
-    incx: isize,
-    stride_x: usize,
-    batch: usize,
-) -> Result<Status, Error> {
-    tbmv_strided_batched_impl(
-        h, uplo, op, diag, n, k, lda, a, stride_a, x, incx, stride_x, batch,
-    )
-}
-/// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` triangular of order `n` (`?trsv`).
-/// A singular `A` (a zero on the diagonal) gives IEEE infinities or NaNs, never an error.
-#[allow(clippy::too_many_arguments)]
-pub fn trsv<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    a: &DeviceBuffer<T>,
-    lda: usize,
-    x: &mut DeviceBuffer<T>,
-    incx: isize,
-) -> Result<Status, Error> {
-    trsv_impl(h, uplo, op, diag, n, lda, a, x, incx)
-}
-/// `trsv` of each entry of lists of matrices and vectors.
-#[allow(clippy::too_many_arguments)]
-pub fn trsv_batched<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    a: &[&DeviceBuffer<T>],
-    lda: usize,
-    x: &mut [&mut DeviceBuffer<T>],
-    incx: isize,
-) -> Result<Status, Error> {
-    trsv_batched_impl(h, uplo, op, diag, n, lda, a, x, incx)
-}
-/// `trsv` of `batch` entries at fixed strides in one buffer per operand.
-#[allow(clippy::too_many_arguments)]
-pub fn trsv_strided_batched<T: Scalar>(
-    h: &mut Handle,
-    uplo: Uplo,
-    op: Op,
-    diag: Diag,
-    n: usize,
-    a: &DeviceBuffer<T>,
-    lda: usize,
-    stride_a: usize,
-    x: &mut DeviceBuffer<T>,
-    incx: isize,
-    stride_x: usize,
-    batch: usize,
-) -> Result<Status, Error> {
-    trsv_strided_batched_impl(
-        h, uplo, op, diag, n, lda, a, stride_a, x, incx, stride_x, batch,
-    )
-}

@@ -303,15 +303,17 @@ __device__ __forceinline__ void sweep(const Job& j) {
 #define CPG 4
 // SHORT: the kernel for short columns, CPG to a group; the other one keeps its registers for
 // loads in flight down long columns.
-template <class T, bool SHORT>
+template <class T, bool SHORT, int STEPS>
 __device__ __forceinline__ void dot(const Job& j, int yslot) {
     const int V = 16 / sizeof(T);
     const int tr = j.tr, tc = j.tc;
     const int lr = threadIdx.x % tr, lc = threadIdx.x / tr;
+    // Column groups vary fastest: the blocks of one row range run together and share x in L2
+    // (split row ranges otherwise read x again from memory for every group of columns).
     i64 b = blockIdx.x;
-    const int s = (int)(b % j.splits); b /= j.splits;
-    const int cg = (int)(b % j.colgroups);
-    const int e = (int)(b / j.colgroups);
+    const int cg = (int)(b % j.colgroups); b /= j.colgroups;
+    const int s = (int)(b % j.splits);
+    const int e = (int)(b / j.splits);
     pdl_enter();
     const T* a = mat_of<T>(j, e);
     const T* x = x_of<T>(j, e);
@@ -338,17 +340,17 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
         if (SHORT) {
             // Short columns (one chunk, set by the launcher): every column's loads together.
             const i64 i0 = s * rps + (i64)lr * V;
-            T av[NC][4][16 / sizeof(T)];
-            unsigned ex[NC][4];
+            T av[NC][STEPS][16 / sizeof(T)];
+            unsigned ex[NC][STEPS];
 #pragma unroll
             for (int k = 0; k < NC; k++) {
                 const T* col = colp<T>(j, a, live[k] ? cc[k] : 0);
 #pragma unroll
-                for (int u = 0; u < 4; u++)
+                for (int u = 0; u < STEPS; u++)
                     ex[k][u] = (i0 + u * step < hi[k]) ? load_rows<T>(j, col, i0 + u * step, lo[k], hi[k], cc[k], av[k][u]) : 0u;
             }
 #pragma unroll
-            for (int u = 0; u < 4; u++) {
+            for (int u = 0; u < STEPS; u++) {
                 const i64 iu = i0 + u * step;
                 if (iu >= j.m) continue;
                 T xv[16 / sizeof(T)];
@@ -439,8 +441,17 @@ __device__ __forceinline__ void pass2(const Job& j, int yslot) {
     const T* p = (const T*)j.part + (i64)e * (j.np + j.nq) * j.plen;
     T* y = y_of<T>(j, e, yslot);
     for (i64 i = (i64)bx * blockDim.x + threadIdx.x; i < j.plen; i += (i64)j.colgroups * blockDim.x) {
-        T t = zero<T>();
-        for (int s = 0; s < j.np; s++) t = add(t, p[(i64)s * j.plen + i]);
+        // Four independent sums, so a long list of partials has four loads in flight.
+        T t0 = zero<T>(), t1 = zero<T>(), t2 = zero<T>(), t3 = zero<T>();
+        int s = 0;
+        for (; s + 4 <= j.np; s += 4) {
+            t0 = add(t0, p[(i64)s * j.plen + i]);
+            t1 = add(t1, p[(i64)(s + 1) * j.plen + i]);
+            t2 = add(t2, p[(i64)(s + 2) * j.plen + i]);
+            t3 = add(t3, p[(i64)(s + 3) * j.plen + i]);
+        }
+        for (; s < j.np; s++) t0 = add(t0, p[(i64)s * j.plen + i]);
+        T t = add(add(t0, t1), add(t2, t3));
         if (j.nq) {
             // Row tiles whose blocks saw column i: lower, the tile holding i and those below it;
             // upper, those above it and the tile holding it.
@@ -501,8 +512,9 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_sweep4_##TAG(Job j) { sweep<T, 4, false>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep1_##TAG(Job j) { sweep<T, 1, true>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep4_##TAG(Job j) { sweep<T, 4, true>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T, false>(j, yslot); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort_##TAG(Job j, int yslot) { dot<T, true>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T, false, 4>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort_##TAG(Job j, int yslot) { dot<T, true, 4>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort1_##TAG(Job j, int yslot) { dot<T, true, 1>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }
 MV_KERNELS(s, float)

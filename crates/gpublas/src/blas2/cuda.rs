@@ -298,7 +298,11 @@ pub(super) fn run<T: Scalar>(
                 ..*job
             };
             launch(
-                if cpg > 1 { "b2_dotshort" } else { "b2_dot" },
+                match (cpg > 1, c.m <= g.tr * g.vec) {
+                    (false, _) => "b2_dot",
+                    (true, false) => "b2_dotshort",
+                    (true, true) => "b2_dotshort1",
+                },
                 &MV,
                 ne * groups * splits,
                 g.tr * tc,

@@ -465,6 +465,28 @@ __device__ __forceinline__ void pass2(const Job& j, int yslot) {
     }
 }
 
+// Many partials per output (short outputs split over many blocks): one block per output
+// sums its partials with every thread, then reduces across the block.
+template <class T>
+__device__ __forceinline__ void pass2_wide(const Job& j, int yslot) {
+    __shared__ T red[THREADS / 32];
+    const int e = (int)(blockIdx.x / j.plen);
+    const i64 i = blockIdx.x % j.plen;
+    pdl_enter();
+    const T* p = (const T*)j.part + (i64)e * j.np * j.plen;
+    T t = zero<T>();
+    for (int s = threadIdx.x; s < j.np; s += blockDim.x) t = add(t, p[(i64)s * j.plen + i]);
+    for (int d = 16; d > 0; d >>= 1) t = add(t, shx(t, d, 32));
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = t;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        T u = zero<T>();
+        for (int w = 0; w < (int)(blockDim.x >> 5); w++) u = add(u, red[w]);
+        T* yi = y_of<T>(j, e, yslot) + vidx(j.y, i);
+        *yi = combine(u, alpha_of<T>(j, e), beta_of<T>(j, e), yi);
+    }
+}
+
 // ---- trmv in place (no workspace) -----------------------------------------------------
 // One block per matrix. Applied-lower operators are computed from the last rows up, so a row
 // is overwritten only after every row that still needs its old value has been computed.
@@ -516,6 +538,7 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort_##TAG(Job j, int yslot) { dot<T, true, 4>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort1_##TAG(Job j, int yslot) { dot<T, true, 1>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2w_##TAG(Job j, int yslot) { pass2_wide<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }
 MV_KERNELS(s, float)
 MV_KERNELS(d, double)

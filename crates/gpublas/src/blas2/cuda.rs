@@ -8,6 +8,8 @@ use crate::device::{param, Element};
 use crate::kernels::{MV, SV};
 use crate::{Coef, Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
 
+/// Most blocks of the one-block-per-output combine pass (beyond, the plain pass is as good).
+const WIDE_PASS_BLOCKS: usize = 1 << 16;
 /// Pointers one kernel parameter list holds (mirrors `LIST_MAX` in blas2.cu).
 const LIST_MAX: usize = 3968;
 
@@ -311,6 +313,16 @@ pub(super) fn run<T: Scalar>(
             )
         };
         let pass2 = |job: &Job, np: usize, nq: usize| -> Result<(), Error> {
+            let plen = job.plen as usize;
+            // Many partials for few outputs: a block per output sums them together.
+            if nq == 0 && np >= 64 && ne.saturating_mul(plen) <= WIDE_PASS_BLOCKS {
+                let j = Job {
+                    np: np as i32,
+                    nq: 0,
+                    ..*job
+                };
+                return launch("b2_pass2w", &MV, ne * plen, THREADS, &j, Some(yslot));
+            }
             let per = (job.plen as usize)
                 .div_ceil(THREADS)
                 .clamp(1, (4096 / ne).max(1));

@@ -5,6 +5,10 @@
 
 use crate::Error;
 
+/// Device addresses one kernel parameter list holds (`List` in the kernel sources: 3968 × 8
+/// bytes fit the 32 KiB parameter limit with the job description).
+pub(crate) const LIST_MAX: usize = 3968;
+
 /// One compilation unit: a kernel source and the family define that selects its kernels.
 #[derive(Debug, Clone, Copy)]
 pub struct KernelModule {

@@ -5,11 +5,9 @@
 use super::update::{Setup, SetupCall, Upd, UpdCall};
 use crate::common::operand::Batch;
 use crate::device::{param, Element};
-use crate::kernels::UPDATE;
+use crate::kernels::{LIST_MAX, UPDATE};
 use crate::{Coef, Error, Handle, Scalar};
 
-/// Pointers one kernel parameter list holds (mirrors `LIST_MAX` in blas1u.cu).
-const LIST_MAX: usize = 3968;
 const THREADS: usize = 256;
 /// Most entries of a strided batch in one launch.
 const MAX_ENTRIES: usize = 1 << 20;

@@ -37,6 +37,7 @@ pub use update::*;
 use crate::common::operand::{check_counts, span_or, vec_span, Batch, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer, Element};
+pub(crate) use crate::kernels::LIST_MAX;
 use crate::memory::round_up;
 use crate::{Error, Handle, Status};
 
@@ -46,9 +47,6 @@ pub(crate) const BLOCK: usize = 256;
 const MIN_PER_BLOCK: usize = 8192;
 /// Blocks per multiprocessor the split aims for.
 const BLOCKS_PER_SM: usize = 8;
-/// Pointers one kernel parameter list holds (a batched launch takes at most this many vectors,
-/// half as many for two-operand routines).
-pub(crate) const LIST_MAX: usize = 3968;
 /// Most vectors of a strided batch in one launch (keeps the grid within 2^31 blocks).
 const STRIDED_MAX: usize = 1 << 24;
 

@@ -5,13 +5,11 @@ use super::plan::{trsv_nb, Algo, Plan, THREADS};
 use super::{Call, Kind, Storage};
 use crate::common::operand::Batch;
 use crate::device::{param, Element};
-use crate::kernels::{MV, SV};
+use crate::kernels::{LIST_MAX, MV, SV};
 use crate::{Coef, Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
 
 /// Most blocks of the one-block-per-output combine pass (beyond, the plain pass is as good).
 const WIDE_PASS_BLOCKS: usize = 1 << 16;
-/// Pointers one kernel parameter list holds (mirrors `LIST_MAX` in blas2.cu).
-const LIST_MAX: usize = 3968;
 
 /// Mirrors `Vec` in blas2.cu.
 #[repr(C)]

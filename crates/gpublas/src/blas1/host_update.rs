@@ -1,12 +1,8 @@
 //! The host backend of the vector updates and rotation set-ups.
 
 use super::update::{Setup, SetupCall, Upd, UpdCall, Vx};
-use crate::blas2::host::{at, coef_value};
+use crate::common::host::{at, coef_value, not_host};
 use crate::{Error, RealScalar, Scalar};
-
-fn not_host() -> Error {
-    Error::InvalidPointer("an operand of a host call is not host memory".into())
-}
 
 /// Index of element `i` for an increment that may be 0 (an input read `n` times).
 fn idx(n: usize, inc: isize, i: usize) -> usize {

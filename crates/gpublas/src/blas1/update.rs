@@ -130,12 +130,6 @@ where
     Coef::Host(R::zero())
 }
 
-macro_rules! layouts {
-    (single $b:ident) => {
-        Batch::Single($b)
-    };
-}
-
 /// `y = alpha x + y` over `n` elements (`?axpy`).
 #[allow(clippy::too_many_arguments)]
 pub fn axpy<T: Scalar>(
@@ -153,7 +147,7 @@ pub fn axpy<T: Scalar>(
             name: "axpy",
             kind: Upd::Axpy,
             n,
-            x: Vx::In(layouts!(single x)),
+            x: Vx::In(Batch::Single(x)),
             incx,
             y: Some(BatchMut::Single(y)),
             incy,

@@ -4,30 +4,9 @@
 
 use super::plan::{Algo, Plan};
 use super::{Call, Kind, Storage};
+use crate::common::host::{at, coef_value, not_host};
 use crate::device::host_workspace_bytes;
-use crate::{Coef, Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
-
-fn not_host() -> Error {
-    Error::InvalidPointer("an operand of a host call is not host memory".into())
-}
-
-/// The value of a scalar for batch entry `e`.
-pub(crate) fn coef_value<T: Scalar>(c: &Coef<'_, T>, e: usize) -> Result<T, Error> {
-    match c {
-        Coef::Host(v) => Ok(*v),
-        Coef::Device(b) => b.host_slice().map(|s| s[0]).ok_or_else(not_host),
-        Coef::DevicePerEntry(b) => b.host_slice().map(|s| s[e]).ok_or_else(not_host),
-    }
-}
-
-/// Index of logical element `i` of a vector of `len` at increment `inc` (reference BLAS).
-pub(crate) fn at(len: usize, inc: isize, i: usize) -> usize {
-    if inc > 0 {
-        i * inc as usize
-    } else {
-        (len - 1 - i) * inc.unsigned_abs()
-    }
-}
+use crate::{Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
 
 /// The matrix description the loops need, copied out of the call (which holds the outputs).
 #[derive(Clone, Copy)]

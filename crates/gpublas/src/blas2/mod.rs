@@ -46,7 +46,7 @@
 //! ```
 
 mod cuda;
-pub(crate) mod host;
+mod host;
 mod plan;
 
 pub use plan::workspace_bytes;

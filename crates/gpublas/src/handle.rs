@@ -27,6 +27,8 @@ pub struct Handle {
     /// Host scratch for the device addresses of list batches, kept between calls so a list of
     /// thousands of vectors costs no allocation per call (host memory, 16 bytes a vector pair).
     pub(crate) list_addrs: Vec<u64>,
+    /// The GEMM engine (CUDA), created on the first Level-3 call, with its shape cache.
+    pub(crate) lt: Option<crate::device::lt::Lt>,
 }
 
 impl Handle {
@@ -87,6 +89,7 @@ impl Handle {
             counters: Counters::default(),
             joiner: StreamJoiner::default(),
             list_addrs: Vec::new(),
+            lt: None,
         })
     }
 

@@ -62,8 +62,16 @@ pub(crate) const SV: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_SV",
 };
 
+const BLAS3: &str = include_str!("../kernels/blas3.cu");
+
+pub(crate) const L3: KernelModule = KernelModule {
+    name: "blas3.blocks",
+    source: BLAS3,
+    define: "GPUBLAS_FAMILY_L3",
+};
+
 /// Every kernel module of the library.
-pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV];
+pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, L3];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to
 /// the cubins a GPU of that architecture loads (through the on-disk kernel cache). Returns

@@ -20,6 +20,7 @@
 
 pub mod blas1;
 pub mod blas2;
+pub mod blas3;
 mod common;
 pub mod device;
 mod error;

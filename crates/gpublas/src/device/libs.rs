@@ -105,6 +105,26 @@ pub fn ensure_nvrtc() -> Result<String, Error> {
         .clone()
 }
 
+/// Makes sure cuBLASLt (the GEMM engine of Level 3) can be loaded.
+pub(crate) fn ensure_cublaslt() -> Result<(), Error> {
+    static LT: OnceLock<Result<(), Error>> = OnceLock::new();
+    LT.get_or_init(|| {
+        preload(&["libcublasLt.so.13", "libcublasLt.so"]);
+        // SAFETY: only tries to dlopen the library by its candidate names.
+        if unsafe { cudarc::cublaslt::sys::is_culib_present() } {
+            Ok(())
+        } else {
+            Err(Error::LibraryMissing(format!(
+                "cuBLASLt (libcublasLt.so.13) was not found in the library path nor in {:?}: \
+                 Level 3 needs it; install CUDA, or `pip install nvidia-cublas` and set CUDA_PATH \
+                 to its nvidia/cu13 folder",
+                library_dirs()
+            )))
+        }
+    })
+    .clone()
+}
+
 /// Makes sure cuBLAS can be loaded (benchmarks only).
 #[cfg(feature = "cublas")]
 pub(crate) fn ensure_cublas() -> Result<(), Error> {

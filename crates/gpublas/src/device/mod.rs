@@ -9,6 +9,8 @@ pub(crate) mod cuda;
 pub(crate) mod host;
 pub mod kcache;
 pub mod libs;
+#[doc(hidden)]
+pub mod lt;
 
 use std::ffi::c_void;
 use std::marker::PhantomData;

@@ -1,0 +1,172 @@
+// Level 3's block operations around the GEMM engine (family GPUBLAS_FAMILY_L3), for float,
+// double, float2 (c32) and double2 (c64):
+//   expand: a diagonal block's stored triangle into a full n x n block (symmetric, Hermitian,
+//           or triangular with zeros, optionally a unit diagonal);
+//   tri:    a block's triangle written back: dst = src + beta dst (beta == 0: dst not read),
+//           with the diagonal made real for the Hermitian updates;
+//   scale:  dst = beta dst on a matrix or a triangle (beta == 0 writes zeros);
+//   copy:   dst = src.
+// One launch covers `count` blocks `bs` elements apart, for `ne` batch entries `es` apart,
+// as 32 x 32 tiles in one grid-stride loop. `scalars` turns host or device alpha/beta (real
+// or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0] for the GEMM engine.
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+#define THREADS 256
+#define TILE 32
+
+struct Mx { u64 base; i64 ld; i64 bs; i64 es; };
+struct Job3 {
+    Mx src; Mx dst;
+    u64 beta_p;          // device beta (0: use br, bi)
+    i64 beta_s;          // its stride between entries, in elements
+    double br, bi;
+    i64 m, n;
+    int count, ne;
+    int op;              // 0 expand, 1 tri, 2 scale, 3 copy
+    int fill;            // expand: 0 sym, 1 herm, 2 tri, 3 tri with a unit diagonal
+    int lower;           // triangle: 1 lower, 0 upper; scale: 2 whole matrix
+    int herm;            // tri/scale: make the diagonal real
+};
+struct Sj {
+    u64 slots;           // out: 5 elements per entry
+    u64 alpha_p, beta_p; // device scalars (0: host value)
+    i64 alpha_s, beta_s; // per-entry strides (0 or 1)
+    double ar, ai, br, bi;
+    int alpha_real, beta_real; // the device scalar is of the real type
+    int ne, pad;
+};
+
+__device__ __forceinline__ void pdl_enter() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+template <class T> struct Ar;
+template <> struct Ar<float> {
+    typedef float R;
+    static __device__ __forceinline__ float mk(double r, double) { return (float)r; }
+    static __device__ __forceinline__ float cj(float v) { return v; }
+    static __device__ __forceinline__ float re(float v) { return v; }
+    static __device__ __forceinline__ float mul(float a, float b) { return a * b; }
+    static __device__ __forceinline__ float add(float a, float b) { return a + b; }
+    static __device__ __forceinline__ bool zero(float v) { return v == 0.f; }
+};
+template <> struct Ar<double> {
+    typedef double R;
+    static __device__ __forceinline__ double mk(double r, double) { return r; }
+    static __device__ __forceinline__ double cj(double v) { return v; }
+    static __device__ __forceinline__ double re(double v) { return v; }
+    static __device__ __forceinline__ double mul(double a, double b) { return a * b; }
+    static __device__ __forceinline__ double add(double a, double b) { return a + b; }
+    static __device__ __forceinline__ bool zero(double v) { return v == 0.0; }
+};
+template <> struct Ar<float2> {
+    typedef float R;
+    static __device__ __forceinline__ float2 mk(double r, double i) { return make_float2((float)r, (float)i); }
+    static __device__ __forceinline__ float2 cj(float2 v) { return make_float2(v.x, -v.y); }
+    static __device__ __forceinline__ float2 re(float2 v) { return make_float2(v.x, 0.f); }
+    static __device__ __forceinline__ float2 mul(float2 a, float2 b) { return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+    static __device__ __forceinline__ float2 add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+    static __device__ __forceinline__ bool zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
+};
+template <> struct Ar<double2> {
+    typedef double R;
+    static __device__ __forceinline__ double2 mk(double r, double i) { return make_double2(r, i); }
+    static __device__ __forceinline__ double2 cj(double2 v) { return make_double2(v.x, -v.y); }
+    static __device__ __forceinline__ double2 re(double2 v) { return make_double2(v.x, 0.0); }
+    static __device__ __forceinline__ double2 mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+    static __device__ __forceinline__ double2 add(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
+    static __device__ __forceinline__ bool zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+};
+
+// A scalar from the device (of T or of T's real type) or the host value.
+template <class T>
+__device__ __forceinline__ T scalar(u64 p, i64 s, int real, int e, double r, double i) {
+    typedef typename Ar<T>::R R;
+    if (!p) return Ar<T>::mk(r, i);
+    if (real) return Ar<T>::mk((double)((const R*)p)[s * e], 0.0);
+    return ((const T*)p)[s * e];
+}
+
+template <class T>
+__device__ void blocks(const Job3& j) {
+    pdl_enter();
+    const i64 tm = (j.m + TILE - 1) / TILE, tn = (j.n + TILE - 1) / TILE;
+    const i64 tiles = tm * tn, total = tiles * j.count * j.ne;
+    const int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;  // 32 x 8 threads
+    for (i64 t = blockIdx.x; t < total; t += gridDim.x) {
+        const i64 tile = t % tiles, rest = t / tiles;
+        const i64 b = rest % j.count, e = rest / j.count;
+        const i64 r = (tile % tm) * TILE + tx;
+        T* dst = (T*)j.dst.base + b * j.dst.bs + e * j.dst.es;
+        const T* src = (const T*)j.src.base + b * j.src.bs + e * j.src.es;
+        T beta = Ar<T>::mk(0.0, 0.0);
+        if (j.op == 1 || j.op == 2) beta = scalar<T>(j.beta_p, j.beta_s, 0, (int)e, j.br, j.bi);
+        const bool bz = Ar<T>::zero(beta);
+        if (r >= j.m) continue;
+        for (int cc = ty; cc < TILE; cc += THREADS / TILE) {
+            const i64 c = (tile / tm) * TILE + cc;
+            if (c >= j.n) break;
+            T* d = dst + r + c * j.dst.ld;
+            if (j.op == 0) {
+                const bool stored = j.lower ? r >= c : r <= c;
+                T v;
+                if (r == c) {
+                    if (j.fill == 3) v = Ar<T>::mk(1.0, 0.0);
+                    else if (j.fill == 1) v = Ar<T>::re(src[r + c * j.src.ld]);
+                    else v = src[r + c * j.src.ld];
+                } else if (stored) {
+                    v = src[r + c * j.src.ld];
+                } else if (j.fill >= 2) {
+                    v = Ar<T>::mk(0.0, 0.0);
+                } else {
+                    v = src[c + r * j.src.ld];
+                    if (j.fill == 1) v = Ar<T>::cj(v);
+                }
+                *d = v;
+            } else if (j.op == 1) {
+                if (j.lower ? r < c : r > c) continue;
+                T v = src[r + c * j.src.ld];
+                if (!bz) v = Ar<T>::add(v, Ar<T>::mul(beta, *d));
+                if (j.herm && r == c) v = Ar<T>::re(v);
+                *d = v;
+            } else if (j.op == 2) {
+                if (j.lower == 1 ? r < c : (j.lower == 0 ? r > c : false)) continue;
+                T v = bz ? Ar<T>::mk(0.0, 0.0) : Ar<T>::mul(beta, *d);
+                if (j.herm && r == c) v = Ar<T>::re(v);
+                *d = v;
+            } else {
+                *d = src[r + c * j.src.ld];
+            }
+        }
+    }
+}
+
+template <class T>
+__device__ void scalars(const Sj& j) {
+    pdl_enter();
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < j.ne; e += gridDim.x * blockDim.x) {
+        T a = scalar<T>(j.alpha_p, j.alpha_s, j.alpha_real, e, j.ar, j.ai);
+        T b = scalar<T>(j.beta_p, j.beta_s, j.beta_real, e, j.br, j.bi);
+        T* s = (T*)j.slots + 5 * (i64)e;
+        s[0] = a;
+        s[1] = Ar<T>::cj(a);
+        s[2] = b;
+        s[3] = Ar<T>::mk(1.0, 0.0);
+        s[4] = Ar<T>::mk(0.0, 0.0);
+    }
+}
+
+#ifdef GPUBLAS_FAMILY_L3
+#define L3_KERNELS(TAG, T) \
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(Job3 j) { blocks<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(Sj j) { scalars<T>(j); }
+L3_KERNELS(s, float)
+L3_KERNELS(d, double)
+L3_KERNELS(c, float2)
+L3_KERNELS(z, double2)
+#endif

@@ -1,0 +1,610 @@
+//! The CUDA backend of Level 3: runs a program's products through cuBLASLt with the handle's
+//! workspace, and its block operations with the kernels of `kernels/blas3.cu`.
+
+use super::plan::{Plan, SLOTS};
+use super::program::{Fill, Space, Step, K, M};
+use super::{Call, Sc};
+use crate::common::operand::Batch;
+use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
+use crate::device::{param, Element};
+use crate::kernels::L3;
+use crate::{Coef, Error, Handle, Scalar, WorkspaceLease};
+
+/// Threads per block of the block-operation kernels.
+const THREADS: u32 = 256;
+
+/// Mirrors `Mx` in blas3.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Mx {
+    base: u64,
+    ld: i64,
+    bs: i64,
+    es: i64,
+}
+
+/// Mirrors `Job3` in blas3.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Job3 {
+    src: Mx,
+    dst: Mx,
+    beta_p: u64,
+    beta_s: i64,
+    br: f64,
+    bi: f64,
+    m: i64,
+    n: i64,
+    count: i32,
+    ne: i32,
+    op: i32,
+    fill: i32,
+    lower: i32,
+    herm: i32,
+}
+
+/// Mirrors `Sj` in blas3.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Sj {
+    slots: u64,
+    alpha_p: u64,
+    beta_p: u64,
+    alpha_s: i64,
+    beta_s: i64,
+    ar: f64,
+    ai: f64,
+    br: f64,
+    bi: f64,
+    alpha_real: i32,
+    beta_real: i32,
+    ne: i32,
+    pad: i32,
+}
+
+/// The handle's GEMM engine, taken out for the call (`give_back` returns it).
+pub(super) fn engine(h: &mut Handle) -> Result<Lt, Error> {
+    match h.lt.take() {
+        Some(lt) if lt.is_for(h.device()) => Ok(lt),
+        _ => Lt::new(h.device()),
+    }
+}
+
+pub(super) fn give_back(h: &mut Handle, lt: Option<Lt>) {
+    if lt.is_some() {
+        h.lt = lt;
+    }
+}
+
+fn dt<T: Scalar>() -> (Dt, Compute) {
+    match T::TAG {
+        "s" => (Dt::F32, Compute::F32),
+        "d" => (Dt::F64, Compute::F64),
+        "c" => (Dt::C32, Compute::F32),
+        _ => (Dt::C64, Compute::F64),
+    }
+}
+
+/// Largest power of two (at most 256) dividing every value.
+fn align_of(vals: &[u64]) -> u32 {
+    let mut a = 256u64;
+    for &v in vals {
+        if v != 0 {
+            a = a.min(1 << v.trailing_zeros().min(8));
+        }
+    }
+    a as u32
+}
+
+/// Where each space of the current entry chunk starts and how far apart entries are.
+#[derive(Clone, Copy)]
+struct Bases {
+    a: (u64, i64),
+    b: (u64, i64),
+    c: (u64, i64),
+    e: (u64, i64),
+    r: (u64, i64),
+    /// User buffers are 256-byte aligned, workspace sub-buffers at least this.
+    ws_align: u64,
+}
+
+impl Bases {
+    fn of(&self, sp: Space) -> (u64, i64) {
+        match sp {
+            Space::A => self.a,
+            Space::B => self.b,
+            Space::C => self.c,
+            Space::E => self.e,
+            Space::R => self.r,
+        }
+    }
+
+    fn base_align(&self, sp: Space) -> u64 {
+        match sp {
+            Space::E | Space::R => self.ws_align,
+            _ => 256,
+        }
+    }
+}
+
+/// How a product step runs over blocks and entries.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// One batched call over the entries (one block).
+    Entries,
+    /// One batched call over the blocks, per entry.
+    Blocks,
+    /// One batched call over the entries, per block.
+    BlocksOuter,
+}
+
+fn mode(count: usize, ne: usize, uniform: bool) -> Mode {
+    if count == 1 && uniform {
+        Mode::Entries
+    } else if ne == 1 || !uniform || count >= ne {
+        Mode::Blocks
+    } else {
+        Mode::BlocksOuter
+    }
+}
+
+/// The cuBLASLt shape of one call of a product step (batch over blocks or entries).
+#[allow(clippy::too_many_arguments)]
+fn shape<T: Scalar>(
+    st: &Step,
+    bases: &Bases,
+    by_entries: bool,
+    batch: usize,
+    device_scalars: bool,
+    limit: usize,
+) -> Option<Shape> {
+    let Step::Gemm {
+        ta,
+        tb,
+        m,
+        n,
+        k,
+        a,
+        b,
+        c,
+        ..
+    } = *st
+    else {
+        return None;
+    };
+    let (d, compute) = dt::<T>();
+    let elem = std::mem::size_of::<T>() as u64;
+    let stride = |x: M| {
+        if by_entries {
+            bases.of(x.sp).1
+        } else {
+            x.bs as i64
+        }
+    };
+    let al = |x: M| {
+        let mut v = vec![bases.base_align(x.sp), x.off as u64 * elem];
+        if batch > 1 {
+            v.push(stride(x) as u64 * elem);
+        }
+        align_of(&v)
+    };
+    Some(Shape {
+        ab: d,
+        c: d,
+        scale: d,
+        compute,
+        ta,
+        tb,
+        m,
+        n,
+        k,
+        lda: a.ld,
+        ldb: b.ld,
+        ldc: c.ld,
+        batch,
+        sa: if batch > 1 { stride(a) } else { 0 },
+        sb: if batch > 1 { stride(b) } else { 0 },
+        sc: if batch > 1 { stride(c) } else { 0 },
+        align: [al(a), al(b), al(c)],
+        device_scalars,
+        limit,
+    })
+}
+
+fn entry_stride<T: Element>(b: &Batch<'_, T>) -> i64 {
+    match b {
+        Batch::Strided { stride, .. } => *stride as i64,
+        _ => 0,
+    }
+}
+
+fn per_entry<T: Scalar>(c: &Call<'_, '_, T>) -> bool {
+    c.alpha.per_entry() || c.beta.per_entry()
+}
+
+/// cuBLASLt's workspace need of a plan: the most any of its products' algorithms takes,
+/// each chosen with at most `limit` bytes.
+pub(super) fn lt_need<T: Scalar>(
+    lt: &mut Lt,
+    c: &Call<'_, '_, T>,
+    p: &Plan,
+    limit: usize,
+) -> Result<usize, Error> {
+    let steps = c.program(p);
+    let (pe, pr, _) = p.per_entry();
+    let bases = Bases {
+        a: (0, entry_stride(&c.a)),
+        b: (0, c.b.map_or(0, |b| entry_stride(&b.0))),
+        c: (0, entry_stride(&c.c.view())),
+        e: (0, pe as i64),
+        r: (0, pr as i64),
+        ws_align: crate::memory::CHUNK as u64,
+    };
+    let uniform = !c.a.is_list() && !per_entry(c);
+    let ne = p.entries.min(c.a.count()).max(1);
+    let dev_scal = c.alpha.on_device() || c.beta.on_device();
+    let mut need = 0;
+    for st in &steps {
+        if let Step::Gemm { count, .. } = *st {
+            let md = mode(count, ne, uniform);
+            let (by_entries, batch) = match md {
+                Mode::Entries => (true, ne),
+                Mode::Blocks => (false, count),
+                Mode::BlocksOuter => (true, ne),
+            };
+            if let Some(s) = shape::<T>(st, &bases, by_entries, batch, dev_scal, limit) {
+                need = need.max(lt.prepare(&s)?);
+            }
+        }
+    }
+    Ok(need)
+}
+
+/// Host bytes of a scalar value.
+fn host_bytes<T: Scalar>(v: &T) -> &[u8] {
+    bytemuck::bytes_of(v)
+}
+
+fn coef_parts<T: Scalar>(s: &Sc<'_, T>) -> (u64, i64, i32, f64, f64) {
+    fn dev<X: Element>(c: &Coef<'_, X>) -> Option<(u64, i64)> {
+        c.device()
+            .map(|(b, per)| (b.device_ptr().unwrap_or(0), per as i64))
+    }
+    match s {
+        Sc::Full(c) => match dev(c) {
+            Some((p, st)) => (p, st, 0, 0.0, 0.0),
+            None => {
+                let (r, i) = c.host().map(|v| v.parts()).unwrap_or((0.0, 0.0));
+                (0, 0, 0, r, i)
+            }
+        },
+        Sc::Real(c) => match dev(c) {
+            Some((p, st)) => (p, st, 1, 0.0, 0.0),
+            None => {
+                let (r, i) = c
+                    .host()
+                    .map(crate::common::elem::Blas1Elem::parts)
+                    .unwrap_or((0.0, 0.0));
+                (0, 0, 1, r, i)
+            }
+        },
+    }
+}
+
+pub(super) fn run<T: Scalar>(
+    lease: &WorkspaceLease<'_>,
+    lt: &mut Lt,
+    c: &Call<'_, '_, T>,
+    plan: &Plan,
+    steps: &[Step],
+) -> Result<(), Error> {
+    let h = lease.handle();
+    let stream = h.stream();
+    stream.bind()?;
+    let tag = T::TAG;
+    let elem = std::mem::size_of::<T>();
+    let batch = c.a.count();
+    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
+    let (slots, e_ptr, r_ptr, lt_ptr) = (ws(0), ws(1), ws(2), ws(3));
+    let lt_len = lease.buffer(3).map(|s| s.len()).unwrap_or(0);
+    let ws_align = [slots, e_ptr, r_ptr]
+        .iter()
+        .filter(|&&p| p != 0)
+        .map(|&p| 1u64 << p.trailing_zeros().min(8))
+        .min()
+        .unwrap_or(256);
+    let (pe, pr, _) = plan.per_entry();
+    let list = c.a.is_list();
+    let uniform = !list && !per_entry(c);
+    let dev_scal = c.alpha.on_device() || c.beta.on_device();
+    let host_vals = [
+        c.alpha.host().unwrap_or(T::zero()),
+        c.alpha.host().unwrap_or(T::zero()).conj(),
+        c.beta.host().unwrap_or(T::zero()),
+        T::one(),
+        T::zero(),
+    ];
+    let slot_of = |k: K| match k {
+        K::Alpha => 0,
+        K::AlphaConj => 1,
+        K::Beta => 2,
+        K::One => 3,
+        K::Zero => 4,
+    };
+    let step_n = if list { 1 } else { plan.entries.max(1) };
+    let mut e0 = 0;
+    while e0 < batch {
+        let ne = step_n.min(batch - e0);
+        // Scalars of this chunk into the slots.
+        if dev_scal {
+            let (ap, as_, areal, ar, ai) = coef_parts(&c.alpha);
+            let (bp, bs_, breal, br, bi) = coef_parts(&c.beta);
+            let el = elem as u64;
+            let sj = Sj {
+                slots,
+                alpha_p: if ap != 0 {
+                    ap + (e0 as u64) * as_ as u64 * scal_elem(areal, elem)
+                } else {
+                    0
+                },
+                beta_p: if bp != 0 {
+                    bp + (e0 as u64) * bs_ as u64 * scal_elem(breal, elem)
+                } else {
+                    0
+                },
+                alpha_s: as_,
+                beta_s: bs_,
+                ar,
+                ai,
+                br,
+                bi,
+                alpha_real: areal,
+                beta_real: breal,
+                ne: ne as i32,
+                pad: 0,
+            };
+            let _ = el;
+            let mut prm = [param(&sj)];
+            stream.launch(
+                &L3,
+                &format!("b3_scalars_{tag}"),
+                (ne as u32).div_ceil(THREADS).max(1),
+                THREADS,
+                &mut prm,
+            )?;
+        }
+        let addr = |b: &Batch<'_, T>| {
+            if list {
+                (b.entry_addr(e0), 0)
+            } else {
+                (b.entry_addr(e0), entry_stride(b))
+            }
+        };
+        let cview = c.c.view();
+        let bases = Bases {
+            a: addr(&c.a),
+            b: c.b.map_or((0, 0), |b| addr(&b.0)),
+            c: addr(&cview),
+            e: (e_ptr, pe as i64),
+            r: (r_ptr, pr as i64),
+            ws_align,
+        };
+        for st in steps {
+            match *st {
+                Step::Gemm {
+                    a,
+                    b,
+                    c: cm,
+                    alpha,
+                    beta,
+                    count,
+                    ..
+                } => {
+                    let md = mode(count, ne, uniform);
+                    let (by_entries, bn, outer, inner_is_entry) = match md {
+                        Mode::Entries => (true, ne, 1, true),
+                        Mode::Blocks => (false, count, ne, false),
+                        Mode::BlocksOuter => (true, ne, count, true),
+                    };
+                    let Some(s) = shape::<T>(st, &bases, by_entries, bn, dev_scal, lt_len) else {
+                        continue;
+                    };
+                    for o in 0..outer {
+                        // o walks entries (Blocks) or blocks (BlocksOuter).
+                        let (ent, blk) = if inner_is_entry { (0, o) } else { (o, 0) };
+                        let at = |x: M| {
+                            let (base, es) = bases.of(x.sp);
+                            base + ((x.off + blk * x.bs) as u64 + ent as u64 * es as u64)
+                                * elem as u64
+                        };
+                        let sc = |k: K| {
+                            if dev_scal {
+                                ScalarPtr::Device(
+                                    slots + ((ent * SLOTS + slot_of(k)) * elem) as u64,
+                                )
+                            } else {
+                                ScalarPtr::Host(host_bytes(&host_vals[slot_of(k)]))
+                            }
+                        };
+                        lt.matmul(
+                            &s,
+                            stream,
+                            sc(alpha),
+                            at(a),
+                            at(b),
+                            sc(beta),
+                            at(cm),
+                            lt_ptr,
+                            lt_len,
+                        )?;
+                    }
+                }
+                _ => launch_blocks::<T>(h, st, &bases, ne, dev_scal, slots, &host_vals)?,
+            }
+        }
+        e0 += ne;
+    }
+    Ok(())
+}
+
+/// Writes `[alpha, conj(alpha), beta, 1, 0]` for `ne` entries into `slots` (gemm_ex with one
+/// host and one device scalar).
+pub(super) fn fill_slots<S: Scalar>(
+    h: &Handle,
+    slots: u64,
+    alpha: &Coef<'_, S>,
+    beta: &Coef<'_, S>,
+    ne: usize,
+) -> Result<(), Error> {
+    let (ap, as_, _, ar, ai) = coef_parts(&Sc::Full(*alpha));
+    let (bp, bs_, _, br, bi) = coef_parts(&Sc::Full(*beta));
+    let sj = Sj {
+        slots,
+        alpha_p: ap,
+        beta_p: bp,
+        alpha_s: as_,
+        beta_s: bs_,
+        ar,
+        ai,
+        br,
+        bi,
+        ne: ne as i32,
+        ..Default::default()
+    };
+    let mut prm = [param(&sj)];
+    h.stream().launch(
+        &L3,
+        &format!("b3_scalars_{}", S::TAG),
+        (ne as u32).div_ceil(THREADS).max(1),
+        THREADS,
+        &mut prm,
+    )
+}
+
+/// Bytes per element of a device scalar (the real type's for the real scalars).
+fn scal_elem(real: i32, elem: usize) -> u64 {
+    if real != 0 {
+        (elem / 2).max(4) as u64
+    } else {
+        elem as u64
+    }
+}
+
+fn launch_blocks<T: Scalar>(
+    h: &Handle,
+    st: &Step,
+    bases: &Bases,
+    ne: usize,
+    dev_scal: bool,
+    slots: u64,
+    host_vals: &[T; 5],
+) -> Result<(), Error> {
+    let elem = std::mem::size_of::<T>() as u64;
+    let mx = |x: M| {
+        let (base, es) = bases.of(x.sp);
+        Mx {
+            base: base + x.off as u64 * elem,
+            ld: x.ld as i64,
+            bs: x.bs as i64,
+            es,
+        }
+    };
+    let mut j = Job3 {
+        ne: ne as i32,
+        count: 1,
+        ..Default::default()
+    };
+    let mut beta_k = None;
+    match *st {
+        Step::Expand {
+            fill,
+            lower,
+            n,
+            src,
+            dst,
+            count,
+        } => {
+            j.op = 0;
+            j.fill = match fill {
+                Fill::Sym => 0,
+                Fill::Herm => 1,
+                Fill::Tri { unit: false } => 2,
+                Fill::Tri { unit: true } => 3,
+            };
+            j.lower = lower as i32;
+            (j.m, j.n, j.count) = (n as i64, n as i64, count as i32);
+            (j.src, j.dst) = (mx(src), mx(dst));
+        }
+        Step::Tri {
+            lower,
+            herm,
+            n,
+            src,
+            dst,
+            beta,
+            count,
+        } => {
+            j.op = 1;
+            j.lower = lower as i32;
+            j.herm = herm as i32;
+            (j.m, j.n, j.count) = (n as i64, n as i64, count as i32);
+            (j.src, j.dst) = (mx(src), mx(dst));
+            beta_k = Some(beta);
+        }
+        Step::Scale {
+            tri,
+            herm,
+            m,
+            n,
+            dst,
+            beta,
+        } => {
+            j.op = 2;
+            j.lower = match tri {
+                None => 2,
+                Some(l) => l as i32,
+            };
+            j.herm = herm as i32;
+            (j.m, j.n) = (m as i64, n as i64);
+            j.dst = mx(dst);
+            j.src = j.dst;
+            beta_k = Some(beta);
+        }
+        Step::Copy { m, n, src, dst } => {
+            j.op = 3;
+            (j.m, j.n) = (m as i64, n as i64);
+            (j.src, j.dst) = (mx(src), mx(dst));
+        }
+        Step::Gemm { .. } => return Ok(()),
+    }
+    if let Some(k) = beta_k {
+        let idx = match k {
+            K::Alpha => 0,
+            K::AlphaConj => 1,
+            K::Beta => 2,
+            K::One => 3,
+            K::Zero => 4,
+        };
+        if dev_scal {
+            j.beta_p = slots + idx as u64 * elem;
+            j.beta_s = SLOTS as i64;
+        } else {
+            (j.br, j.bi) = host_vals[idx].parts();
+        }
+    }
+    let tiles = (j.m.max(0) as u64).div_ceil(32) * (j.n.max(0) as u64).div_ceil(32);
+    let total = tiles * j.count as u64 * ne as u64;
+    if total == 0 {
+        return Ok(());
+    }
+    let grid = total.min(1 << 20) as u32;
+    let mut prm = [param(&j)];
+    h.stream().launch(
+        &L3,
+        &format!("b3_blocks_{}", T::TAG),
+        grid,
+        THREADS,
+        &mut prm,
+    )
+}
+

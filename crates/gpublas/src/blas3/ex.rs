@@ -1,0 +1,691 @@
+//! `gemm_ex`: matrix products with mixed precision (f16 and bf16 inputs, f32 accumulation)
+//! and an explicit compute type.
+
+use smallvec::SmallVec;
+
+use super::plan::SLOTS;
+use crate::common::host::{coef_value, not_host};
+use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
+use crate::common::plan::{choose, WorkspacePlan};
+use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape, LT_MAX_WORKSPACE};
+use crate::device::{Backend, DeviceBuffer, Element};
+use crate::{
+    bf16, f16, Coef, Complex32, Complex64, Error, Handle, Op, Scalar, Status, WorkspaceLease,
+};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// How a `gemm_ex` accumulates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ComputeType {
+    /// IEEE f32 arithmetic (f16, bf16, f32 and Complex32 inputs).
+    F32,
+    /// f32 inputs rounded to TF32 on the tensor cores, f32 accumulation.
+    F32FastTf32,
+    /// f32 inputs rounded to f16 on the tensor cores, f32 accumulation.
+    F32FastF16,
+    /// f32 inputs rounded to bf16 on the tensor cores, f32 accumulation.
+    F32FastBf16,
+    /// IEEE f64 arithmetic (f64 and Complex64 inputs).
+    F64,
+}
+
+/// Input element types of `gemm_ex`; `Scale` is the type of `alpha` and `beta`.
+pub trait GemmExIn: Element + sealed::Sealed {
+    /// The type of `alpha` and `beta` (f32 for the half types).
+    type Scale: Scalar;
+    #[doc(hidden)]
+    const DT: Dt;
+    #[doc(hidden)]
+    fn to_scale(self) -> Self::Scale;
+}
+
+/// Output element types of `gemm_ex` allowed for input `I`: the input type itself, or f32 for
+/// f16 and bf16 inputs.
+pub trait GemmExOut<I: GemmExIn>: Element {
+    #[doc(hidden)]
+    const DT: Dt;
+    #[doc(hidden)]
+    fn to_scale(self) -> I::Scale;
+    #[doc(hidden)]
+    fn from_scale(v: I::Scale) -> Self;
+}
+
+macro_rules! ex_in {
+    ($t:ty, $s:ty, $dt:expr, $to:expr, $from:expr) => {
+        impl sealed::Sealed for $t {}
+        impl GemmExIn for $t {
+            type Scale = $s;
+            const DT: Dt = $dt;
+            fn to_scale(self) -> $s {
+                $to(self)
+            }
+        }
+        impl GemmExOut<$t> for $t {
+            const DT: Dt = $dt;
+            fn to_scale(self) -> $s {
+                $to(self)
+            }
+            fn from_scale(v: $s) -> Self {
+                $from(v)
+            }
+        }
+    };
+}
+fn same<X>(x: X) -> X {
+    x
+}
+ex_in!(f16, f32, Dt::F16, f16::to_f32, f16::from_f32);
+ex_in!(bf16, f32, Dt::Bf16, bf16::to_f32, bf16::from_f32);
+ex_in!(f32, f32, Dt::F32, same, same);
+ex_in!(f64, f64, Dt::F64, same, same);
+ex_in!(Complex32, Complex32, Dt::C32, same, same);
+ex_in!(Complex64, Complex64, Dt::C64, same, same);
+impl GemmExOut<f16> for f32 {
+    const DT: Dt = Dt::F32;
+    fn to_scale(self) -> f32 {
+        self
+    }
+    fn from_scale(v: f32) -> Self {
+        v
+    }
+}
+impl GemmExOut<bf16> for f32 {
+    const DT: Dt = Dt::F32;
+    fn to_scale(self) -> f32 {
+        self
+    }
+    fn from_scale(v: f32) -> Self {
+        v
+    }
+}
+
+/// One `gemm_ex` call.
+pub(crate) struct ExCall<'a, 'b, I: GemmExIn, O: GemmExOut<I>> {
+    pub name: &'static str,
+    pub opa: Op,
+    pub opb: Op,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub a: Batch<'a, I>,
+    pub lda: usize,
+    pub b: Batch<'a, I>,
+    pub ldb: usize,
+    pub c: BatchMut<'a, 'b, O>,
+    pub ldc: usize,
+    pub alpha: Coef<'a, I::Scale>,
+    pub beta: Coef<'a, I::Scale>,
+    pub compute: ComputeType,
+}
+
+impl ComputeType {
+    fn engine(self) -> Compute {
+        match self {
+            ComputeType::F32 => Compute::F32,
+            ComputeType::F32FastTf32 => Compute::F32FastTf32,
+            ComputeType::F32FastF16 => Compute::F32FastF16,
+            ComputeType::F32FastBf16 => Compute::F32FastBf16,
+            ComputeType::F64 => Compute::F64,
+        }
+    }
+}
+
+fn scale_dt<S: Scalar>() -> Dt {
+    match S::TAG {
+        "s" => Dt::F32,
+        "d" => Dt::F64,
+        "c" => Dt::C32,
+        _ => Dt::C64,
+    }
+}
+
+impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
+    fn check(&mut self) -> Result<(), Error> {
+        let name = self.name;
+        if !<I::Scale as Scalar>::COMPLEX {
+            for op in [&mut self.opa, &mut self.opb] {
+                if *op == Op::C {
+                    *op = Op::T;
+                }
+            }
+        }
+        let ok = match I::DT {
+            Dt::F16 | Dt::Bf16 => self.compute == ComputeType::F32,
+            Dt::F32 | Dt::C32 => self.compute != ComputeType::F64,
+            Dt::F64 | Dt::C64 => self.compute == ComputeType::F64,
+        };
+        if !ok {
+            return Err(Error::InvalidValue(format!(
+                "{name}: compute type {:?} does not fit {:?} inputs (f16/bf16: F32; f32 and \
+                 Complex32: F32 or a fast F32 mode; f64 and Complex64: F64)",
+                self.compute,
+                I::DT
+            )));
+        }
+        let (ar, ac) = if self.opa == Op::N {
+            (self.m, self.k)
+        } else {
+            (self.k, self.m)
+        };
+        let (br, bc) = if self.opb == Op::N {
+            (self.k, self.n)
+        } else {
+            (self.n, self.k)
+        };
+        check_ld(
+            name,
+            "lda",
+            self.lda,
+            ar,
+            if self.opa == Op::N { "m" } else { "k" },
+        )?;
+        check_ld(
+            name,
+            "ldb",
+            self.ldb,
+            br,
+            if self.opb == Op::N { "k" } else { "n" },
+        )?;
+        check_ld(name, "ldc", self.ldc, self.m, "m")?;
+        let (lda, ldb, ldc) = (self.lda, self.ldb, self.ldc);
+        let wa = move || format!("A of {ar} × {ac} with lda = {lda}");
+        let wb = move || format!("B of {br} × {bc} with ldb = {ldb}");
+        let (m, n) = (self.m, self.n);
+        let wc = move || format!("C of {m} × {n} with ldc = {ldc}");
+        span_or(name, mat_span(ar, ac, lda), &wa)?;
+        span_or(name, mat_span(br, bc, ldb), &wb)?;
+        span_or(name, mat_span(m, n, ldc), &wc)?;
+        check_counts(name, ("A", self.a.count()), ("B", self.b.count()))?;
+        check_counts(name, ("A", self.a.count()), ("C", self.c.count()))
+    }
+
+    fn check_operands(&self, h: &Handle) -> Result<(), Error> {
+        let ck = Checker { h, call: self.name };
+        let (ar, ac) = if self.opa == Op::N {
+            (self.m, self.k)
+        } else {
+            (self.k, self.m)
+        };
+        let (br, bc) = if self.opb == Op::N {
+            (self.k, self.n)
+        } else {
+            (self.n, self.k)
+        };
+        let wa = || format!("A of {ar} × {ac} with lda = {}", self.lda);
+        let wb = || format!("B of {br} × {bc} with ldb = {}", self.ldb);
+        let wc = || format!("C of {} × {} with ldc = {}", self.m, self.n, self.ldc);
+        let need = |s| span_or(self.name, s, &wc);
+        ck.batch(
+            "A",
+            &self.a,
+            need(mat_span(ar, ac, self.lda))?,
+            &wa,
+            false,
+            None,
+        )?;
+        ck.batch(
+            "B",
+            &self.b,
+            need(mat_span(br, bc, self.ldb))?,
+            &wb,
+            false,
+            None,
+        )?;
+        ck.batch(
+            "C",
+            &self.c.view(),
+            need(mat_span(self.m, self.n, self.ldc))?,
+            &wc,
+            true,
+            None,
+        )?;
+        let batch = self.a.count();
+        ck.coef("alpha", &self.alpha, batch)?;
+        ck.coef("beta", &self.beta, batch)
+    }
+
+    /// Host alpha 0 or no inner dimension: only `C = beta C` is left.
+    fn scale_only(&self) -> bool {
+        self.k == 0 || self.alpha.host() == Some(<I::Scale as Scalar>::zero())
+    }
+}
+
+/// The plan of a `gemm_ex`: cuBLASLt's workspace, zeros standing in for A and B when only
+/// `C = beta C` is left, and scalar slots when host and device scalars are mixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ExPlan {
+    lt: usize,
+    zeros: usize,
+    slots: usize,
+}
+
+impl WorkspacePlan for ExPlan {
+    fn sizes(&self) -> SmallVec<[usize; 4]> {
+        smallvec::smallvec![self.lt, self.zeros, self.slots]
+    }
+}
+
+fn run_ex<I: GemmExIn, O: GemmExOut<I>>(
+    h: &mut Handle,
+    mut c: ExCall<'_, '_, I, O>,
+) -> Result<Status, Error> {
+    c.check()?;
+    let batch = c.a.count();
+    let one = <I::Scale as Scalar>::one();
+    let quick =
+        c.m == 0 || c.n == 0 || batch == 0 || (c.scale_only() && c.beta.host() == Some(one));
+    let cuda = h.device().backend() == Backend::Cuda;
+    let mut lt = if cuda && !quick {
+        Some(super::cuda::engine(h)?)
+    } else {
+        None
+    };
+    let r = run_ex_in(h, &mut c, quick, &mut lt);
+    super::cuda::give_back(h, lt);
+    r
+}
+
+fn run_ex_in<I: GemmExIn, O: GemmExOut<I>>(
+    h: &mut Handle,
+    c: &mut ExCall<'_, '_, I, O>,
+    quick: bool,
+    lt: &mut Option<Lt>,
+) -> Result<Status, Error> {
+    let scale_only = c.scale_only();
+    let selem = std::mem::size_of::<I::Scale>();
+    let mixed = c.alpha.host().is_some() != c.beta.host().is_some();
+    let per_entry =
+        matches!(c.alpha, Coef::DevicePerEntry(_)) || matches!(c.beta, Coef::DevicePerEntry(_));
+    let dev_scal = c.alpha.host().is_none() || c.beta.host().is_none();
+    let k = if scale_only { 1 } else { c.k };
+    let strided = matches!(c.a, Batch::Strided { .. });
+    let shape = |limit: usize| {
+        let stride = |b: &Batch<'_, I>| match b {
+            Batch::Strided { stride, .. } => *stride as i64,
+            _ => 0,
+        };
+        let batch = if strided && !per_entry && !scale_only {
+            c.a.count()
+        } else {
+            1
+        };
+        let sc = match &c.c {
+            BatchMut::Strided { stride, .. } => *stride as i64,
+            _ => 0,
+        };
+        let al = |esz: usize, s: i64| {
+            let b = (s.unsigned_abs() as usize * esz) as u64;
+            if batch > 1 && b != 0 {
+                1u32 << b.trailing_zeros().min(8)
+            } else {
+                256
+            }
+        };
+        let (ta, tb, lda, ldb) = if scale_only {
+            (Op::N, Op::N, c.m, 1)
+        } else {
+            (c.opa, c.opb, c.lda, c.ldb)
+        };
+        Shape {
+            ab: I::DT,
+            c: O::DT,
+            scale: scale_dt::<I::Scale>(),
+            compute: c.compute.engine(),
+            ta,
+            tb,
+            m: c.m,
+            n: c.n,
+            k,
+            lda,
+            ldb,
+            ldc: c.ldc,
+            batch,
+            sa: if batch > 1 { stride(&c.a) } else { 0 },
+            sb: if batch > 1 { stride(&c.b) } else { 0 },
+            sc: if batch > 1 { sc } else { 0 },
+            align: [
+                al(std::mem::size_of::<I>(), stride(&c.a)),
+                al(std::mem::size_of::<I>(), stride(&c.b)),
+                al(std::mem::size_of::<O>(), sc),
+            ],
+            device_scalars: dev_scal,
+            limit,
+        }
+    };
+    let zeros = if scale_only {
+        (c.m + c.n) * std::mem::size_of::<I>()
+    } else {
+        0
+    };
+    let slots = if mixed {
+        c.a.count() * SLOTS * selem
+    } else {
+        0
+    };
+    let full = if quick {
+        None
+    } else {
+        let lt_bytes = match lt.as_mut() {
+            Some(lt) => lt.prepare(&shape(LT_MAX_WORKSPACE))?,
+            None => 0,
+        };
+        Some(ExPlan {
+            lt: lt_bytes,
+            zeros,
+            slots,
+        })
+    };
+    if let Some(st) = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default())? {
+        return Ok(st);
+    }
+    c.check_operands(h)?;
+    let Some(full) = full else {
+        return Ok(Status::Success);
+    };
+    let mut lt_err = None;
+    let (plan, status) = choose(
+        h,
+        c.name,
+        full,
+        |cap| {
+            let own = crate::memory::rounded_total(&[0, zeros, slots]).ok()?;
+            let room = cap.checked_sub(own)? / 256 * 256;
+            match lt
+                .as_mut()
+                .map(|lt| lt.prepare(&shape(room.min(LT_MAX_WORKSPACE))))
+            {
+                Some(Ok(need)) => Some(ExPlan {
+                    lt: need,
+                    zeros,
+                    slots,
+                }),
+                Some(Err(e)) => {
+                    lt_err = Some(e);
+                    None
+                }
+                None => Some(ExPlan {
+                    lt: 0,
+                    zeros,
+                    slots,
+                }),
+            }
+        },
+        || format!("needs {zeros} bytes of zeros and {slots} bytes of scalar slots"),
+    )
+    .map_err(|e| lt_err.take().unwrap_or(e))?;
+    let lease = h.device_malloc(&plan.sizes())?;
+    let r = match lt.as_mut() {
+        Some(lt) => ex_cuda(&lease, lt, c, &plan, &shape(plan.lt)),
+        None => ex_host(c),
+    };
+    drop(lease);
+    r.map(|_| status)
+}
+
+fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
+    lease: &WorkspaceLease<'_>,
+    lt: &mut Lt,
+    c: &ExCall<'_, '_, I, O>,
+    plan: &ExPlan,
+    s: &Shape,
+) -> Result<(), Error> {
+    let h = lease.handle();
+    let stream = h.stream();
+    stream.bind()?;
+    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
+    let (lt_ptr, zeros, slots) = (ws(0), ws(1), ws(2));
+    let selem = std::mem::size_of::<I::Scale>() as u64;
+    if plan.zeros > 0 {
+        stream.memset32(zeros, 0, plan.zeros.div_ceil(4))?;
+    }
+    let batch = c.a.count();
+    if plan.slots > 0 {
+        super::cuda::fill_slots(h, slots, &c.alpha, &c.beta, batch)?;
+    }
+    let host_vals = [
+        c.alpha.host().unwrap_or(<I::Scale as Scalar>::zero()),
+        c.beta.host().unwrap_or(<I::Scale as Scalar>::zero()),
+    ];
+    let scal = |which: usize, e: usize| -> ScalarPtr<'_> {
+        let co = if which == 0 { &c.alpha } else { &c.beta };
+        if plan.slots > 0 {
+            ScalarPtr::Device(slots + (e * SLOTS + if which == 0 { 0 } else { 2 }) as u64 * selem)
+        } else if let Some((b, per)) = co.device() {
+            ScalarPtr::Device(b.device_ptr().unwrap_or(0) + (e * per) as u64 * selem)
+        } else {
+            ScalarPtr::Host(bytemuck::bytes_of(&host_vals[which]))
+        }
+    };
+    let calls = if s.batch > 1 { 1 } else { batch };
+    let cview = c.c.view();
+    for e in 0..calls {
+        let (a, b) = if plan.zeros > 0 {
+            (zeros, zeros + (c.m * std::mem::size_of::<I>()) as u64)
+        } else {
+            (c.a.entry_addr(e), c.b.entry_addr(e))
+        };
+        lt.matmul(
+            s,
+            stream,
+            scal(0, e),
+            a,
+            b,
+            scal(1, e),
+            cview.entry_addr(e),
+            lt_ptr,
+            plan.lt,
+        )?;
+    }
+    Ok(())
+}
+
+/// The host form: inputs widened to the scale type, faer's product, the output rounded back.
+fn ex_host<I: GemmExIn, O: GemmExOut<I>>(c: &mut ExCall<'_, '_, I, O>) -> Result<(), Error> {
+    let (ar, ac) = if c.opa == Op::N {
+        (c.m, c.k)
+    } else {
+        (c.k, c.m)
+    };
+    let (br, bc) = if c.opb == Op::N {
+        (c.k, c.n)
+    } else {
+        (c.n, c.k)
+    };
+    let wide = |b: &Batch<'_, I>,
+                e: usize,
+                rows: usize,
+                cols: usize,
+                ld: usize|
+     -> Result<Vec<I::Scale>, Error> {
+        let (buf, off) = b.entry(e);
+        let s = buf.host_slice().ok_or_else(not_host)?;
+        let len = mat_span(rows, cols, ld).unwrap_or(0);
+        Ok(s[off..off + len].iter().map(|&x| x.to_scale()).collect())
+    };
+    for e in 0..c.a.count() {
+        let alpha = coef_value(&c.alpha, e)?;
+        let beta = coef_value(&c.beta, e)?;
+        let a = wide(&c.a, e, ar, ac, c.lda)?;
+        let b = wide(&c.b, e, br, bc, c.ldb)?;
+        let len = mat_span(c.m, c.n, c.ldc).unwrap_or(0);
+        let out: &mut [O] = match &mut c.c {
+            BatchMut::Single(buf) => buf.host_slice_mut(),
+            BatchMut::List(l) => l[e].host_slice_mut(),
+            BatchMut::Strided { buf, stride, .. } => {
+                let off = e * *stride;
+                buf.host_slice_mut().map(|s| &mut s[off..])
+            }
+        }
+        .ok_or_else(not_host)?;
+        let zero = <I::Scale as Scalar>::zero();
+        let mut cw: Vec<I::Scale> = if beta == zero {
+            vec![zero; len]
+        } else {
+            out[..len].iter().map(|&x| x.to_scale()).collect()
+        };
+        let alpha = if c.k == 0 { zero } else { alpha };
+        super::host::gemm(
+            c.opa,
+            c.opb,
+            c.m,
+            c.n,
+            c.k,
+            alpha,
+            (&a, c.lda),
+            (&b, c.ldb),
+            beta,
+            (&mut cw, c.ldc),
+        )?;
+        for j in 0..c.n {
+            for i in 0..c.m {
+                out[i + j * c.ldc] = O::from_scale(cw[i + j * c.ldc]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `C = alpha op(A) op(B) + beta C` with input type `I`, output type `O` and the arithmetic
+/// of `compute` (`cublasGemmEx`'s contract): f16/bf16 inputs with f32 accumulation and an f16,
+/// bf16 or f32 output; f32 with IEEE or tensor-core (TF32, f16, bf16) arithmetic; f64 and the
+/// complex types as [`super::gemm`]. `alpha`, `beta` are `I::Scale` (f32 for the half types).
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_ex<I: GemmExIn, O: GemmExOut<I>>(
+    h: &mut Handle,
+    opa: Op,
+    opb: Op,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, I::Scale>,
+    a: &DeviceBuffer<I>,
+    lda: usize,
+    b: &DeviceBuffer<I>,
+    ldb: usize,
+    beta: Coef<'_, I::Scale>,
+    c: &mut DeviceBuffer<O>,
+    ldc: usize,
+    compute: ComputeType,
+) -> Result<Status, Error> {
+    run_ex(
+        h,
+        ExCall {
+            name: "gemm_ex",
+            opa,
+            opb,
+            m,
+            n,
+            k,
+            a: Batch::Single(a),
+            lda,
+            b: Batch::Single(b),
+            ldb,
+            c: BatchMut::Single(c),
+            ldc,
+            alpha,
+            beta,
+            compute,
+        },
+    )
+}
+
+/// `gemm_ex` of each entry of lists of matrices.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_ex_batched<I: GemmExIn, O: GemmExOut<I>>(
+    h: &mut Handle,
+    opa: Op,
+    opb: Op,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, I::Scale>,
+    a: &[&DeviceBuffer<I>],
+    lda: usize,
+    b: &[&DeviceBuffer<I>],
+    ldb: usize,
+    beta: Coef<'_, I::Scale>,
+    c: &mut [&mut DeviceBuffer<O>],
+    ldc: usize,
+    compute: ComputeType,
+) -> Result<Status, Error> {
+    run_ex(
+        h,
+        ExCall {
+            name: "gemm_ex_batched",
+            opa,
+            opb,
+            m,
+            n,
+            k,
+            a: Batch::list(a),
+            lda,
+            b: Batch::list(b),
+            ldb,
+            c: BatchMut::List(c),
+            ldc,
+            alpha,
+            beta,
+            compute,
+        },
+    )
+}
+
+/// `gemm_ex` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_ex_strided_batched<I: GemmExIn, O: GemmExOut<I>>(
+    h: &mut Handle,
+    opa: Op,
+    opb: Op,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, I::Scale>,
+    a: &DeviceBuffer<I>,
+    lda: usize,
+    stride_a: usize,
+    b: &DeviceBuffer<I>,
+    ldb: usize,
+    stride_b: usize,
+    beta: Coef<'_, I::Scale>,
+    c: &mut DeviceBuffer<O>,
+    ldc: usize,
+    stride_c: usize,
+    batch: usize,
+    compute: ComputeType,
+) -> Result<Status, Error> {
+    run_ex(
+        h,
+        ExCall {
+            name: "gemm_ex_strided_batched",
+            opa,
+            opb,
+            m,
+            n,
+            k,
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            lda,
+            b: Batch::Strided {
+                buf: b,
+                stride: stride_b,
+                count: batch,
+            },
+            ldb,
+            c: BatchMut::Strided {
+                buf: c,
+                stride: stride_c,
+                count: batch,
+            },
+            ldc,
+            alpha,
+            beta,
+            compute,
+        },
+    )
+}

@@ -1,0 +1,411 @@
+//! The host backend of Level 3: the program's products run on faer (all cores above a small
+//! size), the block operations are plain loops. It leases the same plan as the GPU, so
+//! queries, fixed workspaces and `PerfDegraded` behave the same, and runs the same blocking.
+
+use faer::linalg::matmul::matmul_with_conj;
+use faer::{Accum, Conj, MatMut, MatRef, Par};
+
+use super::plan::Plan;
+use super::program::{Fill, Space, Step, K, M};
+use super::{Call, Sc};
+use crate::common::host::{coef_value, not_host};
+use crate::common::operand::{Batch, BatchMut};
+use crate::device::host_workspace_bytes;
+use crate::{Error, Op, Scalar, WorkspaceLease};
+
+/// Products with fewer multiply-adds than this run on one thread.
+const PAR_MIN_FLOPS: usize = 1 << 21;
+
+/// The operands of one batch entry, by space.
+struct Spaces<'x, T> {
+    a: &'x [T],
+    b: &'x [T],
+    c: &'x mut [T],
+    e: &'x mut [T],
+    r: &'x mut [T],
+}
+
+impl<'x, T> Spaces<'x, T> {
+    fn get(&self, sp: Space) -> &[T] {
+        match sp {
+            Space::A => self.a,
+            Space::B => self.b,
+            Space::C => self.c,
+            Space::E => self.e,
+            Space::R => self.r,
+        }
+    }
+
+    /// Takes a writable space out (so sources can be read beside it); put it back with `put`.
+    fn take(&mut self, sp: Space) -> Result<&'x mut [T], Error> {
+        match sp {
+            Space::C => Ok(std::mem::take(&mut self.c)),
+            Space::E => Ok(std::mem::take(&mut self.e)),
+            Space::R => Ok(std::mem::take(&mut self.r)),
+            _ => Err(Error::InvalidValue("a Level-3 step writes an input".into())),
+        }
+    }
+
+    fn put(&mut self, sp: Space, s: &'x mut [T]) {
+        match sp {
+            Space::C => self.c = s,
+            Space::E => self.e = s,
+            _ => self.r = s,
+        }
+    }
+}
+
+/// The scalars of one entry.
+#[derive(Clone, Copy)]
+struct Vals<T> {
+    alpha: T,
+    beta: T,
+}
+
+impl<T: Scalar> Vals<T> {
+    fn get(&self, k: K) -> T {
+        match k {
+            K::Alpha => self.alpha,
+            K::AlphaConj => self.alpha.conj(),
+            K::Beta => self.beta,
+            K::One => T::one(),
+            K::Zero => T::zero(),
+        }
+    }
+}
+
+fn value<T: Scalar>(s: &Sc<'_, T>, e: usize) -> Result<T, Error> {
+    match s {
+        Sc::Full(c) => coef_value(c, e),
+        Sc::Real(c) => coef_value(c, e).map(T::from_real),
+    }
+}
+
+fn entry<'x, T: crate::device::Element>(b: &Batch<'x, T>, e: usize) -> Result<&'x [T], Error> {
+    let (buf, off) = b.entry(e);
+    buf.host_slice()
+        .map(|s| &s[off.min(s.len())..])
+        .ok_or_else(not_host)
+}
+
+fn entry_mut<'x, T: crate::device::Element>(
+    b: &'x mut BatchMut<'_, '_, T>,
+    e: usize,
+) -> Result<&'x mut [T], Error> {
+    let s = match b {
+        BatchMut::Single(buf) => buf.host_slice_mut(),
+        BatchMut::List(l) => l[e].host_slice_mut(),
+        BatchMut::Strided { buf, stride, .. } => {
+            let off = e * *stride;
+            buf.host_slice_mut().map(|s| {
+                let at = off.min(s.len());
+                &mut s[at..]
+            })
+        }
+    };
+    s.ok_or_else(not_host)
+}
+
+fn workspace<'x, T: Scalar>(lease: &WorkspaceLease<'_>, i: usize) -> Result<&'x mut [T], Error> {
+    let Some(w) = lease
+        .buffer(i)
+        .filter(|w| w.len() >= std::mem::size_of::<T>())
+    else {
+        return Ok(&mut []);
+    };
+    let bytes = host_workspace_bytes(w.device_ptr(), w.len());
+    let whole = bytes.len() / std::mem::size_of::<T>() * std::mem::size_of::<T>();
+    bytemuck::try_cast_slice_mut(&mut bytes[..whole]).map_err(|e| {
+        Error::InvalidValue(format!(
+            "host workspace is not aligned for the element type: {e}"
+        ))
+    })
+}
+
+pub(super) fn run<T: Scalar>(
+    lease: &WorkspaceLease<'_>,
+    c: &mut Call<'_, '_, T>,
+    _plan: &Plan,
+    steps: &[Step],
+) -> Result<(), Error> {
+    let e_all: &mut [T] = workspace(lease, 1)?;
+    let r_all: &mut [T] = workspace(lease, 2)?;
+    let a = c.a;
+    let b = c.b.map(|b| b.0);
+    for e in 0..a.count() {
+        let vals = Vals {
+            alpha: value(&c.alpha, e)?,
+            beta: value(&c.beta, e)?,
+        };
+        let mut sp = Spaces {
+            a: entry(&a, e)?,
+            b: match &b {
+                Some(b) => entry(b, e)?,
+                None => &[],
+            },
+            c: entry_mut(&mut c.c, e)?,
+            e: &mut *e_all,
+            r: &mut *r_all,
+        };
+        for s in steps {
+            exec(&mut sp, s, &vals)?;
+        }
+    }
+    Ok(())
+}
+
+fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), Error> {
+    match *s {
+        Step::Gemm {
+            ta,
+            tb,
+            m,
+            n,
+            k,
+            alpha,
+            a,
+            b,
+            beta,
+            c,
+            count,
+        } => {
+            let dst = sp.take(c.sp)?;
+            let mut r = Ok(());
+            for i in 0..count {
+                let at = |x: M| x.off + i * x.bs;
+                r = r.and(gemm(
+                    ta,
+                    tb,
+                    m,
+                    n,
+                    k,
+                    v.get(alpha),
+                    (&sp.get(a.sp)[at(a)..], a.ld),
+                    (&sp.get(b.sp)[at(b)..], b.ld),
+                    v.get(beta),
+                    (&mut dst[at(c)..], c.ld),
+                ));
+            }
+            sp.put(c.sp, dst);
+            r
+        }
+        Step::Expand {
+            fill,
+            lower,
+            n,
+            src,
+            dst,
+            count,
+        } => {
+            let d = sp.take(dst.sp)?;
+            for i in 0..count {
+                let s0 = src.off + i * src.bs;
+                let d0 = dst.off + i * dst.bs;
+                let srcs = sp.get(src.sp);
+                for j in 0..n {
+                    for r in 0..n {
+                        let stored = if lower { r >= j } else { r <= j };
+                        let x = if r == j {
+                            match fill {
+                                Fill::Tri { unit: true } => T::one(),
+                                Fill::Herm => T::from_real(srcs[s0 + r + j * src.ld].re()),
+                                _ => srcs[s0 + r + j * src.ld],
+                            }
+                        } else if stored {
+                            srcs[s0 + r + j * src.ld]
+                        } else {
+                            let m = srcs[s0 + j + r * src.ld];
+                            match fill {
+                                Fill::Sym => m,
+                                Fill::Herm => m.conj(),
+                                Fill::Tri { .. } => T::zero(),
+                            }
+                        };
+                        d[d0 + r + j * dst.ld] = x;
+                    }
+                }
+            }
+            sp.put(dst.sp, d);
+            Ok(())
+        }
+        Step::Tri {
+            lower,
+            herm,
+            n,
+            src,
+            dst,
+            beta,
+            count,
+        } => {
+            let beta = v.get(beta);
+            let d = sp.take(dst.sp)?;
+            for i in 0..count {
+                let s0 = src.off + i * src.bs;
+                let d0 = dst.off + i * dst.bs;
+                let srcs = sp.get(src.sp);
+                for j in 0..n {
+                    let rows = if lower { j..n } else { 0..j + 1 };
+                    for r in rows {
+                        let at = d0 + r + j * dst.ld;
+                        let x = srcs[s0 + r + j * src.ld];
+                        let mut y = if beta == T::zero() {
+                            x
+                        } else {
+                            x + beta * d[at]
+                        };
+                        if herm && r == j {
+                            y = T::from_real(y.re());
+                        }
+                        d[at] = y;
+                    }
+                }
+            }
+            sp.put(dst.sp, d);
+            Ok(())
+        }
+        Step::Scale {
+            tri,
+            herm,
+            m,
+            n,
+            dst,
+            beta,
+        } => {
+            let beta = v.get(beta);
+            let d = sp.take(dst.sp)?;
+            for j in 0..n {
+                let rows = match tri {
+                    None => 0..m,
+                    Some(true) => j..m,
+                    Some(false) => 0..(j + 1).min(m),
+                };
+                for r in rows {
+                    let at = dst.off + r + j * dst.ld;
+                    let mut y = if beta == T::zero() {
+                        T::zero()
+                    } else {
+                        beta * d[at]
+                    };
+                    if herm && r == j {
+                        y = T::from_real(y.re());
+                    }
+                    d[at] = y;
+                }
+            }
+            sp.put(dst.sp, d);
+            Ok(())
+        }
+        Step::Copy { m, n, src, dst } => {
+            let d = sp.take(dst.sp)?;
+            let s = sp.get(src.sp);
+            for j in 0..n {
+                let (s0, d0) = (src.off + j * src.ld, dst.off + j * dst.ld);
+                d[d0..d0 + m].copy_from_slice(&s[s0..s0 + m]);
+            }
+            sp.put(dst.sp, d);
+            Ok(())
+        }
+    }
+}
+
+/// `c = alpha op(a) op(b) + beta c` on column-major slices (`beta == 0`: `c` not read).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn gemm<T: Scalar>(
+    ta: Op,
+    tb: Op,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: T,
+    a: (&[T], usize),
+    b: (&[T], usize),
+    beta: T,
+    c: (&mut [T], usize),
+) -> Result<(), Error> {
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    let (cs, ldc) = c;
+    if beta != T::one() {
+        for j in 0..n {
+            for x in &mut cs[j * ldc..j * ldc + m] {
+                *x = if beta == T::zero() {
+                    T::zero()
+                } else {
+                    beta * *x
+                };
+            }
+        }
+    }
+    if k == 0 {
+        return Ok(());
+    }
+    let par = if m * n * k >= PAR_MIN_FLOPS {
+        Par::rayon(0)
+    } else {
+        Par::Seq
+    };
+    let args = Args {
+        ta,
+        tb,
+        m,
+        n,
+        k,
+        a,
+        b,
+        c: (cs, ldc),
+        par,
+    };
+    match T::TAG {
+        "s" => args.run::<f32>(alpha),
+        "d" => args.run::<f64>(alpha),
+        "c" => args.run::<faer::c32>(alpha),
+        _ => args.run::<faer::c64>(alpha),
+    }
+}
+
+struct Args<'x, T> {
+    ta: Op,
+    tb: Op,
+    m: usize,
+    n: usize,
+    k: usize,
+    a: (&'x [T], usize),
+    b: (&'x [T], usize),
+    c: (&'x mut [T], usize),
+    par: Par,
+}
+
+fn cast_err(e: bytemuck::PodCastError) -> Error {
+    Error::InvalidValue(format!("host gemm: element type cast failed: {e}"))
+}
+
+impl<T: Scalar> Args<'_, T> {
+    /// The product in faer's element type `F` (the same type as `T`, by tag).
+    fn run<F: faer::traits::ComplexField + bytemuck::Pod>(self, alpha: T) -> Result<(), Error> {
+        fn view<'v, T: Scalar, F: bytemuck::Pod>(
+            (s, ld): (&'v [T], usize),
+            op: Op,
+            rows: usize,
+            cols: usize,
+        ) -> Result<(MatRef<'v, F>, Conj), Error> {
+            let s: &[F] = bytemuck::try_cast_slice(s).map_err(cast_err)?;
+            let (r, c) = if op == Op::N {
+                (rows, cols)
+            } else {
+                (cols, rows)
+            };
+            let m = MatRef::from_column_major_slice_with_stride(s, r, c, ld);
+            let conj = if op == Op::C { Conj::Yes } else { Conj::No };
+            Ok((if op == Op::N { m } else { m.transpose() }, conj))
+        }
+        let (a, ca) = view::<T, F>(self.a, self.ta, self.m, self.k)?;
+        let (b, cb) = view::<T, F>(self.b, self.tb, self.k, self.n)?;
+        let (cs, ldc) = self.c;
+        let cs: &mut [F] = bytemuck::try_cast_slice_mut(cs).map_err(cast_err)?;
+        let dst = MatMut::from_column_major_slice_with_stride_mut(cs, self.m, self.n, ldc);
+        let alpha: F = bytemuck::try_cast(alpha).map_err(cast_err)?;
+        matmul_with_conj(dst, Accum::Add, a, ca, b, cb, alpha, self.par);
+        Ok(())
+    }
+}

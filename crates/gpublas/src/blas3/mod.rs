@@ -1,0 +1,442 @@
+//! Level 3: `gemm` and `gemm_ex` (through cuBLASLt on CUDA, faer on the host), and the
+//! gemm-based `symm`, `hemm`, `syrk`, `herk`, `syr2k`, `her2k`, `syrkx`, `herkx`, `trmm`, for
+//! `f32`, `f64`, `Complex32`, `Complex64` (the Hermitian ones complex only), each single,
+//! `_batched` and `_strided_batched`.
+//!
+//! TODO(doc): workspace.
+
+mod api;
+mod cuda;
+mod ex;
+mod host;
+mod plan;
+mod program;
+
+pub use api::*;
+pub use ex::{gemm_ex, gemm_ex_batched, gemm_ex_strided_batched, ComputeType, GemmExIn, GemmExOut};
+
+use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
+use crate::common::plan::{choose, WorkspacePlan};
+use crate::device::Backend;
+use crate::{Coef, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo};
+use plan::{Plan, Shape};
+use program::Step;
+
+/// The routine a call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Gemm,
+    Symm,
+    Hemm,
+    Syrk,
+    Herk,
+    Syr2k,
+    Her2k,
+    Syrkx,
+    Herkx,
+    Trmm,
+}
+
+/// A scalar argument: of the element type, or real (`herk`'s `alpha`, the Hermitian `beta`s).
+pub(crate) enum Sc<'a, T: Scalar> {
+    Full(Coef<'a, T>),
+    Real(Coef<'a, T::Real>),
+}
+
+/// One call's arguments, for every routine and form.
+pub(crate) struct Call<'a, 'b, T: Scalar> {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub opa: Op,
+    pub opb: Op,
+    pub side: Side,
+    pub uplo: Uplo,
+    pub diag: Diag,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub a: Batch<'a, T>,
+    pub lda: usize,
+    pub b: Option<(Batch<'a, T>, usize)>,
+    /// C (B for trmm), read and written.
+    pub c: BatchMut<'a, 'b, T>,
+    pub ldc: usize,
+    pub alpha: Sc<'a, T>,
+    pub beta: Sc<'a, T>,
+}
+
+impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
+    fn new(
+        name: &'static str,
+        kind: Kind,
+        a: Batch<'a, T>,
+        lda: usize,
+        c: BatchMut<'a, 'b, T>,
+        ldc: usize,
+    ) -> Self {
+        Call {
+            name,
+            kind,
+            opa: Op::N,
+            opb: Op::N,
+            side: Side::Left,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m: 0,
+            n: 0,
+            k: 0,
+            a,
+            lda,
+            b: None,
+            c,
+            ldc,
+            alpha: Sc::Full(Coef::Host(T::one())),
+            beta: Sc::Full(Coef::Host(T::zero())),
+        }
+    }
+
+    fn ops(&mut self, opa: Op, opb: Op) -> &mut Self {
+        self.opa = opa;
+        self.opb = opb;
+        self
+    }
+
+    fn tri(&mut self, side: Side, uplo: Uplo, op: Op, diag: Diag) -> &mut Self {
+        self.side = side;
+        self.uplo = uplo;
+        self.opa = op;
+        self.diag = diag;
+        self
+    }
+
+    fn dims(&mut self, m: usize, n: usize, k: usize) -> &mut Self {
+        self.m = m;
+        self.n = n;
+        self.k = k;
+        self
+    }
+
+    fn with_b(&mut self, b: Batch<'a, T>, ldb: usize) -> &mut Self {
+        self.b = Some((b, ldb));
+        self
+    }
+}
+
+impl<T: Scalar> Sc<'_, T> {
+    /// The value when it is on the host.
+    fn host(&self) -> Option<T> {
+        match self {
+            Sc::Full(c) => c.host(),
+            Sc::Real(c) => c.host().map(T::from_real),
+        }
+    }
+
+    fn on_device(&self) -> bool {
+        self.host().is_none()
+    }
+
+    fn per_entry(&self) -> bool {
+        match self {
+            Sc::Full(c) => matches!(c, Coef::DevicePerEntry(_)),
+            Sc::Real(c) => matches!(c, Coef::DevicePerEntry(_)),
+        }
+    }
+}
+
+impl<T: Scalar> Call<'_, '_, T> {
+    /// Order of the triangle the blocks cut (A's for symm/trmm, C's for the rank-k updates).
+    fn na(&self) -> usize {
+        match self.kind {
+            Kind::Symm | Kind::Hemm | Kind::Trmm if self.side == Side::Right => self.n,
+            Kind::Gemm => self.m,
+            _ => self.m,
+        }
+    }
+
+    /// Stored rows and columns of A and B.
+    fn a_dims(&self) -> (usize, usize) {
+        match self.kind {
+            Kind::Gemm => {
+                if self.opa == Op::N {
+                    (self.m, self.k)
+                } else {
+                    (self.k, self.m)
+                }
+            }
+            Kind::Symm | Kind::Hemm | Kind::Trmm => (self.na(), self.na()),
+            _ => {
+                if self.opa == Op::N {
+                    (self.n, self.k)
+                } else {
+                    (self.k, self.n)
+                }
+            }
+        }
+    }
+
+    fn b_dims(&self) -> (usize, usize) {
+        match self.kind {
+            Kind::Gemm => {
+                if self.opb == Op::N {
+                    (self.k, self.n)
+                } else {
+                    (self.n, self.k)
+                }
+            }
+            Kind::Symm | Kind::Hemm => (self.m, self.n),
+            _ => self.a_dims(),
+        }
+    }
+
+    /// Reference-BLAS quick return (F3): nothing is read or written.
+    fn quick(&self) -> bool {
+        let beta_one = self.beta.host() == Some(T::one());
+        let alpha_zero = self.alpha.host() == Some(T::zero());
+        match self.kind {
+            Kind::Gemm => self.m == 0 || self.n == 0 || ((alpha_zero || self.k == 0) && beta_one),
+            Kind::Symm | Kind::Hemm => self.m == 0 || self.n == 0 || (alpha_zero && beta_one),
+            Kind::Trmm => self.m == 0 || self.n == 0,
+            _ => self.n == 0 || ((alpha_zero || self.k == 0) && beta_one),
+        }
+    }
+
+    /// Only `C = beta C` (trmm: `B = 0`) is left: host alpha 0, or no inner dimension.
+    fn scale_only(&self) -> bool {
+        let alpha_zero = self.alpha.host() == Some(T::zero());
+        let no_k = matches!(
+            self.kind,
+            Kind::Gemm
+                | Kind::Syrk
+                | Kind::Herk
+                | Kind::Syr2k
+                | Kind::Her2k
+                | Kind::Syrkx
+                | Kind::Herkx
+        ) && self.k == 0;
+        alpha_zero || no_k
+    }
+
+    /// Operation checks; real types read `C` as `T` (F2 step 1).
+    fn check_ops(&mut self) -> Result<(), Error> {
+        let name = self.name;
+        if !T::COMPLEX {
+            for op in [&mut self.opa, &mut self.opb] {
+                if *op == Op::C {
+                    *op = Op::T;
+                }
+            }
+        }
+        let bad = |op: Op, allowed: &str| {
+            Err(Error::InvalidValue(format!(
+                "{name}: op = {op:?} is not allowed here; use {allowed}"
+            )))
+        };
+        match self.kind {
+            Kind::Syrk | Kind::Syr2k | Kind::Syrkx if self.opa == Op::C => {
+                bad(self.opa, "Op::N or Op::T (symmetric update)")
+            }
+            Kind::Herk | Kind::Her2k | Kind::Herkx if self.opa == Op::T => {
+                bad(self.opa, "Op::N or Op::C (Hermitian update)")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn a_why(&self) -> String {
+        let (r, c) = self.a_dims();
+        format!("A of {r} × {c} with lda = {}", self.lda)
+    }
+
+    fn b_why(&self) -> String {
+        let (r, c) = self.b_dims();
+        format!("B of {r} × {c} with ldb = {}", self.b.map_or(0, |b| b.1))
+    }
+
+    fn c_why(&self) -> String {
+        let what = if self.kind == Kind::Trmm { "B" } else { "C" };
+        let ld = if self.kind == Kind::Trmm {
+            "ldb"
+        } else {
+            "ldc"
+        };
+        format!("{what} of {} × {} with {ld} = {}", self.m, self.n, self.ldc)
+    }
+
+    /// Size and shape checks (F2 step 1), spans included (also during a query, M8).
+    fn check_sizes(&self) -> Result<(), Error> {
+        let name = self.name;
+        let (ar, ac) = self.a_dims();
+        let a_rows_name = match (self.kind, self.opa) {
+            (Kind::Gemm, Op::N) => "m",
+            (Kind::Gemm, _) => "k",
+            (Kind::Symm | Kind::Hemm | Kind::Trmm, _) => {
+                if self.side == Side::Left {
+                    "m"
+                } else {
+                    "n"
+                }
+            }
+            (_, Op::N) => "n",
+            _ => "k",
+        };
+        check_ld(name, "lda", self.lda, ar, a_rows_name)?;
+        span_or(name, mat_span(ar, ac, self.lda), &|| self.a_why())?;
+        if let Some((b, ldb)) = &self.b {
+            let (br, bc) = self.b_dims();
+            let b_rows_name = match (self.kind, self.opb, self.opa) {
+                (Kind::Gemm, Op::N, _) => "k",
+                (Kind::Gemm, _, _) => "n",
+                (Kind::Symm | Kind::Hemm, _, _) => "m",
+                (_, _, Op::N) => "n",
+                _ => "k",
+            };
+            check_ld(name, "ldb", *ldb, br, b_rows_name)?;
+            span_or(name, mat_span(br, bc, *ldb), &|| self.b_why())?;
+            check_counts(name, ("A", self.a.count()), ("B", b.count()))?;
+        }
+        let ld_name = if self.kind == Kind::Trmm {
+            "ldb"
+        } else {
+            "ldc"
+        };
+        check_ld(name, ld_name, self.ldc, self.m, "m")?;
+        span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+        let out = if self.kind == Kind::Trmm { "B" } else { "C" };
+        check_counts(name, ("A", self.a.count()), (out, self.c.count()))
+    }
+
+    /// Operand checks (F2 step 3, F7, F9, F10).
+    fn check_operands(&self, h: &Handle) -> Result<(), Error> {
+        let ck = Checker { h, call: self.name };
+        let batch = self.a.count();
+        let (ar, ac) = self.a_dims();
+        let need = span_or(self.name, mat_span(ar, ac, self.lda), &|| self.a_why())?;
+        ck.batch("A", &self.a, need, &|| self.a_why(), false, None)?;
+        if let Some((b, ldb)) = &self.b {
+            let (br, bc) = self.b_dims();
+            let need = span_or(self.name, mat_span(br, bc, *ldb), &|| self.b_why())?;
+            ck.batch("B", b, need, &|| self.b_why(), false, None)?;
+        }
+        let need = span_or(self.name, mat_span(self.m, self.n, self.ldc), &|| {
+            self.c_why()
+        })?;
+        let out = if self.kind == Kind::Trmm { "B" } else { "C" };
+        ck.batch(out, &self.c.view(), need, &|| self.c_why(), true, None)?;
+        for (what, s) in [("alpha", &self.alpha), ("beta", &self.beta)] {
+            match s {
+                Sc::Full(c) => ck.coef(what, c, batch)?,
+                Sc::Real(c) => ck.coef(what, c, batch)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            kind: self.kind,
+            na: self.na(),
+            other: if self.side == Side::Left {
+                self.n
+            } else {
+                self.m
+            },
+            batch: self.a.count(),
+            list: self.a.is_list(),
+            elem: std::mem::size_of::<T>(),
+            device_scalars: self.alpha.on_device() || self.beta.on_device(),
+            scale_only: self.scale_only(),
+        }
+    }
+
+    /// The program a plan runs.
+    fn program(&self, p: &Plan) -> Vec<Step> {
+        if self.scale_only() {
+            program::scale_only(self)
+        } else {
+            program::build(self, p)
+        }
+    }
+}
+
+/// The one implementation behind every Level-3 routine but `gemm_ex` (F1, F2).
+pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
+    // 1. sizes and shapes
+    c.check_ops()?;
+    c.check_sizes()?;
+    let batch = c.a.count();
+    let quick = c.quick() || batch == 0;
+    let shape = c.shape();
+    let cuda = h.device().backend() == Backend::Cuda;
+    let mut lt = if cuda && !quick {
+        Some(cuda::engine(h)?)
+    } else {
+        None
+    };
+    let full = match (&mut lt, quick) {
+        (_, true) => None,
+        (Some(lt), false) => {
+            let mut p = shape.full();
+            p.lt = cuda::lt_need(lt, &c, &p, crate::device::lt::LT_MAX_WORKSPACE)?;
+            Some(p)
+        }
+        (None, false) => Some(shape.full()),
+    };
+    // 2. the query (M8)
+    let q = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default());
+    if !matches!(q, Ok(None)) {
+        cuda::give_back(h, lt);
+        return q.map(|s| s.unwrap_or(Status::Success));
+    }
+    let r = run_checked(h, &mut c, full, &shape, &mut lt);
+    cuda::give_back(h, lt);
+    r
+}
+
+fn run_checked<T: Scalar>(
+    h: &mut Handle,
+    c: &mut Call<'_, '_, T>,
+    full: Option<Plan>,
+    shape: &Shape,
+    lt: &mut Option<crate::device::lt::Lt>,
+) -> Result<Status, Error> {
+    // 3. operands (F7)
+    c.check_operands(h)?;
+    let Some(full) = full else {
+        return Ok(Status::Success);
+    };
+    // 4. the workspace
+    let mut lt_err = None;
+    let (plan, status) = choose(
+        h,
+        c.name,
+        full,
+        |cap| {
+            let mut p = shape.fitted(cap)?;
+            if let Some(lt) = lt.as_mut() {
+                let room = cap.saturating_sub(p.own_bytes()) / CHUNK_LT * CHUNK_LT;
+                match cuda::lt_need(lt, c, &p, room.min(crate::device::lt::LT_MAX_WORKSPACE)) {
+                    Ok(need) => p.lt = need,
+                    Err(e) => {
+                        lt_err = Some(e);
+                        return None;
+                    }
+                }
+            }
+            Some(p)
+        },
+        || shape.minimum_text(),
+    )
+    .map_err(|e| lt_err.take().unwrap_or(e))?;
+    let lease = h.device_malloc(&plan.sizes())?;
+    // 5. compute
+    let steps = c.program(&plan);
+    let r = match lt.as_mut() {
+        Some(lt) => cuda::run(&lease, lt, c, &plan, &steps),
+        None => host::run(&lease, c, &plan, &steps),
+    };
+    drop(lease);
+    r.map(|_| status)
+}
+
+/// cuBLASLt's workspace is handed out in whole chunks of this many bytes.
+const CHUNK_LT: usize = 256;

@@ -1,0 +1,541 @@
+//! A Level-3 call as a short program of block operations that both backends execute: matrix
+//! products (cuBLASLt or faer), and four small kernels (expand a stored triangle into a full
+//! block, write a block's triangle back, scale, copy). Blocking is decided here once, so the
+//! host runs the same decomposition the GPU does and the tests on either backend cover it.
+//!
+//! The triangle of an `n × n` matrix is cut recursively: leaf blocks of `nb` on the diagonal,
+//! then, at each level `s = nb, 2nb, 4nb, …`, the off-diagonal block of every pair of
+//! neighbouring `s`-blocks. Every level is one strided-batched product (its full pairs) plus one
+//! product for a shorter last pair, so an order-8192 `syrk` is a dozen large products.
+
+use super::plan::Plan;
+use super::{Call, Kind};
+use crate::{Diag, Op, Scalar, Side, Uplo};
+
+/// Where an operand lives: the caller's matrices of the current batch entry, or the workspace
+/// (`E`: expanded diagonal blocks, `R`: result blocks before they overwrite `B`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Space {
+    A,
+    B,
+    C,
+    E,
+    R,
+}
+
+/// A matrix operand of a step: element offset in its space, leading dimension, and the
+/// distance between consecutive blocks of a batched step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct M {
+    pub sp: Space,
+    pub off: usize,
+    pub ld: usize,
+    pub bs: usize,
+}
+
+const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
+    M { sp, off, ld, bs }
+}
+
+/// The scalars a step uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum K {
+    Alpha,
+    AlphaConj,
+    Beta,
+    One,
+    Zero,
+}
+
+/// How a stored triangle becomes a full block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fill {
+    Sym,
+    Herm,
+    Tri { unit: bool },
+}
+
+/// One block operation, applied to `count` blocks `bs` apart (and to every batch entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// `c = alpha op(a) op(b) + beta c`.
+    Gemm {
+        ta: Op,
+        tb: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        alpha: K,
+        a: M,
+        b: M,
+        beta: K,
+        c: M,
+        count: usize,
+    },
+    /// `dst` (n × n) = the full matrix whose `lower`/upper triangle is stored in `src`.
+    Expand {
+        fill: Fill,
+        lower: bool,
+        n: usize,
+        src: M,
+        dst: M,
+        count: usize,
+    },
+    /// The `lower`/upper triangle of `dst` (n × n) = `src + beta dst` (`beta == 0`: `dst` not
+    /// read); `herm` makes the diagonal real.
+    Tri {
+        lower: bool,
+        herm: bool,
+        n: usize,
+        src: M,
+        dst: M,
+        beta: K,
+        count: usize,
+    },
+    /// `dst = beta dst` on an `m × n` matrix, or on a triangle when `tri` is `Some(lower)`.
+    Scale {
+        tri: Option<bool>,
+        herm: bool,
+        m: usize,
+        n: usize,
+        dst: M,
+        beta: K,
+    },
+    /// `dst = src`, `m × n`.
+    Copy { m: usize, n: usize, src: M, dst: M },
+}
+
+/// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have
+/// a second block of `s`, a last pair may have a shorter one (`last`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Level {
+    pub s: usize,
+    pub full: usize,
+    pub last: Option<usize>,
+}
+
+pub(crate) fn levels(n: usize, nb: usize) -> Vec<Level> {
+    let mut v = Vec::new();
+    let mut s = nb.max(1);
+    while s < n {
+        let full = n / (2 * s);
+        let q0 = full * 2 * s + s;
+        v.push(Level {
+            s,
+            full,
+            last: (q0 < n).then(|| n - q0),
+        });
+        s *= 2;
+    }
+    v
+}
+
+/// The pairs of a level as (p0, q0, second block size, count of such pairs, pair index 0 of
+/// the run): the full pairs as one batched run, then the short last pair.
+fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+    let s = l.s;
+    let full = (l.full > 0).then_some((0, s, s, l.full));
+    let last = l.last.map(|qs| (l.full * 2 * s, l.full * 2 * s + s, qs, 1));
+    full.into_iter().chain(last)
+}
+
+/// Leaf blocks on the diagonal in groups of at most `per` blocks: (start, size, count).
+fn leaf_groups(n: usize, nb: usize, per: usize) -> Vec<(usize, usize, usize)> {
+    let mut v = Vec::new();
+    let full = n / nb;
+    let mut i = 0;
+    while i < full {
+        let g = per.min(full - i);
+        v.push((i * nb, nb, g));
+        i += g;
+    }
+    if n % nb != 0 {
+        v.push((full * nb, n % nb, 1));
+    }
+    v
+}
+
+/// Builds the program of a call that has work to do (not a quick return, `alpha` not a host
+/// zero, `k > 0`).
+pub(crate) fn build<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+    match c.kind {
+        Kind::Gemm => vec![Step::Gemm {
+            ta: c.opa,
+            tb: c.opb,
+            m: c.m,
+            n: c.n,
+            k: c.k,
+            alpha: K::Alpha,
+            a: mat(Space::A, 0, c.lda, 0),
+            b: mat(Space::B, 0, c.b.map_or(1, |b| b.1), 0),
+            beta: K::Beta,
+            c: mat(Space::C, 0, c.ldc, 0),
+            count: 1,
+        }],
+        Kind::Symm | Kind::Hemm => symm(c, p),
+        Kind::Trmm => trmm(c, p),
+        _ => rank_k(c, p),
+    }
+}
+
+/// The program that scales `C` by `beta` (alpha = 0 or k = 0), or zeroes `B` (trmm).
+pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step> {
+    let herm = matches!(c.kind, Kind::Herk | Kind::Her2k | Kind::Herkx);
+    let tri = match c.kind {
+        Kind::Gemm | Kind::Symm | Kind::Hemm | Kind::Trmm => None,
+        _ => Some(c.uplo == Uplo::Lower),
+    };
+    vec![Step::Scale {
+        tri,
+        herm,
+        m: c.m,
+        n: c.n,
+        dst: mat(Space::C, 0, c.ldc, 0),
+        beta: if c.kind == Kind::Trmm {
+            K::Zero
+        } else {
+            K::Beta
+        },
+    }]
+}
+
+/// syrk, herk, syr2k, her2k, syrkx, herkx.
+fn rank_k<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+    let herm = matches!(c.kind, Kind::Herk | Kind::Her2k | Kind::Herkx);
+    let two = matches!(c.kind, Kind::Syr2k | Kind::Her2k);
+    let (n, k, lda, ldc) = (c.n, c.k, c.lda, c.ldc);
+    let ldb = c.b.map_or(lda, |b| b.1);
+    let second = if c.b.is_some() { Space::B } else { Space::A };
+    let hop = if herm { Op::C } else { Op::T };
+    let notrans = c.opa == Op::N;
+    let (ta, tb) = if notrans { (Op::N, hop) } else { (hop, Op::N) };
+    // Row block r0 of op(X): rows of X (N) or columns of X (T, C).
+    let panel = |sp: Space, ld: usize, r0: usize, step: usize| {
+        if notrans {
+            mat(sp, r0, ld, step)
+        } else {
+            mat(sp, r0 * ld, ld, step * ld)
+        }
+    };
+    let ld_of = |sp: Space| if sp == Space::A { lda } else { ldb };
+    let alpha2 = if herm { K::AlphaConj } else { K::Alpha };
+    let lower = c.uplo == Uplo::Lower;
+    let nb = p.nb;
+    let mut v = Vec::new();
+    // Diagonal blocks: products into E, then their triangle into C.
+    for (i0, bs, g) in leaf_groups(n, nb, p.eblocks) {
+        let e = mat(Space::E, 0, bs, bs * bs);
+        let gemm = |x: Space, y: Space, alpha, beta| Step::Gemm {
+            ta,
+            tb,
+            m: bs,
+            n: bs,
+            k,
+            alpha,
+            a: panel(x, ld_of(x), i0, bs),
+            b: panel(y, ld_of(y), i0, bs),
+            beta,
+            c: e,
+            count: g,
+        };
+        v.push(gemm(Space::A, second, K::Alpha, K::Zero));
+        if two {
+            v.push(gemm(Space::B, Space::A, alpha2, K::One));
+        }
+        v.push(Step::Tri {
+            lower,
+            herm,
+            n: bs,
+            src: e,
+            dst: mat(Space::C, i0 * (ldc + 1), ldc, bs * (ldc + 1)),
+            beta: K::Beta,
+            count: g,
+        });
+    }
+    // Off-diagonal blocks: written once each, straight into C.
+    for l in levels(n, nb) {
+        let s = l.s;
+        for (p0, q0, qs, cnt) in runs(&l) {
+            let (r0, rs, c0, cs) = if lower {
+                (q0, qs, p0, s)
+            } else {
+                (p0, s, q0, qs)
+            };
+            let step = 2 * s;
+            let cm = mat(Space::C, r0 + c0 * ldc, ldc, step * (ldc + 1));
+            let gemm = |x: Space, y: Space, alpha, beta| Step::Gemm {
+                ta,
+                tb,
+                m: rs,
+                n: cs,
+                k,
+                alpha,
+                a: panel(x, ld_of(x), r0, step),
+                b: panel(y, ld_of(y), c0, step),
+                beta,
+                c: cm,
+                count: cnt,
+            };
+            v.push(gemm(Space::A, second, K::Alpha, K::Beta));
+            if two {
+                v.push(gemm(Space::B, Space::A, alpha2, K::One));
+            }
+        }
+    }
+    v
+}
+
+/// symm, hemm.
+fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+    let left = c.side == Side::Left;
+    let lower = c.uplo == Uplo::Lower;
+    let ht = if c.kind == Kind::Hemm { Op::C } else { Op::T };
+    let fill = if c.kind == Kind::Hemm {
+        Fill::Herm
+    } else {
+        Fill::Sym
+    };
+    let (m, n, lda, ldc) = (c.m, c.n, c.lda, c.ldc);
+    let ldb = c.b.map_or(1, |b| b.1);
+    let na = if left { m } else { n };
+    let nb = p.nb;
+    let mut v = Vec::new();
+    for (i0, bs, g) in leaf_groups(na, nb, p.eblocks) {
+        let e = mat(Space::E, 0, bs, bs * bs);
+        v.push(Step::Expand {
+            fill,
+            lower,
+            n: bs,
+            src: mat(Space::A, i0 * (lda + 1), lda, bs * (lda + 1)),
+            dst: e,
+            count: g,
+        });
+        v.push(if left {
+            Step::Gemm {
+                ta: Op::N,
+                tb: Op::N,
+                m: bs,
+                n,
+                k: bs,
+                alpha: K::Alpha,
+                a: e,
+                b: mat(Space::B, i0, ldb, bs),
+                beta: K::Beta,
+                c: mat(Space::C, i0, ldc, bs),
+                count: g,
+            }
+        } else {
+            Step::Gemm {
+                ta: Op::N,
+                tb: Op::N,
+                m,
+                n: bs,
+                k: bs,
+                alpha: K::Alpha,
+                a: mat(Space::B, i0 * ldb, ldb, bs * ldb),
+                b: e,
+                beta: K::Beta,
+                c: mat(Space::C, i0 * ldc, ldc, bs * ldc),
+                count: g,
+            }
+        });
+    }
+    for l in levels(na, nb) {
+        let s = l.s;
+        for (p0, q0, qs, cnt) in runs(&l) {
+            let step = 2 * s;
+            // The stored off-diagonal block X (A21 or A12) and the two products it feeds:
+            // (rows block, its size, op on X, the other block, its size).
+            let x = if lower {
+                mat(Space::A, q0 + p0 * lda, lda, step * (lda + 1))
+            } else {
+                mat(Space::A, p0 + q0 * lda, lda, step * (lda + 1))
+            };
+            // For Left, lower: C_p += X^T B_q, C_q += X B_p; upper: C_p += X B_q, C_q += X^T B_p.
+            let uses = [
+                (p0, s, if lower { ht } else { Op::N }, q0, qs),
+                (q0, qs, if lower { Op::N } else { ht }, p0, s),
+            ];
+            for (r0, rs, xop, k0, ks) in uses {
+                v.push(if left {
+                    Step::Gemm {
+                        ta: xop,
+                        tb: Op::N,
+                        m: rs,
+                        n,
+                        k: ks,
+                        alpha: K::Alpha,
+                        a: x,
+                        b: mat(Space::B, k0, ldb, step),
+                        beta: K::One,
+                        c: mat(Space::C, r0, ldc, step),
+                        count: cnt,
+                    }
+                } else {
+                    // Right: C[:, r] += B[:, k] op(X)', with op' the other one of the pair:
+                    // lower: C_p += B_q X, C_q += B_p X^T; upper: C_p += B_q X^T, C_q += B_p X.
+                    let xop = if xop == Op::N { ht } else { Op::N };
+                    Step::Gemm {
+                        ta: Op::N,
+                        tb: xop,
+                        m,
+                        n: rs,
+                        k: ks,
+                        alpha: K::Alpha,
+                        a: mat(Space::B, k0 * ldb, ldb, step * ldb),
+                        b: x,
+                        beta: K::One,
+                        c: mat(Space::C, r0 * ldc, ldc, step * ldc),
+                        count: cnt,
+                    }
+                });
+            }
+        }
+    }
+    v
+}
+
+/// trmm: result blocks in R (a chunk of B's columns, Left; of its rows, Right), then copied
+/// over B (which the call holds as its output, space C).
+fn trmm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+    let left = c.side == Side::Left;
+    let op = c.opa;
+    let (m, n, lda, ldb) = (c.m, c.n, c.lda, c.ldc);
+    let na = if left { m } else { n };
+    let other = if left { n } else { m };
+    let fill = Fill::Tri {
+        unit: c.diag == Diag::Unit,
+    };
+    let lower = c.uplo == Uplo::Lower;
+    // Where op(A) has its off-diagonal blocks.
+    let eff_lower = lower != (op != Op::N);
+    let nb = p.nb;
+    let groups = leaf_groups(na, nb, p.eblocks);
+    let resident = p.eblocks >= na.div_ceil(nb);
+    let expand = |i0: usize, bs: usize, g: usize, e0: usize| Step::Expand {
+        fill,
+        lower,
+        n: bs,
+        src: mat(Space::A, i0 * (lda + 1), lda, bs * (lda + 1)),
+        dst: mat(Space::E, e0, bs, bs * bs),
+        count: g,
+    };
+    let mut v = Vec::new();
+    // With room for every leaf, expand them all once; E offsets per group.
+    let mut e_at = Vec::with_capacity(groups.len());
+    let mut off = 0;
+    for &(i0, bs, g) in &groups {
+        e_at.push(if resident { off } else { 0 });
+        if resident {
+            v.push(expand(i0, bs, g, off));
+            off += g * bs * bs;
+        }
+    }
+    let w = p.rchunk.max(1);
+    let mut c0 = 0;
+    while c0 < other {
+        let cw = w.min(other - c0);
+        // R is na × cw (Left, ld na) or cw × na (Right, ld cw).
+        let (rld, rrow) = if left { (na, 1) } else { (cw, cw) };
+        for (gi, &(i0, bs, g)) in groups.iter().enumerate() {
+            if !resident {
+                v.push(expand(i0, bs, g, 0));
+            }
+            let e = mat(Space::E, e_at[gi], bs, bs * bs);
+            v.push(if left {
+                Step::Gemm {
+                    ta: op,
+                    tb: Op::N,
+                    m: bs,
+                    n: cw,
+                    k: bs,
+                    alpha: K::Alpha,
+                    a: e,
+                    b: mat(Space::C, i0 + c0 * ldb, ldb, bs),
+                    beta: K::Zero,
+                    c: mat(Space::R, i0, rld, bs),
+                    count: g,
+                }
+            } else {
+                Step::Gemm {
+                    ta: Op::N,
+                    tb: op,
+                    m: cw,
+                    n: bs,
+                    k: bs,
+                    alpha: K::Alpha,
+                    a: mat(Space::C, c0 + i0 * ldb, ldb, bs * ldb),
+                    b: e,
+                    beta: K::Zero,
+                    c: mat(Space::R, i0 * rrow, rld, bs * rrow),
+                    count: g,
+                }
+            });
+        }
+        for l in levels(na, nb) {
+            let s = l.s;
+            for (p0, q0, qs, cnt) in runs(&l) {
+                let step = 2 * s;
+                // op(A)'s block (rows r, cols k): A at (r, k) for N, A at (k, r) transposed.
+                let (r0, rs, k0, ks) = if eff_lower {
+                    (q0, qs, p0, s)
+                } else {
+                    (p0, s, q0, qs)
+                };
+                let x = if op == Op::N {
+                    mat(Space::A, r0 + k0 * lda, lda, step * (lda + 1))
+                } else {
+                    mat(Space::A, k0 + r0 * lda, lda, step * (lda + 1))
+                };
+                v.push(if left {
+                    // R_r += op(A)_rk B_k
+                    Step::Gemm {
+                        ta: op,
+                        tb: Op::N,
+                        m: rs,
+                        n: cw,
+                        k: ks,
+                        alpha: K::Alpha,
+                        a: x,
+                        b: mat(Space::C, k0 + c0 * ldb, ldb, step),
+                        beta: K::One,
+                        c: mat(Space::R, r0, rld, step),
+                        count: cnt,
+                    }
+                } else {
+                    // R[:, k] += B[:, r] op(A)_rk
+                    Step::Gemm {
+                        ta: Op::N,
+                        tb: op,
+                        m: cw,
+                        n: ks,
+                        k: rs,
+                        alpha: K::Alpha,
+                        a: mat(Space::C, c0 + r0 * ldb, ldb, step * ldb),
+                        b: x,
+                        beta: K::One,
+                        c: mat(Space::R, k0 * rrow, rld, step * rrow),
+                        count: cnt,
+                    }
+                });
+            }
+        }
+        v.push(if left {
+            Step::Copy {
+                m: na,
+                n: cw,
+                src: mat(Space::R, 0, rld, 0),
+                dst: mat(Space::C, c0 * ldb, ldb, 0),
+            }
+        } else {
+            Step::Copy {
+                m: cw,
+                n: na,
+                src: mat(Space::R, 0, rld, 0),
+                dst: mat(Space::C, c0, ldb, 0),
+            }
+        });
+        c0 += cw;
+    }
+    v
+}

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench2;
+mod bench3;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};
@@ -45,11 +46,21 @@ enum Cmd {
     /// Benchmarks (CUDA events on a GPU; the host clock on the host).
     Bench {
         #[command(subcommand)]
-        what: bench::What,
+        what: BenchWhat,
         /// Print JSON instead of a table.
         #[arg(long, global = true)]
         json: bool,
     },
+}
+
+/// `gpublas bench` targets: those of `bench::What`, and Level 3.
+#[derive(Subcommand)]
+enum BenchWhat {
+    #[command(flatten)]
+    Base(bench::What),
+    /// Level 3 (gemm, gemm_ex f16/bf16, strided-batched gemm, syrk, herk, syr2k, symm, trmm,
+    /// small-gemm overhead) against cuBLAS, in TFLOP/s; needs a GPU and `--features cublas`.
+    Blas3(bench3::Blas3Args),
 }
 
 fn device(sel: &Option<String>) -> Result<Device, Error> {
@@ -65,7 +76,10 @@ fn main() {
         Cmd::Info => info(&cli.device),
         Cmd::Query(q) => device(&cli.device).and_then(|d| query(&d, q)),
         Cmd::Tour => device(&cli.device).and_then(|d| tour(&d)),
-        Cmd::Bench { what, json } => device(&cli.device).and_then(|d| bench::run(&d, what, *json)),
+        Cmd::Bench { what, json } => device(&cli.device).and_then(|d| match what {
+            BenchWhat::Base(w) => bench::run(&d, w, *json),
+            BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
+        }),
     };
     if let Err(e) = r {
         eprintln!("gpublas: {e}");

@@ -607,4 +607,3 @@ fn launch_blocks<T: Scalar>(
         &mut prm,
     )
 }
-

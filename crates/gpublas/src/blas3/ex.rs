@@ -505,6 +505,7 @@ fn ex_host<I: GemmExIn, O: GemmExOut<I>>(c: &mut ExCall<'_, '_, I, O>) -> Result
         let len = mat_span(rows, cols, ld).unwrap_or(0);
         Ok(s[off..off + len].iter().map(|&x| x.to_scale()).collect())
     };
+    let scale_only = c.scale_only();
     for e in 0..c.a.count() {
         let alpha = coef_value(&c.alpha, e)?;
         let beta = coef_value(&c.beta, e)?;
@@ -526,13 +527,14 @@ fn ex_host<I: GemmExIn, O: GemmExOut<I>>(c: &mut ExCall<'_, '_, I, O>) -> Result
         } else {
             out[..len].iter().map(|&x| x.to_scale()).collect()
         };
-        let alpha = if c.k == 0 { zero } else { alpha };
+        // Host alpha 0 or k = 0: C = beta C, A and B not read.
+        let k = if scale_only { 0 } else { c.k };
         super::host::gemm(
             c.opa,
             c.opb,
             c.m,
             c.n,
-            c.k,
+            k,
             alpha,
             (&a, c.lda),
             (&b, c.ldb),

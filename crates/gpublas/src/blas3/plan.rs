@@ -17,7 +17,7 @@ const BLOCKS_BUDGET: usize = 64 << 20;
 const NB_MIN: usize = 8;
 
 /// Smallest chunk of B's columns (rows) in trmm's reduced plan.
-const RCHUNK_MIN: usize = 16;
+const RCHUNK_MIN: usize = 1;
 
 /// What the plan depends on.
 #[derive(Debug, Clone, Copy)]

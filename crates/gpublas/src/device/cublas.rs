@@ -5,9 +5,13 @@
 //! integers, every buffer must be memory of this handle's device and hold every element the
 //! call can touch (computed overflow-safe), and outputs of a strided batch must not overlap.
 //! Anything else is `Error::InvalidValue` / `Error::InvalidPointer` naming the values, so no
-//! wrapper can make cuBLAS read or write out of bounds. Scalars (`alpha`, `beta`) are device
-//! buffers (pointer mode DEVICE), so no call waits for the host.
+//! wrapper can make cuBLAS read or write out of bounds. The Level-1 and Level-2 wrappers take
+//! their scalars (`alpha`, `beta`) and write their results in device buffers (pointer mode
+//! DEVICE), so no call waits for the host; the Level-3 wrappers (`gemm_ex`, `syrk`, `trmm`, …)
+//! take `alpha` and `beta` as host values (pointer mode HOST, read before the call returns).
+//! Each wrapper sets the handle's pointer mode it needs (only when it changes).
 
+use std::cell::Cell;
 use std::ffi::{c_int, c_longlong};
 
 use cudarc::cublas::sys;
@@ -15,7 +19,7 @@ use num_complex::{Complex32, Complex64};
 
 use super::{libs, Device, DeviceBuffer, DeviceKind, Element, Stream, StreamKind};
 use crate::common::operand::{mat_span, vec_span};
-use crate::{Diag, Error, Op, Uplo};
+use crate::{bf16, f16, Diag, Error, Op, Side, Uplo};
 
 /// Level-1 reductions cuBLAS is compared on ([`Cublas::run`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,9 +59,21 @@ pub enum CublasType {
     Z,
 }
 
+mod sealed {
+    /// Only the element types cuBLAS is called with here implement the traits of this module
+    /// (their sizes decide how many bytes cuBLAS reads and writes per element).
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+    impl Sealed for super::Complex32 {}
+    impl Sealed for super::Complex64 {}
+    impl Sealed for super::f16 {}
+    impl Sealed for super::bf16 {}
+}
+
 /// `f32`, `f64`, `Complex32`, `Complex64` (the complex types have the layout of `cuComplex`
 /// and `cuDoubleComplex`: real part, then imaginary part).
-pub trait CublasScalar: Element {
+pub trait CublasScalar: Element + sealed::Sealed {
     #[doc(hidden)]
     const TYPE: CublasType;
 }
@@ -72,6 +88,124 @@ impl CublasScalar for Complex32 {
 }
 impl CublasScalar for Complex64 {
     const TYPE: CublasType = CublasType::Z;
+}
+
+/// `Complex32` or `Complex64`, with the real type of `herk`'s `alpha` and `beta`.
+pub trait CublasComplex: CublasScalar {
+    /// `f32` for `Complex32`, `f64` for `Complex64`.
+    type Real: Element;
+}
+impl CublasComplex for Complex32 {
+    type Real = f32;
+}
+impl CublasComplex for Complex64 {
+    type Real = f64;
+}
+
+/// The arithmetic of a `cublasGemmEx` call (its `cublasComputeType_t`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CublasCompute {
+    /// `CUBLAS_COMPUTE_32F`: IEEE f32 (f16, bf16, f32 and Complex32 inputs).
+    F32,
+    /// `CUBLAS_COMPUTE_32F_FAST_TF32`: f32 inputs rounded to TF32 on the tensor cores (f32,
+    /// Complex32).
+    F32FastTf32,
+    /// `CUBLAS_COMPUTE_32F_FAST_16F`: f32 inputs rounded to f16 (f32, Complex32).
+    F32FastF16,
+    /// `CUBLAS_COMPUTE_32F_FAST_16BF`: f32 inputs rounded to bf16 (f32, Complex32).
+    F32FastBf16,
+    /// `CUBLAS_COMPUTE_64F`: IEEE f64 (f64 and Complex64 inputs).
+    F64,
+}
+
+impl CublasCompute {
+    fn sys(self) -> sys::cublasComputeType_t {
+        use sys::cublasComputeType_t as C;
+        match self {
+            CublasCompute::F32 => C::CUBLAS_COMPUTE_32F,
+            CublasCompute::F32FastTf32 => C::CUBLAS_COMPUTE_32F_FAST_TF32,
+            CublasCompute::F32FastF16 => C::CUBLAS_COMPUTE_32F_FAST_16F,
+            CublasCompute::F32FastBf16 => C::CUBLAS_COMPUTE_32F_FAST_16BF,
+            CublasCompute::F64 => C::CUBLAS_COMPUTE_64F,
+        }
+    }
+}
+
+/// Input element types of [`Cublas::gemm_ex`] (`f16`, `bf16`, `f32`, `f64`, `Complex32`,
+/// `Complex64`), with the type of `alpha` and `beta` and the compute types cuBLAS allows.
+pub trait CublasExIn: Element + sealed::Sealed {
+    /// The type of `alpha` and `beta`: `f32` for `f16` and `bf16` inputs, else the input type.
+    type Scale: Element;
+    #[doc(hidden)]
+    const DT: sys::cudaDataType;
+    #[doc(hidden)]
+    const COMPUTE: &'static [CublasCompute];
+}
+
+/// Output element types of [`Cublas::gemm_ex`] for input `I`: `I` itself, or `f32` for `f16`
+/// and `bf16` inputs.
+pub trait CublasExOut<I: CublasExIn>: Element + sealed::Sealed {
+    #[doc(hidden)]
+    const DT: sys::cudaDataType;
+}
+
+const FP32_COMPUTES: &[CublasCompute] = &[
+    CublasCompute::F32,
+    CublasCompute::F32FastTf32,
+    CublasCompute::F32FastF16,
+    CublasCompute::F32FastBf16,
+];
+
+macro_rules! ex_in {
+    ($t:ty, $scale:ty, $dt:ident, $compute:expr) => {
+        impl CublasExIn for $t {
+            type Scale = $scale;
+            const DT: sys::cudaDataType = sys::cudaDataType::$dt;
+            const COMPUTE: &'static [CublasCompute] = $compute;
+        }
+        impl CublasExOut<$t> for $t {
+            const DT: sys::cudaDataType = sys::cudaDataType::$dt;
+        }
+    };
+}
+ex_in!(f16, f32, CUDA_R_16F, &[CublasCompute::F32]);
+ex_in!(bf16, f32, CUDA_R_16BF, &[CublasCompute::F32]);
+ex_in!(f32, f32, CUDA_R_32F, FP32_COMPUTES);
+ex_in!(f64, f64, CUDA_R_64F, &[CublasCompute::F64]);
+ex_in!(Complex32, Complex32, CUDA_C_32F, FP32_COMPUTES);
+ex_in!(Complex64, Complex64, CUDA_C_64F, &[CublasCompute::F64]);
+impl CublasExOut<f16> for f32 {
+    const DT: sys::cudaDataType = sys::cudaDataType::CUDA_R_32F;
+}
+impl CublasExOut<bf16> for f32 {
+    const DT: sys::cudaDataType = sys::cudaDataType::CUDA_R_32F;
+}
+
+/// The compute type of a `gemm_ex` with input `I`, or an error when cuBLAS does not pair them.
+fn ex_compute<I: CublasExIn>(
+    call: &str,
+    compute: CublasCompute,
+) -> Result<sys::cublasComputeType_t, Error> {
+    if I::COMPUTE.contains(&compute) {
+        Ok(compute.sys())
+    } else {
+        Err(Error::InvalidValue(format!(
+            "cuBLAS {call}: compute type {compute:?} with {:?} inputs (allowed: {:?})",
+            I::DT,
+            I::COMPUTE
+        )))
+    }
+}
+
+/// A host scalar for pointer mode HOST, aligned as `cuDoubleComplex` (16 bytes) so that no
+/// load cuBLAS makes from it is misaligned; it lives until the call that reads it returns.
+#[repr(C, align(16))]
+struct HostScalar<T>(T);
+
+impl<T> HostScalar<T> {
+    fn ptr(&self) -> *const T {
+        &self.0
+    }
 }
 
 /// Calls the S, D, C or Z variant of a cuBLAS routine for element type `$t` with the same
@@ -92,6 +226,8 @@ macro_rules! typed {
 pub struct Cublas {
     h: sys::cublasHandle_t,
     dev: Device,
+    /// The handle's pointer mode: HOST (`true`) or DEVICE (`false`).
+    host_scalars: Cell<bool>,
 }
 
 fn check(op: &str, s: sys::cublasStatus_t) -> Result<(), Error> {
@@ -146,16 +282,93 @@ fn vspan(call: &str, what: &str, n: usize, incx: isize) -> Result<usize, Error> 
 
 /// Elements a `rows × cols` matrix at `ld` spans; `ld >= max(1, rows)` as cuBLAS requires.
 fn mspan(call: &str, rows: usize, cols: usize, ld: usize) -> Result<usize, Error> {
+    mspan_ld(call, "lda", rows, cols, ld)
+}
+
+/// [`mspan`] for the operand whose leading dimension is called `ld_name` (lda, ldb, ldc).
+fn mspan_ld(
+    call: &str,
+    ld_name: &str,
+    rows: usize,
+    cols: usize,
+    ld: usize,
+) -> Result<usize, Error> {
     if ld < rows.max(1) {
         return Err(Error::InvalidValue(format!(
-            "cuBLAS {call}: lda = {ld} is less than max(1, {rows}) rows"
+            "cuBLAS {call}: {ld_name} = {ld} is less than max(1, {rows}) rows"
         )));
     }
     mat_span(rows, cols, ld).ok_or_else(|| {
         Error::InvalidValue(format!(
-            "cuBLAS {call}: a {rows} x {cols} matrix at lda = {ld} overflows the address space"
+            "cuBLAS {call}: a {rows} x {cols} matrix at {ld_name} = {ld} overflows the address \
+             space"
         ))
     })
+}
+
+/// The checked sizes of a gemm: cuBLAS ints and the elements one entry of A, B, C spans.
+struct GemmShape {
+    m: c_int,
+    n: c_int,
+    k: c_int,
+    lda: c_int,
+    ldb: c_int,
+    ldc: c_int,
+    one_a: usize,
+    one_b: usize,
+    one_c: usize,
+}
+
+impl GemmShape {
+    /// `op(A)` `m × k` (stored `m × k` for `N`, else `k × m`), `op(B)` `k × n`, `C` `m × n`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        call: &str,
+        opa: Op,
+        opb: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        lda: usize,
+        ldb: usize,
+        ldc: usize,
+    ) -> Result<GemmShape, Error> {
+        let (ra, ca) = if opa == Op::N { (m, k) } else { (k, m) };
+        let (rb, cb) = if opb == Op::N { (k, n) } else { (n, k) };
+        Ok(GemmShape {
+            m: int(call, "m", m)?,
+            n: int(call, "n", n)?,
+            k: int(call, "k", k)?,
+            lda: int(call, "lda", lda)?,
+            ldb: int(call, "ldb", ldb)?,
+            ldc: int(call, "ldc", ldc)?,
+            one_a: mspan_ld(call, "lda", ra, ca, lda)?,
+            one_b: mspan_ld(call, "ldb", rb, cb, ldb)?,
+            one_c: mspan_ld(call, "ldc", m, n, ldc)?,
+        })
+    }
+}
+
+/// The rows and columns of the stored `A` (and `B`) of a rank-k update: `op(A)` is `n × k`.
+fn rk_dims(op: Op, n: usize, k: usize) -> (usize, usize) {
+    if op == Op::N {
+        (n, k)
+    } else {
+        (k, n)
+    }
+}
+
+/// The `trans` of `syrk`/`syr2k`: `N` or `T` (`C` means `T` for real types; complex types
+/// take `N` or `T` only, as cuBLAS does).
+fn sym_trans<T: CublasScalar>(call: &str, op: Op) -> Result<sys::cublasOperation_t, Error> {
+    match (op, T::TYPE) {
+        (Op::C, CublasType::C | CublasType::Z) => Err(Error::InvalidValue(format!(
+            "cuBLAS {call}: op = C with a complex type (the symmetric update takes N or T; \
+             herk takes N or C)"
+        ))),
+        (Op::C, _) => Ok(trans(Op::T)),
+        (op, _) => Ok(trans(op)),
+    }
 }
 
 /// Elements `batch` entries of `one` elements each, `stride` apart, span.
@@ -206,6 +419,13 @@ fn trans(op: Op) -> sys::cublasOperation_t {
     }
 }
 
+fn side_mode(side: Side) -> sys::cublasSideMode_t {
+    match side {
+        Side::Left => sys::cublasSideMode_t::CUBLAS_SIDE_LEFT,
+        Side::Right => sys::cublasSideMode_t::CUBLAS_SIDE_RIGHT,
+    }
+}
+
 fn diag_type(diag: Diag) -> sys::cublasDiagType_t {
     match diag {
         Diag::Unit => sys::cublasDiagType_t::CUBLAS_DIAG_UNIT,
@@ -229,6 +449,7 @@ impl Cublas {
             let c = Cublas {
                 h,
                 dev: stream.device(),
+                host_scalars: Cell::new(false),
             };
             check(
                 "cublasSetStream",
@@ -245,12 +466,38 @@ impl Cublas {
         }
     }
 
-    /// Makes the handle's context current on this thread (cuBLAS calls use it).
+    /// Makes the handle's context current on this thread (cuBLAS calls use it) with scalars
+    /// and results in device memory (pointer mode DEVICE: the Level-1 and Level-2 wrappers).
     fn bind(&self) -> Result<(), Error> {
+        self.bind_with(false)
+    }
+
+    /// [`Self::bind`] with scalars read from host memory (pointer mode HOST: Level 3).
+    fn bind_host(&self) -> Result<(), Error> {
+        self.bind_with(true)
+    }
+
+    fn bind_with(&self, host_scalars: bool) -> Result<(), Error> {
         match &self.dev.0 {
-            DeviceKind::Cuda(d) => d.bind(),
-            DeviceKind::Host(_) => Err(Error::Unsupported("cuBLAS on the host backend".into())),
+            DeviceKind::Cuda(d) => d.bind()?,
+            DeviceKind::Host(_) => {
+                return Err(Error::Unsupported("cuBLAS on the host backend".into()))
+            }
         }
+        if self.host_scalars.get() != host_scalars {
+            let mode = if host_scalars {
+                sys::cublasPointerMode_t::CUBLAS_POINTER_MODE_HOST
+            } else {
+                sys::cublasPointerMode_t::CUBLAS_POINTER_MODE_DEVICE
+            };
+            // SAFETY: sets a field of this live handle; work already enqueued keeps the mode
+            // it was submitted with.
+            check("cublasSetPointerMode", unsafe {
+                sys::cublasSetPointerMode_v2(self.h, mode)
+            })?;
+            self.host_scalars.set(host_scalars);
+        }
+        Ok(())
     }
 
     /// The device address of `buf` after checking that it is memory of this handle's device
@@ -767,6 +1014,467 @@ impl Cublas {
             )
         };
         check("cublas?swap_v2", s)
+    }
+}
+
+/// Level 3: `alpha` and `beta` are host values (pointer mode HOST, read before each call
+/// returns); cuBLAS uses its own default workspace.
+impl Cublas {
+    /// `C = alpha op(A) op(B) + beta C` (`cublasGemmEx`, default algorithm): `op(A)` `m × k`,
+    /// `op(B)` `k × n`, `C` `m × n`; inputs of type `I`, output `O`, arithmetic `compute`
+    /// (one of `I::COMPUTE`: `F32` for the half types, `F32` or a fast mode for f32 and
+    /// Complex32, `F64` for f64 and Complex64); `alpha`, `beta` of `I::Scale`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_ex<I: CublasExIn, O: CublasExOut<I>>(
+        &self,
+        opa: Op,
+        opb: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        alpha: I::Scale,
+        a: &DeviceBuffer<I>,
+        lda: usize,
+        b: &DeviceBuffer<I>,
+        ldb: usize,
+        beta: I::Scale,
+        c: &mut DeviceBuffer<O>,
+        ldc: usize,
+        compute: CublasCompute,
+    ) -> Result<(), Error> {
+        let call = "gemmEx";
+        let ct = ex_compute::<I>(call, compute)?;
+        let g = GemmShape::new(call, opa, opb, m, n, k, lda, ldb, ldc)?;
+        let ap = self.ptr(call, "A", a, g.one_a)?;
+        let bp = self.ptr(call, "B", b, g.one_b)?;
+        let cp = self.ptr(call, "C", c, g.one_c)?;
+        self.bind_host()?;
+        let (al, be) = (HostScalar(alpha), HostScalar(beta));
+        // SAFETY: A, B and C hold the op(A), op(B) and C spans at their leading dimensions
+        // (each ld >= max(1, rows), checked above, overflow-safe) in elements of the types
+        // I::DT and O::DT name (sealed traits: sizes match); all on this handle's device; C is
+        // exclusively borrowed, so it aliases no input; alpha and beta are aligned host values
+        // of the scale type cuBLAS expects for `ct` and live until the call returns.
+        let s = unsafe {
+            sys::cublasGemmEx(
+                self.h,
+                trans(opa),
+                trans(opb),
+                g.m,
+                g.n,
+                g.k,
+                al.ptr() as _,
+                ap as _,
+                I::DT,
+                g.lda,
+                bp as _,
+                I::DT,
+                g.ldb,
+                be.ptr() as _,
+                cp as _,
+                O::DT,
+                g.ldc,
+                ct,
+                sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        };
+        check("cublasGemmEx", s)
+    }
+
+    /// [`Self::gemm_ex`] of `batch` entries at fixed strides (elements) in one buffer per
+    /// operand (`cublasGemmStridedBatchedEx`); entries of `C` must not overlap (A and B may,
+    /// e.g. stride 0 to share one matrix).
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_strided_batched_ex<I: CublasExIn, O: CublasExOut<I>>(
+        &self,
+        opa: Op,
+        opb: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        alpha: I::Scale,
+        a: &DeviceBuffer<I>,
+        lda: usize,
+        stride_a: usize,
+        b: &DeviceBuffer<I>,
+        ldb: usize,
+        stride_b: usize,
+        beta: I::Scale,
+        c: &mut DeviceBuffer<O>,
+        ldc: usize,
+        stride_c: usize,
+        batch: usize,
+        compute: CublasCompute,
+    ) -> Result<(), Error> {
+        let call = "gemmStridedBatchedEx";
+        let ct = ex_compute::<I>(call, compute)?;
+        let g = GemmShape::new(call, opa, opb, m, n, k, lda, ldb, ldc)?;
+        let bi = int(call, "batch", batch)?;
+        let (sa, sb, sc) = (
+            stride(call, "stride_a", stride_a)?,
+            stride(call, "stride_b", stride_b)?,
+            stride(call, "stride_c", stride_c)?,
+        );
+        no_overlap(call, "C", g.one_c, stride_c, batch)?;
+        let ap = self.ptr(call, "A", a, bspan(call, "A", g.one_a, stride_a, batch)?)?;
+        let bp = self.ptr(call, "B", b, bspan(call, "B", g.one_b, stride_b, batch)?)?;
+        let cp = self.ptr(call, "C", c, bspan(call, "C", g.one_c, stride_c, batch)?)?;
+        self.bind_host()?;
+        let (al, be) = (HostScalar(alpha), HostScalar(beta));
+        // SAFETY: each of A, B, C holds (batch - 1) * stride + one entry's span elements of
+        // the types I::DT and O::DT name, so every entry lies inside its buffer; entries of C
+        // do not overlap (checked above, overflow-safe); all on this handle's device; C aliases
+        // no input; alpha and beta are aligned host values living until the call returns.
+        let s = unsafe {
+            sys::cublasGemmStridedBatchedEx(
+                self.h,
+                trans(opa),
+                trans(opb),
+                g.m,
+                g.n,
+                g.k,
+                al.ptr() as _,
+                ap as _,
+                I::DT,
+                g.lda,
+                sa,
+                bp as _,
+                I::DT,
+                g.ldb,
+                sb,
+                be.ptr() as _,
+                cp as _,
+                O::DT,
+                g.ldc,
+                sc,
+                bi,
+                ct,
+                sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        };
+        check("cublasGemmStridedBatchedEx", s)
+    }
+
+    /// `C = alpha op(A) op(A)ᵀ + beta C` on the `uplo` triangle of the `n × n` matrix `C`,
+    /// `op(A)` `n × k` (`cublas?syrk_v2`); `op` is `N` or `T` (`C` is `T` for real types).
+    #[allow(clippy::too_many_arguments)]
+    pub fn syrk<T: CublasScalar>(
+        &self,
+        uplo: Uplo,
+        op: Op,
+        n: usize,
+        k: usize,
+        alpha: T,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        beta: T,
+        c: &mut DeviceBuffer<T>,
+        ldc: usize,
+    ) -> Result<(), Error> {
+        let call = "syrk";
+        let t = sym_trans::<T>(call, op)?;
+        let (ra, ca) = rk_dims(op, n, k);
+        let (ni, ki) = (int(call, "n", n)?, int(call, "k", k)?);
+        let (ldai, ldci) = (int(call, "lda", lda)?, int(call, "ldc", ldc)?);
+        let ap = self.ptr(call, "A", a, mspan_ld(call, "lda", ra, ca, lda)?)?;
+        let cp = self.ptr(call, "C", c, mspan_ld(call, "ldc", n, n, ldc)?)?;
+        self.bind_host()?;
+        let (h, u) = (self.h, fill(uplo));
+        let (al, be) = (HostScalar(alpha), HostScalar(beta));
+        // SAFETY: A spans op(A)'s stored matrix at lda, C an n x n matrix at ldc (both ld >=
+        // max(1, rows), checked above, overflow-safe); both on this handle's device; C aliases
+        // no input; alpha and beta are aligned host values of T living until the call returns.
+        let s = unsafe {
+            typed!(
+                T,
+                cublasSsyrk_v2,
+                cublasDsyrk_v2,
+                cublasCsyrk_v2,
+                cublasZsyrk_v2,
+                (
+                    h,
+                    u,
+                    t,
+                    ni,
+                    ki,
+                    al.ptr() as _,
+                    ap as _,
+                    ldai,
+                    be.ptr() as _,
+                    cp as _,
+                    ldci
+                )
+            )
+        };
+        check("cublas?syrk_v2", s)
+    }
+
+    /// `C = alpha op(A) op(A)ᴴ + beta C` on the `uplo` triangle, `alpha` and `beta` real, `op`
+    /// `N` or `C` (`cublasCherk_v2`/`cublasZherk_v2`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn herk<T: CublasComplex>(
+        &self,
+        uplo: Uplo,
+        op: Op,
+        n: usize,
+        k: usize,
+        alpha: T::Real,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        beta: T::Real,
+        c: &mut DeviceBuffer<T>,
+        ldc: usize,
+    ) -> Result<(), Error> {
+        let call = "herk";
+        if op == Op::T {
+            return Err(Error::InvalidValue(
+                "cuBLAS herk: op = T (herk takes N or C)".into(),
+            ));
+        }
+        let (ra, ca) = rk_dims(op, n, k);
+        let (ni, ki) = (int(call, "n", n)?, int(call, "k", k)?);
+        let (ldai, ldci) = (int(call, "lda", lda)?, int(call, "ldc", ldc)?);
+        let ap = self.ptr(call, "A", a, mspan_ld(call, "lda", ra, ca, lda)?)?;
+        let cp = self.ptr(call, "C", c, mspan_ld(call, "ldc", n, n, ldc)?)?;
+        self.bind_host()?;
+        let (h, u, t) = (self.h, fill(uplo), trans(op));
+        let (al, be) = (HostScalar(alpha), HostScalar(beta));
+        // SAFETY: A spans op(A)'s stored matrix at lda, C an n x n matrix at ldc (checked
+        // above, overflow-safe); both on this handle's device; C aliases no input; alpha and
+        // beta are aligned host values of T::Real (f32 for Complex32, f64 for Complex64: the
+        // only implementations) living until the call returns.
+        let s = unsafe {
+            match T::TYPE {
+                CublasType::C => Some(sys::cublasCherk_v2(
+                    h,
+                    u,
+                    t,
+                    ni,
+                    ki,
+                    al.ptr() as _,
+                    ap as _,
+                    ldai,
+                    be.ptr() as _,
+                    cp as _,
+                    ldci,
+                )),
+                CublasType::Z => Some(sys::cublasZherk_v2(
+                    h,
+                    u,
+                    t,
+                    ni,
+                    ki,
+                    al.ptr() as _,
+                    ap as _,
+                    ldai,
+                    be.ptr() as _,
+                    cp as _,
+                    ldci,
+                )),
+                CublasType::S | CublasType::D => None,
+            }
+        };
+        match s {
+            Some(s) => check("cublas?herk_v2", s),
+            None => Err(Error::Unsupported(
+                "cuBLAS herk takes complex types only (Complex32, Complex64)".into(),
+            )),
+        }
+    }
+
+    /// `C = alpha op(A) op(B)ᵀ + alpha op(B) op(A)ᵀ + beta C` on the `uplo` triangle of the
+    /// `n × n` matrix `C`, `op(A)` and `op(B)` `n × k` (`cublas?syr2k_v2`); `op` as [`Self::syrk`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn syr2k<T: CublasScalar>(
+        &self,
+        uplo: Uplo,
+        op: Op,
+        n: usize,
+        k: usize,
+        alpha: T,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        b: &DeviceBuffer<T>,
+        ldb: usize,
+        beta: T,
+        c: &mut DeviceBuffer<T>,
+        ldc: usize,
+    ) -> Result<(), Error> {
+        let call = "syr2k";
+        let t = sym_trans::<T>(call, op)?;
+        let (ra, ca) = rk_dims(op, n, k);
+        let (ni, ki) = (int(call, "n", n)?, int(call, "k", k)?);
+        let (ldai, ldbi, ldci) = (
+            int(call, "lda", lda)?,
+            int(call, "ldb", ldb)?,
+            int(call, "ldc", ldc)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan_ld(call, "lda", ra, ca, lda)?)?;
+        let bp = self.ptr(call, "B", b, mspan_ld(call, "ldb", ra, ca, ldb)?)?;
+        let cp = self.ptr(call, "C", c, mspan_ld(call, "ldc", n, n, ldc)?)?;
+        self.bind_host()?;
+        let (h, u) = (self.h, fill(uplo));
+        let (al, be) = (HostScalar(alpha), HostScalar(beta));
+        // SAFETY: A and B span op(A)'s and op(B)'s stored matrices at lda and ldb, C an n x n
+        // matrix at ldc (checked above, overflow-safe); all on this handle's device; C aliases
+        // no input; alpha and beta are aligned host values of T living until the call returns.
+        let s = unsafe {
+            typed!(
+                T,
+                cublasSsyr2k_v2,
+                cublasDsyr2k_v2,
+                cublasCsyr2k_v2,
+                cublasZsyr2k_v2,
+                (
+                    h,
+                    u,
+                    t,
+                    ni,
+                    ki,
+                    al.ptr() as _,
+                    ap as _,
+                    ldai,
+                    bp as _,
+                    ldbi,
+                    be.ptr() as _,
+                    cp as _,
+                    ldci
+                )
+            )
+        };
+        check("cublas?syr2k_v2", s)
+    }
+
+    /// `C = alpha A B + beta C` (`Side::Left`, `A` of order `m`) or `alpha B A + beta C`
+    /// (`Side::Right`, order `n`), `A` symmetric with only its `uplo` triangle read, `B` and
+    /// `C` `m × n` (`cublas?symm_v2`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn symm<T: CublasScalar>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        m: usize,
+        n: usize,
+        alpha: T,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        b: &DeviceBuffer<T>,
+        ldb: usize,
+        beta: T,
+        c: &mut DeviceBuffer<T>,
+        ldc: usize,
+    ) -> Result<(), Error> {
+        let call = "symm";
+        let ka = if side == Side::Left { m } else { n };
+        let (mi, ni) = (int(call, "m", m)?, int(call, "n", n)?);
+        let (ldai, ldbi, ldci) = (
+            int(call, "lda", lda)?,
+            int(call, "ldb", ldb)?,
+            int(call, "ldc", ldc)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan_ld(call, "lda", ka, ka, lda)?)?;
+        let bp = self.ptr(call, "B", b, mspan_ld(call, "ldb", m, n, ldb)?)?;
+        let cp = self.ptr(call, "C", c, mspan_ld(call, "ldc", m, n, ldc)?)?;
+        self.bind_host()?;
+        let (h, sd, u) = (self.h, side_mode(side), fill(uplo));
+        let (al, be) = (HostScalar(alpha), HostScalar(beta));
+        // SAFETY: A spans a square matrix of the order `side` names at lda, B and C m x n
+        // matrices at ldb and ldc (checked above, overflow-safe); all on this handle's device;
+        // C aliases no input; alpha and beta are aligned host values living until the call
+        // returns.
+        let s = unsafe {
+            typed!(
+                T,
+                cublasSsymm_v2,
+                cublasDsymm_v2,
+                cublasCsymm_v2,
+                cublasZsymm_v2,
+                (
+                    h,
+                    sd,
+                    u,
+                    mi,
+                    ni,
+                    al.ptr() as _,
+                    ap as _,
+                    ldai,
+                    bp as _,
+                    ldbi,
+                    be.ptr() as _,
+                    cp as _,
+                    ldci
+                )
+            )
+        };
+        check("cublas?symm_v2", s)
+    }
+
+    /// `B = alpha op(A) B` (`Side::Left`, `A` of order `m`) or `B = alpha B op(A)`
+    /// (`Side::Right`, order `n`), `A` triangular, `B` `m × n` overwritten: BLAS's in-place
+    /// `?trmm`. cuBLAS's `cublas?trmm_v2` is out of place (`C = alpha op(A) B`); it is called
+    /// with `C = B`, `ldc = ldb`, which its documentation gives as the way to get the in-place
+    /// operation.
+    #[allow(clippy::too_many_arguments)]
+    pub fn trmm<T: CublasScalar>(
+        &self,
+        side: Side,
+        uplo: Uplo,
+        op: Op,
+        diag: Diag,
+        m: usize,
+        n: usize,
+        alpha: T,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        b: &mut DeviceBuffer<T>,
+        ldb: usize,
+    ) -> Result<(), Error> {
+        let call = "trmm";
+        let ka = if side == Side::Left { m } else { n };
+        let (mi, ni) = (int(call, "m", m)?, int(call, "n", n)?);
+        let (ldai, ldbi) = (int(call, "lda", lda)?, int(call, "ldb", ldb)?);
+        let ap = self.ptr(call, "A", a, mspan_ld(call, "lda", ka, ka, lda)?)?;
+        let bp = self.ptr(call, "B", b, mspan_ld(call, "ldb", m, n, ldb)?)?;
+        self.bind_host()?;
+        let (h, sd, u, t, d) = (
+            self.h,
+            side_mode(side),
+            fill(uplo),
+            trans(op),
+            diag_type(diag),
+        );
+        let al = HostScalar(alpha);
+        // SAFETY: A spans a square matrix of the order `side` names at lda, B an m x n matrix
+        // at ldb (checked above, overflow-safe); both on this handle's device; B is exclusively
+        // borrowed and passed as both B and C with ldc = ldb (cuBLAS's documented in-place
+        // form; no other operands overlap); alpha is an aligned host value living until the
+        // call returns.
+        let s = unsafe {
+            typed!(
+                T,
+                cublasStrmm_v2,
+                cublasDtrmm_v2,
+                cublasCtrmm_v2,
+                cublasZtrmm_v2,
+                (
+                    h,
+                    sd,
+                    u,
+                    t,
+                    d,
+                    mi,
+                    ni,
+                    al.ptr() as _,
+                    ap as _,
+                    ldai,
+                    bp as _,
+                    ldbi,
+                    bp as _,
+                    ldbi
+                )
+            )
+        };
+        check("cublas?trmm_v2", s)
     }
 }
 

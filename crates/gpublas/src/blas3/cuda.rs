@@ -260,6 +260,10 @@ pub(super) fn lt_need<T: Scalar>(
     Ok(need)
 }
 
+/// Host scalars, 16-byte aligned: cuBLASLt may load a complex scalar in one 16-byte access.
+#[repr(C, align(16))]
+pub(super) struct Aligned<X>(pub X);
+
 /// Host bytes of a scalar value.
 fn host_bytes<T: Scalar>(v: &T) -> &[u8] {
     bytemuck::bytes_of(v)
@@ -305,8 +309,8 @@ pub(super) fn run<T: Scalar>(
     let elem = std::mem::size_of::<T>();
     let batch = c.a.count();
     let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
-    let (slots, e_ptr, r_ptr, lt_ptr) = (ws(0), ws(1), ws(2), ws(3));
-    let lt_len = lease.buffer(3).map(|s| s.len()).unwrap_or(0);
+    let (lt_ptr, slots, e_ptr, r_ptr) = (ws(0), ws(1), ws(2), ws(3));
+    let lt_len = lease.buffer(0).map(|s| s.len()).unwrap_or(0);
     let ws_align = [slots, e_ptr, r_ptr]
         .iter()
         .filter(|&&p| p != 0)
@@ -317,13 +321,14 @@ pub(super) fn run<T: Scalar>(
     let list = c.a.is_list();
     let uniform = !list && !per_entry(c);
     let dev_scal = c.alpha.on_device() || c.beta.on_device();
-    let host_vals = [
+    let host_vals = Aligned([
         c.alpha.host().unwrap_or(T::zero()),
         c.alpha.host().unwrap_or(T::zero()).conj(),
         c.beta.host().unwrap_or(T::zero()),
         T::one(),
         T::zero(),
-    ];
+    ]);
+    let host_vals = &host_vals.0;
     let slot_of = |k: K| match k {
         K::Alpha => 0,
         K::AlphaConj => 1,
@@ -439,7 +444,7 @@ pub(super) fn run<T: Scalar>(
                         )?;
                     }
                 }
-                _ => launch_blocks::<T>(h, st, &bases, ne, dev_scal, slots, &host_vals)?,
+                _ => launch_blocks::<T>(h, st, &bases, ne, dev_scal, slots, host_vals)?,
             }
         }
         e0 += ne;

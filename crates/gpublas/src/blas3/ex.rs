@@ -445,10 +445,11 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
     if plan.slots > 0 {
         super::cuda::fill_slots(h, slots, &c.alpha, &c.beta, batch)?;
     }
-    let host_vals = [
+    let host_vals = super::cuda::Aligned([
         c.alpha.host().unwrap_or(<I::Scale as Scalar>::zero()),
         c.beta.host().unwrap_or(<I::Scale as Scalar>::zero()),
-    ];
+    ]);
+    let host_vals = &host_vals.0;
     let scal = |which: usize, e: usize| -> ScalarPtr<'_> {
         let co = if which == 0 { &c.alpha } else { &c.beta };
         if plan.slots > 0 {

@@ -128,8 +128,8 @@ pub(super) fn run<T: Scalar>(
     _plan: &Plan,
     steps: &[Step],
 ) -> Result<(), Error> {
-    let e_all: &mut [T] = workspace(lease, 1)?;
-    let r_all: &mut [T] = workspace(lease, 2)?;
+    let e_all: &mut [T] = workspace(lease, 2)?;
+    let r_all: &mut [T] = workspace(lease, 3)?;
     let a = c.a;
     let b = c.b.map(|b| b.0);
     for e in 0..a.count() {

@@ -67,7 +67,8 @@ impl WorkspacePlan for Plan {
             0
         };
         let per = |x: usize| x.saturating_mul(self.entries).saturating_mul(self.elem);
-        smallvec![per(self.slots), per(e), per(r), self.lt]
+        // cuBLASLt first: its workspace must be 256-byte aligned, as the lease start is.
+        smallvec![self.lt, per(self.slots), per(e), per(r)]
     }
 }
 
@@ -75,7 +76,7 @@ impl Plan {
     /// Bytes of everything but cuBLASLt's part.
     pub(crate) fn own_bytes(&self) -> usize {
         let s = self.sizes();
-        rounded_total(&s[..3]).unwrap_or(usize::MAX)
+        rounded_total(&s[1..]).unwrap_or(usize::MAX)
     }
 
     /// Element offsets of each entry's E, R and slots within their sub-buffers.

@@ -3,7 +3,28 @@
 //! `f32`, `f64`, `Complex32`, `Complex64` (the Hermitian ones complex only), each single,
 //! `_batched` and `_strided_batched`.
 //!
-//! TODO(doc): workspace.
+//!
+//! Products run on the GEMM engine: cuBLASLt on CUDA (its workspace taken from the handle's
+//! lease: a size query includes what the chosen algorithm needs, at most 32 MiB; a smaller
+//! fixed workspace gives it only what fits, and `PerfDegraded` when that changes the
+//! algorithm), faer on the host. cuBLASLt's choice is cached per handle and shape.
+//!
+//! The other routines are one block program both backends run (`program.rs`): the triangle is
+//! cut into diagonal leaf blocks and, level by level, the off-diagonal blocks of neighbouring
+//! pairs, each level one strided-batched product. Workspace (rocBLAS's "block of matrix"),
+//! from one function (F4, `plan.rs`):
+//! - the diagonal blocks of the rank-k updates are computed into the workspace, then only
+//!   their `uplo` triangle is written to `C`;
+//! - `symm`/`hemm`/`trmm` expand their diagonal blocks' stored triangle into full blocks;
+//! - `trmm` builds its result blocks (a chunk of `B`'s columns or rows) in the workspace
+//!   before they overwrite `B`;
+//! - device scalars become per-entry slots (`alpha`, `conj(alpha)`, `beta`, 1, 0).
+//!
+//! A fixed workspace that is too small runs fewer batch entries at once (F8), fewer resident
+//! blocks, smaller result chunks, then smaller leaves (`PerfDegraded`, same answer within
+//! rounding); `MemoryError` only below one 8 × 8 block. Lists (`_batched`) run one entry at a
+//! time. `beta == 0`: `C` is not read; a host `alpha == 0`: `A` and `B` are not read (a device
+//! `alpha` equal to 0 is multiplied through, as cuBLAS does).
 
 mod api;
 mod cuda;

@@ -86,7 +86,7 @@ fn dt<T: Scalar>() -> (Dt, Compute) {
 }
 
 /// Largest power of two (at most 256) dividing every value.
-fn align_of(vals: &[u64]) -> u32 {
+pub(super) fn align_of(vals: &[u64]) -> u32 {
     let mut a = 256u64;
     for &v in vals {
         if v != 0 {
@@ -136,6 +136,18 @@ enum Mode {
     Blocks,
     /// One batched call over the entries, per block.
     BlocksOuter,
+}
+
+impl Mode {
+    /// Whether the batch runs over entries (else over blocks), the batch count, how many such
+    /// calls, and whether the calls walk blocks (else entries).
+    fn calls(self, count: usize, ne: usize) -> (bool, usize, usize, bool) {
+        match self {
+            Mode::Entries => (true, ne, 1, true),
+            Mode::Blocks => (false, count, ne, false),
+            Mode::BlocksOuter => (true, ne, count, true),
+        }
+    }
 }
 
 fn mode(count: usize, ne: usize, uniform: bool) -> Mode {
@@ -246,12 +258,7 @@ pub(super) fn lt_need<T: Scalar>(
     let mut need = 0;
     for st in &steps {
         if let Step::Gemm { count, .. } = *st {
-            let md = mode(count, ne, uniform);
-            let (by_entries, batch) = match md {
-                Mode::Entries => (true, ne),
-                Mode::Blocks => (false, count),
-                Mode::BlocksOuter => (true, ne),
-            };
+            let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
             if let Some(s) = shape::<T>(st, &bases, by_entries, batch, dev_scal, limit) {
                 need = need.max(lt.prepare(&s)?);
             }
@@ -305,7 +312,6 @@ pub(super) fn run<T: Scalar>(
     let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
-    let tag = T::TAG;
     let elem = std::mem::size_of::<T>();
     let batch = c.a.count();
     let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
@@ -329,54 +335,13 @@ pub(super) fn run<T: Scalar>(
         T::zero(),
     ]);
     let host_vals = &host_vals.0;
-    let slot_of = |k: K| match k {
-        K::Alpha => 0,
-        K::AlphaConj => 1,
-        K::Beta => 2,
-        K::One => 3,
-        K::Zero => 4,
-    };
     let step_n = if list { 1 } else { plan.entries.max(1) };
     let mut e0 = 0;
     while e0 < batch {
         let ne = step_n.min(batch - e0);
         // Scalars of this chunk into the slots.
         if dev_scal {
-            let (ap, as_, areal, ar, ai) = coef_parts(&c.alpha);
-            let (bp, bs_, breal, br, bi) = coef_parts(&c.beta);
-            let el = elem as u64;
-            let sj = Sj {
-                slots,
-                alpha_p: if ap != 0 {
-                    ap + (e0 as u64) * as_ as u64 * scal_elem(areal, elem)
-                } else {
-                    0
-                },
-                beta_p: if bp != 0 {
-                    bp + (e0 as u64) * bs_ as u64 * scal_elem(breal, elem)
-                } else {
-                    0
-                },
-                alpha_s: as_,
-                beta_s: bs_,
-                ar,
-                ai,
-                br,
-                bi,
-                alpha_real: areal,
-                beta_real: breal,
-                ne: ne as i32,
-                pad: 0,
-            };
-            let _ = el;
-            let mut prm = [param(&sj)];
-            stream.launch(
-                &L3,
-                &format!("b3_scalars_{tag}"),
-                (ne as u32).div_ceil(THREADS).max(1),
-                THREADS,
-                &mut prm,
-            )?;
+            fill_slots(h, slots, &c.alpha, &c.beta, e0, ne)?;
         }
         let addr = |b: &Batch<'_, T>| {
             if list {
@@ -405,12 +370,8 @@ pub(super) fn run<T: Scalar>(
                     count,
                     ..
                 } => {
-                    let md = mode(count, ne, uniform);
-                    let (by_entries, bn, outer, inner_is_entry) = match md {
-                        Mode::Entries => (true, ne, 1, true),
-                        Mode::Blocks => (false, count, ne, false),
-                        Mode::BlocksOuter => (true, ne, count, true),
-                    };
+                    let (by_entries, bn, outer, inner_is_entry) =
+                        mode(count, ne, uniform).calls(count, ne);
                     let Some(s) = shape::<T>(st, &bases, by_entries, bn, dev_scal, lt_len) else {
                         continue;
                     };
@@ -424,11 +385,9 @@ pub(super) fn run<T: Scalar>(
                         };
                         let sc = |k: K| {
                             if dev_scal {
-                                ScalarPtr::Device(
-                                    slots + ((ent * SLOTS + slot_of(k)) * elem) as u64,
-                                )
+                                ScalarPtr::Device(slots + ((ent * SLOTS + k.slot()) * elem) as u64)
                             } else {
-                                ScalarPtr::Host(host_bytes(&host_vals[slot_of(k)]))
+                                ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
                             }
                         };
                         lt.matmul(
@@ -452,34 +411,46 @@ pub(super) fn run<T: Scalar>(
     Ok(())
 }
 
-/// Writes `[alpha, conj(alpha), beta, 1, 0]` for `ne` entries into `slots` (gemm_ex with one
-/// host and one device scalar).
-pub(super) fn fill_slots<S: Scalar>(
+/// Writes `[alpha, conj(alpha), beta, 1, 0]` of entries `e0 .. e0 + ne` into `slots` (from
+/// device scalars, real or of the element type, and host values).
+pub(super) fn fill_slots<T: Scalar>(
     h: &Handle,
     slots: u64,
-    alpha: &Coef<'_, S>,
-    beta: &Coef<'_, S>,
+    alpha: &Sc<'_, T>,
+    beta: &Sc<'_, T>,
+    e0: usize,
     ne: usize,
 ) -> Result<(), Error> {
-    let (ap, as_, _, ar, ai) = coef_parts(&Sc::Full(*alpha));
-    let (bp, bs_, _, br, bi) = coef_parts(&Sc::Full(*beta));
+    let elem = std::mem::size_of::<T>();
+    let (ap, as_, areal, ar, ai) = coef_parts(alpha);
+    let (bp, bs_, breal, br, bi) = coef_parts(beta);
+    // The first entry's scalar: per-entry device scalars start at entry e0.
+    let from = |p: u64, s: i64, real: i32| {
+        if p != 0 {
+            p + (e0 as u64) * s as u64 * scal_elem(real, elem)
+        } else {
+            0
+        }
+    };
     let sj = Sj {
         slots,
-        alpha_p: ap,
-        beta_p: bp,
+        alpha_p: from(ap, as_, areal),
+        beta_p: from(bp, bs_, breal),
         alpha_s: as_,
         beta_s: bs_,
         ar,
         ai,
         br,
         bi,
+        alpha_real: areal,
+        beta_real: breal,
         ne: ne as i32,
-        ..Default::default()
+        pad: 0,
     };
     let mut prm = [param(&sj)];
     h.stream().launch(
         &L3,
-        &format!("b3_scalars_{}", S::TAG),
+        &format!("b3_scalars_{}", T::TAG),
         (ne as u32).div_ceil(THREADS).max(1),
         THREADS,
         &mut prm,
@@ -583,13 +554,7 @@ fn launch_blocks<T: Scalar>(
         Step::Gemm { .. } => return Ok(()),
     }
     if let Some(k) = beta_k {
-        let idx = match k {
-            K::Alpha => 0,
-            K::AlphaConj => 1,
-            K::Beta => 2,
-            K::One => 3,
-            K::Zero => 4,
-        };
+        let idx = k.slot();
         if dev_scal {
             j.beta_p = slots + idx as u64 * elem;
             j.beta_s = SLOTS as i64;

@@ -4,6 +4,7 @@
 use smallvec::SmallVec;
 
 use super::plan::SLOTS;
+use super::Sc;
 use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
@@ -165,16 +166,7 @@ impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
                 I::DT
             )));
         }
-        let (ar, ac) = if self.opa == Op::N {
-            (self.m, self.k)
-        } else {
-            (self.k, self.m)
-        };
-        let (br, bc) = if self.opb == Op::N {
-            (self.k, self.n)
-        } else {
-            (self.n, self.k)
-        };
+        let (ar, br) = (self.a_dims().0, self.b_dims().0);
         check_ld(
             name,
             "lda",
@@ -190,58 +182,58 @@ impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
             if self.opb == Op::N { "k" } else { "n" },
         )?;
         check_ld(name, "ldc", self.ldc, self.m, "m")?;
-        let (lda, ldb, ldc) = (self.lda, self.ldb, self.ldc);
-        let wa = move || format!("A of {ar} × {ac} with lda = {lda}");
-        let wb = move || format!("B of {br} × {bc} with ldb = {ldb}");
-        let (m, n) = (self.m, self.n);
-        let wc = move || format!("C of {m} × {n} with ldc = {ldc}");
-        span_or(name, mat_span(ar, ac, lda), &wa)?;
-        span_or(name, mat_span(br, bc, ldb), &wb)?;
-        span_or(name, mat_span(m, n, ldc), &wc)?;
+        for (what, span) in self.spans() {
+            span_or(name, span, &|| self.why(what))?;
+        }
         check_counts(name, ("A", self.a.count()), ("B", self.b.count()))?;
         check_counts(name, ("A", self.a.count()), ("C", self.c.count()))
     }
 
-    fn check_operands(&self, h: &Handle) -> Result<(), Error> {
-        let ck = Checker { h, call: self.name };
-        let (ar, ac) = if self.opa == Op::N {
+    /// Stored rows and columns of A and B.
+    fn a_dims(&self) -> (usize, usize) {
+        if self.opa == Op::N {
             (self.m, self.k)
         } else {
             (self.k, self.m)
-        };
-        let (br, bc) = if self.opb == Op::N {
+        }
+    }
+
+    fn b_dims(&self) -> (usize, usize) {
+        if self.opb == Op::N {
             (self.k, self.n)
         } else {
             (self.n, self.k)
+        }
+    }
+
+    /// The element spans of A, B and C (`None` on overflow).
+    fn spans(&self) -> [(&'static str, Option<usize>); 3] {
+        let ((ar, ac), (br, bc)) = (self.a_dims(), self.b_dims());
+        [
+            ("A", mat_span(ar, ac, self.lda)),
+            ("B", mat_span(br, bc, self.ldb)),
+            ("C", mat_span(self.m, self.n, self.ldc)),
+        ]
+    }
+
+    /// An operand's shape, for errors.
+    fn why(&self, what: &str) -> String {
+        let ((r, c), ld) = match what {
+            "A" => (self.a_dims(), ("lda", self.lda)),
+            "B" => (self.b_dims(), ("ldb", self.ldb)),
+            _ => ((self.m, self.n), ("ldc", self.ldc)),
         };
-        let wa = || format!("A of {ar} × {ac} with lda = {}", self.lda);
-        let wb = || format!("B of {br} × {bc} with ldb = {}", self.ldb);
-        let wc = || format!("C of {} × {} with ldc = {}", self.m, self.n, self.ldc);
-        let need = |s| span_or(self.name, s, &wc);
-        ck.batch(
-            "A",
-            &self.a,
-            need(mat_span(ar, ac, self.lda))?,
-            &wa,
-            false,
-            None,
-        )?;
-        ck.batch(
-            "B",
-            &self.b,
-            need(mat_span(br, bc, self.ldb))?,
-            &wb,
-            false,
-            None,
-        )?;
-        ck.batch(
-            "C",
-            &self.c.view(),
-            need(mat_span(self.m, self.n, self.ldc))?,
-            &wc,
-            true,
-            None,
-        )?;
+        format!("{what} of {r} × {c} with {} = {}", ld.0, ld.1)
+    }
+
+    fn check_operands(&self, h: &Handle) -> Result<(), Error> {
+        let ck = Checker { h, call: self.name };
+        let [a, b, c] = self
+            .spans()
+            .map(|(what, span)| span_or(self.name, span, &|| self.why(what)));
+        ck.batch("A", &self.a, a?, &|| self.why("A"), false, None)?;
+        ck.batch("B", &self.b, b?, &|| self.why("B"), false, None)?;
+        ck.batch("C", &self.c.view(), c?, &|| self.why("C"), true, None)?;
         let batch = self.a.count();
         ck.coef("alpha", &self.alpha, batch)?;
         ck.coef("beta", &self.beta, batch)
@@ -316,13 +308,14 @@ fn run_ex_in<I: GemmExIn, O: GemmExOut<I>>(
             BatchMut::Strided { stride, .. } => *stride as i64,
             _ => 0,
         };
+        // User buffers start 256-byte aligned; batched entries are as aligned as their stride.
         let al = |esz: usize, s: i64| {
-            let b = (s.unsigned_abs() as usize * esz) as u64;
-            if batch > 1 && b != 0 {
-                1u32 << b.trailing_zeros().min(8)
+            let stride = if batch > 1 {
+                s.unsigned_abs() * esz as u64
             } else {
-                256
-            }
+                0
+            };
+            super::cuda::align_of(&[256, stride])
         };
         let (ta, tb, lda, ldb) = if scale_only {
             (Op::N, Op::N, c.m, 1)
@@ -443,7 +436,7 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
     }
     let batch = c.a.count();
     if plan.slots > 0 {
-        super::cuda::fill_slots(h, slots, &c.alpha, &c.beta, batch)?;
+        super::cuda::fill_slots(h, slots, &Sc::Full(c.alpha), &Sc::Full(c.beta), 0, batch)?;
     }
     let host_vals = super::cuda::Aligned([
         c.alpha.host().unwrap_or(<I::Scale as Scalar>::zero()),
@@ -485,43 +478,25 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
 
 /// The host form: inputs widened to the scale type, faer's product, the output rounded back.
 fn ex_host<I: GemmExIn, O: GemmExOut<I>>(c: &mut ExCall<'_, '_, I, O>) -> Result<(), Error> {
-    let (ar, ac) = if c.opa == Op::N {
-        (c.m, c.k)
-    } else {
-        (c.k, c.m)
-    };
-    let (br, bc) = if c.opb == Op::N {
-        (c.k, c.n)
-    } else {
-        (c.n, c.k)
-    };
-    let wide = |b: &Batch<'_, I>,
-                e: usize,
-                rows: usize,
-                cols: usize,
-                ld: usize|
-     -> Result<Vec<I::Scale>, Error> {
-        let (buf, off) = b.entry(e);
-        let s = buf.host_slice().ok_or_else(not_host)?;
-        let len = mat_span(rows, cols, ld).unwrap_or(0);
-        Ok(s[off..off + len].iter().map(|&x| x.to_scale()).collect())
+    let ((ar, ac), (br, bc)) = (c.a_dims(), c.b_dims());
+    let wide = |b: &Batch<'_, I>, e: usize, len: usize| -> Result<Vec<I::Scale>, Error> {
+        let s = b
+            .host_entry(e)
+            .and_then(|s| s.get(..len))
+            .ok_or_else(not_host)?;
+        Ok(s.iter().map(|&x| x.to_scale()).collect())
     };
     let scale_only = c.scale_only();
     for e in 0..c.a.count() {
         let alpha = coef_value(&c.alpha, e)?;
         let beta = coef_value(&c.beta, e)?;
-        let a = wide(&c.a, e, ar, ac, c.lda)?;
-        let b = wide(&c.b, e, br, bc, c.ldb)?;
+        let a = wide(&c.a, e, mat_span(ar, ac, c.lda).unwrap_or(0))?;
+        let b = wide(&c.b, e, mat_span(br, bc, c.ldb).unwrap_or(0))?;
         let len = mat_span(c.m, c.n, c.ldc).unwrap_or(0);
-        let out: &mut [O] = match &mut c.c {
-            BatchMut::Single(buf) => buf.host_slice_mut(),
-            BatchMut::List(l) => l[e].host_slice_mut(),
-            BatchMut::Strided { buf, stride, .. } => {
-                let off = e * *stride;
-                buf.host_slice_mut().map(|s| &mut s[off..])
-            }
-        }
-        .ok_or_else(not_host)?;
+        let out: &mut [O] =
+            c.c.host_entry_mut(e)
+                .and_then(|s| s.get_mut(..len))
+                .ok_or_else(not_host)?;
         let zero = <I::Scale as Scalar>::zero();
         let mut cw: Vec<I::Scale> = if beta == zero {
             vec![zero; len]

@@ -9,7 +9,6 @@ use super::plan::Plan;
 use super::program::{Fill, Space, Step, K, M};
 use super::{Call, Sc};
 use crate::common::host::{coef_value, not_host};
-use crate::common::operand::{Batch, BatchMut};
 use crate::device::host_workspace_bytes;
 use crate::{Error, Op, Scalar, WorkspaceLease};
 
@@ -81,31 +80,6 @@ fn value<T: Scalar>(s: &Sc<'_, T>, e: usize) -> Result<T, Error> {
     }
 }
 
-fn entry<'x, T: crate::device::Element>(b: &Batch<'x, T>, e: usize) -> Result<&'x [T], Error> {
-    let (buf, off) = b.entry(e);
-    buf.host_slice()
-        .map(|s| &s[off.min(s.len())..])
-        .ok_or_else(not_host)
-}
-
-fn entry_mut<'x, T: crate::device::Element>(
-    b: &'x mut BatchMut<'_, '_, T>,
-    e: usize,
-) -> Result<&'x mut [T], Error> {
-    let s = match b {
-        BatchMut::Single(buf) => buf.host_slice_mut(),
-        BatchMut::List(l) => l[e].host_slice_mut(),
-        BatchMut::Strided { buf, stride, .. } => {
-            let off = e * *stride;
-            buf.host_slice_mut().map(|s| {
-                let at = off.min(s.len());
-                &mut s[at..]
-            })
-        }
-    };
-    s.ok_or_else(not_host)
-}
-
 fn workspace<'x, T: Scalar>(lease: &WorkspaceLease<'_>, i: usize) -> Result<&'x mut [T], Error> {
     let Some(w) = lease
         .buffer(i)
@@ -138,12 +112,12 @@ pub(super) fn run<T: Scalar>(
             beta: value(&c.beta, e)?,
         };
         let mut sp = Spaces {
-            a: entry(&a, e)?,
+            a: a.host_entry(e).ok_or_else(not_host)?,
             b: match &b {
-                Some(b) => entry(b, e)?,
+                Some(b) => b.host_entry(e).ok_or_else(not_host)?,
                 None => &[],
             },
-            c: entry_mut(&mut c.c, e)?,
+            c: c.c.host_entry_mut(e).ok_or_else(not_host)?,
             e: &mut *e_all,
             r: &mut *r_all,
         };
@@ -173,18 +147,23 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             let mut r = Ok(());
             for i in 0..count {
                 let at = |x: M| x.off + i * x.bs;
-                r = r.and(gemm(
-                    ta,
-                    tb,
-                    m,
-                    n,
-                    k,
-                    v.get(alpha),
-                    (&sp.get(a.sp)[at(a)..], a.ld),
-                    (&sp.get(b.sp)[at(b)..], b.ld),
-                    v.get(beta),
-                    (&mut dst[at(c)..], c.ld),
-                ));
+                r = r.and_then(|_| {
+                    let outside =
+                        || Error::InvalidValue("a Level-3 block lies outside its operand".into());
+                    let src = |x: M| sp.get(x.sp).get(at(x)..).ok_or_else(outside);
+                    gemm(
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        v.get(alpha),
+                        (src(a)?, a.ld),
+                        (src(b)?, b.ld),
+                        v.get(beta),
+                        (dst.get_mut(at(c)..).ok_or_else(outside)?, c.ld),
+                    )
+                });
             }
             sp.put(c.sp, dst);
             r

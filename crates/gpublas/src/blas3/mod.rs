@@ -169,7 +169,6 @@ impl<T: Scalar> Call<'_, '_, T> {
     fn na(&self) -> usize {
         match self.kind {
             Kind::Symm | Kind::Hemm | Kind::Trmm if self.side == Side::Right => self.n,
-            Kind::Gemm => self.m,
             _ => self.m,
         }
     }

@@ -37,7 +37,7 @@ const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
     M { sp, off, ld, bs }
 }
 
-/// The scalars a step uses.
+/// The scalars a step uses, in the order of the per-entry slots (`plan::SLOTS` of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum K {
     Alpha,
@@ -45,6 +45,13 @@ pub(crate) enum K {
     Beta,
     One,
     Zero,
+}
+
+impl K {
+    /// Index of this scalar among an entry's slots.
+    pub(crate) fn slot(self) -> usize {
+        self as usize
+    }
 }
 
 /// How a stored triangle becomes a full block.

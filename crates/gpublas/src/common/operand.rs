@@ -119,22 +119,24 @@ impl<T: Element> BatchMut<'_, '_, T> {
         self.view().count()
     }
 
-    /// The host slice holding entry `v` from its first element on (host backend only).
+    /// The host slice holding entry `v` from its first element on (host backend only; `None`
+    /// for device memory or an entry past the buffer, which the checks rule out).
     pub(crate) fn host_entry_mut(&mut self, v: usize) -> Option<&mut [T]> {
         let (buf, off): (&mut DeviceBuffer<T>, usize) = match self {
             BatchMut::Single(b) => (b, 0),
             BatchMut::List(l) => (&mut *l[v], 0),
             BatchMut::Strided { buf, stride, .. } => (buf, v * *stride),
         };
-        buf.host_slice_mut().map(|s| &mut s[off..])
+        buf.host_slice_mut().and_then(|s| s.get_mut(off..))
     }
 }
 
-impl<T: Element> Batch<'_, T> {
-    /// The host slice holding entry `v` from its first element on (host backend only).
-    pub(crate) fn host_entry(&self, v: usize) -> Option<&[T]> {
+impl<'a, T: Element> Batch<'a, T> {
+    /// The host slice holding entry `v` from its first element on (host backend only; `None`
+    /// for device memory or an entry past the buffer, which the checks rule out).
+    pub(crate) fn host_entry(&self, v: usize) -> Option<&'a [T]> {
         let (b, off) = self.entry(v);
-        b.host_slice().map(|s| &s[off..])
+        b.host_slice().and_then(|s| s.get(off..))
     }
 }
 

@@ -5,10 +5,12 @@
 //   tri:    a block's triangle written back: dst = src + beta dst (beta == 0: dst not read),
 //           with the diagonal made real for the Hermitian updates;
 //   scale:  dst = beta dst on a matrix or a triangle (beta == 0 writes zeros);
-//   copy:   dst = src.
+//   copy:   dst = src;
+//   trinv:  the 32 x 32 diagonal blocks of triangular blocks inverted (trsm, trtri);
+//   trsv:   substitution in place on a block of right-hand sides (trsm).
 // One launch covers `count` blocks `bs` elements apart, for `ne` batch entries `es` apart,
 // as 32 x 32 tiles in one grid-stride loop. `scalars` turns host or device alpha/beta (real
-// or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0] for the GEMM engine.
+// or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0, -1] for the GEMM engine.
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -28,9 +30,11 @@ struct Job3 {
     int fill;            // expand: 0 sym, 1 herm, 2 tri, 3 tri with a unit diagonal
     int lower;           // triangle: 1 lower, 0 upper; scale: 2 whole matrix
     int herm;            // tri/scale: make the diagonal real
+    int trans;           // trinv/trsv: 0 N, 1 T, 2 C
+    int left;            // trsv: 1 op(A) X = alpha B, 0 X op(A) = alpha B
 };
 struct Sj {
-    u64 slots;           // out: 5 elements per entry
+    u64 slots;           // out: 6 elements per entry
     u64 alpha_p, beta_p; // device scalars (0: host value)
     i64 alpha_s, beta_s; // per-entry strides (0 or 1)
     double ar, ai, br, bi;
@@ -54,6 +58,8 @@ template <> struct Ar<float> {
     static __device__ __forceinline__ float mul(float a, float b) { return a * b; }
     static __device__ __forceinline__ float add(float a, float b) { return a + b; }
     static __device__ __forceinline__ bool zero(float v) { return v == 0.f; }
+    static __device__ __forceinline__ float sub(float a, float b) { return a - b; }
+    static __device__ __forceinline__ float div(float a, float b) { return a / b; }
 };
 template <> struct Ar<double> {
     typedef double R;
@@ -63,6 +69,8 @@ template <> struct Ar<double> {
     static __device__ __forceinline__ double mul(double a, double b) { return a * b; }
     static __device__ __forceinline__ double add(double a, double b) { return a + b; }
     static __device__ __forceinline__ bool zero(double v) { return v == 0.0; }
+    static __device__ __forceinline__ double sub(double a, double b) { return a - b; }
+    static __device__ __forceinline__ double div(double a, double b) { return a / b; }
 };
 template <> struct Ar<float2> {
     typedef float R;
@@ -72,6 +80,11 @@ template <> struct Ar<float2> {
     static __device__ __forceinline__ float2 mul(float2 a, float2 b) { return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
     static __device__ __forceinline__ float2 add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
     static __device__ __forceinline__ bool zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
+    static __device__ __forceinline__ float2 sub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+    static __device__ __forceinline__ float2 div(float2 a, float2 b) {
+        float d = b.x * b.x + b.y * b.y;
+        return make_float2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
+    }
 };
 template <> struct Ar<double2> {
     typedef double R;
@@ -81,6 +94,11 @@ template <> struct Ar<double2> {
     static __device__ __forceinline__ double2 mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
     static __device__ __forceinline__ double2 add(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
     static __device__ __forceinline__ bool zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+    static __device__ __forceinline__ double2 sub(double2 a, double2 b) { return make_double2(a.x - b.x, a.y - b.y); }
+    static __device__ __forceinline__ double2 div(double2 a, double2 b) {
+        double d = b.x * b.x + b.y * b.y;
+        return make_double2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
+    }
 };
 
 // A scalar from the device (of T or of T's real type) or the host value.
@@ -152,19 +170,108 @@ __device__ void scalars(const Sj& j) {
     for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < j.ne; e += gridDim.x * blockDim.x) {
         T a = scalar<T>(j.alpha_p, j.alpha_s, j.alpha_real, e, j.ar, j.ai);
         T b = scalar<T>(j.beta_p, j.beta_s, j.beta_real, e, j.br, j.bi);
-        T* s = (T*)j.slots + 5 * (i64)e;
+        T* s = (T*)j.slots + 6 * (i64)e;
         s[0] = a;
         s[1] = Ar<T>::cj(a);
         s[2] = b;
         s[3] = Ar<T>::mk(1.0, 0.0);
         s[4] = Ar<T>::mk(0.0, 0.0);
+        s[5] = Ar<T>::mk(-1.0, 0.0);
+    }
+}
+
+// Inverts the 32 x 32 diagonal blocks of `count` triangular n x n blocks (one warp per
+// diagonal block): lane c computes column c of the inverse by substitution against the block
+// held in shared memory, and the block is written whole (zeros in its other triangle). The
+// strictly-zero part is written as zeros, never computed, so a zero pivot gives IEEE values
+// only where the inverse has entries.
+template <class T>
+__device__ void trinv(const Job3& j) {
+    pdl_enter();
+    __shared__ T L[TILE][TILE + 1];
+    __shared__ T X[TILE][TILE + 1];
+    const int c = threadIdx.x;
+    const i64 nsub = (j.n + TILE - 1) / TILE, total = nsub * j.count * j.ne;
+    const T zero = Ar<T>::mk(0.0, 0.0), one = Ar<T>::mk(1.0, 0.0);
+    for (i64 t = blockIdx.x; t < total; t += gridDim.x) {
+        const i64 sub = t % nsub, rest = t / nsub;
+        const i64 b = rest % j.count, e = rest / j.count;
+        const i64 o = sub * TILE;
+        const int nn = (int)min((i64)TILE, j.n - o);
+        const T* A = (const T*)j.src.base + b * j.src.bs + e * j.src.es + o * (j.src.ld + 1);
+        T* D = (T*)j.dst.base + b * j.dst.bs + e * j.dst.es + o * (j.dst.ld + 1);
+        __syncwarp();
+        for (int i = 0; i < nn; i++) {
+            T v = zero;
+            if (c < nn) {
+                const bool stored = j.lower ? i >= c : i <= c;
+                if (i == c && j.fill) v = one;
+                else if (stored) v = A[i + (i64)c * j.src.ld];
+            }
+            L[i][c] = v;
+        }
+        __syncwarp();
+        if (j.lower) {
+            for (int i = 0; i < nn; i++) {
+                T s = (i == c) ? one : zero;
+                for (int k = c; k < i; k++) s = Ar<T>::sub(s, Ar<T>::mul(L[i][k], X[k][c]));
+                X[i][c] = (i < c) ? zero : (j.fill ? s : Ar<T>::div(s, L[i][i]));
+            }
+        } else {
+            for (int i = nn - 1; i >= 0; i--) {
+                T s = (i == c) ? one : zero;
+                for (int k = i + 1; k <= c && k < nn; k++) s = Ar<T>::sub(s, Ar<T>::mul(L[i][k], X[k][c]));
+                X[i][c] = (i > c) ? zero : (j.fill ? s : Ar<T>::div(s, L[i][i]));
+            }
+        }
+        if (c < nn)
+            for (int i = 0; i < nn; i++) D[i + (i64)c * j.dst.ld] = X[i][c];
+    }
+}
+
+// Substitution in place, one thread per right-hand side (a column of B for left, a row for
+// right): B = alpha op(A)^-1 B or alpha B op(A)^-1, A stored lower/upper, unit or not.
+// G(i, k) is the coefficient of x_k in equation i; all threads read the same G (broadcast).
+template <class T>
+__device__ void trsv(const Job3& j) {
+    pdl_enter();
+    const i64 na = j.left ? j.m : j.n, nv = j.left ? j.n : j.m;
+    const bool eff_lower = (j.lower != 0) != (j.trans != 0);
+    const bool forward = j.left ? eff_lower : !eff_lower;
+    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < nv * j.ne; t += (i64)gridDim.x * blockDim.x) {
+        const i64 v = t % nv, e = t / nv;
+        const T* A = (const T*)j.src.base + e * j.src.es;
+        T* B = (T*)j.dst.base + e * j.dst.es;
+        const T alpha = scalar<T>(j.beta_p, j.beta_s, 0, (int)e, j.br, j.bi);
+        const i64 bi = j.left ? 1 : j.dst.ld, bv = j.left ? j.dst.ld : 1;
+        T* x = B + v * bv;
+        for (i64 ii = 0; ii < na; ii++) {
+            const i64 i = forward ? ii : na - 1 - ii;
+            T s = Ar<T>::mul(alpha, x[i * bi]);
+            for (i64 kk = 0; kk < ii; kk++) {
+                const i64 k = forward ? kk : na - 1 - kk;
+                // op(A)(r, q) with (r, q) = (i, k) for left, (k, i) for right.
+                const i64 r = j.left ? i : k, q = j.left ? k : i;
+                T g = j.trans ? A[q + r * j.src.ld] : A[r + q * j.src.ld];
+                if (j.trans == 2) g = Ar<T>::cj(g);
+                s = Ar<T>::sub(s, Ar<T>::mul(g, x[k * bi]));
+            }
+            if (!j.fill) {
+                T g = A[i + i * j.src.ld];
+                if (j.trans == 2) g = Ar<T>::cj(g);
+                s = Ar<T>::div(s, g);
+            }
+            x[i * bi] = s;
+        }
     }
 }
 
 #ifdef GPUBLAS_FAMILY_L3
 #define L3_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(Job3 j) { blocks<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(Sj j) { scalars<T>(j); }
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(Sj j) { scalars<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(Job3 j) { trinv<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_trsv_##TAG(Job3 j) { trsv<T>(j); }
 L3_KERNELS(s, float)
 L3_KERNELS(d, double)
 L3_KERNELS(c, float2)

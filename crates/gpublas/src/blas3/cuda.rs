@@ -8,7 +8,7 @@ use crate::common::operand::Batch;
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
 use crate::device::{param, Element};
 use crate::kernels::L3;
-use crate::{Coef, Error, Handle, Scalar, WorkspaceLease};
+use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceLease};
 
 /// Threads per block of the block-operation kernels.
 const THREADS: u32 = 256;
@@ -41,6 +41,8 @@ struct Job3 {
     fill: i32,
     lower: i32,
     herm: i32,
+    trans: i32,
+    left: i32,
 }
 
 /// Mirrors `Sj` in blas3.cu.
@@ -333,6 +335,7 @@ pub(super) fn run<T: Scalar>(
         c.beta.host().unwrap_or(T::zero()),
         T::one(),
         T::zero(),
+        T::zero() - T::one(),
     ]);
     let host_vals = &host_vals.0;
     let step_n = if list { 1 } else { plan.entries.max(1) };
@@ -473,7 +476,7 @@ fn launch_blocks<T: Scalar>(
     ne: usize,
     dev_scal: bool,
     slots: u64,
-    host_vals: &[T; 5],
+    host_vals: &[T; SLOTS],
 ) -> Result<(), Error> {
     let elem = std::mem::size_of::<T>() as u64;
     let mx = |x: M| {
@@ -491,6 +494,7 @@ fn launch_blocks<T: Scalar>(
         ..Default::default()
     };
     let mut beta_k = None;
+    let mut kernel = "b3_blocks";
     match *st {
         Step::Expand {
             fill,
@@ -551,6 +555,44 @@ fn launch_blocks<T: Scalar>(
             (j.m, j.n) = (m as i64, n as i64);
             (j.src, j.dst) = (mx(src), mx(dst));
         }
+        Step::TriInv {
+            lower,
+            unit,
+            n,
+            src,
+            dst,
+            count,
+        } => {
+            kernel = "b3_trinv";
+            j.lower = lower as i32;
+            j.fill = unit as i32;
+            (j.m, j.n, j.count) = (n as i64, n as i64, count as i32);
+            (j.src, j.dst) = (mx(src), mx(dst));
+        }
+        Step::TriSolve {
+            left,
+            lower,
+            op,
+            unit,
+            m,
+            n,
+            a,
+            b,
+            alpha,
+        } => {
+            kernel = "b3_trsv";
+            j.left = left as i32;
+            j.lower = lower as i32;
+            j.fill = unit as i32;
+            j.trans = match op {
+                Op::N => 0,
+                Op::T => 1,
+                Op::C => 2,
+            };
+            (j.m, j.n) = (m as i64, n as i64);
+            (j.src, j.dst) = (mx(a), mx(b));
+            beta_k = Some(alpha);
+        }
         Step::Gemm { .. } => return Ok(()),
     }
     if let Some(k) = beta_k {
@@ -562,8 +604,18 @@ fn launch_blocks<T: Scalar>(
             (j.br, j.bi) = host_vals[idx].parts();
         }
     }
-    let tiles = (j.m.max(0) as u64).div_ceil(32) * (j.n.max(0) as u64).div_ceil(32);
-    let total = tiles * j.count as u64 * ne as u64;
+    let (m, n) = (j.m.max(0) as u64, j.n.max(0) as u64);
+    let (total, threads) = match kernel {
+        "b3_trinv" => (n.div_ceil(32) * j.count as u64 * ne as u64, 32),
+        "b3_trsv" => {
+            let nv = if j.left != 0 { n } else { m };
+            ((nv * ne as u64).div_ceil(THREADS as u64), THREADS)
+        }
+        _ => (
+            m.div_ceil(32) * n.div_ceil(32) * j.count as u64 * ne as u64,
+            THREADS,
+        ),
+    };
     if total == 0 {
         return Ok(());
     }
@@ -571,9 +623,9 @@ fn launch_blocks<T: Scalar>(
     let mut prm = [param(&j)];
     h.stream().launch(
         &L3,
-        &format!("b3_blocks_{}", T::TAG),
+        &format!("{kernel}_{}", T::TAG),
         grid,
-        THREADS,
+        threads,
         &mut prm,
     )
 }

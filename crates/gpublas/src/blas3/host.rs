@@ -69,6 +69,7 @@ impl<T: Scalar> Vals<T> {
             K::Beta => self.beta,
             K::One => T::one(),
             K::Zero => T::zero(),
+            K::MinusOne => T::zero() - T::one(),
         }
     }
 }
@@ -144,13 +145,40 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             count,
         } => {
             let dst = sp.take(c.sp)?;
+            let dims = |op: Op, r: usize, c: usize| if op == Op::N { (r, c) } else { (c, r) };
+            let (ad, bd) = (dims(ta, m, k), dims(tb, k, n));
             let mut r = Ok(());
             for i in 0..count {
                 let at = |x: M| x.off + i * x.bs;
                 r = r.and_then(|_| {
-                    let outside =
-                        || Error::InvalidValue("a Level-3 block lies outside its operand".into());
-                    let src = |x: M| sp.get(x.sp).get(at(x)..).ok_or_else(outside);
+                    let outside = || {
+                        Error::InvalidValue(format!(
+                            "a Level-3 block lies outside its operand: {s:?}"
+                        ))
+                    };
+                    // A source in the space being written (trtri's and trsm's inverses) is
+                    // copied out first; the regions never overlap.
+                    let own =
+                        |x: M, (rows, cols): (usize, usize)| -> Result<Option<Vec<T>>, Error> {
+                            if x.sp != c.sp || rows == 0 || cols == 0 {
+                                return Ok(None);
+                            }
+                            let span = (cols - 1) * x.ld + rows;
+                            let v = dst.get(at(x)..at(x) + span).ok_or_else(outside)?;
+                            Ok(Some(v.to_vec()))
+                        };
+                    let (ac, bc) = (own(a, ad)?, own(b, bd)?);
+                    fn pick<'v, T>(
+                        copy: &'v Option<Vec<T>>,
+                        space: &'v [T],
+                        at: usize,
+                    ) -> Option<&'v [T]> {
+                        match copy {
+                            Some(v) => Some(&v[..]),
+                            None => space.get(at..),
+                        }
+                    }
+                    let src = |x: M, copy| pick(copy, sp.get(x.sp), at(x)).ok_or_else(outside);
                     gemm(
                         ta,
                         tb,
@@ -158,8 +186,8 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
                         n,
                         k,
                         v.get(alpha),
-                        (src(a)?, a.ld),
-                        (src(b)?, b.ld),
+                        (src(a, &ac)?, a.ld),
+                        (src(b, &bc)?, b.ld),
                         v.get(beta),
                         (dst.get_mut(at(c)..).ok_or_else(outside)?, c.ld),
                     )
@@ -274,6 +302,76 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             sp.put(dst.sp, d);
             Ok(())
         }
+        Step::TriInv {
+            lower,
+            unit,
+            n,
+            src,
+            dst,
+            count,
+        } => {
+            let d = sp.take(dst.sp)?;
+            let a = sp.get(src.sp);
+            for i in 0..count {
+                for o in (0..n).step_by(super::plan::INV_NB) {
+                    let nn = super::plan::INV_NB.min(n - o);
+                    let s0 = src.off + i * src.bs + o * (src.ld + 1);
+                    let d0 = dst.off + i * dst.bs + o * (dst.ld + 1);
+                    invert_block(lower, unit, nn, (a, s0, src.ld), (d, d0, dst.ld));
+                }
+            }
+            sp.put(dst.sp, d);
+            Ok(())
+        }
+        Step::TriSolve {
+            left,
+            lower,
+            op,
+            unit,
+            m,
+            n,
+            a,
+            b,
+            alpha,
+        } => {
+            let d = sp.take(b.sp)?;
+            let av = sp.get(a.sp);
+            let alpha = v.get(alpha);
+            let (na, nv) = if left { (m, n) } else { (n, m) };
+            let eff_lower = lower != (op != Op::N);
+            let forward = if left { eff_lower } else { !eff_lower };
+            let g = |r: usize, q: usize| {
+                let x = if op == Op::N {
+                    av[a.off + r + q * a.ld]
+                } else {
+                    av[a.off + q + r * a.ld]
+                };
+                if op == Op::C {
+                    x.conj()
+                } else {
+                    x
+                }
+            };
+            let (bi, bv) = if left { (1, b.ld) } else { (b.ld, 1) };
+            for vi in 0..nv {
+                let x0 = b.off + vi * bv;
+                for ii in 0..na {
+                    let i = if forward { ii } else { na - 1 - ii };
+                    let mut s = alpha * d[x0 + i * bi];
+                    for kk in 0..ii {
+                        let k = if forward { kk } else { na - 1 - kk };
+                        let gik = if left { g(i, k) } else { g(k, i) };
+                        s = s - gik * d[x0 + k * bi];
+                    }
+                    if !unit {
+                        s = s / g(i, i);
+                    }
+                    d[x0 + i * bi] = s;
+                }
+            }
+            sp.put(b.sp, d);
+            Ok(())
+        }
         Step::Copy { m, n, src, dst } => {
             let d = sp.take(dst.sp)?;
             let s = sp.get(src.sp);
@@ -283,6 +381,37 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             }
             sp.put(dst.sp, d);
             Ok(())
+        }
+    }
+}
+
+/// Inverts one triangular block of order `n` (at most 32) from `a` into `d`, written whole
+/// (zeros in its other triangle; those are never computed, as on the GPU).
+fn invert_block<T: Scalar>(
+    lower: bool,
+    unit: bool,
+    n: usize,
+    (a, s0, lda): (&[T], usize, usize),
+    (d, d0, ldd): (&mut [T], usize, usize),
+) {
+    let l = |i: usize, k: usize| a[s0 + i + k * lda];
+    for c in 0..n {
+        let mut x = [T::zero(); super::plan::INV_NB];
+        let order: Vec<usize> = if lower {
+            (c..n).collect()
+        } else {
+            (0..=c).rev().collect()
+        };
+        for i in order {
+            let mut s = if i == c { T::one() } else { T::zero() };
+            let ks = if lower { c..i } else { i + 1..c + 1 };
+            for k in ks {
+                s = s - l(i, k) * x[k];
+            }
+            x[i] = if unit { s } else { s / l(i, i) };
+        }
+        for i in 0..n {
+            d[d0 + i + c * ldd] = x[i];
         }
     }
 }

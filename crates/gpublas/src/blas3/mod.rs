@@ -27,13 +27,16 @@
 //! `alpha` equal to 0 is multiplied through, as cuBLAS does).
 
 mod api;
+mod api_tri;
 mod cuda;
 mod ex;
 mod host;
 mod plan;
 mod program;
+mod tri;
 
 pub use api::*;
+pub use api_tri::*;
 pub use ex::{gemm_ex, gemm_ex_batched, gemm_ex_strided_batched, ComputeType, GemmExIn, GemmExOut};
 
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
@@ -56,6 +59,19 @@ pub(crate) enum Kind {
     Syrkx,
     Herkx,
     Trmm,
+    Trsm,
+    Trtri,
+}
+
+/// How trsm treats the diagonal blocks of A.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Method {
+    /// Inverted into the workspace (reduced plans may substitute).
+    Invert,
+    /// Substitution, on the caller's request.
+    Substitute,
+    /// Read from the caller's inverse (operand B).
+    Given,
 }
 
 /// A scalar argument: of the element type, or real (`herk`'s `alpha`, the Hermitian `beta`s).
@@ -84,6 +100,7 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     pub ldc: usize,
     pub alpha: Sc<'a, T>,
     pub beta: Sc<'a, T>,
+    pub method: Method,
 }
 
 impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
@@ -113,6 +130,7 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
             ldc,
             alpha: Sc::Full(Coef::Host(T::one())),
             beta: Sc::Full(Coef::Host(T::zero())),
+            method: Method::Invert,
         }
     }
 
@@ -168,7 +186,7 @@ impl<T: Scalar> Call<'_, '_, T> {
     /// Order of the triangle the blocks cut (A's for symm/trmm, C's for the rank-k updates).
     fn na(&self) -> usize {
         match self.kind {
-            Kind::Symm | Kind::Hemm | Kind::Trmm if self.side == Side::Right => self.n,
+            Kind::Symm | Kind::Hemm | Kind::Trmm | Kind::Trsm if self.side == Side::Right => self.n,
             _ => self.m,
         }
     }
@@ -183,7 +201,9 @@ impl<T: Scalar> Call<'_, '_, T> {
                     (self.k, self.m)
                 }
             }
-            Kind::Symm | Kind::Hemm | Kind::Trmm => (self.na(), self.na()),
+            Kind::Symm | Kind::Hemm | Kind::Trmm | Kind::Trsm | Kind::Trtri => {
+                (self.na(), self.na())
+            }
             _ => {
                 if self.opa == Op::N {
                     (self.n, self.k)
@@ -215,7 +235,7 @@ impl<T: Scalar> Call<'_, '_, T> {
         match self.kind {
             Kind::Gemm => self.m == 0 || self.n == 0 || ((alpha_zero || self.k == 0) && beta_one),
             Kind::Symm | Kind::Hemm => self.m == 0 || self.n == 0 || (alpha_zero && beta_one),
-            Kind::Trmm => self.m == 0 || self.n == 0,
+            Kind::Trmm | Kind::Trsm | Kind::Trtri => self.m == 0 || self.n == 0,
             _ => self.n == 0 || ((alpha_zero || self.k == 0) && beta_one),
         }
     }
@@ -233,7 +253,7 @@ impl<T: Scalar> Call<'_, '_, T> {
                 | Kind::Syrkx
                 | Kind::Herkx
         ) && self.k == 0;
-        alpha_zero || no_k
+        (alpha_zero && self.kind != Kind::Trtri) || no_k
     }
 
     /// Operation checks; real types read `C` as `T` (F2 step 1).
@@ -269,27 +289,43 @@ impl<T: Scalar> Call<'_, '_, T> {
 
     fn b_why(&self) -> String {
         let (r, c) = self.b_dims();
-        format!("B of {r} × {c} with ldb = {}", self.b.map_or(0, |b| b.1))
+        let (what, ld) = self.b_names();
+        format!(
+            "{what} of {r} × {c} with {ld} = {}",
+            self.b.map_or(0, |b| b.1)
+        )
+    }
+
+    /// Names of operand B and its leading dimension.
+    fn b_names(&self) -> (&'static str, &'static str) {
+        if self.kind == Kind::Trsm {
+            ("invA", "ldinv")
+        } else {
+            ("B", "ldb")
+        }
+    }
+
+    /// Names of the output and its leading dimension.
+    fn c_names(&self) -> (&'static str, &'static str) {
+        match self.kind {
+            Kind::Trmm | Kind::Trsm => ("B", "ldb"),
+            Kind::Trtri => ("invA", "ldinv"),
+            _ => ("C", "ldc"),
+        }
     }
 
     fn c_why(&self) -> String {
-        let what = if self.kind == Kind::Trmm { "B" } else { "C" };
-        let ld = if self.kind == Kind::Trmm {
-            "ldb"
-        } else {
-            "ldc"
-        };
+        let (what, ld) = self.c_names();
         format!("{what} of {} × {} with {ld} = {}", self.m, self.n, self.ldc)
     }
 
-    /// Size and shape checks (F2 step 1), spans included (also during a query, M8).
-    fn check_sizes(&self) -> Result<(), Error> {
-        let name = self.name;
-        let (ar, ac) = self.a_dims();
-        let a_rows_name = match (self.kind, self.opa) {
+    /// The argument that gives A's row count.
+    fn a_rows_name(&self) -> &'static str {
+        match (self.kind, self.opa) {
             (Kind::Gemm, Op::N) => "m",
             (Kind::Gemm, _) => "k",
-            (Kind::Symm | Kind::Hemm | Kind::Trmm, _) => {
+            (Kind::Trtri, _) => "n",
+            (Kind::Symm | Kind::Hemm | Kind::Trmm | Kind::Trsm, _) => {
                 if self.side == Side::Left {
                     "m"
                 } else {
@@ -298,30 +334,35 @@ impl<T: Scalar> Call<'_, '_, T> {
             }
             (_, Op::N) => "n",
             _ => "k",
-        };
+        }
+    }
+
+    /// Size and shape checks (F2 step 1), spans included (also during a query, M8).
+    fn check_sizes(&self) -> Result<(), Error> {
+        let name = self.name;
+        let (ar, ac) = self.a_dims();
+        let a_rows_name = self.a_rows_name();
         check_ld(name, "lda", self.lda, ar, a_rows_name)?;
         span_or(name, mat_span(ar, ac, self.lda), &|| self.a_why())?;
         if let Some((b, ldb)) = &self.b {
             let (br, bc) = self.b_dims();
             let b_rows_name = match (self.kind, self.opb, self.opa) {
+                (Kind::Trsm, _, _) => self.a_rows_name(),
                 (Kind::Gemm, Op::N, _) => "k",
                 (Kind::Gemm, _, _) => "n",
                 (Kind::Symm | Kind::Hemm, _, _) => "m",
                 (_, _, Op::N) => "n",
                 _ => "k",
             };
-            check_ld(name, "ldb", *ldb, br, b_rows_name)?;
+            let (bname, bld) = self.b_names();
+            check_ld(name, bld, *ldb, br, b_rows_name)?;
             span_or(name, mat_span(br, bc, *ldb), &|| self.b_why())?;
-            check_counts(name, ("A", self.a.count()), ("B", b.count()))?;
+            check_counts(name, ("A", self.a.count()), (bname, b.count()))?;
         }
-        let ld_name = if self.kind == Kind::Trmm {
-            "ldb"
-        } else {
-            "ldc"
-        };
-        check_ld(name, ld_name, self.ldc, self.m, "m")?;
+        let (out, ld_name) = self.c_names();
+        let rows_name = if self.kind == Kind::Trtri { "n" } else { "m" };
+        check_ld(name, ld_name, self.ldc, self.m, rows_name)?;
         span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
-        let out = if self.kind == Kind::Trmm { "B" } else { "C" };
         check_counts(name, ("A", self.a.count()), (out, self.c.count()))
     }
 
@@ -335,12 +376,12 @@ impl<T: Scalar> Call<'_, '_, T> {
         if let Some((b, ldb)) = &self.b {
             let (br, bc) = self.b_dims();
             let need = span_or(self.name, mat_span(br, bc, *ldb), &|| self.b_why())?;
-            ck.batch("B", b, need, &|| self.b_why(), false, None)?;
+            ck.batch(self.b_names().0, b, need, &|| self.b_why(), false, None)?;
         }
         let need = span_or(self.name, mat_span(self.m, self.n, self.ldc), &|| {
             self.c_why()
         })?;
-        let out = if self.kind == Kind::Trmm { "B" } else { "C" };
+        let out = self.c_names().0;
         ck.batch(out, &self.c.view(), need, &|| self.c_why(), true, None)?;
         for (what, s) in [("alpha", &self.alpha), ("beta", &self.beta)] {
             match s {
@@ -365,6 +406,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             elem: std::mem::size_of::<T>(),
             device_scalars: self.alpha.on_device() || self.beta.on_device(),
             scale_only: self.scale_only(),
+            method: self.method,
         }
     }
 

@@ -2,13 +2,14 @@
 //! expanded diagonal blocks `E`, result blocks `R` (trmm), and the GEMM engine's own workspace
 //! (cuBLASLt's, sized by the algorithm its heuristic picks for each product of the call).
 
-use super::Kind;
+use super::program::levels;
+use super::{Kind, Method};
 use crate::common::plan::WorkspacePlan;
 use crate::memory::{rounded_total, CHUNK};
 use smallvec::{smallvec, SmallVec};
 
-/// Scalar slots per batch entry: alpha, conj(alpha), beta, 1, 0.
-pub(crate) const SLOTS: usize = 5;
+/// Scalar slots per batch entry: alpha, conj(alpha), beta, 1, 0, -1.
+pub(crate) const SLOTS: usize = 6;
 
 /// Most bytes of E and R a full plan takes per chunk of batch entries.
 const BLOCKS_BUDGET: usize = 64 << 20;
@@ -31,8 +32,10 @@ pub(crate) struct Shape {
     pub list: bool,
     pub elem: usize,
     pub device_scalars: bool,
-    /// Only `C = beta C` (or trmm's `B = 0`) is left to do.
+    /// Only `C = beta C` (or trmm's and trsm's `B = 0`) is left to do.
     pub scale_only: bool,
+    /// trsm: how the diagonal blocks are treated.
+    pub method: Method,
 }
 
 /// A chosen plan: block sizes and how many batch entries run at once.
@@ -52,6 +55,11 @@ pub(crate) struct Plan {
     pub uses_r: bool,
     /// cuBLASLt workspace bytes.
     pub lt: usize,
+    pub kind: Kind,
+    /// trsm, trtri: elements of R per entry (products' temporaries, result chunks).
+    pub rlen: usize,
+    /// trsm: the diagonal blocks are solved by substitution (no E, no R).
+    pub subst: bool,
 }
 
 impl WorkspacePlan for Plan {
@@ -61,11 +69,7 @@ impl WorkspacePlan for Plan {
         } else {
             0
         };
-        let r = if self.uses_r {
-            self.na * self.rchunk
-        } else {
-            0
-        };
+        let r = self.r_elems();
         let per = |x: usize| x.saturating_mul(self.entries).saturating_mul(self.elem);
         // cuBLASLt first: its workspace must be 256-byte aligned, as the lease start is.
         smallvec![self.lt, per(self.slots), per(e), per(r)]
@@ -87,14 +91,59 @@ impl Plan {
             } else {
                 0
             },
-            if self.uses_r {
-                self.na * self.rchunk
-            } else {
-                0
-            },
+            self.r_elems(),
             self.slots,
         )
     }
+
+    fn r_elems(&self) -> usize {
+        match (self.uses_r, self.kind) {
+            (false, _) => 0,
+            (true, Kind::Trsm | Kind::Trtri) => self.rlen,
+            (true, _) => self.na * self.rchunk,
+        }
+    }
+}
+
+/// Leaf block of trsm: diagonal blocks of this order are inverted (or substituted).
+pub(crate) const TRSM_NB: usize = 128;
+
+/// trsm's leaf for a triangle of order `na` and `other` right-hand sides: 128, larger when
+/// there are few right-hand sides (each leaf costs a few launches, and the extra work of a
+/// larger inverted block, `2 nb na other`, is small then).
+fn trsm_nb(na: usize, other: usize) -> usize {
+    let nb = if other <= 128 {
+        512
+    } else if other <= 1024 {
+        256
+    } else {
+        TRSM_NB
+    };
+    nb.min(na).max(1)
+}
+
+/// Order of the diagonal blocks the inversion kernel inverts directly.
+pub(crate) const INV_NB: usize = 32;
+
+/// Largest level of the recursive cut of an order-`n` triangle into `nb` leaves (0 if none).
+fn top_level(n: usize, nb: usize) -> usize {
+    levels(n, nb).last().map_or(0, |l| l.s)
+}
+
+/// Elements of R that inverting `g` leaves of order `bs` at once takes (one `s × s`
+/// temporary per leaf for the largest level inside a leaf).
+pub(crate) fn inv_temp(bs: usize, g: usize) -> usize {
+    let s = top_level(bs, INV_NB);
+    s * s * g
+}
+
+/// trtri's R for every level's products at full width, all pairs of a level at once.
+fn trtri_temp(n: usize) -> usize {
+    levels(n, INV_NB)
+        .iter()
+        .map(|l| (l.full.max(1)) * l.s * l.s)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Leaf block for a triangle of order `n`: 1/32 of it as a power of two in [64, 256] (the
@@ -106,6 +155,9 @@ fn nb_for(n: usize) -> usize {
 impl Shape {
     /// The plan with enough workspace, cuBLASLt's part still 0.
     pub(crate) fn full(&self) -> Plan {
+        if matches!(self.kind, Kind::Trsm | Kind::Trtri) {
+            return self.full_tri();
+        }
         let uses_e = !self.scale_only && self.kind != Kind::Gemm;
         let uses_r = !self.scale_only && self.kind == Kind::Trmm;
         let nb = nb_for(self.na);
@@ -117,7 +169,7 @@ impl Shape {
         } else {
             1
         };
-        let mut p = Plan {
+        let p = Plan {
             nb,
             eblocks: if uses_e { leaves } else { 1 },
             rchunk,
@@ -128,7 +180,15 @@ impl Shape {
             uses_e,
             uses_r,
             lt: 0,
+            kind: self.kind,
+            rlen: 0,
+            subst: false,
         };
+        self.with_entries(p)
+    }
+
+    /// Runs as many batch entries at once as fit the blocks budget (lists one at a time).
+    fn with_entries(&self, mut p: Plan) -> Plan {
         if !self.list {
             let per = p.own_bytes().max(1);
             p.entries = (BLOCKS_BUDGET / per).clamp(1, self.batch.max(1));
@@ -136,8 +196,103 @@ impl Shape {
         p
     }
 
+    /// trsm's and trtri's full plan.
+    fn full_tri(&self) -> Plan {
+        let work = !self.scale_only;
+        let trsm = self.kind == Kind::Trsm;
+        let subst = trsm && self.method == Method::Substitute;
+        // Substitution's serial work per right-hand side grows with the leaf: keep it at 128.
+        let nb = match (trsm, subst) {
+            (true, false) => trsm_nb(self.na, self.other),
+            (true, true) => TRSM_NB.min(self.na).max(1),
+            _ => INV_NB,
+        };
+        let leaves = self.na.div_ceil(nb).max(1);
+        let uses_e = work && trsm && self.method == Method::Invert;
+        let budget = BLOCKS_BUDGET / self.elem;
+        let rlen = if !work || subst {
+            0
+        } else if trsm {
+            // A whole leaf row (column) of the solution at once, within the budget.
+            let w = self.other.clamp(1, (budget / nb).max(64));
+            let t = if uses_e { inv_temp(nb, leaves) } else { 0 };
+            (nb * w).max(t)
+        } else {
+            trtri_temp(self.na).min(budget).max(self.tri_min_r())
+        };
+        let p = Plan {
+            nb,
+            eblocks: if uses_e { leaves } else { 1 },
+            rchunk: 1,
+            entries: 1,
+            slots: if self.device_scalars { SLOTS } else { 0 },
+            elem: self.elem,
+            na: self.na,
+            uses_e,
+            uses_r: rlen > 0,
+            lt: 0,
+            kind: self.kind,
+            rlen,
+            subst,
+        };
+        self.with_entries(p)
+    }
+
+    /// trtri's least R: one row of a temporary of the largest level.
+    fn tri_min_r(&self) -> usize {
+        top_level(self.na, INV_NB)
+    }
+
+    /// trsm's and trtri's reduced plans: fewer entries at once, leaves inverted one at a time,
+    /// narrower chunks, smaller leaves, then (trsm) substitution.
+    fn fitted_tri(&self, cap: usize) -> Option<Plan> {
+        let mut p = self.full();
+        while p.own_bytes() > cap {
+            if p.entries > 1 {
+                let q = p;
+                p.entries = crate::common::plan::most_entries(p.entries, |e| {
+                    Plan { entries: e, ..q }.own_bytes() <= cap
+                })
+                .unwrap_or(1);
+                continue;
+            }
+            if self.kind == Kind::Trtri {
+                let min = self.tri_min_r();
+                if p.rlen <= min {
+                    return None;
+                }
+                p.rlen = (p.rlen / 2).max(min);
+                continue;
+            }
+            if p.subst {
+                return None;
+            }
+            let t = if p.uses_e { inv_temp(p.nb, 1) } else { 0 };
+            if p.uses_e && p.eblocks > 1 {
+                p.eblocks = 1;
+                p.rlen = p.rlen.min(p.nb * self.other.max(1)).max(t);
+            } else if p.rlen > (p.nb * 8).max(t) {
+                p.rlen = (p.rlen / 2).max((p.nb * 8).max(t));
+            } else if p.uses_e && p.nb > INV_NB {
+                p.nb = (p.nb / 2).max(INV_NB);
+                p.rlen = (p.nb * 8).max(inv_temp(p.nb, 1));
+            } else {
+                // Substitution: no blocks, no temporaries.
+                p.subst = true;
+                p.uses_e = false;
+                p.uses_r = false;
+                p.rlen = 0;
+                p.nb = TRSM_NB.min(self.na).max(1);
+            }
+        }
+        Some(p)
+    }
+
     /// The best plan whose own parts fit in `cap` bytes (cuBLASLt's part still 0), or `None`.
     pub(crate) fn fitted(&self, cap: usize) -> Option<Plan> {
+        if matches!(self.kind, Kind::Trsm | Kind::Trtri) {
+            return self.fitted_tri(cap);
+        }
         let mut p = self.full();
         while p.own_bytes() > cap {
             if p.entries > 1 {
@@ -166,6 +321,24 @@ impl Shape {
 
     /// Explains the minimum, for `MemoryError`.
     pub(crate) fn minimum_text(&self) -> String {
+        match self.kind {
+            Kind::Trsm => {
+                return format!(
+                    "substitution needs only the scalar slots of device scalars ({SLOTS} \
+                     elements of {} bytes per entry); workspace is handed out in {CHUNK}-byte chunks",
+                    self.elem
+                )
+            }
+            Kind::Trtri => {
+                return format!(
+                    "needs at least {} elements of {} bytes (one row of the largest block \
+                     product's temporary); workspace is handed out in {CHUNK}-byte chunks",
+                    self.tri_min_r(),
+                    self.elem
+                )
+            }
+            _ => {}
+        }
         format!(
             "needs at least one {NB_MIN} × {NB_MIN} block of {} bytes per element{} and the scalar slots; \
              workspace is handed out in {CHUNK}-byte chunks",

@@ -33,7 +33,7 @@ pub(crate) struct M {
     pub bs: usize,
 }
 
-const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
+pub(super) const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
     M { sp, off, ld, bs }
 }
 
@@ -45,6 +45,7 @@ pub(crate) enum K {
     Beta,
     One,
     Zero,
+    MinusOne,
 }
 
 impl K {
@@ -110,6 +111,31 @@ pub(crate) enum Step {
     },
     /// `dst = src`, `m × n`.
     Copy { m: usize, n: usize, src: M, dst: M },
+    /// Inverts the 32 × 32 diagonal blocks of each triangular `n × n` block of `src` (its
+    /// `lower`/upper triangle; ones on the diagonal when `unit`) into the same places of `dst`,
+    /// each written whole (zeros in its other triangle).
+    TriInv {
+        lower: bool,
+        unit: bool,
+        n: usize,
+        src: M,
+        dst: M,
+        count: usize,
+    },
+    /// Substitution in place: `b` (`m × n`) becomes the solution of `op(a) X = alpha b`
+    /// (`left`, `a` of order `m`) or `X op(a) = alpha b` (order `n`), `a` triangular as stored
+    /// (`lower`, `unit`).
+    TriSolve {
+        left: bool,
+        lower: bool,
+        op: Op,
+        unit: bool,
+        m: usize,
+        n: usize,
+        a: M,
+        b: M,
+        alpha: K,
+    },
 }
 
 /// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have
@@ -139,7 +165,7 @@ pub(crate) fn levels(n: usize, nb: usize) -> Vec<Level> {
 
 /// The pairs of a level as (p0, q0, second block size, count of such pairs, pair index 0 of
 /// the run): the full pairs as one batched run, then the short last pair.
-fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+pub(super) fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
     let s = l.s;
     let full = (l.full > 0).then_some((0, s, s, l.full));
     let last = l.last.map(|qs| (l.full * 2 * s, l.full * 2 * s + s, qs, 1));
@@ -147,7 +173,7 @@ fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
 }
 
 /// Leaf blocks on the diagonal in groups of at most `per` blocks: (start, size, count).
-fn leaf_groups(n: usize, nb: usize, per: usize) -> Vec<(usize, usize, usize)> {
+pub(super) fn leaf_groups(n: usize, nb: usize, per: usize) -> Vec<(usize, usize, usize)> {
     let mut v = Vec::new();
     let full = n / nb;
     let mut i = 0;
@@ -181,6 +207,8 @@ pub(crate) fn build<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
         }],
         Kind::Symm | Kind::Hemm => symm(c, p),
         Kind::Trmm => trmm(c, p),
+        Kind::Trsm => super::tri::trsm(c, p),
+        Kind::Trtri => super::tri::trtri(c, p),
         _ => rank_k(c, p),
     }
 }
@@ -189,7 +217,7 @@ pub(crate) fn build<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
 pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step> {
     let herm = matches!(c.kind, Kind::Herk | Kind::Her2k | Kind::Herkx);
     let tri = match c.kind {
-        Kind::Gemm | Kind::Symm | Kind::Hemm | Kind::Trmm => None,
+        Kind::Gemm | Kind::Symm | Kind::Hemm | Kind::Trmm | Kind::Trsm | Kind::Trtri => None,
         _ => Some(c.uplo == Uplo::Lower),
     };
     vec![Step::Scale {
@@ -198,7 +226,7 @@ pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step> {
         m: c.m,
         n: c.n,
         dst: mat(Space::C, 0, c.ldc, 0),
-        beta: if c.kind == Kind::Trmm {
+        beta: if matches!(c.kind, Kind::Trmm | Kind::Trsm) {
             K::Zero
         } else {
             K::Beta

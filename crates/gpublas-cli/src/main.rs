@@ -3,6 +3,7 @@
 mod bench;
 mod bench2;
 mod bench3;
+mod bench_trsm;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};
@@ -53,7 +54,7 @@ enum Cmd {
     },
 }
 
-/// `gpublas bench` targets: those of `bench::What`, and Level 3.
+/// `gpublas bench` targets: those of `bench::What`, Level 3, and the triangular solves.
 #[derive(Subcommand)]
 enum BenchWhat {
     #[command(flatten)]
@@ -61,6 +62,10 @@ enum BenchWhat {
     /// Level 3 (gemm, gemm_ex f16/bf16, strided-batched gemm, syrk, herk, syr2k, symm, trmm,
     /// small-gemm overhead) against cuBLAS, in TFLOP/s; needs a GPU and `--features cublas`.
     Blas3(bench3::Blas3Args),
+    /// Triangular solves (trsm: all side/uplo/op/diag combinations, few right-hand sides,
+    /// strided-batched, trsm_ex) and trtri against cuBLAS, in TFLOP/s; needs a GPU and
+    /// `--features cublas`.
+    Trsm(bench_trsm::TrsmArgs),
 }
 
 fn device(sel: &Option<String>) -> Result<Device, Error> {
@@ -79,6 +84,7 @@ fn main() {
         Cmd::Bench { what, json } => device(&cli.device).and_then(|d| match what {
             BenchWhat::Base(w) => bench::run(&d, w, *json),
             BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
+            BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
         }),
     };
     if let Err(e) = r {

@@ -7,7 +7,7 @@
 //   scale:  dst = beta dst on a matrix or a triangle (beta == 0 writes zeros);
 //   copy:   dst = src;
 //   trinv:  the 32 x 32 diagonal blocks of triangular blocks inverted (trsm, trtri);
-//   trsv:   substitution in place on a block of right-hand sides (trsm).
+//   trsv:   substitution in place on right-hand sides of a triangle of order <= 32 (trsm).
 // One launch covers `count` blocks `bs` elements apart, for `ne` batch entries `es` apart,
 // as 32 x 32 tiles in one grid-stride loop. `scalars` turns host or device alpha/beta (real
 // or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0, -1] for the GEMM engine.
@@ -229,39 +229,95 @@ __device__ void trinv(const Job3& j) {
     }
 }
 
-// Substitution in place, one thread per right-hand side (a column of B for left, a row for
-// right): B = alpha op(A)^-1 B or alpha B op(A)^-1, A stored lower/upper, unit or not.
-// G(i, k) is the coefficient of x_k in equation i; all threads read the same G (broadcast).
+// Substitution in place on a triangle of order at most 32 (trsm's leaves, and whole small
+// systems): one warp per entry and chunk of 32 right-hand sides (columns of B for left, rows
+// for right): B = alpha op(A)^-1 B or alpha B op(A)^-1. The coefficients G(i, k) of x_k in
+// equation i go to shared memory renumbered in solve order (p(i) = i forward, na - 1 - i
+// backward), so lane v solves right-hand side v as a forward substitution on registers: after
+// each unknown, the later equations update independently of each other.
 template <class T>
 __device__ void trsv(const Job3& j) {
     pdl_enter();
-    const i64 na = j.left ? j.m : j.n, nv = j.left ? j.n : j.m;
+    __shared__ T G[TILE][TILE + 1];
+    __shared__ T X[TILE][TILE + 1];
+    const int lane = threadIdx.x;
+    const int na = (int)(j.left ? j.m : j.n);
+    const i64 nv = j.left ? j.n : j.m;
     const bool eff_lower = (j.lower != 0) != (j.trans != 0);
     const bool forward = j.left ? eff_lower : !eff_lower;
-    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < nv * j.ne; t += (i64)gridDim.x * blockDim.x) {
-        const i64 v = t % nv, e = t / nv;
+    // A(r, q) is G(r, q) (op N on the left, op T/C on the right), else G(q, r).
+    const bool swap = (j.left != 0) == (j.trans != 0);
+    const T zero = Ar<T>::mk(0.0, 0.0);
+    const i64 chunks = (nv + TILE - 1) / TILE, total = chunks * j.ne;
+    for (i64 t = blockIdx.x; t < total; t += gridDim.x) {
+        const i64 ch = t % chunks, e = t / chunks;
         const T* A = (const T*)j.src.base + e * j.src.es;
         T* B = (T*)j.dst.base + e * j.dst.es;
         const T alpha = scalar<T>(j.beta_p, j.beta_s, 0, (int)e, j.br, j.bi);
-        const i64 bi = j.left ? 1 : j.dst.ld, bv = j.left ? j.dst.ld : 1;
-        T* x = B + v * bv;
-        for (i64 ii = 0; ii < na; ii++) {
-            const i64 i = forward ? ii : na - 1 - ii;
-            T s = Ar<T>::mul(alpha, x[i * bi]);
-            for (i64 kk = 0; kk < ii; kk++) {
-                const i64 k = forward ? kk : na - 1 - kk;
-                // op(A)(r, q) with (r, q) = (i, k) for left, (k, i) for right.
-                const i64 r = j.left ? i : k, q = j.left ? k : i;
-                T g = j.trans ? A[q + r * j.src.ld] : A[r + q * j.src.ld];
-                if (j.trans == 2) g = Ar<T>::cj(g);
-                s = Ar<T>::sub(s, Ar<T>::mul(g, x[k * bi]));
+        const i64 v0 = ch * TILE;
+        const int nvc = (int)min((i64)TILE, nv - v0);
+        __syncwarp();
+        // Loads unrolled so every lane has all its loads in flight at once.
+        if (lane < na) {
+            const int pl = forward ? lane : na - 1 - lane;
+            T av[TILE];
+#pragma unroll
+            for (int q = 0; q < TILE; q++) {
+                const bool use = q < na && (j.lower ? lane >= q : lane <= q) && !(j.fill && lane == q);
+                av[q] = use ? A[lane + (i64)q * j.src.ld] : zero;
             }
-            if (!j.fill) {
-                T g = A[i + i * j.src.ld];
-                if (j.trans == 2) g = Ar<T>::cj(g);
-                s = Ar<T>::div(s, g);
+#pragma unroll
+            for (int q = 0; q < TILE; q++) {
+                if (q >= na) continue;
+                T a = j.trans == 2 ? Ar<T>::cj(av[q]) : av[q];
+                const int pq = forward ? q : na - 1 - q;
+                if (swap) G[pq][pl] = a;
+                else G[pl][pq] = a;
             }
-            x[i * bi] = s;
+        }
+        if (j.left) {
+            if (lane < na) {
+                const int pl = forward ? lane : na - 1 - lane;
+                T bv[TILE];
+#pragma unroll
+                for (int v = 0; v < TILE; v++) bv[v] = v < nvc ? B[lane + (v0 + v) * j.dst.ld] : zero;
+#pragma unroll
+                for (int v = 0; v < TILE; v++) X[pl][v] = bv[v];
+            }
+        } else if (lane < nvc) {
+            T bv[TILE];
+#pragma unroll
+            for (int i = 0; i < TILE; i++) bv[i] = i < na ? B[v0 + lane + (i64)i * j.dst.ld] : zero;
+#pragma unroll
+            for (int i = 0; i < TILE; i++)
+                if (i < na) X[forward ? i : na - 1 - i][lane] = bv[i];
+        }
+        __syncwarp();
+        if (lane < nvc) {
+            T x[TILE];
+#pragma unroll
+            for (int ii = 0; ii < TILE; ii++) x[ii] = ii < na ? Ar<T>::mul(alpha, X[ii][lane]) : zero;
+#pragma unroll
+            for (int ii = 0; ii < TILE; ii++) {
+                if (ii < na) {
+                    if (!j.fill) x[ii] = Ar<T>::div(x[ii], G[ii][ii]);
+#pragma unroll
+                    for (int jj = ii + 1; jj < TILE; jj++)
+                        if (jj < na) x[jj] = Ar<T>::sub(x[jj], Ar<T>::mul(G[jj][ii], x[ii]));
+                }
+            }
+#pragma unroll
+            for (int ii = 0; ii < TILE; ii++)
+                if (ii < na) X[ii][lane] = x[ii];
+        }
+        __syncwarp();
+        if (j.left) {
+            if (lane < na) {
+                const int pl = forward ? lane : na - 1 - lane;
+                for (int v = 0; v < nvc; v++) B[lane + (v0 + v) * j.dst.ld] = X[pl][v];
+            }
+        } else if (lane < nvc) {
+            for (int i = 0; i < na; i++) B[v0 + lane + (i64)i * j.dst.ld] = X[forward ? i : na - 1 - i][lane];
         }
     }
 }
@@ -271,7 +327,7 @@ __device__ void trsv(const Job3& j) {
     extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(Job3 j) { blocks<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(Sj j) { scalars<T>(j); } \
     extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(Job3 j) { trinv<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b3_trsv_##TAG(Job3 j) { trsv<T>(j); }
+    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(Job3 j) { trsv<T>(j); }
 L3_KERNELS(s, float)
 L3_KERNELS(d, double)
 L3_KERNELS(c, float2)

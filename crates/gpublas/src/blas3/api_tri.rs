@@ -64,11 +64,12 @@ fn solve<'a, 'b, T: Scalar>(
 /// (`?trsm`).
 ///
 /// The diagonal blocks of `A` are inverted into the workspace and each block of `X` is one
-/// matrix product with its inverse block after the products that update it. Accuracy: the
-/// inverted blocks (at most 128 × 128) carry their condition number into the result, so on an
-/// ill-conditioned `A` the residual can exceed substitution's by up to about that factor; use
-/// [`trsm_ex`] with [`TrsmMethod::Substitute`] where that matters. A zero on the diagonal of
-/// a non-unit `A` gives IEEE infinities or NaNs in `X`, never an error.
+/// matrix product with its inverse block after the products that update it; a triangle of
+/// order 32 or less is solved by substitution. Accuracy: the inverted blocks (128 × 128; 512 × 512 with at most 128 right-hand
+/// sides) carry their condition number into the result,
+/// so on an ill-conditioned `A` the residual can exceed substitution's by up to about that
+/// factor; use [`trsm_ex`] with [`TrsmMethod::Substitute`] where that matters. A zero on the
+/// diagonal of a non-unit `A` gives IEEE infinities or NaNs in `X`, never an error.
 #[allow(clippy::too_many_arguments)]
 pub fn trsm<T: Scalar>(
     h: &mut Handle,

@@ -195,8 +195,10 @@ fn shape<T: Scalar>(
             x.bs as i64
         }
     };
+    // Every address a call of this shape may get: other entries of a strided batch too.
     let al = |x: M| {
-        let mut v = vec![bases.base_align(x.sp), x.off as u64 * elem];
+        let es = bases.of(x.sp).1.unsigned_abs();
+        let mut v = vec![bases.base_align(x.sp), x.off as u64 * elem, es * elem];
         if batch > 1 {
             v.push(stride(x) as u64 * elem);
         }
@@ -609,7 +611,7 @@ fn launch_blocks<T: Scalar>(
         "b3_trinv" => (n.div_ceil(32) * j.count as u64 * ne as u64, 32),
         "b3_trsv" => {
             let nv = if j.left != 0 { n } else { m };
-            ((nv * ne as u64).div_ceil(THREADS as u64), THREADS)
+            (nv.div_ceil(32) * ne as u64, 32)
         }
         _ => (
             m.div_ceil(32) * n.div_ceil(32) * j.count as u64 * ne as u64,

@@ -1,7 +1,14 @@
 //! Level 3: `gemm` and `gemm_ex` (through cuBLASLt on CUDA, faer on the host), and the
-//! gemm-based `symm`, `hemm`, `syrk`, `herk`, `syr2k`, `her2k`, `syrkx`, `herkx`, `trmm`, for
-//! `f32`, `f64`, `Complex32`, `Complex64` (the Hermitian ones complex only), each single,
-//! `_batched` and `_strided_batched`.
+//! gemm-based `symm`, `hemm`, `syrk`, `herk`, `syr2k`, `her2k`, `syrkx`, `herkx`, `trmm`,
+//! `trsm`, `trsm_ex` and `trtri`, for `f32`, `f64`, `Complex32`, `Complex64` (the Hermitian
+//! ones complex only), each single, `_batched` and `_strided_batched`.
+//!
+//! Triangular solves and inverses (`tri.rs`): trsm inverts `A`'s diagonal blocks (128; 512 with
+//! at most 128 right-hand sides) into the workspace (E) and solves recursively, each leaf one
+//! product with its inverted block into a chunk of R copied back over `B`, each update one
+//! product. Reduced plans: fewer batch entries at once, one block inverted at a time, narrower
+//! chunks, smaller blocks, then substitution on the diagonal blocks (no E, no R). `trtri`
+//! needs a chunk of one temporary (R); its minimum is one row of the largest level's.
 //!
 //!
 //! Products run on the GEMM engine: cuBLASLt on CUDA (its workspace taken from the handle's
@@ -427,6 +434,11 @@ pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<S
     c.check_sizes()?;
     let batch = c.a.count();
     let quick = c.quick() || batch == 0;
+    if !quick {
+        if let Some(r) = trsm_vector(h, &mut c) {
+            return r;
+        }
+    }
     let shape = c.shape();
     let cuda = h.device().backend() == Backend::Cuda;
     let mut lt = if cuda && !quick {
@@ -498,6 +510,72 @@ fn run_checked<T: Scalar>(
     };
     drop(lease);
     r.map(|_| status)
+}
+
+/// trsm with one right-hand side and a host `alpha` is Level 2's `trsv` (then `scal` when
+/// `alpha != 1`): its kernel reads `A` once and needs a few launches where the block program
+/// needs hundreds. `None`: not such a call. Right side with `Op::C` on complex data stays on
+/// the block program (`trsv` has no conjugate-without-transpose).
+fn trsm_vector<T: Scalar>(
+    h: &mut Handle,
+    c: &mut Call<'_, '_, T>,
+) -> Option<Result<Status, Error>> {
+    let left = c.side == Side::Left;
+    let other = if left { c.n } else { c.m };
+    let alpha = c.alpha.host()?;
+    if c.kind != Kind::Trsm
+        || c.method != Method::Invert
+        || other != 1
+        || alpha == T::zero()
+        || (!left && c.opa == Op::C)
+    {
+        return None;
+    }
+    let mut go = || -> Result<Status, Error> {
+        if !h.is_device_memory_size_query() {
+            c.check_operands(h)?;
+        }
+        let na = c.na();
+        // Right: x op(A) = b is op(A)^T x^T = b^T, x a row of B (stride ldb).
+        let (op, inc) = if left {
+            (c.opa, 1)
+        } else if c.opa == Op::N {
+            (Op::T, c.ldc as isize)
+        } else {
+            (Op::N, c.ldc as isize)
+        };
+        let call = crate::blas2::Call {
+            name: c.name,
+            kind: crate::blas2::Kind::Trsv,
+            op,
+            uplo: c.uplo,
+            diag: c.diag,
+            m: na,
+            n: na,
+            storage: crate::blas2::Storage::Full { lda: c.lda },
+            a: c.a,
+            x: None,
+            out: c.c.reborrow(),
+            inc_out: inc,
+            alpha: Coef::Host(T::one()),
+            beta: Coef::Host(T::zero()),
+        };
+        let st = crate::blas2::run(h, call)?;
+        if alpha == T::one() {
+            return Ok(st);
+        }
+        use crate::blas1::{scal, scal_batched, scal_strided_batched};
+        let a = Coef::Host(alpha);
+        let s2 = match c.c.reborrow() {
+            BatchMut::Single(x) => scal(h, na, a, x, inc)?,
+            BatchMut::List(l) => scal_batched(h, na, a, l, inc)?,
+            BatchMut::Strided { buf, stride, count } => {
+                scal_strided_batched(h, na, a, buf, inc, stride, count)?
+            }
+        };
+        Ok(if st == Status::Success { s2 } else { st })
+    };
+    Some(go())
 }
 
 /// cuBLASLt's workspace is handed out in whole chunks of this many bytes.

@@ -124,7 +124,7 @@ pub(crate) enum Step {
     },
     /// Substitution in place: `b` (`m × n`) becomes the solution of `op(a) X = alpha b`
     /// (`left`, `a` of order `m`) or `X op(a) = alpha b` (order `n`), `a` triangular as stored
-    /// (`lower`, `unit`).
+    /// (`lower`, `unit`), of order at most 32.
     TriSolve {
         left: bool,
         lower: bool,

@@ -101,7 +101,20 @@ pub(crate) enum BatchMut<'a, 'b, T> {
     },
 }
 
-impl<T: Element> BatchMut<'_, '_, T> {
+impl<'b, T: Element> BatchMut<'_, 'b, T> {
+    /// The same layout, borrowed again (to hand it to another routine and keep it).
+    pub(crate) fn reborrow(&mut self) -> BatchMut<'_, 'b, T> {
+        match self {
+            BatchMut::Single(b) => BatchMut::Single(b),
+            BatchMut::List(l) => BatchMut::List(l),
+            BatchMut::Strided { buf, stride, count } => BatchMut::Strided {
+                buf,
+                stride: *stride,
+                count: *count,
+            },
+        }
+    }
+
     /// The same layout, read-only (for checks and addresses).
     pub(crate) fn view(&self) -> Batch<'_, T> {
         match self {
@@ -272,7 +285,7 @@ impl Checker<'_> {
                 if *count == 0 {
                     return Ok(());
                 }
-                let sname = format!("stride_{}", what.to_lowercase());
+                let sname = stride_name(what);
                 if output && *count > 1 && *stride < need {
                     return Err(Error::InvalidValue(format!(
                         "{}: output {what} has {sname} = {stride} but one entry spans {need} elements ({}): \
@@ -358,4 +371,13 @@ pub(crate) fn span_or(
     span.ok_or_else(|| {
         Error::InvalidSize(format!("{call}: {} overflows the address space", what()))
     })
+}
+
+/// The argument that names an operand's batch stride (`stride_a`, …; an inverse's is
+/// `stride_inv`).
+fn stride_name(what: &str) -> String {
+    match what {
+        "invA" => "stride_inv".into(),
+        _ => format!("stride_{}", what.to_lowercase()),
+    }
 }

@@ -61,6 +61,7 @@ mod imp {
 
 #[cfg(feature = "cublas")]
 mod imp {
+    use crate::bench_util::{bytes, elems, err, fits, selected, size_query, Rng};
     use std::time::Instant;
 
     use gpublas::blas3::{self, ComputeType};
@@ -85,30 +86,6 @@ mod imp {
     /// `alpha` and `beta` of every timed call but the overhead group's (`beta = 0` there).
     const ALPHA: f64 = 1.0;
     const BETA: f64 = 0.5;
-
-    /// A small fast generator (splitmix64): gigabytes of inputs are generated on the host.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        /// Uniform magnitude in [0.25, 1) with a random sign: never zero.
-        fn val(&mut self) -> f64 {
-            let r = self.next();
-            let v = 0.25 + 0.75 * ((r >> 11) as f64 / (1u64 << 53) as f64);
-            if r & 1 == 0 {
-                v
-            } else {
-                -v
-            }
-        }
-    }
 
     /// The element types of the comparison.
     trait Val: Element {
@@ -171,30 +148,6 @@ mod imp {
         dev.upload(&v)
     }
 
-    fn elems(a: usize, b: usize) -> Result<usize, Error> {
-        a.checked_mul(b)
-            .ok_or_else(|| Error::InvalidSize(format!("{a} x {b} elements overflow")))
-    }
-
-    /// `Error::MemoryError` when a row's buffers would not fit in the GPU's free memory.
-    fn fits(dev: &Device, what: &str, bytes: usize) -> Result<(), Error> {
-        let free = dev.free_memory()?;
-        let margin = 1 << 30;
-        if bytes.saturating_add(margin) > free {
-            return Err(Error::MemoryError {
-                needed: bytes,
-                available: free,
-                detail: format!("{what} skipped (keeps {margin} bytes spare)"),
-            });
-        }
-        Ok(())
-    }
-
-    /// Bytes of `len` elements of `T`.
-    fn bytes<T>(len: usize) -> Result<usize, Error> {
-        elems(len, std::mem::size_of::<T>())
-    }
-
     /// `max |a - b| / max |b|` over `|re| + |im|` (NaN when a difference is NaN or the
     /// lengths differ).
     fn rel_diff<T: Val>(a: &[T], b: &[T]) -> f64 {
@@ -217,18 +170,6 @@ mod imp {
         } else {
             d
         }
-    }
-
-    /// A size query of one call: the workspace bytes it needs.
-    fn size_query(
-        h: &mut Handle,
-        call: impl FnOnce(&mut Handle) -> Result<Status, Error>,
-    ) -> Result<usize, Error> {
-        h.start_device_memory_size_query()?;
-        let r = call(h);
-        let need = h.stop_device_memory_size_query();
-        let _: Status = r?;
-        need
     }
 
     /// The output of a row (`C`, or `B` of trmm) and its initial contents.
@@ -281,10 +222,6 @@ mod imp {
         theirs: Result<f64, Error>,
         /// `max |ours - theirs| / max |theirs|` after one call of each from the same inputs.
         diff: Result<f64, Error>,
-    }
-
-    fn err(r: Option<&Error>) -> Option<String> {
-        r.map(|e| e.to_string())
     }
 
     impl Row {
@@ -1181,38 +1118,9 @@ mod imp {
         Ok(())
     }
 
-    /// The groups `--only` names (all when absent).
-    fn selected(only: Option<&str>) -> Result<Vec<&'static str>, Error> {
-        let Some(list) = only else {
-            return Ok(GROUPS.to_vec());
-        };
-        let mut out = Vec::new();
-        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let g = GROUPS
-                .iter()
-                .find(|g| g.eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    Error::InvalidValue(format!(
-                        "--only {name}: no such group (groups: {})",
-                        GROUPS.join(", ")
-                    ))
-                })?;
-            if !out.contains(g) {
-                out.push(*g);
-            }
-        }
-        if out.is_empty() {
-            return Err(Error::InvalidValue(format!(
-                "--only '{list}' names no group (groups: {})",
-                GROUPS.join(", ")
-            )));
-        }
-        Ok(out)
-    }
-
     /// `gpublas bench blas3`: prints the table, returns the JSON rows.
     pub(super) fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, Error> {
-        let groups = selected(only)?;
+        let groups = selected(only, &GROUPS)?;
         if dev.backend() != Backend::Cuda {
             return Err(Error::Unsupported(format!(
                 "gpublas bench blas3 compares gpublas with cuBLAS on a CUDA GPU; the device is \

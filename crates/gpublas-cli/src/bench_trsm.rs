@@ -66,6 +66,7 @@ mod imp {
 
 #[cfg(feature = "cublas")]
 mod imp {
+    use crate::bench_util::{bytes, elems, err, fits, selected, size_query, Rng};
     use gpublas::blas3::{self, TrsmMethod};
     use gpublas::device::cublas::{Cublas, CublasCompute, CublasScalar};
     use gpublas::{
@@ -88,35 +89,6 @@ mod imp {
     const TARGET_COMBOS: f64 = 1.0;
     const TARGET_RHS: f64 = 1.0;
     const TARGET_BATCHED: f64 = 2.0;
-
-    /// A small fast generator (splitmix64): gigabytes of inputs are generated on the host.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        /// Uniform in [0, 1).
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        /// Uniform magnitude in [0.25, 1) with a random sign: never zero.
-        fn val(&mut self) -> f64 {
-            let r = self.next();
-            let v = 0.25 + 0.75 * ((r >> 11) as f64 / (1u64 << 53) as f64);
-            if r & 1 == 0 {
-                v
-            } else {
-                -v
-            }
-        }
-    }
 
     /// The element types of the comparison (real: op C is op T).
     trait Val: Scalar + CublasScalar {
@@ -189,30 +161,6 @@ mod imp {
         dev.upload(&v)
     }
 
-    fn elems(a: usize, b: usize) -> Result<usize, Error> {
-        a.checked_mul(b)
-            .ok_or_else(|| Error::InvalidSize(format!("{a} x {b} elements overflow")))
-    }
-
-    /// Bytes of `len` elements of `T`.
-    fn bytes<T>(len: usize) -> Result<usize, Error> {
-        elems(len, std::mem::size_of::<T>())
-    }
-
-    /// `Error::MemoryError` when a part's buffers would not fit in the GPU's free memory.
-    fn fits(dev: &Device, what: &str, bytes: usize) -> Result<(), Error> {
-        let free = dev.free_memory()?;
-        let margin = 1 << 30;
-        if bytes.saturating_add(margin) > free {
-            return Err(Error::MemoryError {
-                needed: bytes,
-                available: free,
-                detail: format!("{what} skipped (keeps {margin} bytes spare)"),
-            });
-        }
-        Ok(())
-    }
-
     /// `max |a - b| / max |b|` (NaN when a difference is NaN or the lengths differ).
     fn rel_diff<T: Val>(a: &[T], b: &[T]) -> f64 {
         if a.len() != b.len() {
@@ -234,18 +182,6 @@ mod imp {
         } else {
             d
         }
-    }
-
-    /// A size query of one call: the workspace bytes it needs.
-    fn size_query(
-        h: &mut Handle,
-        call: impl FnOnce(&mut Handle) -> Result<Status, Error>,
-    ) -> Result<usize, Error> {
-        h.start_device_memory_size_query()?;
-        let r = call(h);
-        let need = h.stop_device_memory_size_query();
-        let _: Status = r?;
-        need
     }
 
     /// The output of a row (`B` of the solves, the inverse of trtri, `C` of the DGEMM
@@ -350,10 +286,6 @@ mod imp {
         /// calls.
         finite_ours: Option<bool>,
         finite_theirs: Option<bool>,
-    }
-
-    fn err(r: Option<&Error>) -> Option<String> {
-        r.map(|e| e.to_string())
     }
 
     impl Row {
@@ -1022,38 +954,9 @@ mod imp {
         Ok(())
     }
 
-    /// The groups `--only` names (all when absent).
-    fn selected(only: Option<&str>) -> Result<Vec<&'static str>, Error> {
-        let Some(list) = only else {
-            return Ok(GROUPS.to_vec());
-        };
-        let mut out = Vec::new();
-        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let g = GROUPS
-                .iter()
-                .find(|g| g.eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    Error::InvalidValue(format!(
-                        "--only {name}: no such group (groups: {})",
-                        GROUPS.join(", ")
-                    ))
-                })?;
-            if !out.contains(g) {
-                out.push(*g);
-            }
-        }
-        if out.is_empty() {
-            return Err(Error::InvalidValue(format!(
-                "--only '{list}' names no group (groups: {})",
-                GROUPS.join(", ")
-            )));
-        }
-        Ok(out)
-    }
-
     /// `gpublas bench trsm`: prints the table, returns the JSON rows.
     pub(super) fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, Error> {
-        let groups = selected(only)?;
+        let groups = selected(only, &GROUPS)?;
         if dev.backend() != Backend::Cuda {
             return Err(Error::Unsupported(format!(
                 "gpublas bench trsm compares gpublas with cuBLAS on a CUDA GPU; the device is \

@@ -4,6 +4,8 @@ mod bench;
 mod bench2;
 mod bench3;
 mod bench_trsm;
+#[cfg(feature = "cublas")]
+mod bench_util;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};

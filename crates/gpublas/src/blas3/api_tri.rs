@@ -25,6 +25,17 @@ pub enum TrsmMethod<I> {
     Inverse(I),
 }
 
+impl<I> TrsmMethod<I> {
+    /// The same method with the inverse's form converted.
+    fn map<J>(self, f: impl FnOnce(I) -> J) -> TrsmMethod<J> {
+        match self {
+            TrsmMethod::Invert => TrsmMethod::Invert,
+            TrsmMethod::Substitute => TrsmMethod::Substitute,
+            TrsmMethod::Inverse(i) => TrsmMethod::Inverse(f(i)),
+        }
+    }
+}
+
 /// A caller-supplied inverse for the single form: the buffer and its leading dimension.
 pub type InvSingle<'a, T> = (&'a DeviceBuffer<T>, usize);
 /// A caller-supplied inverse for `_batched`: one buffer per entry and the leading dimension.
@@ -196,11 +207,7 @@ pub fn trsm_ex<'a, T: Scalar>(
     ldb: usize,
     method: TrsmMethod<InvSingle<'a, T>>,
 ) -> Result<Status, Error> {
-    let method = match method {
-        TrsmMethod::Invert => TrsmMethod::Invert,
-        TrsmMethod::Substitute => TrsmMethod::Substitute,
-        TrsmMethod::Inverse((inv, ld)) => TrsmMethod::Inverse((Batch::Single(inv), ld)),
-    };
+    let method = method.map(|(inv, ld)| (Batch::Single(inv), ld));
     let (a, b) = (Batch::Single(a), BatchMut::Single(b));
     solve(
         h,
@@ -233,11 +240,7 @@ pub fn trsm_ex_batched<'a, T: Scalar>(
     ldb: usize,
     method: TrsmMethod<InvList<'a, T>>,
 ) -> Result<Status, Error> {
-    let method = match method {
-        TrsmMethod::Invert => TrsmMethod::Invert,
-        TrsmMethod::Substitute => TrsmMethod::Substitute,
-        TrsmMethod::Inverse((inv, ld)) => TrsmMethod::Inverse((Batch::list(inv), ld)),
-    };
+    let method = method.map(|(inv, ld)| (Batch::list(inv), ld));
     let (a, b) = (Batch::list(a), BatchMut::List(b));
     let name = "trsm_ex_batched";
     solve(
@@ -274,11 +277,7 @@ pub fn trsm_ex_strided_batched<'a, T: Scalar>(
     batch: usize,
     method: TrsmMethod<InvStrided<'a, T>>,
 ) -> Result<Status, Error> {
-    let method = match method {
-        TrsmMethod::Invert => TrsmMethod::Invert,
-        TrsmMethod::Substitute => TrsmMethod::Substitute,
-        TrsmMethod::Inverse((inv, ld, st)) => TrsmMethod::Inverse((strided(inv, st, batch), ld)),
-    };
+    let method = method.map(|(inv, ld, st)| (strided(inv, st, batch), ld));
     let a = strided(a, stride_a, batch);
     let b = BatchMut::Strided {
         buf: b,

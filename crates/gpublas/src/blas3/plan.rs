@@ -96,6 +96,15 @@ impl Plan {
         )
     }
 
+    /// The most batch entries at once whose parts fit in `cap` bytes (at least 1).
+    fn fewer_entries(self, cap: usize) -> Plan {
+        let entries = crate::common::plan::most_entries(self.entries, |e| {
+            Plan { entries: e, ..self }.own_bytes() <= cap
+        })
+        .unwrap_or(1);
+        Plan { entries, ..self }
+    }
+
     fn r_elems(&self) -> usize {
         match (self.uses_r, self.kind) {
             (false, _) => 0,
@@ -245,11 +254,7 @@ impl Shape {
         let mut p = self.full();
         while p.own_bytes() > cap {
             if p.entries > 1 {
-                let q = p;
-                p.entries = crate::common::plan::most_entries(p.entries, |e| {
-                    Plan { entries: e, ..q }.own_bytes() <= cap
-                })
-                .unwrap_or(1);
+                p = p.fewer_entries(cap);
                 continue;
             }
             if self.kind == Kind::Trtri {
@@ -292,11 +297,7 @@ impl Shape {
         let mut p = self.full();
         while p.own_bytes() > cap {
             if p.entries > 1 {
-                let q = p;
-                p.entries = crate::common::plan::most_entries(p.entries, |e| {
-                    Plan { entries: e, ..q }.own_bytes() <= cap
-                })
-                .unwrap_or(1);
+                p = p.fewer_entries(cap);
             } else if p.uses_e && p.eblocks > 1 {
                 let q = p;
                 p.eblocks = crate::common::plan::most_entries(p.eblocks - 1, |e| {

@@ -70,8 +70,16 @@ pub(crate) const L3: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_L3",
 };
 
+const SOLVER_SRC: &str = include_str!("../kernels/solver.cu");
+
+pub(crate) const SOLVER: KernelModule = KernelModule {
+    name: "solver",
+    source: SOLVER_SRC,
+    define: "GPUBLAS_FAMILY_SOLVER",
+};
+
 /// Every kernel module of the library.
-pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, L3];
+pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, L3, SOLVER];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to
 /// the cubins a GPU of that architecture loads (through the on-disk kernel cache). Returns

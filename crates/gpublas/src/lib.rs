@@ -27,6 +27,7 @@ mod error;
 mod handle;
 pub mod kernels;
 pub mod memory;
+pub mod solver;
 
 pub use common::elem::{ComplexScalar, ExAcc, ExInput, RealScalar, Scalar};
 pub use common::operand::Results;

@@ -65,14 +65,14 @@ struct Sj {
 }
 
 /// The handle's GEMM engine, taken out for the call (`give_back` returns it).
-pub(super) fn engine(h: &mut Handle) -> Result<Lt, Error> {
+pub(crate) fn engine(h: &mut Handle) -> Result<Lt, Error> {
     match h.lt.take() {
         Some(lt) if lt.is_for(h.device()) => Ok(lt),
         _ => Lt::new(h.device()),
     }
 }
 
-pub(super) fn give_back(h: &mut Handle, lt: Option<Lt>) {
+pub(crate) fn give_back(h: &mut Handle, lt: Option<Lt>) {
     if lt.is_some() {
         h.lt = lt;
     }
@@ -240,13 +240,13 @@ fn per_entry<T: Scalar>(c: &Call<'_, '_, T>) -> bool {
 
 /// cuBLASLt's workspace need of a plan: the most any of its products' algorithms takes,
 /// each chosen with at most `limit` bytes.
-pub(super) fn lt_need<T: Scalar>(
+pub(crate) fn lt_need<T: Scalar>(
     lt: &mut Lt,
     c: &Call<'_, '_, T>,
     p: &Plan,
+    steps: &[Step],
     limit: usize,
 ) -> Result<usize, Error> {
-    let steps = c.program(p);
     let (pe, pr, _) = p.per_entry();
     let bases = Bases {
         a: (0, entry_stride(&c.a)),
@@ -256,11 +256,11 @@ pub(super) fn lt_need<T: Scalar>(
         r: (0, pr as i64),
         ws_align: crate::memory::CHUNK as u64,
     };
-    let uniform = !c.a.is_list() && !per_entry(c);
-    let ne = p.entries.min(c.a.count()).max(1);
+    let uniform = !c.c.view().is_list() && !per_entry(c);
+    let ne = p.entries.min(c.c.count()).max(1);
     let dev_scal = c.alpha.on_device() || c.beta.on_device();
     let mut need = 0;
-    for st in &steps {
+    for st in steps {
         if let Step::Gemm { count, .. } = *st {
             let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
             if let Some(s) = shape::<T>(st, &bases, by_entries, batch, dev_scal, limit) {
@@ -306,7 +306,7 @@ fn coef_parts<T: Scalar>(s: &Sc<'_, T>) -> (u64, i64, i32, f64, f64) {
     }
 }
 
-pub(super) fn run<T: Scalar>(
+pub(crate) fn run<T: Scalar>(
     lease: &WorkspaceLease<'_>,
     lt: &mut Lt,
     c: &Call<'_, '_, T>,
@@ -317,7 +317,7 @@ pub(super) fn run<T: Scalar>(
     let stream = h.stream();
     stream.bind()?;
     let elem = std::mem::size_of::<T>();
-    let batch = c.a.count();
+    let batch = c.c.count();
     let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
     let (lt_ptr, slots, e_ptr, r_ptr) = (ws(0), ws(1), ws(2), ws(3));
     let lt_len = lease.buffer(0).map(|s| s.len()).unwrap_or(0);
@@ -328,7 +328,7 @@ pub(super) fn run<T: Scalar>(
         .min()
         .unwrap_or(256);
     let (pe, pr, _) = plan.per_entry();
-    let list = c.a.is_list();
+    let list = c.c.view().is_list();
     let uniform = !list && !per_entry(c);
     let dev_scal = c.alpha.on_device() || c.beta.on_device();
     let host_vals = Aligned([
@@ -341,9 +341,9 @@ pub(super) fn run<T: Scalar>(
     ]);
     let host_vals = &host_vals.0;
     let step_n = if list { 1 } else { plan.entries.max(1) };
-    let mut e0 = 0;
-    while e0 < batch {
-        let ne = step_n.min(batch - e0);
+    let (mut e0, end) = c.range.unwrap_or((0, batch));
+    while e0 < end {
+        let ne = step_n.min(end - e0);
         // Scalars of this chunk into the slots.
         if dev_scal {
             fill_slots(h, slots, &c.alpha, &c.beta, e0, ne)?;
@@ -407,6 +407,9 @@ pub(super) fn run<T: Scalar>(
                             lt_len,
                         )?;
                     }
+                }
+                Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init { .. } => {
+                    crate::solver::cuda::launch::<T>(h, st, bases.c, e0, ne, c.ints.as_ref())?
                 }
                 _ => launch_blocks::<T>(h, st, &bases, ne, dev_scal, slots, host_vals)?,
             }
@@ -595,7 +598,11 @@ fn launch_blocks<T: Scalar>(
             (j.src, j.dst) = (mx(a), mx(b));
             beta_k = Some(alpha);
         }
-        Step::Gemm { .. } => return Ok(()),
+        Step::Gemm { .. }
+        | Step::Lu { .. }
+        | Step::Swap { .. }
+        | Step::Chol { .. }
+        | Step::Init { .. } => return Ok(()),
     }
     if let Some(k) = beta_k {
         let idx = k.slot();

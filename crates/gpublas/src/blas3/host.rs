@@ -97,7 +97,7 @@ fn workspace<'x, T: Scalar>(lease: &WorkspaceLease<'_>, i: usize) -> Result<&'x 
     })
 }
 
-pub(super) fn run<T: Scalar>(
+pub(crate) fn run<T: Scalar>(
     lease: &WorkspaceLease<'_>,
     c: &mut Call<'_, '_, T>,
     _plan: &Plan,
@@ -107,26 +107,42 @@ pub(super) fn run<T: Scalar>(
     let r_all: &mut [T] = workspace(lease, 3)?;
     let a = c.a;
     let b = c.b.map(|b| b.0);
-    for e in 0..a.count() {
-        let vals = Vals {
-            alpha: value(&c.alpha, e)?,
-            beta: value(&c.beta, e)?,
-        };
-        let mut sp = Spaces {
-            a: a.host_entry(e).ok_or_else(not_host)?,
-            b: match &b {
-                Some(b) => b.host_entry(e).ok_or_else(not_host)?,
-                None => &[],
-            },
-            c: c.c.host_entry_mut(e).ok_or_else(not_host)?,
-            e: &mut *e_all,
-            r: &mut *r_all,
-        };
-        for s in steps {
-            exec(&mut sp, s, &vals)?;
+    let mut ints = c.ints.take();
+    let r = (|| {
+        let (lo, hi) = c.range.unwrap_or((0, c.c.count()));
+        for e in lo..hi {
+            let vals = Vals {
+                alpha: value(&c.alpha, e)?,
+                beta: value(&c.beta, e)?,
+            };
+            let mut sp = Spaces {
+                // The solver's factorizations have no A (their placeholder has no memory).
+                a: if a.entry(e).0.is_empty() {
+                    &[]
+                } else {
+                    a.host_entry(e).ok_or_else(not_host)?
+                },
+                b: match &b {
+                    Some(b) => b.host_entry(e).ok_or_else(not_host)?,
+                    None => &[],
+                },
+                c: c.c.host_entry_mut(e).ok_or_else(not_host)?,
+                e: &mut *e_all,
+                r: &mut *r_all,
+            };
+            for s in steps {
+                match s {
+                    Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init { .. } => {
+                        crate::solver::host::exec(&mut *sp.c, s, ints.as_mut(), e)?
+                    }
+                    _ => exec(&mut sp, s, &vals)?,
+                }
+            }
         }
-    }
-    Ok(())
+        Ok(())
+    })();
+    c.ints = ints;
+    r
 }
 
 fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), Error> {
@@ -312,6 +328,12 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
         } => {
             let d = sp.take(dst.sp)?;
             let a = sp.get(src.sp);
+            if src.sp == dst.sp {
+                sp.put(dst.sp, d);
+                return Err(Error::InvalidValue(
+                    "a Level-3 inversion reads the space it writes".into(),
+                ));
+            }
             for i in 0..count {
                 for o in (0..n).step_by(super::plan::INV_NB) {
                     let nn = super::plan::INV_NB.min(n - o);
@@ -335,7 +357,16 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             alpha,
         } => {
             let d = sp.take(b.sp)?;
-            let av = sp.get(a.sp);
+            // The solver solves with a block of the matrix it writes: copy that block out.
+            let na = if left { m } else { n };
+            let own: Vec<T>;
+            let (av, a) = if a.sp == b.sp {
+                let span = if na == 0 { 0 } else { (na - 1) * a.ld + na };
+                own = d[a.off..a.off + span].to_vec();
+                (&own[..], M { off: 0, ..a })
+            } else {
+                (sp.get(a.sp), a)
+            };
             let alpha = v.get(alpha);
             let (na, nv) = if left { (m, n) } else { (n, m) };
             let eff_lower = lower != (op != Op::N);
@@ -372,6 +403,7 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             sp.put(b.sp, d);
             Ok(())
         }
+        Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init { .. } => Ok(()),
         Step::Copy { m, n, src, dst } => {
             let d = sp.take(dst.sp)?;
             let s = sp.get(src.sp);

@@ -35,12 +35,12 @@
 
 mod api;
 mod api_tri;
-mod cuda;
+pub(crate) mod cuda;
 mod ex;
-mod host;
-mod plan;
-mod program;
-mod tri;
+pub(crate) mod host;
+pub(crate) mod plan;
+pub(crate) mod program;
+pub(crate) mod tri;
 
 pub use api::*;
 pub use api_tri::*;
@@ -108,10 +108,14 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     pub alpha: Sc<'a, T>,
     pub beta: Sc<'a, T>,
     pub method: Method,
+    /// Pivots and info of the solver's programs.
+    pub ints: Option<crate::solver::Ints>,
+    /// The batch entries to run (all when `None`): the solver runs its batch in chunks.
+    pub range: Option<(usize, usize)>,
 }
 
 impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
-    fn new(
+    pub(crate) fn new(
         name: &'static str,
         kind: Kind,
         a: Batch<'a, T>,
@@ -138,6 +142,8 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
             alpha: Sc::Full(Coef::Host(T::one())),
             beta: Sc::Full(Coef::Host(T::zero())),
             method: Method::Invert,
+            ints: None,
+            range: None,
         }
     }
 
@@ -450,7 +456,8 @@ pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<S
         (_, true) => None,
         (Some(lt), false) => {
             let mut p = shape.full();
-            p.lt = cuda::lt_need(lt, &c, &p, crate::device::lt::LT_MAX_WORKSPACE)?;
+            let steps = c.program(&p);
+            p.lt = cuda::lt_need(lt, &c, &p, &steps, crate::device::lt::LT_MAX_WORKSPACE)?;
             Some(p)
         }
         (None, false) => Some(shape.full()),
@@ -488,7 +495,14 @@ fn run_checked<T: Scalar>(
             let mut p = shape.fitted(cap)?;
             if let Some(lt) = lt.as_mut() {
                 let room = cap.saturating_sub(p.own_bytes()) / CHUNK_LT * CHUNK_LT;
-                match cuda::lt_need(lt, c, &p, room.min(crate::device::lt::LT_MAX_WORKSPACE)) {
+                let steps = c.program(&p);
+                match cuda::lt_need(
+                    lt,
+                    c,
+                    &p,
+                    &steps,
+                    room.min(crate::device::lt::LT_MAX_WORKSPACE),
+                ) {
                     Ok(need) => p.lt = need,
                     Err(e) => {
                         lt_err = Some(e);

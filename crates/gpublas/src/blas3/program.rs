@@ -33,7 +33,7 @@ pub(crate) struct M {
     pub bs: usize,
 }
 
-pub(super) const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
+pub(crate) const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
     M { sp, off, ld, bs }
 }
 
@@ -136,6 +136,38 @@ pub(crate) enum Step {
         b: M,
         alpha: K,
     },
+    /// The solver's LU of a panel: `rows × cols` (`cols` at most 32) at `a`, whose first row
+    /// and column are the matrix's row and column `k0`. Writes pivots `k0 .. k0 + cols`
+    /// (1-based matrix rows; none when `!pivot`) and sets info at the first zero pivot.
+    /// `bar`: the index of its grid barrier counter.
+    Lu {
+        rows: usize,
+        cols: usize,
+        a: M,
+        k0: usize,
+        pivot: bool,
+        bar: usize,
+    },
+    /// The solver's row interchanges `k0 .. k1` (in reverse when `reverse`), applied to `cols`
+    /// columns at `a` (row 0 of a matrix of `rows` rows; a pivot outside them is ignored).
+    Swap {
+        rows: usize,
+        cols: usize,
+        a: M,
+        k0: usize,
+        k1: usize,
+        reverse: bool,
+    },
+    /// The solver's Cholesky of a diagonal block of order `n` (at most 32) at `a`, the matrix's
+    /// column `k0`; skipped once info is set.
+    Chol {
+        lower: bool,
+        n: usize,
+        a: M,
+        k0: usize,
+    },
+    /// The solver's start: info 0 for every entry, `bars` barrier counters zeroed.
+    Init { bars: usize },
 }
 
 /// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have
@@ -165,7 +197,7 @@ pub(crate) fn levels(n: usize, nb: usize) -> Vec<Level> {
 
 /// The pairs of a level as (p0, q0, second block size, count of such pairs, pair index 0 of
 /// the run): the full pairs as one batched run, then the short last pair.
-pub(super) fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+pub(crate) fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
     let s = l.s;
     let full = (l.full > 0).then_some((0, s, s, l.full));
     let last = l.last.map(|qs| (l.full * 2 * s, l.full * 2 * s + s, qs, 1));
@@ -173,7 +205,7 @@ pub(super) fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usiz
 }
 
 /// Leaf blocks on the diagonal in groups of at most `per` blocks: (start, size, count).
-pub(super) fn leaf_groups(n: usize, nb: usize, per: usize) -> Vec<(usize, usize, usize)> {
+pub(crate) fn leaf_groups(n: usize, nb: usize, per: usize) -> Vec<(usize, usize, usize)> {
     let mut v = Vec::new();
     let full = n / nb;
     let mut i = 0;

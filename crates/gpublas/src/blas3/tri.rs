@@ -244,8 +244,9 @@ struct Solve {
     forward: bool,
     nb: usize,
     other: usize,
-    lda: usize,
-    ldb: usize,
+    /// Where A and B start (the solver solves with blocks of one matrix).
+    a0: M,
+    b0: M,
     /// Where leaf `i`'s inverse is: (space, offset of leaf 0, ld, distance between leaves);
     /// `None`: substitution.
     inv: Option<(Space, usize, usize, usize)>,
@@ -256,11 +257,11 @@ struct Solve {
 
 impl Solve {
     fn a(&self) -> M {
-        mat(Space::A, 0, self.lda, 0)
+        self.a0
     }
 
     fn b(&self) -> M {
-        mat(Space::C, 0, self.ldb, 0)
+        self.b0
     }
 
     /// op(A)'s block with rows at `r0`, columns at `k0`.
@@ -445,22 +446,80 @@ impl Solve {
 
 /// trsm (not a quick return, `alpha` not a host zero).
 pub(super) fn trsm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
-    let left = c.side == Side::Left;
-    let lower = c.uplo == Uplo::Lower;
-    let op = c.opa;
-    let na = c.na();
+    let inv = match c.method {
+        Method::Substitute => Inverses::Substitute,
+        Method::Given => {
+            c.b.map_or(Inverses::Substitute, |(_, ld)| Inverses::Given(ld))
+        }
+        Method::Invert => Inverses::Invert,
+    };
+    let t = TrsmBlocks {
+        side: c.side,
+        uplo: c.uplo,
+        op: c.opa,
+        diag: c.diag,
+        m: c.m,
+        n: c.n,
+        a: mat(Space::A, 0, c.lda, 0),
+        b: mat(Space::C, 0, c.ldc, 0),
+        alpha: true,
+        inv,
+    };
+    let mut v = Vec::new();
+    trsm_steps(&mut v, &t, p);
+    v
+}
+
+/// How a solve treats its diagonal blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inverses {
+    /// Inverted into E (a reduced plan may substitute).
+    Invert,
+    /// Substitution.
+    Substitute,
+    /// Read from the caller's inverse in space B, with this leading dimension.
+    Given(usize),
+}
+
+/// One triangular solve on blocks: `op(A) X = alpha B` (Left) or `X op(A) = alpha B`, `A` and
+/// `B` anywhere (the solver solves with blocks of the matrix it factors).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TrsmBlocks {
+    pub side: Side,
+    pub uplo: Uplo,
+    pub op: Op,
+    pub diag: Diag,
+    pub m: usize,
+    pub n: usize,
+    pub a: M,
+    pub b: M,
+    /// Scale by the call's `alpha` (else by 1).
+    pub alpha: bool,
+    pub inv: Inverses,
+}
+
+/// Appends the steps of one solve under plan `p` (its `nb`, E, R, substitution).
+pub(crate) fn trsm_steps(v: &mut Vec<Step>, t: &TrsmBlocks, p: &Plan) {
+    let left = t.side == Side::Left;
+    let lower = t.uplo == Uplo::Lower;
+    let op = t.op;
+    let na = if left { t.m } else { t.n };
+    let other = if left { t.n } else { t.m };
+    if na == 0 || other == 0 {
+        return;
+    }
     let eff_lower = lower != (op != Op::N);
-    let unit = c.diag == Diag::Unit;
-    let nb = p.nb.max(1);
+    let unit = t.diag == Diag::Unit;
+    let nb = p.nb.max(1).min(na);
     let leaves = na.div_ceil(nb);
     let resident = p.uses_e && p.eblocks >= leaves;
     let inv = if p.subst {
         None
     } else {
-        match c.method {
-            Method::Substitute => None,
-            Method::Given => c.b.map(|(_, ld)| (Space::B, 0, ld, 0)),
-            Method::Invert => Some((Space::E, 0, nb, nb * nb)),
+        match t.inv {
+            Inverses::Substitute => None,
+            Inverses::Given(ld) => Some((Space::B, 0, ld, 0)),
+            Inverses::Invert => Some((Space::E, 0, nb, nb * nb)),
         }
     };
     let s = Solve {
@@ -470,14 +529,13 @@ pub(super) fn trsm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
         unit,
         forward: left == eff_lower,
         nb,
-        other: if left { c.n } else { c.m },
-        lda: c.lda,
-        ldb: c.ldc,
+        other,
+        a0: t.a,
+        b0: t.b,
         inv,
         lazy: inv.is_some_and(|i| i.0 == Space::E) && !resident,
         rlen: p.rlen,
     };
-    let mut v = Vec::new();
     if resident && inv.is_some() {
         // Every leaf inverted up front, in groups of the same order (leaves above the kernel's
         // order need zeros outside their triangle; the kernel writes its blocks whole).
@@ -496,13 +554,16 @@ pub(super) fn trsm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
                 lower,
                 unit,
                 n: bs,
-                src: mat(Space::A, i0 * (c.lda + 1), c.lda, nb * (c.lda + 1)),
+                src: M {
+                    off: t.a.off + i0 * (t.a.ld + 1),
+                    bs: nb * (t.a.ld + 1),
+                    ..t.a
+                },
                 dst: mat(Space::E, (i0 / nb) * nb * nb, nb, nb * nb),
                 count: g,
             };
-            invert(&mut v, t, p.rlen);
+            invert(v, t, p.rlen);
         }
     }
-    s.rec(&mut v, 0, na, false);
-    v
+    s.rec(v, 0, na, !t.alpha);
 }

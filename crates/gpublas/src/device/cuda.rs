@@ -371,11 +371,65 @@ impl CudaDevice {
         shared: u32,
         params: &mut [*mut c_void],
     ) -> Result<(), Error> {
+        self.launch_with(stream, module, func, (grid, block, shared), false, params)
+    }
+
+    /// `launch` with dynamic shared memory above 48 KiB allowed and, when `cooperative`, every
+    /// block resident at once (the solver's panel kernel synchronises its whole grid).
+    pub(crate) fn launch_with(
+        &self,
+        stream: &CudaStream,
+        module: &KernelModule,
+        func: &str,
+        (grid, block, shared): ((u32, u32, u32), u32, u32),
+        cooperative: bool,
+        params: &mut [*mut c_void],
+    ) -> Result<(), Error> {
         let f = self.function(module, func)?;
         let launch_err = |e: result::DriverError| Error::Driver {
-            op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block})"),
+            op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block}, shared {shared})"),
             msg: e.to_string(),
         };
+        if shared > 48 << 10 {
+            // SAFETY: `f` is a loaded kernel of this context; the attribute only raises its
+            // dynamic shared memory limit (the launch fails cleanly if the device has less).
+            unsafe {
+                sys::cuFuncSetAttribute(
+                    f,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared as i32,
+                )
+            }
+            .result()
+            .map_err(launch_err)?;
+        }
+        if cooperative {
+            let mut attr = sys::CUlaunchAttribute {
+                id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+                pad: [0; 4],
+                value: sys::CUlaunchAttributeValue { pad: [0; 64] },
+            };
+            attr.value.cooperative = 1;
+            let config = sys::CUlaunchConfig {
+                gridDimX: grid.0,
+                gridDimY: grid.1,
+                gridDimZ: grid.2,
+                blockDimX: block,
+                blockDimY: 1,
+                blockDimZ: 1,
+                sharedMemBytes: shared,
+                hStream: stream.cu_stream(),
+                attrs: &mut attr,
+                numAttrs: 1,
+            };
+            // SAFETY: as for every launch below; the driver refuses a grid that cannot be
+            // resident at once, so the kernel's grid barrier cannot wait forever.
+            return unsafe {
+                sys::cuLaunchKernelEx(&config, f, params.as_mut_ptr(), std::ptr::null_mut())
+            }
+            .result()
+            .map_err(launch_err);
+        }
         if self.cc.0 < 9 {
             // SAFETY: `f` is a loaded kernel of this context; each param points to a live value
             // of the type the kernel declares; every device range it touches was checked (F7).

@@ -730,6 +730,27 @@ impl Stream {
         }
     }
 
+    /// `launch` with a 3-D grid, `shared` bytes of dynamic shared memory and, when
+    /// `cooperative`, all blocks resident at once (CUDA only).
+    pub(crate) fn launch_with(
+        &self,
+        module: &crate::kernels::KernelModule,
+        func: &str,
+        grid: (u32, u32, u32),
+        (block, shared): (u32, u32),
+        cooperative: bool,
+        params: Params<'_>,
+    ) -> Result<(), Error> {
+        match &self.0 {
+            StreamKind::Host { .. } => Err(Error::Unsupported(format!(
+                "kernel {func} launched on the host backend"
+            ))),
+            StreamKind::Cuda(s, d) => {
+                d.launch_with(s, module, func, (grid, block, shared), cooperative, params)
+            }
+        }
+    }
+
     /// Fills `count` 32-bit words at device address `dst` with `value`, in stream order.
     pub(crate) fn memset32(&self, dst: u64, value: u32, count: usize) -> Result<(), Error> {
         match &self.0 {

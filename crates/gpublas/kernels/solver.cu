@@ -1,0 +1,333 @@
+// The solver's kernels (family GPUBLAS_FAMILY_SOLVER), for float, double, float2 (c32) and
+// double2 (c64):
+//   lu:    LU with partial pivoting of a panel of at most 32 columns over all its rows. The
+//          rows are split over the grid's blocks (a cooperative launch: all resident), each
+//          keeping its rows in shared memory; per column every block offers its best row, one
+//          grid barrier, then every block picks the same winner and swaps, scales and updates
+//          its own rows. One block per entry for batches.
+//   swap:  row interchanges k0..k1 (or in reverse) on columns, one thread per column;
+//   chol:  Cholesky of a diagonal block of order <= 32, one warp, a row per lane in registers;
+//   init:  info = 0 per entry and the panel barriers zeroed.
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+#define MAXT 256
+#define LEAF 32
+
+struct Sol {
+    u64 a;               // entry e0's block
+    i64 ld, es;          // leading dimension, distance between entries (elements)
+    i64 rows, cols;
+    u64 piv;  i64 piv_s; // entry e0's pivots (i32) and the distance between entries
+    u64 info; i64 info_s;
+    u64 bars, slots;     // lu: this panel's barrier counter, the exchange slots
+    int k0, k1;          // lu: first row/column; swap: interchanges k0 .. k1
+    int pivot, reverse, lower, grid, ne, smem_rows, nbars, pad;
+};
+
+__device__ __forceinline__ void pdl_enter() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// Arithmetic by overloads.
+__device__ __forceinline__ float mag(float v) { return fabsf(v); }
+__device__ __forceinline__ double mag(double v) { return fabs(v); }
+__device__ __forceinline__ float mag(float2 v) { return fabsf(v.x) + fabsf(v.y); }
+__device__ __forceinline__ double mag(double2 v) { return fabs(v.x) + fabs(v.y); }
+__device__ __forceinline__ bool is0(float v) { return v == 0.f; }
+__device__ __forceinline__ bool is0(double v) { return v == 0.0; }
+__device__ __forceinline__ bool is0(float2 v) { return v.x == 0.f && v.y == 0.f; }
+__device__ __forceinline__ bool is0(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+__device__ __forceinline__ float fms(float c, float a, float b) { return c - a * b; }
+__device__ __forceinline__ double fms(double c, double a, double b) { return c - a * b; }
+__device__ __forceinline__ float2 fms(float2 c, float2 a, float2 b) {
+    return make_float2(c.x - (a.x * b.x - a.y * b.y), c.y - (a.x * b.y + a.y * b.x));
+}
+__device__ __forceinline__ double2 fms(double2 c, double2 a, double2 b) {
+    return make_double2(c.x - (a.x * b.x - a.y * b.y), c.y - (a.x * b.y + a.y * b.x));
+}
+__device__ __forceinline__ float quot(float a, float b) { return a / b; }
+__device__ __forceinline__ double quot(double a, double b) { return a / b; }
+__device__ __forceinline__ float2 quot(float2 a, float2 b) {
+    float d = b.x * b.x + b.y * b.y;
+    return make_float2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
+}
+__device__ __forceinline__ double2 quot(double2 a, double2 b) {
+    double d = b.x * b.x + b.y * b.y;
+    return make_double2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
+}
+__device__ __forceinline__ float cj(float v) { return v; }
+__device__ __forceinline__ double cj(double v) { return v; }
+__device__ __forceinline__ float2 cj(float2 v) { return make_float2(v.x, -v.y); }
+__device__ __forceinline__ double2 cj(double2 v) { return make_double2(v.x, -v.y); }
+__device__ __forceinline__ float rpart(float v) { return v; }
+__device__ __forceinline__ double rpart(double v) { return v; }
+__device__ __forceinline__ float rpart(float2 v) { return v.x; }
+__device__ __forceinline__ double rpart(double2 v) { return v.x; }
+template <class T> __device__ __forceinline__ T real_of(double r);
+template <> __device__ __forceinline__ float real_of<float>(double r) { return (float)r; }
+template <> __device__ __forceinline__ double real_of<double>(double r) { return r; }
+template <> __device__ __forceinline__ float2 real_of<float2>(double r) { return make_float2((float)r, 0.f); }
+template <> __device__ __forceinline__ double2 real_of<double2>(double r) { return make_double2(r, 0.0); }
+__device__ __forceinline__ float scl(float v, float s) { return v * s; }
+__device__ __forceinline__ double scl(double v, double s) { return v * s; }
+__device__ __forceinline__ float2 scl(float2 v, float s) { return make_float2(v.x * s, v.y * s); }
+__device__ __forceinline__ double2 scl(double2 v, double s) { return make_double2(v.x * s, v.y * s); }
+__device__ __forceinline__ float shf(float v, int l) { return __shfl_sync(0xffffffffu, v, l); }
+__device__ __forceinline__ double shf(double v, int l) { return __shfl_sync(0xffffffffu, v, l); }
+__device__ __forceinline__ float2 shf(float2 v, int l) {
+    return make_float2(__shfl_sync(0xffffffffu, v.x, l), __shfl_sync(0xffffffffu, v.y, l));
+}
+__device__ __forceinline__ double2 shf(double2 v, int l) {
+    return make_double2(__shfl_sync(0xffffffffu, v.x, l), __shfl_sync(0xffffffffu, v.y, l));
+}
+template <class T> __device__ __forceinline__ T zero_of() { return real_of<T>(0.0); }
+
+// (magnitude, row) pairs: the larger magnitude wins, then the smaller row; row -1 is "none".
+__device__ __forceinline__ bool beats(double v, i64 i, double w, i64 k) {
+    if (i < 0) return false;
+    if (k < 0) return true;
+    return v > w || (v == w && i < k);
+}
+
+// The block's best (magnitude, row); every thread gets it.
+__device__ void block_best(double& v, i64& i) {
+    __shared__ double sv[MAXT / 32];
+    __shared__ i64 si[MAXT / 32];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    for (int o = 16; o > 0; o >>= 1) {
+        double v2 = __shfl_down_sync(0xffffffffu, v, o);
+        i64 i2 = __shfl_down_sync(0xffffffffu, i, o);
+        if (beats(v2, i2, v, i)) { v = v2; i = i2; }
+    }
+    __syncthreads();
+    if (lane == 0) { sv[w] = v; si[w] = i; }
+    __syncthreads();
+    v = sv[0]; i = si[0];
+    for (int k = 1; k < nw; ++k)
+        if (beats(sv[k], si[k], v, i)) { v = sv[k]; i = si[k]; }
+}
+
+__device__ __forceinline__ void grid_barrier(unsigned* bar, unsigned target) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(bar, 1u);
+        while (*(volatile unsigned*)bar < target) __nanosleep(20);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+template <class T>
+__device__ void lu(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    __shared__ T prow[LEAF], drow[LEAF];
+    __shared__ i64 s_win;
+    const int G = j.grid;
+    const int e = blockIdx.x / G, b = blockIdx.x % G;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    int* piv = (int*)j.piv + e * j.piv_s;
+    int* info = (int*)j.info + e * j.info_s;
+    const i64 rows = j.rows;
+    const int cols = (int)j.cols;
+    const i64 rpb = (rows + G - 1) / G;
+    const i64 r0 = b * rpb, r1 = min(rows, r0 + rpb), nr = max(r1 - r0, (i64)0);
+    T* P;
+    i64 ldp;
+    if (j.smem_rows) {
+        P = (T*)smem_raw;
+        ldp = j.smem_rows;
+        for (i64 t = threadIdx.x; t < nr * cols; t += blockDim.x) {
+            i64 r = t % nr, c = t / nr;
+            P[r + c * ldp] = A[r0 + r + c * j.ld];
+        }
+    } else {
+        P = A + r0;
+        ldp = j.ld;
+    }
+    __syncthreads();
+    // Exchange slots: two generations of [G candidate rows][diagonal row][G (magnitude, row)].
+    const size_t gen_bytes = (size_t)(G + 1) * LEAF * sizeof(T) + (size_t)G * 16;
+    const int kmax = (int)min((i64)cols, rows);
+    for (int jj = 0; jj < kmax; ++jj) {
+        // 1. this block's best row at or below the diagonal
+        double best = -1.0;
+        i64 bi = -1;
+        if (j.pivot) {
+            for (i64 r = max((i64)jj - r0, (i64)0) + threadIdx.x; r < nr; r += blockDim.x) {
+                double v = (double)mag(P[r + jj * ldp]);
+                if (v > best) { best = v; bi = r0 + r; }
+            }
+            block_best(best, bi);
+        }
+        // 2. the winner, its row and the diagonal row
+        if (G == 1) {
+            if (threadIdx.x == 0) s_win = (j.pivot && bi >= 0) ? bi : jj;
+            __syncthreads();
+            const i64 w = s_win;
+            if (threadIdx.x < cols) {
+                prow[threadIdx.x] = P[(w - r0) + threadIdx.x * ldp];
+                drow[threadIdx.x] = P[(jj - r0) + threadIdx.x * ldp];
+            }
+        } else {
+            unsigned char* base = (unsigned char*)j.slots + (jj & 1) * gen_bytes;
+            T* crow = (T*)base;
+            T* dslot = crow + (size_t)G * LEAF;
+            double* cmag = (double*)(base + (size_t)(G + 1) * LEAF * sizeof(T));
+            i64* cidx = (i64*)(cmag + G);
+            if (threadIdx.x == 0) { cmag[b] = best; cidx[b] = bi; }
+            if (bi >= 0 && threadIdx.x < cols) crow[b * LEAF + threadIdx.x] = P[(bi - r0) + threadIdx.x * ldp];
+            if (jj >= r0 && jj < r1 && threadIdx.x < cols) dslot[threadIdx.x] = P[(jj - r0) + threadIdx.x * ldp];
+            grid_barrier((unsigned*)j.bars, (unsigned)(jj + 1) * G);
+            double v = -1.0;
+            i64 i = -1;
+            int wb = -1;
+            for (int t = threadIdx.x; t < G; t += blockDim.x) {
+                double v2 = __ldcg(cmag + t);
+                i64 i2 = __ldcg(cidx + t);
+                if (beats(v2, i2, v, i)) { v = v2; i = i2; wb = t; }
+            }
+            // The winning block: the one whose row is the winner (rows are disjoint).
+            block_best(v, i);
+            __syncthreads();
+            if (threadIdx.x == 0) s_win = i;
+            __syncthreads();
+            const i64 w = s_win;
+            (void)wb;
+            if (threadIdx.x < cols) {
+                T dv = __ldcg(dslot + threadIdx.x);
+                drow[threadIdx.x] = dv;
+                if (w >= 0) {
+                    const int owner = (int)(w / rpb);
+                    prow[threadIdx.x] = __ldcg(crow + owner * LEAF + threadIdx.x);
+                } else {
+                    prow[threadIdx.x] = dv;
+                }
+            }
+            if (w < 0 && threadIdx.x == 0) s_win = jj;
+        }
+        __syncthreads();
+        const i64 w = s_win;
+        const T pv = prow[jj];
+        if (b == 0 && threadIdx.x == 0) {
+            if (j.pivot) piv[j.k0 + jj] = (int)(j.k0 + w + 1);
+            if (is0(pv) && *info == 0) *info = j.k0 + jj + 1;
+        }
+        if (!is0(pv)) {
+            // 3. the interchange, in the rows this block holds
+            if (w != jj && threadIdx.x < cols) {
+                if (jj >= r0 && jj < r1) P[(jj - r0) + threadIdx.x * ldp] = prow[threadIdx.x];
+                if (w >= r0 && w < r1) P[(w - r0) + threadIdx.x * ldp] = drow[threadIdx.x];
+            }
+            __syncthreads();
+            // 4. scale the column below the diagonal and update the rest of the panel
+            for (i64 r = max((i64)jj + 1 - r0, (i64)0) + threadIdx.x; r < nr; r += blockDim.x) {
+                T l = quot(P[r + jj * ldp], pv);
+                P[r + jj * ldp] = l;
+                for (int c = jj + 1; c < cols; ++c) P[r + c * ldp] = fms(P[r + c * ldp], l, prow[c]);
+            }
+        }
+        __syncthreads();
+    }
+    if (j.smem_rows) {
+        for (i64 t = threadIdx.x; t < nr * cols; t += blockDim.x) {
+            i64 r = t % nr, c = t / nr;
+            A[r0 + r + c * j.ld] = P[r + c * ldp];
+        }
+    }
+}
+
+template <class T>
+__device__ void swap_rows(const Sol& j) {
+    pdl_enter();
+    const i64 ncb = (j.cols + blockDim.x - 1) / blockDim.x;
+    const i64 e = blockIdx.x / ncb, c = (blockIdx.x % ncb) * blockDim.x + threadIdx.x;
+    if (e >= j.ne || c >= j.cols) return;
+    T* col = (T*)j.a + e * j.es + c * j.ld;
+    const int* piv = (const int*)j.piv + e * j.piv_s;
+    const i64 n = j.k1 - j.k0;
+    for (i64 t = 0; t < n; ++t) {
+        const i64 k = j.reverse ? j.k1 - 1 - t : j.k0 + t;
+        const i64 p = (i64)piv[k] - 1;
+        // A pivot outside the matrix is ignored: nothing outside it is ever touched.
+        if (p < 0 || p >= j.rows || k >= j.rows || p == k) continue;
+        T x = col[k];
+        col[k] = col[p];
+        col[p] = x;
+    }
+}
+
+template <class T>
+__device__ void chol(const Sol& j) {
+    pdl_enter();
+    const int e = blockIdx.x, lane = threadIdx.x;
+    if (e >= j.ne) return;
+    int* info = (int*)j.info + e * j.info_s;
+    if (*info != 0) return;
+    T* A = (T*)j.a + e * j.es;
+    const int n = (int)j.cols;
+    const bool lower = j.lower != 0;
+    // a[k] = L(lane, k) (for the upper triangle, L = Uᴴ).
+    T a[LEAF];
+#pragma unroll
+    for (int k = 0; k < LEAF; ++k) {
+        a[k] = zero_of<T>();
+        if (k < n && lane < n && k <= lane)
+            a[k] = lower ? A[lane + k * j.ld] : cj(A[k + lane * j.ld]);
+    }
+    int fail = -1;
+#pragma unroll
+    for (int jj = 0; jj < LEAF; ++jj) {
+        if (jj < n && fail < 0) {
+            const double d = (double)rpart(shf(a[jj], jj));
+            if (!(d > 0.0)) {
+                fail = jj;
+            } else {
+                const double s = sqrt(d);
+                if (lane == jj) a[jj] = real_of<T>(s);
+                else if (lane > jj) a[jj] = scl(a[jj], (decltype(rpart(a[0])))(1.0 / s));
+#pragma unroll
+                for (int k = jj + 1; k < LEAF; ++k) {
+                    if (k < n) {
+                        const T lkj = shf(a[jj], k);
+                        if (lane >= k) a[k] = fms(a[k], a[jj], cj(lkj));
+                    }
+                }
+            }
+        }
+    }
+    if (fail >= 0 && lane == 0) *info = j.k0 + fail + 1;
+#pragma unroll
+    for (int k = 0; k < LEAF; ++k) {
+        if (k < n && lane < n && k <= lane) {
+            if (lower) A[lane + k * j.ld] = a[k];
+            else A[k + lane * j.ld] = cj(a[k]);
+        }
+    }
+}
+
+__device__ void init(const Sol& j) {
+    pdl_enter();
+    const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j.info && t < j.ne) ((int*)j.info)[t * j.info_s] = 0;
+    if (j.bars && t < j.nbars) ((unsigned*)j.bars)[t] = 0u;
+}
+
+#ifdef GPUBLAS_FAMILY_SOLVER
+#define SOLVER_KERNELS(TAG, T) \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_lu_##TAG(Sol j) { lu<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_swap_##TAG(Sol j) { swap_rows<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); }
+SOLVER_KERNELS(s, float)
+SOLVER_KERNELS(d, double)
+SOLVER_KERNELS(c, float2)
+SOLVER_KERNELS(z, double2)
+extern "C" __global__ void __launch_bounds__(MAXT) sol_init(Sol j) { init(j); }
+#endif

@@ -1,0 +1,153 @@
+//! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
+//! run on Level 3's executor.
+
+use super::plan::PANEL_SMEM;
+use super::Ints;
+use crate::blas3::program::{Step, M};
+use crate::device::param;
+use crate::kernels::SOLVER;
+use crate::{Error, Handle, Scalar};
+
+/// Mirrors `Sol` in solver.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Sol {
+    a: u64,
+    ld: i64,
+    es: i64,
+    rows: i64,
+    cols: i64,
+    piv: u64,
+    piv_s: i64,
+    info: u64,
+    info_s: i64,
+    bars: u64,
+    slots: u64,
+    k0: i32,
+    k1: i32,
+    pivot: i32,
+    reverse: i32,
+    lower: i32,
+    grid: i32,
+    ne: i32,
+    smem_rows: i32,
+    nbars: i32,
+    pad: i32,
+}
+
+/// Launches one solver step for batch entries `e0 .. e0 + ne`, whose matrices start at
+/// `c.0` (entry `e0`) and lie `c.1` elements apart.
+pub(crate) fn launch<T: Scalar>(
+    h: &Handle,
+    st: &Step,
+    c: (u64, i64),
+    e0: usize,
+    ne: usize,
+    ints: Option<&Ints>,
+) -> Result<(), Error> {
+    let Some(Ints::Dev(d)) = ints else {
+        return Err(Error::InvalidValue(
+            "a solver step ran without its pivots and info".into(),
+        ));
+    };
+    let elem = std::mem::size_of::<T>() as u64;
+    let at = |x: M| c.0 + x.off as u64 * elem;
+    let idx = |chunk: bool| if chunk { e0 - d.first } else { e0 } as u64;
+    let mut j = Sol {
+        es: c.1,
+        ne: ne as i32,
+        piv: if d.piv != 0 {
+            d.piv + idx(d.piv_chunk) * d.piv_s as u64 * 4
+        } else {
+            0
+        },
+        piv_s: d.piv_s as i64,
+        info: if d.info != 0 {
+            d.info + idx(d.info_chunk) * d.info_s as u64 * 4
+        } else {
+            0
+        },
+        info_s: d.info_s as i64,
+        ..Default::default()
+    };
+    let s = h.stream();
+    let tag = T::TAG;
+    match *st {
+        Step::Init { bars } => {
+            j.bars = if bars > 0 { d.bars } else { 0 };
+            j.nbars = bars as i32;
+            let n = ne.max(bars) as u32;
+            let mut prm = [param(&j)];
+            s.launch(&SOLVER, "sol_init", n.div_ceil(256).max(1), 256, &mut prm)
+        }
+        Step::Lu {
+            rows,
+            cols,
+            a,
+            k0,
+            pivot,
+            bar,
+        } => {
+            let g = if ne == 1 { d.grid.max(1) } else { 1 };
+            let rpb = rows.div_ceil(g);
+            let bytes = rpb * cols * elem as usize;
+            let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.k0 = k0 as i32;
+            j.pivot = pivot as i32;
+            j.grid = g as i32;
+            j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
+            j.bars = d.bars + bar as u64 * 4;
+            j.slots = d.slots;
+            let threads = (rpb.div_ceil(32) * 32).clamp(32, 256) as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &SOLVER,
+                &format!("sol_lu_{tag}"),
+                ((g * ne) as u32, 1, 1),
+                (threads, smem as u32),
+                g > 1,
+                &mut prm,
+            )
+        }
+        Step::Swap {
+            rows,
+            cols,
+            a,
+            k0,
+            k1,
+            reverse,
+        } => {
+            if cols == 0 || k1 <= k0 {
+                return Ok(());
+            }
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            (j.k0, j.k1) = (k0 as i32, k1 as i32);
+            j.reverse = reverse as i32;
+            let threads = (cols.div_ceil(32) * 32).min(128) as u32;
+            let blocks = cols.div_ceil(threads as usize) * ne;
+            let mut prm = [param(&j)];
+            s.launch(
+                &SOLVER,
+                &format!("sol_swap_{tag}"),
+                blocks as u32,
+                threads,
+                &mut prm,
+            )
+        }
+        Step::Chol { lower, n, a, k0 } => {
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            j.cols = n as i64;
+            j.k0 = k0 as i32;
+            j.lower = lower as i32;
+            let mut prm = [param(&j)];
+            s.launch(&SOLVER, &format!("sol_chol_{tag}"), ne as u32, 32, &mut prm)
+        }
+        _ => Ok(()),
+    }
+}

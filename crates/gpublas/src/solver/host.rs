@@ -1,0 +1,173 @@
+//! The host backend of the solver's own steps (the rest of its programs run on Level 3's host
+//! executor): plain loops with the GPU kernels' rules (pivot: the largest `|re| + |im|`, the
+//! first of equals; info at the first zero pivot or non-positive diagonal).
+
+use super::{HostInts, Ints};
+use crate::blas3::program::Step;
+use crate::{Error, RealScalar, Scalar};
+
+fn ints(i: Option<&mut Ints>) -> Result<&mut HostInts, Error> {
+    match i {
+        Some(Ints::Host(h)) => Ok(h),
+        _ => Err(Error::InvalidValue(
+            "a solver step ran without its pivots and info".into(),
+        )),
+    }
+}
+
+/// Runs one solver step on entry `e`'s matrix `c`.
+pub(crate) fn exec<T: Scalar>(
+    c: &mut [T],
+    s: &Step,
+    i: Option<&mut Ints>,
+    e: usize,
+) -> Result<(), Error> {
+    let hi = ints(i)?;
+    let kp = hi.kmin;
+    let outside = || Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"));
+    match *s {
+        Step::Init { .. } => {
+            if let Some(x) = hi.info.get_mut(e) {
+                *x = 0;
+            }
+        }
+        Step::Lu {
+            rows,
+            cols,
+            a,
+            k0,
+            pivot,
+            ..
+        } => {
+            let ld = a.ld;
+            if rows == 0 || cols == 0 {
+                return Ok(());
+            }
+            let last = a.off + (rows - 1) + (cols - 1) * ld;
+            if last >= c.len() {
+                return Err(outside());
+            }
+            let x = |r: usize, k: usize| a.off + r + k * ld;
+            for j in 0..cols.min(rows) {
+                let mut p = j;
+                if pivot {
+                    let mut best = -1.0f64;
+                    for r in j..rows {
+                        let v = c[x(r, j)].mag();
+                        if v > best {
+                            best = v;
+                            p = r;
+                        }
+                    }
+                    if let Some(q) = hi.piv.get_mut(e * kp + k0 + j) {
+                        *q = (k0 + p + 1) as i32;
+                    }
+                }
+                let d = c[x(p, j)];
+                if d == T::zero() {
+                    if hi.info[e] == 0 {
+                        hi.info[e] = (k0 + j + 1) as i32;
+                    }
+                    continue;
+                }
+                if p != j {
+                    for k in 0..cols {
+                        c.swap(x(j, k), x(p, k));
+                    }
+                }
+                for r in j + 1..rows {
+                    c[x(r, j)] = c[x(r, j)] / d;
+                }
+                for k in j + 1..cols {
+                    let u = c[x(j, k)];
+                    for r in j + 1..rows {
+                        c[x(r, k)] = c[x(r, k)] - c[x(r, j)] * u;
+                    }
+                }
+            }
+        }
+        Step::Swap {
+            rows,
+            cols,
+            a,
+            k0,
+            k1,
+            reverse,
+        } => {
+            if cols == 0 || k1 <= k0 {
+                return Ok(());
+            }
+            if a.off + (rows.max(1) - 1) + (cols - 1) * a.ld >= c.len() {
+                return Err(outside());
+            }
+            let order: Vec<usize> = if reverse {
+                (k0..k1).rev().collect()
+            } else {
+                (k0..k1).collect()
+            };
+            for col in 0..cols {
+                let base = a.off + col * a.ld;
+                for &k in &order {
+                    let p = hi.piv.get(e * kp + k).copied().unwrap_or(0);
+                    // A pivot outside the matrix is ignored (never read out of bounds).
+                    if p < 1 || p as usize > rows || k >= rows {
+                        continue;
+                    }
+                    let p = p as usize - 1;
+                    if p != k {
+                        c.swap(base + k, base + p);
+                    }
+                }
+            }
+        }
+        Step::Chol { lower, n, a, k0 } => {
+            if n == 0 || hi.info[e] != 0 {
+                return Ok(());
+            }
+            if a.off + (n - 1) * (a.ld + 1) >= c.len() {
+                return Err(outside());
+            }
+            // Stored element (row r, column k) of L = the lower triangle, or of Lᴴ = the upper.
+            let at = |r: usize, k: usize| {
+                if lower {
+                    a.off + r + k * a.ld
+                } else {
+                    a.off + k + r * a.ld
+                }
+            };
+            let get = |c: &[T], r: usize, k: usize| {
+                let v = c[at(r, k)];
+                if lower {
+                    v
+                } else {
+                    v.conj()
+                }
+            };
+            for j in 0..n {
+                let d = c[at(j, j)].re();
+                // Not positive, or NaN.
+                if d.partial_cmp(&<T::Real as Scalar>::zero()) != Some(std::cmp::Ordering::Greater)
+                {
+                    hi.info[e] = (k0 + j + 1) as i32;
+                    return Ok(());
+                }
+                let s = d.sqrt();
+                c[at(j, j)] = T::from_real(s);
+                let inv = <T::Real as Scalar>::one() / s;
+                for r in j + 1..n {
+                    let v = get(c, r, j).scale(inv);
+                    c[at(r, j)] = if lower { v } else { v.conj() };
+                }
+                for k in j + 1..n {
+                    let lkj = get(c, k, j).conj();
+                    for r in k..n {
+                        let v = get(c, r, k) - get(c, r, j) * lkj;
+                        c[at(r, k)] = if lower { v } else { v.conj() };
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}

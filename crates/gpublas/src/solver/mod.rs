@@ -1,0 +1,572 @@
+//! LAPACK on the handle: `getrf` (LU with partial pivoting), `getrf_npvt`, `getrs`, `potrf`
+//! (Cholesky), `potrs`, for `f32`, `f64`, `Complex32`, `Complex64`, each single, `_batched`
+//! and `_strided_batched`, with rocSOLVER's semantics (1-based `i32` pivots; `info` 0 or the
+//! first zero pivot / non-positive leading minor).
+//!
+//! The factorizations are recursive (LAPACK's `getrf2`/`potrf2` blocked by recursion): the
+//! updates are the library's own trsm and matrix products (cuBLASLt on CUDA, faer on the
+//! host), leaves of 32 columns are one kernel (an LU panel over all its rows, every block of
+//! the grid cooperating; a one-warp Cholesky), and row interchanges are one kernel per half.
+//! Both backends run the same program.
+//!
+//! Workspace (one function, F4: `plan.rs`): the solves' inverted diagonal blocks and result
+//! chunks (as trsm), Cholesky's update diagonal blocks, cuBLASLt's workspace, the panel
+//! kernel's exchange slots, and pivots and info routed to host memory (gathered in the
+//! workspace, then copied out; device-routed ones are written in place). A fixed workspace
+//! that is too small runs fewer batch entries at once (F8), fewer panel blocks, smaller
+//! blocks, then substitution (`PerfDegraded`, same answer within rounding); `MemoryError` only
+//! when host-routed results of one entry do not fit.
+
+mod api;
+pub(crate) mod cuda;
+pub(crate) mod host;
+mod plan;
+mod program;
+
+pub use api::*;
+
+use crate::blas3::{self, Sc};
+use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
+use crate::common::plan::{choose, WorkspacePlan};
+use crate::device::{Backend, DeviceBuffer};
+use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo};
+use plan::{SPlan, Shape2};
+
+/// The routine a call runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Getrf,
+    GetrfNpvt,
+    Getrs,
+    Potrf,
+    Potrs,
+}
+
+/// One call's arguments, for every routine and form.
+pub(crate) struct Call<'a, 'b, T: Scalar> {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub op: Op,
+    pub uplo: Uplo,
+    /// Rows of the factored matrix (its order for getrs/potrs/potrf).
+    pub m: usize,
+    /// Columns of the factored matrix; right-hand sides for getrs/potrs.
+    pub n: usize,
+    /// The matrix written: A for the factorizations, B for the solves.
+    pub c: BatchMut<'a, 'b, T>,
+    pub ldc: usize,
+    /// The factors a solve reads.
+    pub a: Option<(Batch<'a, T>, usize)>,
+    /// Pivots written, with their stride between entries.
+    pub ipiv: Option<(Results<'a, i32>, usize)>,
+    /// Pivots read (getrs), with their stride.
+    pub piv_in: Option<(&'a DeviceBuffer<i32>, usize)>,
+    pub info: Option<Results<'a, i32>>,
+}
+
+impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
+    fn new(name: &'static str, kind: Kind, c: BatchMut<'a, 'b, T>, ldc: usize) -> Self {
+        Call {
+            name,
+            kind,
+            op: Op::N,
+            uplo: Uplo::Lower,
+            m: 0,
+            n: 0,
+            c,
+            ldc,
+            a: None,
+            ipiv: None,
+            piv_in: None,
+            info: None,
+        }
+    }
+}
+
+/// Where the steps of one program find pivots, info and the panel kernel's scratch.
+pub(crate) enum Ints {
+    /// CUDA: device addresses.
+    Dev(DevInts),
+    /// Host backend: values gathered per entry, copied out after the program.
+    Host(HostInts),
+}
+
+/// Device addresses of a program's integers (entry `e`'s pivots at `piv + e * piv_s` i32s).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DevInts {
+    pub piv: u64,
+    pub piv_s: usize,
+    pub info: u64,
+    pub info_s: usize,
+    /// The first entry of the chunk (host-routed values are per chunk entry).
+    pub first: usize,
+    pub piv_chunk: bool,
+    pub info_chunk: bool,
+    pub bars: u64,
+    pub slots: u64,
+    pub grid: usize,
+}
+
+/// A program's integers on the host backend: `kmin` pivots and one info per entry.
+#[derive(Debug, Default)]
+pub(crate) struct HostInts {
+    pub piv: Vec<i32>,
+    pub kmin: usize,
+    pub info: Vec<i32>,
+}
+
+impl<T: Scalar> Call<'_, '_, T> {
+    fn kmin(&self) -> usize {
+        self.m.min(self.n)
+    }
+
+    fn factors(&self) -> bool {
+        matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
+    }
+
+    /// Size and shape checks (F2 step 1), spans included.
+    fn check_sizes(&self) -> Result<(), Error> {
+        let name = self.name;
+        let batch = self.c.count();
+        if self.factors() {
+            let rows = if self.kind == Kind::Potrf { "n" } else { "m" };
+            check_ld(name, "lda", self.ldc, self.m, rows)?;
+            span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+        } else {
+            let (a, lda) = self
+                .a
+                .as_ref()
+                .map(|(a, l)| (a.count(), *l))
+                .unwrap_or((0, 0));
+            check_ld(name, "lda", lda, self.m, "n")?;
+            check_ld(name, "ldb", self.ldc, self.m, "n")?;
+            span_or(name, mat_span(self.m, self.m, lda), &|| self.a_why())?;
+            span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+            check_counts(name, ("A", a), ("B", batch))?;
+        }
+        let kp = if self.kind == Kind::Getrs {
+            self.m
+        } else {
+            self.kmin()
+        };
+        let piv_stride = self.ipiv.as_ref().map(|p| p.1).or(self.piv_in.map(|p| p.1));
+        if let Some(sp) = piv_stride {
+            if batch > 1 && sp < kp {
+                return Err(Error::InvalidValue(format!(
+                    "{name}: stride_piv = {sp} is less than the {kp} pivots of one entry{}",
+                    if self.kind == Kind::Getrs {
+                        ""
+                    } else {
+                        ": the entries' pivots would overlap"
+                    }
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn c_why(&self) -> String {
+        if self.factors() {
+            format!("A of {} × {} with lda = {}", self.m, self.n, self.ldc)
+        } else {
+            format!("B of {} × {} with ldb = {}", self.m, self.n, self.ldc)
+        }
+    }
+
+    fn a_why(&self) -> String {
+        let lda = self.a.as_ref().map_or(0, |a| a.1);
+        format!("A of {} × {} with lda = {lda}", self.m, self.m)
+    }
+
+    /// Pivots in one entry and the elements the pivot buffer must hold.
+    fn piv_need(&self, kp: usize, stride: usize) -> Option<usize> {
+        let batch = self.c.count();
+        if batch == 0 || kp == 0 {
+            return Some(0);
+        }
+        (batch - 1).checked_mul(stride)?.checked_add(kp)
+    }
+
+    /// Operand checks (F2 step 3, F7, F9).
+    fn check_operands(&self, h: &Handle) -> Result<(), Error> {
+        let name = self.name;
+        let ck = Checker { h, call: name };
+        let batch = self.c.count();
+        let need = span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+        let out = if self.factors() { "A" } else { "B" };
+        ck.batch(out, &self.c.view(), need, &|| self.c_why(), true, None)?;
+        if let Some((a, lda)) = &self.a {
+            let need = span_or(name, mat_span(self.m, self.m, *lda), &|| self.a_why())?;
+            ck.batch("A", a, need, &|| self.a_why(), false, None)?;
+        }
+        let short = |what: &str, have: usize, need: usize, why: String| {
+            Err(Error::InvalidValue(format!(
+                "{name}: {what} has {have} elements; {why} needs {need}"
+            )))
+        };
+        if let Some((ipiv, sp)) = &self.ipiv {
+            let kp = self.kmin();
+            let need = self
+                .piv_need(kp, *sp)
+                .ok_or_else(|| Error::InvalidSize(format!("{name}: ipiv's span overflows")))?;
+            if let Results::Device(b) = ipiv {
+                if !b.is_on(h.device()) {
+                    return Err(Error::InvalidPointer(format!(
+                        "{name}: ipiv is not a buffer of the handle's device ({})",
+                        h.device().name()
+                    )));
+                }
+            }
+            if ipiv.len() < need {
+                let why = format!("{batch} entries of {kp} pivots at stride_piv = {sp}");
+                return short("ipiv", ipiv.len(), need, why);
+            }
+        }
+        if let Some((p, sp)) = &self.piv_in {
+            let need = self
+                .piv_need(self.m, *sp)
+                .ok_or_else(|| Error::InvalidSize(format!("{name}: ipiv's span overflows")))?;
+            if !p.is_on(h.device()) {
+                return Err(Error::InvalidPointer(format!(
+                    "{name}: ipiv is a placeholder or a buffer of another device than the handle's ({})",
+                    h.device().name()
+                )));
+            }
+            if p.len() < need {
+                let why = format!("{batch} entries of {} pivots at stride_piv = {sp}", self.m);
+                return short("ipiv", p.len(), need, why);
+            }
+        }
+        if let Some(info) = &self.info {
+            if let Results::Device(b) = info {
+                if !b.is_on(h.device()) {
+                    return Err(Error::InvalidPointer(format!(
+                        "{name}: info is not a buffer of the handle's device ({})",
+                        h.device().name()
+                    )));
+                }
+            }
+            if info.len() < batch {
+                return short(
+                    "info",
+                    info.len(),
+                    batch,
+                    format!("one per entry ({batch})"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn shape(&self, h: &Handle) -> Shape2 {
+        Shape2 {
+            kind: self.kind,
+            m: self.m,
+            n: self.n,
+            batch: self.c.count(),
+            list: self.c.view().is_list(),
+            elem: std::mem::size_of::<T>(),
+            piv_host: self.ipiv.as_ref().is_some_and(|p| p.0.is_host()),
+            info_host: self.info.as_ref().is_some_and(|i| i.is_host()),
+            sms: h.device().multiprocessor_count(),
+        }
+    }
+
+    fn prog(&self) -> program::Prog {
+        program::Prog {
+            kind: self.kind,
+            op: self.op,
+            uplo: self.uplo,
+            m: self.m,
+            n: self.n,
+            lda: self.a.as_ref().map_or(1, |a| a.1),
+            ldc: self.ldc,
+        }
+    }
+
+    fn quick(&self) -> bool {
+        self.m == 0 || self.n == 0 || self.c.count() == 0
+    }
+}
+
+/// A Level-3 call carrying the solver's operands to the block-program executors: `C` is the
+/// matrix written, `A` the factors a solve reads (a memoryless placeholder for the
+/// factorizations, whose programs only use `C`).
+fn carrier<'x, 'b, T: Scalar>(
+    c: &'x mut Call<'_, 'b, T>,
+    ph: &'x DeviceBuffer<T>,
+) -> blas3::Call<'x, 'b, T> {
+    let batch = c.c.count();
+    let (a, lda) = match &c.a {
+        Some((a, lda)) => (*a, *lda),
+        None => (
+            Batch::Strided {
+                buf: ph,
+                stride: 0,
+                count: batch,
+            },
+            1,
+        ),
+    };
+    let mut c3 = blas3::Call::new(c.name, blas3::Kind::Trsm, a, lda, c.c.reborrow(), c.ldc);
+    c3.alpha = Sc::Full(Coef::Host(T::one()));
+    c3.beta = Sc::Full(Coef::Host(T::zero()));
+    c3
+}
+
+/// cuBLASLt's workspace need of a plan's products, each algorithm chosen within `limit`.
+fn lt_of<T: Scalar>(
+    lt: &mut crate::device::lt::Lt,
+    c3: &blas3::Call<'_, '_, T>,
+    g: &program::Prog,
+    p: &SPlan,
+    limit: usize,
+) -> Result<usize, Error> {
+    let steps = program::build::<T>(g, p);
+    blas3::cuda::lt_need(lt, c3, &p.p3, &steps, limit)
+}
+
+/// The one implementation behind every solver routine (F1, F2).
+pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
+    // 1. sizes and shapes
+    if !T::COMPLEX && c.op == Op::C {
+        c.op = Op::T;
+    }
+    c.check_sizes()?;
+    let quick = c.quick();
+    let cuda = h.device().backend() == Backend::Cuda;
+    let mut lt = if cuda && !quick {
+        Some(blas3::cuda::engine(h)?)
+    } else {
+        None
+    };
+    let ph = DeviceBuffer::<T>::placeholder(0);
+    let r = run_with(h, &mut c, quick, &ph, &mut lt);
+    blas3::cuda::give_back(h, lt);
+    r
+}
+
+fn run_with<T: Scalar>(
+    h: &mut Handle,
+    c: &mut Call<'_, '_, T>,
+    quick: bool,
+    ph: &DeviceBuffer<T>,
+    lt: &mut Option<crate::device::lt::Lt>,
+) -> Result<Status, Error> {
+    let shape = c.shape(h);
+    let g = c.prog();
+    let lt_max = crate::device::lt::LT_MAX_WORKSPACE;
+    let full = if quick {
+        None
+    } else {
+        let mut p = shape.full();
+        if let Some(lt) = lt.as_mut() {
+            let c3 = carrier(c, ph);
+            p.p3.lt = lt_of::<T>(lt, &c3, &g, &p, lt_max)?;
+        }
+        Some(p)
+    };
+    // 2. the query (M8)
+    let q = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default());
+    if !matches!(q, Ok(None)) {
+        return q.map(|s| s.unwrap_or(Status::Success));
+    }
+    // 3. operands (F7)
+    c.check_operands(h)?;
+    let Some(full) = full else {
+        // LAPACK sets info to 0 on a quick return too.
+        if c.factors() && c.c.count() > 0 {
+            zero_info(h, c)?;
+        }
+        return Ok(Status::Success);
+    };
+    // 4. the workspace
+    let mut lt_err = None;
+    let name = c.name;
+    let (plan, status) = choose(
+        h,
+        name,
+        full,
+        |cap| {
+            let mut p = shape.fitted(cap)?;
+            if let Some(lt) = lt.as_mut() {
+                let own = crate::memory::rounded_total(&p.sizes()[1..]).unwrap_or(usize::MAX);
+                let room = cap.saturating_sub(own) / 256 * 256;
+                let c3 = carrier(c, ph);
+                match lt_of::<T>(lt, &c3, &g, &p, room.min(lt_max)) {
+                    Ok(n) => p.p3.lt = n,
+                    Err(e) => {
+                        lt_err = Some(e);
+                        return None;
+                    }
+                }
+            }
+            Some(p)
+        },
+        || shape.minimum_text(),
+    )
+    .map_err(|e| lt_err.take().unwrap_or(e))?;
+    let lease = h.device_malloc(&plan.sizes())?;
+    // 5. compute
+    let steps = program::build::<T>(&g, &plan);
+    let r = match lt.as_mut() {
+        Some(lt) => run_cuda(&lease, lt, c, ph, &plan, &steps),
+        None => run_host(&lease, c, ph, &plan, &steps),
+    };
+    drop(lease);
+    r.map(|_| status)
+}
+
+/// info = 0 for every entry (a quick return).
+fn zero_info<T: Scalar>(h: &Handle, c: &mut Call<'_, '_, T>) -> Result<(), Error> {
+    let batch = c.c.count();
+    match c.info.as_mut() {
+        Some(Results::Host(s)) => s[..batch].fill(0),
+        Some(Results::Device(b)) => match b.device_ptr() {
+            Some(p) if h.device().backend() == Backend::Cuda => h.stream().memset32(p, 0, batch)?,
+            _ => {
+                if let Some(s) = b.host_slice_mut() {
+                    s[..batch].fill(0);
+                }
+            }
+        },
+        None => {}
+    }
+    Ok(())
+}
+
+fn run_cuda<T: Scalar>(
+    lease: &crate::WorkspaceLease<'_>,
+    lt: &mut crate::device::lt::Lt,
+    c: &mut Call<'_, '_, T>,
+    ph: &DeviceBuffer<T>,
+    plan: &SPlan,
+    steps: &[blas3::program::Step],
+) -> Result<(), Error> {
+    let h = lease.handle();
+    let batch = c.c.count();
+    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
+    let (ints_ptr, slots) = (ws(4), ws(5));
+    let per = plan.p3.entries.max(1);
+    let kmin = c.kmin();
+    let piv_host = c.ipiv.as_ref().is_some_and(|p| p.0.is_host());
+    let piv_ws = if piv_host && c.kind == Kind::Getrf {
+        kmin
+    } else {
+        0
+    };
+    let mut dev = DevInts {
+        slots,
+        grid: plan.grid,
+        bars: ints_ptr + (per * plan.ints * 4) as u64,
+        ..Default::default()
+    };
+    match (&c.ipiv, &c.piv_in) {
+        (Some((Results::Device(b), sp)), _) => {
+            dev.piv = b.device_ptr().unwrap_or(0);
+            dev.piv_s = *sp;
+        }
+        (Some((Results::Host(_), _)), _) => {
+            dev.piv = ints_ptr;
+            dev.piv_s = plan.ints;
+            dev.piv_chunk = true;
+        }
+        (None, Some((b, sp))) => {
+            dev.piv = b.device_ptr().unwrap_or(0);
+            dev.piv_s = *sp;
+        }
+        _ => {}
+    }
+    match &c.info {
+        Some(Results::Device(b)) => {
+            dev.info = b.device_ptr().unwrap_or(0);
+            dev.info_s = 1;
+        }
+        Some(Results::Host(_)) => {
+            dev.info = ints_ptr + (piv_ws * 4) as u64;
+            dev.info_s = plan.ints;
+            dev.info_chunk = true;
+        }
+        None => {}
+    }
+    let mut gathered = vec![0i32; per * plan.ints];
+    let mut e0 = 0;
+    while e0 < batch {
+        let ne = per.min(batch - e0);
+        dev.first = e0;
+        {
+            let mut c3 = carrier(c, ph);
+            c3.ints = Some(Ints::Dev(dev));
+            c3.range = Some((e0, e0 + ne));
+            blas3::cuda::run(lease, lt, &c3, &plan.p3, steps)?;
+        }
+        if plan.ints > 0 {
+            let g = &mut gathered[..ne * plan.ints];
+            h.stream()
+                .read_bytes(ints_ptr, bytemuck::cast_slice_mut(g))?;
+            for j in 0..ne {
+                let row = &g[j * plan.ints..(j + 1) * plan.ints];
+                if let Some((Results::Host(s), sp)) = c.ipiv.as_mut() {
+                    let o = (e0 + j) * *sp;
+                    s[o..o + piv_ws].copy_from_slice(&row[..piv_ws]);
+                }
+                if let Some(Results::Host(s)) = c.info.as_mut() {
+                    s[e0 + j] = row[piv_ws];
+                }
+            }
+        }
+        e0 += ne;
+    }
+    Ok(())
+}
+
+fn run_host<T: Scalar>(
+    lease: &crate::WorkspaceLease<'_>,
+    c: &mut Call<'_, '_, T>,
+    ph: &DeviceBuffer<T>,
+    plan: &SPlan,
+    steps: &[blas3::program::Step],
+) -> Result<(), Error> {
+    let batch = c.c.count();
+    let kp = if c.kind == Kind::Getrs { c.m } else { c.kmin() };
+    let mut hi = HostInts {
+        piv: vec![0; batch * kp],
+        kmin: kp,
+        info: vec![0; batch],
+    };
+    if let Some((b, sp)) = &c.piv_in {
+        let src = b.host_slice().ok_or_else(crate::common::host::not_host)?;
+        for e in 0..batch {
+            hi.piv[e * kp..(e + 1) * kp].copy_from_slice(&src[e * sp..e * sp + kp]);
+        }
+    }
+    let mut c3 = carrier(c, ph);
+    c3.ints = Some(Ints::Host(hi));
+    let r = blas3::host::run(lease, &mut c3, &plan.p3, steps);
+    let Some(Ints::Host(hi)) = c3.ints.take() else {
+        return r;
+    };
+    drop(c3);
+    r?;
+    if c.kind == Kind::Getrf {
+        if let Some((ipiv, sp)) = c.ipiv.as_mut() {
+            let dst = match ipiv {
+                Results::Host(s) => Some(&mut **s),
+                Results::Device(b) => b.host_slice_mut(),
+            }
+            .ok_or_else(crate::common::host::not_host)?;
+            for e in 0..batch {
+                dst[e * *sp..e * *sp + kp].copy_from_slice(&hi.piv[e * kp..(e + 1) * kp]);
+            }
+        }
+    }
+    if let Some(info) = c.info.as_mut() {
+        let dst = match info {
+            Results::Host(s) => Some(&mut **s),
+            Results::Device(b) => b.host_slice_mut(),
+        }
+        .ok_or_else(crate::common::host::not_host)?;
+        dst[..batch].copy_from_slice(&hi.info);
+    }
+    Ok(())
+}

@@ -1,0 +1,278 @@
+//! The solver's workspace need, from one function (SPEC F4): the triangular solves' inverted
+//! diagonal blocks and result chunks (as trsm's plan), Cholesky's trailing-update diagonal
+//! blocks, cuBLASLt's workspace, the panel kernel's exchange slots, and pivots and info routed
+//! to host memory (gathered in the workspace, then copied out).
+
+use smallvec::{smallvec, SmallVec};
+
+use super::Kind;
+use crate::blas3::plan::{Plan, Shape};
+use crate::blas3::{Kind as K3, Method};
+use crate::common::plan::WorkspacePlan;
+use crate::memory::rounded_total;
+
+/// Columns of an LU panel leaf and order of a Cholesky leaf.
+pub(crate) const LEAF: usize = 32;
+
+/// Fewest panel rows per block of the panel kernel.
+const ROWS_PER_BLOCK: usize = 128;
+
+/// Bytes of shared memory a panel block may keep its rows in (else it works in place).
+pub(crate) const PANEL_SMEM: usize = 160 << 10;
+
+/// What the plan depends on.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shape2 {
+    pub kind: Kind,
+    pub m: usize,
+    pub n: usize,
+    pub batch: usize,
+    pub list: bool,
+    pub elem: usize,
+    /// Pivots and info are routed to host memory (gathered in the workspace).
+    pub piv_host: bool,
+    pub info_host: bool,
+    pub sms: usize,
+}
+
+/// A chosen plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SPlan {
+    /// The triangular solves' plan (its E sized for Cholesky's update blocks too); its
+    /// `entries` is how many batch entries run at once.
+    pub p3: Plan,
+    /// Cholesky's trailing update: leaf of its diagonal blocks, and how many E holds.
+    pub hnb: usize,
+    pub heblocks: usize,
+    /// Blocks of the panel kernel (1: no exchange slots, no barriers).
+    pub grid: usize,
+    /// i32 values per entry gathered in the workspace (host-routed pivots and info).
+    pub ints: usize,
+    /// Barrier counters (one per panel leaf when `grid > 1`).
+    pub bars: usize,
+}
+
+impl WorkspacePlan for SPlan {
+    fn sizes(&self) -> SmallVec<[usize; 4]> {
+        let s = self.p3.sizes();
+        let ints = (self.ints * self.p3.entries + self.bars) * 4;
+        smallvec![s[0], s[1], s[2], s[3], ints, self.slot_bytes()]
+    }
+}
+
+impl SPlan {
+    /// The panel kernel's exchange slots: two generations of (a candidate row per block, the
+    /// diagonal row, each block's best magnitude and row).
+    pub(crate) fn slot_bytes(&self) -> usize {
+        if self.grid <= 1 {
+            0
+        } else {
+            2 * slot_gen_bytes(self.grid, self.p3.elem)
+        }
+    }
+
+    fn own_bytes(&self) -> usize {
+        let s = self.sizes();
+        rounded_total(&s[1..]).unwrap_or(usize::MAX)
+    }
+}
+
+/// Bytes of one generation of exchange slots (mirrors `lu_panel` in solver.cu).
+pub(crate) fn slot_gen_bytes(grid: usize, elem: usize) -> usize {
+    (grid + 1) * LEAF * elem + grid * 16
+}
+
+/// The split of `nc` columns into two recursion halves: a multiple of the leaf near the middle.
+pub(crate) fn split(nc: usize) -> usize {
+    let h = (nc / 2).div_ceil(LEAF) * LEAF;
+    h.clamp(1, nc - 1)
+}
+
+/// Leaf of Cholesky's trailing-update diagonal blocks (as Level 3's rank-k updates).
+fn herk_nb(n: usize) -> usize {
+    (n / 32).next_power_of_two().clamp(64, 256).min(n.max(1))
+}
+
+impl Shape2 {
+    fn kmin(&self) -> usize {
+        self.m.min(self.n)
+    }
+
+    /// The largest triangular solve of the program: (order, other dimension).
+    fn solve_shape(&self) -> (usize, usize) {
+        match self.kind {
+            Kind::Getrs | Kind::Potrs => (self.m, self.n),
+            _ => {
+                let k = self.kmin();
+                let top = if k > LEAF {
+                    let n1 = split(k);
+                    (n1, k - n1)
+                } else {
+                    (0, 0)
+                };
+                if self.kind != Kind::Potrf && self.n > self.m {
+                    (top.0.max(self.m), top.1.max(self.n - self.m))
+                } else {
+                    top
+                }
+            }
+        }
+    }
+
+    /// Order of Cholesky's largest trailing update.
+    fn herk_n(&self) -> usize {
+        if self.kind == Kind::Potrf && self.m > LEAF {
+            self.m - split(self.m)
+        } else {
+            0
+        }
+    }
+
+    fn leaves(&self) -> usize {
+        self.kmin().div_ceil(LEAF)
+    }
+
+    fn p3_shape(&self) -> Shape {
+        let (na, other) = self.solve_shape();
+        Shape {
+            kind: K3::Trsm,
+            na,
+            other,
+            batch: self.batch,
+            list: self.list,
+            elem: self.elem,
+            device_scalars: false,
+            scale_only: na == 0 || other == 0,
+            method: Method::Invert,
+        }
+    }
+
+    /// The panel kernel's blocks for one matrix at a time.
+    fn full_grid(&self) -> usize {
+        let lu = matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt);
+        if !lu || (self.batch > 1 && !self.list) {
+            return 1;
+        }
+        self.m.div_ceil(ROWS_PER_BLOCK).clamp(1, self.sms.max(1))
+    }
+
+    fn ints(&self) -> usize {
+        let piv = if self.piv_host && self.kind == Kind::Getrf {
+            self.kmin()
+        } else {
+            0
+        };
+        piv + usize::from(self.info_host && self.info_kind())
+    }
+
+    fn info_kind(&self) -> bool {
+        matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
+    }
+
+    fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SPlan {
+        // E serves the solves' inverted blocks and Cholesky's update blocks in turn.
+        let herk_e = if self.herk_n() > 0 {
+            heblocks * hnb * hnb
+        } else {
+            0
+        };
+        let nb2 = (p3.nb * p3.nb).max(1);
+        let trsm_e = if p3.uses_e { p3.eblocks * nb2 } else { 0 };
+        if herk_e > trsm_e {
+            p3.uses_e = true;
+            p3.eblocks = herk_e.div_ceil(nb2);
+        }
+        SPlan {
+            p3,
+            hnb,
+            heblocks,
+            grid,
+            ints: self.ints(),
+            bars: if grid > 1 { self.leaves() } else { 0 },
+        }
+    }
+
+    /// The plan with enough workspace (cuBLASLt's part still 0).
+    pub(crate) fn full(&self) -> SPlan {
+        let mut p3 = self.p3_shape().full();
+        let hn = self.herk_n();
+        let hnb = herk_nb(hn);
+        let heblocks = hn.div_ceil(hnb).max(1);
+        let grid = self.full_grid();
+        // Batch entries at once: as the solves' plan, but at most what 64 MiB of everything
+        // per entry allows.
+        let one = self.with(Plan { entries: 1, ..p3 }, hnb, heblocks, grid);
+        if !self.list {
+            let per = one.own_bytes().max(1);
+            p3.entries = ((64 << 20) / per).clamp(1, self.batch.max(1));
+        } else {
+            p3.entries = 1;
+        }
+        self.with(p3, hnb, heblocks, grid)
+    }
+
+    /// The best plan whose own parts fit in `cap` bytes, or `None`.
+    pub(crate) fn fitted(&self, cap: usize) -> Option<SPlan> {
+        let mut p = self.full();
+        let shape3 = self.p3_shape();
+        while p.own_bytes() > cap {
+            if p.p3.entries > 1 {
+                let q = p;
+                let e = crate::common::plan::most_entries(q.p3.entries - 1, |e| {
+                    let mut r = q;
+                    r.p3.entries = e;
+                    r.own_bytes() <= cap
+                })
+                .unwrap_or(1);
+                p.p3.entries = e;
+                continue;
+            }
+            if p.grid > 1 {
+                p.grid /= 2;
+                if p.grid <= 1 {
+                    p.grid = 1;
+                    p.bars = 0;
+                }
+                continue;
+            }
+            if p.heblocks > 1 {
+                p = self.with(p.p3, p.hnb, 1, 1);
+                continue;
+            }
+            if self.herk_n() > 0 && p.hnb > 8 {
+                p = self.with(p.p3, (p.hnb / 2).max(8), 1, 1);
+                continue;
+            }
+            // The solves' own reduced plans, down to substitution.
+            let room = cap.saturating_sub(p.sizes()[4].div_ceil(64) * 64 + p.slot_bytes());
+            let herk_e = if self.herk_n() > 0 { p.hnb * p.hnb } else { 0 };
+            let room3 = room.saturating_sub(herk_e * self.elem);
+            let q3 = shape3.fitted(room3)?;
+            let q = self.with(Plan { entries: 1, ..q3 }, p.hnb, 1, 1);
+            if q == p {
+                return None;
+            }
+            p = q;
+            if p.own_bytes() > cap && p.p3.subst && (self.herk_n() == 0 || p.hnb <= 8) {
+                return None;
+            }
+        }
+        Some(p)
+    }
+
+    /// Explains the minimum, for `MemoryError`.
+    pub(crate) fn minimum_text(&self) -> String {
+        let mut t = format!(
+            "needs at least {} i32 values per batch entry (pivots and info routed to host memory)",
+            self.ints()
+        );
+        if self.herk_n() > 0 {
+            t.push_str(&format!(
+                " and one 8 × 8 block of {} bytes per element (Cholesky's update)",
+                self.elem
+            ));
+        }
+        t.push_str("; workspace is handed out in 64-byte chunks");
+        t
+    }
+}

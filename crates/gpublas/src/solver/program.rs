@@ -1,0 +1,315 @@
+//! The solver's programs, on Level 3's block steps plus four of its own (panel LU, row
+//! interchanges, Cholesky leaf, start): recursive right-looking factorizations whose updates
+//! are the library's trsm and products, so both backends run the same decomposition.
+//!
+//! LU (as LAPACK's `getrf2`, blocked by recursion): factor the left half of the columns, apply
+//! its interchanges to the right half, solve for `U12`, update `A22`, factor it, apply its
+//! interchanges to the left half. Leaves of 32 columns are one panel kernel over all rows.
+//! Cholesky: factor `A11`, solve for the off-diagonal block, a rank-k update of the trailing
+//! triangle (diagonal blocks through E, the rest as products), factor it; leaves of 32 are a
+//! one-warp kernel.
+
+use super::plan::{split, SPlan, LEAF};
+use super::Kind;
+use crate::blas3::program::{leaf_groups, levels, mat, runs, Space, Step, K, M};
+use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
+use crate::{Diag, Op, Scalar, Side, Uplo};
+
+fn at(x: M, r: usize, c: usize) -> M {
+    M {
+        off: x.off + r + c * x.ld,
+        ..x
+    }
+}
+
+/// The conjugate transpose (the transpose on real data).
+fn hop<T: Scalar>() -> Op {
+    if T::COMPLEX {
+        Op::C
+    } else {
+        Op::T
+    }
+}
+
+/// What a program needs to know of its call.
+pub(crate) struct Prog {
+    pub kind: Kind,
+    pub op: Op,
+    pub uplo: Uplo,
+    pub m: usize,
+    pub n: usize,
+    pub lda: usize,
+    pub ldc: usize,
+}
+
+struct Builder<'p> {
+    v: Vec<Step>,
+    p: &'p SPlan,
+    c: M,
+    bar: usize,
+}
+
+impl Builder<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn trsm(&mut self, side: Side, uplo: Uplo, op: Op, diag: Diag, m: usize, n: usize, a: M, b: M) {
+        let t = TrsmBlocks {
+            side,
+            uplo,
+            op,
+            diag,
+            m,
+            n,
+            a,
+            b,
+            alpha: false,
+            inv: Inverses::Invert,
+        };
+        trsm_steps(&mut self.v, &t, &self.p.p3);
+    }
+
+    /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.
+    fn lu(&mut self, m: usize, c0: usize, nc: usize, pivot: bool) {
+        if nc <= LEAF {
+            self.v.push(Step::Lu {
+                rows: m - c0,
+                cols: nc,
+                a: at(self.c, c0, c0),
+                k0: c0,
+                pivot,
+                bar: self.bar,
+            });
+            self.bar += 1;
+            return;
+        }
+        let n1 = split(nc);
+        let n2 = nc - n1;
+        self.lu(m, c0, n1, pivot);
+        if pivot {
+            self.v.push(Step::Swap {
+                rows: m,
+                cols: n2,
+                a: at(self.c, 0, c0 + n1),
+                k0: c0,
+                k1: c0 + n1,
+                reverse: false,
+            });
+        }
+        let (a11, a12) = (at(self.c, c0, c0), at(self.c, c0, c0 + n1));
+        self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, n1, n2, a11, a12);
+        let rows = m - c0 - n1;
+        if rows > 0 {
+            self.v.push(Step::Gemm {
+                ta: Op::N,
+                tb: Op::N,
+                m: rows,
+                n: n2,
+                k: n1,
+                alpha: K::MinusOne,
+                a: at(self.c, c0 + n1, c0),
+                b: a12,
+                beta: K::One,
+                c: at(self.c, c0 + n1, c0 + n1),
+                count: 1,
+            });
+        }
+        self.lu(m, c0 + n1, n2, pivot);
+        if pivot {
+            self.v.push(Step::Swap {
+                rows: m,
+                cols: n1,
+                a: at(self.c, 0, c0),
+                k0: c0 + n1,
+                k1: c0 + nc,
+                reverse: false,
+            });
+        }
+    }
+
+    /// `C -= op(X) op(X)ᴴ` on the `lower`/upper triangle of the order-`n` block at `c`, `X`
+    /// `n × k` at `x` (lower) or `k × n` (upper, used as `Xᴴ X`).
+    fn herk<T: Scalar>(&mut self, lower: bool, n: usize, k: usize, x: M, c: M) {
+        let h = hop::<T>();
+        let (ta, tb) = if lower { (Op::N, h) } else { (h, Op::N) };
+        // Row block r0 of op(X), with a block stride of `step` rows.
+        let panel = |r0: usize, step: usize| {
+            if lower {
+                M {
+                    off: x.off + r0,
+                    bs: step,
+                    ..x
+                }
+            } else {
+                M {
+                    off: x.off + r0 * x.ld,
+                    bs: step * x.ld,
+                    ..x
+                }
+            }
+        };
+        let nb = self.p.hnb.min(n).max(1);
+        for (i0, bs, g) in leaf_groups(n, nb, self.p.heblocks.max(1)) {
+            let e = mat(Space::E, 0, bs, bs * bs);
+            self.v.push(Step::Gemm {
+                ta,
+                tb,
+                m: bs,
+                n: bs,
+                k,
+                alpha: K::MinusOne,
+                a: panel(i0, bs),
+                b: panel(i0, bs),
+                beta: K::Zero,
+                c: e,
+                count: g,
+            });
+            self.v.push(Step::Tri {
+                lower,
+                herm: T::COMPLEX,
+                n: bs,
+                src: e,
+                dst: M {
+                    off: c.off + i0 * (c.ld + 1),
+                    bs: bs * (c.ld + 1),
+                    ..c
+                },
+                beta: K::One,
+                count: g,
+            });
+        }
+        for l in levels(n, nb) {
+            let s = l.s;
+            for (p0, q0, qs, cnt) in runs(&l) {
+                let (r0, rs, c0, cs) = if lower {
+                    (q0, qs, p0, s)
+                } else {
+                    (p0, s, q0, qs)
+                };
+                let step = 2 * s;
+                self.v.push(Step::Gemm {
+                    ta,
+                    tb,
+                    m: rs,
+                    n: cs,
+                    k,
+                    alpha: K::MinusOne,
+                    a: panel(r0, step),
+                    b: panel(c0, step),
+                    beta: K::One,
+                    c: M {
+                        off: c.off + r0 + c0 * c.ld,
+                        bs: step * (c.ld + 1),
+                        ..c
+                    },
+                    count: cnt,
+                });
+            }
+        }
+    }
+
+    /// Cholesky of the order-`nc` diagonal block at `c0`.
+    fn chol<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
+        if nc <= LEAF {
+            self.v.push(Step::Chol {
+                lower,
+                n: nc,
+                a: at(self.c, c0, c0),
+                k0: c0,
+            });
+            return;
+        }
+        let n1 = split(nc);
+        let n2 = nc - n1;
+        self.chol::<T>(lower, c0, n1);
+        let a11 = at(self.c, c0, c0);
+        let h = hop::<T>();
+        if lower {
+            let a21 = at(self.c, c0 + n1, c0);
+            self.trsm(Side::Right, Uplo::Lower, h, Diag::NonUnit, n2, n1, a11, a21);
+            self.herk::<T>(true, n2, n1, a21, at(self.c, c0 + n1, c0 + n1));
+        } else {
+            let a12 = at(self.c, c0, c0 + n1);
+            self.trsm(Side::Left, Uplo::Upper, h, Diag::NonUnit, n1, n2, a11, a12);
+            self.herk::<T>(false, n2, n1, a12, at(self.c, c0 + n1, c0 + n1));
+        }
+        self.chol::<T>(lower, c0 + n1, n2);
+    }
+}
+
+/// The program of a call with work to do (no quick return).
+pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
+    let mut b = Builder {
+        v: Vec::new(),
+        p,
+        c: mat(Space::C, 0, g.ldc, 0),
+        bar: 0,
+    };
+    match g.kind {
+        Kind::Getrf | Kind::GetrfNpvt => {
+            let pivot = g.kind == Kind::Getrf;
+            b.v.push(Step::Init { bars: p.bars });
+            let k = g.m.min(g.n);
+            b.lu(g.m, 0, k, pivot);
+            if g.n > g.m {
+                let rest = g.n - g.m;
+                if pivot {
+                    b.v.push(Step::Swap {
+                        rows: g.m,
+                        cols: rest,
+                        a: at(b.c, 0, g.m),
+                        k0: 0,
+                        k1: g.m,
+                        reverse: false,
+                    });
+                }
+                let (a, r) = (b.c, at(b.c, 0, g.m));
+                b.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, g.m, rest, a, r);
+            }
+        }
+        Kind::Potrf => {
+            b.v.push(Step::Init { bars: 0 });
+            b.chol::<T>(g.uplo == Uplo::Lower, 0, g.m);
+        }
+        Kind::Getrs => {
+            let (n, nrhs) = (g.m, g.n);
+            let a = mat(Space::A, 0, g.lda, 0);
+            let x = b.c;
+            if g.op == Op::N {
+                b.v.push(Step::Swap {
+                    rows: n,
+                    cols: nrhs,
+                    a: x,
+                    k0: 0,
+                    k1: n,
+                    reverse: false,
+                });
+                b.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, n, nrhs, a, x);
+                b.trsm(Side::Left, Uplo::Upper, Op::N, Diag::NonUnit, n, nrhs, a, x);
+            } else {
+                b.trsm(Side::Left, Uplo::Upper, g.op, Diag::NonUnit, n, nrhs, a, x);
+                b.trsm(Side::Left, Uplo::Lower, g.op, Diag::Unit, n, nrhs, a, x);
+                b.v.push(Step::Swap {
+                    rows: n,
+                    cols: nrhs,
+                    a: x,
+                    k0: 0,
+                    k1: n,
+                    reverse: true,
+                });
+            }
+        }
+        Kind::Potrs => {
+            let (n, nrhs) = (g.m, g.n);
+            let a = mat(Space::A, 0, g.lda, 0);
+            let x = b.c;
+            let h = hop::<T>();
+            let (first, second) = if g.uplo == Uplo::Lower {
+                (Op::N, h)
+            } else {
+                (h, Op::N)
+            };
+            b.trsm(Side::Left, g.uplo, first, Diag::NonUnit, n, nrhs, a, x);
+            b.trsm(Side::Left, g.uplo, second, Diag::NonUnit, n, nrhs, a, x);
+        }
+    }
+    b.v
+}

@@ -1,7 +1,7 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on Level 3's executor.
 
-use super::plan::PANEL_SMEM;
+use super::plan::{PANEL_SMEM, ROWS_PER_BLOCK};
 use super::Ints;
 use crate::blas3::program::{Step, M};
 use crate::device::param;
@@ -88,7 +88,12 @@ pub(crate) fn launch<T: Scalar>(
             pivot,
             bar,
         } => {
-            let g = if ne == 1 { d.grid.max(1) } else { 1 };
+            // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
+            let g = if ne == 1 {
+                d.grid.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1)
+            } else {
+                1
+            };
             let rpb = rows.div_ceil(g);
             let bytes = rpb * cols * elem as usize;
             let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };

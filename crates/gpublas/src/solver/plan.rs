@@ -15,7 +15,7 @@ use crate::memory::rounded_total;
 pub(crate) const LEAF: usize = 32;
 
 /// Fewest panel rows per block of the panel kernel.
-const ROWS_PER_BLOCK: usize = 128;
+pub(crate) const ROWS_PER_BLOCK: usize = 128;
 
 /// Bytes of shared memory a panel block may keep its rows in (else it works in place).
 pub(crate) const PANEL_SMEM: usize = 160 << 10;

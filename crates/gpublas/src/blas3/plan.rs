@@ -60,15 +60,13 @@ pub(crate) struct Plan {
     pub rlen: usize,
     /// trsm: the diagonal blocks are solved by substitution (no E, no R).
     pub subst: bool,
+    /// Elements E holds per entry at least (the solver's Cholesky update blocks share it).
+    pub e_min: usize,
 }
 
 impl WorkspacePlan for Plan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
-        let e = if self.uses_e {
-            self.eblocks * self.nb * self.nb
-        } else {
-            0
-        };
+        let e = self.e_elems();
         let r = self.r_elems();
         let per = |x: usize| x.saturating_mul(self.entries).saturating_mul(self.elem);
         // cuBLASLt first: its workspace must be 256-byte aligned, as the lease start is.
@@ -85,15 +83,16 @@ impl Plan {
 
     /// Element offsets of each entry's E, R and slots within their sub-buffers.
     pub(crate) fn per_entry(&self) -> (usize, usize, usize) {
-        (
-            if self.uses_e {
-                self.eblocks * self.nb * self.nb
-            } else {
-                0
-            },
-            self.r_elems(),
-            self.slots,
-        )
+        (self.e_elems(), self.r_elems(), self.slots)
+    }
+
+    fn e_elems(&self) -> usize {
+        let blocks = if self.uses_e {
+            self.eblocks * self.nb * self.nb
+        } else {
+            0
+        };
+        blocks.max(self.e_min)
     }
 
     /// The most batch entries at once whose parts fit in `cap` bytes (at least 1).
@@ -186,6 +185,7 @@ impl Shape {
             kind: self.kind,
             rlen: 0,
             subst: false,
+            e_min: 0,
         };
         self.with_entries(p)
     }
@@ -239,6 +239,7 @@ impl Shape {
             kind: self.kind,
             rlen,
             subst,
+            e_min: 0,
         };
         self.with_entries(p)
     }

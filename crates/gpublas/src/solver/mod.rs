@@ -144,21 +144,13 @@ impl<T: Scalar> Call<'_, '_, T> {
             span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
             check_counts(name, ("A", a), ("B", batch))?;
         }
-        let kp = if self.kind == Kind::Getrs {
-            self.m
-        } else {
-            self.kmin()
-        };
-        let piv_stride = self.ipiv.as_ref().map(|p| p.1).or(self.piv_in.map(|p| p.1));
-        if let Some(sp) = piv_stride {
-            if batch > 1 && sp < kp {
+        // Written pivots must not overlap (F9); read ones (getrs) may.
+        if let Some((_, sp)) = &self.ipiv {
+            let kp = self.kmin();
+            if batch > 1 && *sp < kp {
                 return Err(Error::InvalidValue(format!(
-                    "{name}: stride_piv = {sp} is less than the {kp} pivots of one entry{}",
-                    if self.kind == Kind::Getrs {
-                        ""
-                    } else {
-                        ": the entries' pivots would overlap"
-                    }
+                    "{name}: stride_piv = {sp} is less than the {kp} pivots of one entry: the \
+                     entries' pivots would overlap"
                 )));
             }
         }
@@ -210,12 +202,7 @@ impl<T: Scalar> Call<'_, '_, T> {
                 .piv_need(kp, *sp)
                 .ok_or_else(|| Error::InvalidSize(format!("{name}: ipiv's span overflows")))?;
             if let Results::Device(b) = ipiv {
-                if !b.is_on(h.device()) {
-                    return Err(Error::InvalidPointer(format!(
-                        "{name}: ipiv is not a buffer of the handle's device ({})",
-                        h.device().name()
-                    )));
-                }
+                check_int_buffer(h, name, "ipiv", b)?;
             }
             if ipiv.len() < need {
                 let why = format!("{batch} entries of {kp} pivots at stride_piv = {sp}");
@@ -226,12 +213,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             let need = self
                 .piv_need(self.m, *sp)
                 .ok_or_else(|| Error::InvalidSize(format!("{name}: ipiv's span overflows")))?;
-            if !p.is_on(h.device()) {
-                return Err(Error::InvalidPointer(format!(
-                    "{name}: ipiv is a placeholder or a buffer of another device than the handle's ({})",
-                    h.device().name()
-                )));
-            }
+            check_int_buffer(h, name, "ipiv", p)?;
             if p.len() < need {
                 let why = format!("{batch} entries of {} pivots at stride_piv = {sp}", self.m);
                 return short("ipiv", p.len(), need, why);
@@ -239,12 +221,7 @@ impl<T: Scalar> Call<'_, '_, T> {
         }
         if let Some(info) = &self.info {
             if let Results::Device(b) = info {
-                if !b.is_on(h.device()) {
-                    return Err(Error::InvalidPointer(format!(
-                        "{name}: info is not a buffer of the handle's device ({})",
-                        h.device().name()
-                    )));
-                }
+                check_int_buffer(h, name, "info", b)?;
             }
             if info.len() < batch {
                 return short(
@@ -287,6 +264,29 @@ impl<T: Scalar> Call<'_, '_, T> {
     fn quick(&self) -> bool {
         self.m == 0 || self.n == 0 || self.c.count() == 0
     }
+}
+
+/// A pivot or info buffer is real memory of the handle's device (F7).
+fn check_int_buffer(
+    h: &Handle,
+    name: &str,
+    what: &str,
+    b: &DeviceBuffer<i32>,
+) -> Result<(), Error> {
+    if b.is_placeholder() {
+        return Err(Error::InvalidPointer(format!(
+            "{name}: {what} is a placeholder of {} elements; placeholders are only accepted \
+             during a size query",
+            b.len()
+        )));
+    }
+    if !b.is_on(h.device()) {
+        return Err(Error::InvalidPointer(format!(
+            "{name}: {what} is on another device than the handle's ({})",
+            h.device().name()
+        )));
+    }
+    Ok(())
 }
 
 /// A Level-3 call carrying the solver's operands to the block-program executors: `C` is the

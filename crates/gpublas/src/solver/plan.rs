@@ -171,17 +171,11 @@ impl Shape2 {
 
     fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SPlan {
         // E serves the solves' inverted blocks and Cholesky's update blocks in turn.
-        let herk_e = if self.herk_n() > 0 {
+        p3.e_min = if self.herk_n() > 0 {
             heblocks * hnb * hnb
         } else {
             0
         };
-        let nb2 = (p3.nb * p3.nb).max(1);
-        let trsm_e = if p3.uses_e { p3.eblocks * nb2 } else { 0 };
-        if herk_e > trsm_e {
-            p3.uses_e = true;
-            p3.eblocks = herk_e.div_ceil(nb2);
-        }
         SPlan {
             p3,
             hnb,

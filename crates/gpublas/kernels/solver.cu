@@ -5,7 +5,10 @@
 //          keeping its rows in shared memory; per column every block offers its best row, one
 //          grid barrier, then every block picks the same winner and swaps, scales and updates
 //          its own rows. One block per entry for batches.
-//   swap:  row interchanges k0..k1 (or in reverse) on columns, one thread per column;
+//   perm:  a chunk of row interchanges k0..k1 (or in reverse) turned into a permutation of the
+//          rows it moves (one thread walks them in shared memory), written as a gather list;
+//   gather: that list applied to every column at once (rows read into shared memory first);
+//   swap:  row interchanges on columns, one thread per column (when there is no room for lists);
 //   chol:  Cholesky of a diagonal block of order <= 32, one warp, a row per lane in registers;
 //   init:  info = 0 per entry and the panel barriers zeroed.
 
@@ -14,6 +17,8 @@ typedef unsigned long long u64;
 
 #define MAXT 256
 #define LEAF 32
+#define PW 64       // most columns of an LU panel
+#define SWAPC 1024  // most interchanges of one permutation step
 
 struct Sol {
     u64 a;               // entry e0's block
@@ -87,6 +92,16 @@ __device__ __forceinline__ double2 shf(double2 v, int l) {
 }
 template <class T> __device__ __forceinline__ T zero_of() { return real_of<T>(0.0); }
 
+// 16-byte records in one access each (the tag travels with the value).
+__device__ __forceinline__ void st_rec(int4* p, int4 v) {
+    asm volatile("st.volatile.global.v4.s32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+}
+__device__ __forceinline__ int4 ld_rec(const int4* p) {
+    int4 v;
+    asm volatile("ld.volatile.global.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p) : "memory");
+    return v;
+}
+
 // (magnitude, row) pairs: the larger magnitude wins, then the smaller row; row -1 is "none".
 __device__ __forceinline__ bool beats(double v, i64 i, double w, i64 k) {
     if (i < 0) return false;
@@ -127,7 +142,7 @@ template <class T>
 __device__ void lu(const Sol& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    __shared__ T prow[LEAF], drow[LEAF];
+    __shared__ T prow[PW], drow[PW];
     __shared__ i64 s_win;
     const int G = j.grid;
     const int e = blockIdx.x / G, b = blockIdx.x % G;
@@ -154,7 +169,9 @@ __device__ void lu(const Sol& j) {
     }
     __syncthreads();
     // Exchange slots: two generations of [G candidate rows][diagonal row][G (magnitude, row)].
-    const size_t gen_bytes = (size_t)(G + 1) * LEAF * sizeof(T) + (size_t)G * 16;
+    // Exchange slots laid out for j.k1 blocks (the most any leaf of the program uses).
+    const int GC = j.k1;
+    const size_t gen_bytes = (size_t)(GC + 1) * PW * sizeof(T) + (size_t)GC * 16;
     const int kmax = (int)min((i64)cols, rows);
     for (int jj = 0; jj < kmax; ++jj) {
         // 1. this block's best row at or below the diagonal
@@ -179,34 +196,42 @@ __device__ void lu(const Sol& j) {
         } else {
             unsigned char* base = (unsigned char*)j.slots + (jj & 1) * gen_bytes;
             T* crow = (T*)base;
-            T* dslot = crow + (size_t)G * LEAF;
-            double* cmag = (double*)(base + (size_t)(G + 1) * LEAF * sizeof(T));
-            i64* cidx = (i64*)(cmag + G);
-            if (threadIdx.x == 0) { cmag[b] = best; cidx[b] = bi; }
-            if (bi >= 0 && threadIdx.x < cols) crow[b * LEAF + threadIdx.x] = P[(bi - r0) + threadIdx.x * ldp];
+            T* dslot = crow + (size_t)GC * PW;
+            // Each block's record: (magnitude, row, tag) in one 16-byte store after its rows,
+            // polled by every block; the tag (leaf, column) is unique within the program, and
+            // the records are zeroed at its start.
+            int4* rec = (int4*)(base + (size_t)(GC + 1) * PW * sizeof(T));
+            const int tag = ((j.nbars + 1) << 8) | (jj + 1);
+            if (bi >= 0 && threadIdx.x < cols) crow[b * PW + threadIdx.x] = P[(bi - r0) + threadIdx.x * ldp];
             if (jj >= r0 && jj < r1 && threadIdx.x < cols) dslot[threadIdx.x] = P[(jj - r0) + threadIdx.x * ldp];
-            grid_barrier((unsigned*)j.bars, (unsigned)(jj + 1) * G);
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                __threadfence();
+                const long long mb = __double_as_longlong(best);
+                st_rec(rec + b, make_int4((int)(mb & 0xffffffffll), (int)(mb >> 32), (int)bi, tag));
+            }
             double v = -1.0;
             i64 i = -1;
-            int wb = -1;
             for (int t = threadIdx.x; t < G; t += blockDim.x) {
-                double v2 = __ldcg(cmag + t);
-                i64 i2 = __ldcg(cidx + t);
-                if (beats(v2, i2, v, i)) { v = v2; i = i2; wb = t; }
+                int4 r;
+                do { r = ld_rec(rec + t); } while (r.w != tag);
+                const double v2 = __longlong_as_double((long long)(unsigned)r.x | ((long long)r.y << 32));
+                const i64 i2 = r.z;
+                if (beats(v2, i2, v, i)) { v = v2; i = i2; }
             }
+            __threadfence();
             // The winning block: the one whose row is the winner (rows are disjoint).
             block_best(v, i);
             __syncthreads();
             if (threadIdx.x == 0) s_win = i;
             __syncthreads();
             const i64 w = s_win;
-            (void)wb;
             if (threadIdx.x < cols) {
                 T dv = __ldcg(dslot + threadIdx.x);
                 drow[threadIdx.x] = dv;
                 if (w >= 0) {
                     const int owner = (int)(w / rpb);
-                    prow[threadIdx.x] = __ldcg(crow + owner * LEAF + threadIdx.x);
+                    prow[threadIdx.x] = __ldcg(crow + owner * PW + threadIdx.x);
                 } else {
                     prow[threadIdx.x] = dv;
                 }
@@ -261,6 +286,116 @@ __device__ void swap_rows(const Sol& j) {
         T x = col[k];
         col[k] = col[p];
         col[p] = x;
+    }
+}
+
+// A chunk of interchanges as a gather list: slots = [count][dst rows][src rows], `nbars` i32s
+// per entry (1 + 4 * capacity); row r of the result is row occ(r) of the input.
+__device__ void perm(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    __shared__ int pv[SWAPC];
+    __shared__ int cnt;
+    const int e = blockIdx.x;
+    if (e >= j.ne) return;
+    const int* piv = (const int*)j.piv + e * j.piv_s;
+    int* list = (int*)j.slots + (i64)e * j.nbars;
+    const int cap = (j.nbars - 1) / 2;
+    const int k0 = j.k0, len = j.k1 - j.k0;
+    const int rows = (int)j.rows;
+    for (int t = threadIdx.x; t < len; t += blockDim.x) pv[t] = piv[k0 + t] - 1;
+    if (threadIdx.x == 0) cnt = 0;
+    if (j.smem_rows) {
+        // Every row's occupant in shared memory: two loads and two stores per interchange.
+        int* occ = (int*)smem_raw;
+        for (int t = threadIdx.x; t < rows; t += blockDim.x) occ[t] = t;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int t = 0; t < len; ++t) {
+                const int k = j.reverse ? j.k1 - 1 - t : k0 + t;
+                const int p = pv[k - k0];
+                if (p < 0 || p >= rows || k >= rows) continue;
+                const int x = occ[k];
+                occ[k] = occ[p];
+                occ[p] = x;
+            }
+        }
+        __syncthreads();
+        for (int t = threadIdx.x; t < rows; t += blockDim.x) {
+            if (occ[t] != t) {
+                const int i = atomicAdd(&cnt, 1);
+                list[1 + i] = t;
+                list[1 + cap + i] = occ[t];
+            }
+        }
+    } else {
+        // Too many rows for shared memory: the chunk's rows densely, the others hashed.
+        __shared__ int occ[SWAPC];
+        __shared__ int hk[2 * SWAPC], hv[2 * SWAPC];
+        for (int t = threadIdx.x; t < len; t += blockDim.x) occ[t] = k0 + t;
+        for (int t = threadIdx.x; t < 2 * SWAPC; t += blockDim.x) hk[t] = -1;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int t = 0; t < len; ++t) {
+                const int k = j.reverse ? j.k1 - 1 - t : k0 + t;
+                const int p = pv[k - k0];
+                if (p < 0 || p >= rows || k >= rows || p == k) continue;
+                int* pk = &occ[k - k0];
+                int* pp;
+                if (p >= k0 && p < j.k1) {
+                    pp = &occ[p - k0];
+                } else {
+                    unsigned h = ((unsigned)p * 2654435761u) & (2 * SWAPC - 1);
+                    while (hk[h] != -1 && hk[h] != p) h = (h + 1) & (2 * SWAPC - 1);
+                    if (hk[h] == -1) { hk[h] = p; hv[h] = p; }
+                    pp = &hv[h];
+                }
+                const int x = *pk;
+                *pk = *pp;
+                *pp = x;
+            }
+        }
+        __syncthreads();
+        for (int t = threadIdx.x; t < len; t += blockDim.x) {
+            if (occ[t] != k0 + t) {
+                const int i = atomicAdd(&cnt, 1);
+                list[1 + i] = k0 + t;
+                list[1 + cap + i] = occ[t];
+            }
+        }
+        for (int t = threadIdx.x; t < 2 * SWAPC; t += blockDim.x) {
+            if (hk[t] != -1 && hv[t] != hk[t]) {
+                const int i = atomicAdd(&cnt, 1);
+                list[1 + i] = hk[t];
+                list[1 + cap + i] = hv[t];
+            }
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) list[0] = cnt;
+}
+
+// The gather list applied to 8 columns per block: every source row read, then written.
+template <class T>
+__device__ void gather(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* buf = (T*)smem_raw;
+    const i64 ncb = (j.cols + 7) / 8;
+    const i64 e = blockIdx.x / ncb, c0 = (blockIdx.x % ncb) * 8;
+    if (e >= j.ne) return;
+    const int* list = (const int*)j.slots + e * j.nbars;
+    const int cap = (j.nbars - 1) / 2;
+    const int n = list[0];
+    const int* dst = list + 1;
+    const int* src = list + 1 + cap;
+    T* A = (T*)j.a + e * j.es;
+    for (i64 c = c0; c < min(c0 + 8, (i64)j.cols); ++c) {
+        T* col = A + c * j.ld;
+        for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = col[src[i]];
+        __syncthreads();
+        for (int i = threadIdx.x; i < n; i += blockDim.x) col[dst[i]] = buf[i];
+        __syncthreads();
     }
 }
 
@@ -324,10 +459,12 @@ __device__ void init(const Sol& j) {
 #define SOLVER_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_lu_##TAG(Sol j) { lu<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_swap_##TAG(Sol j) { swap_rows<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_gather_##TAG(Sol j) { gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); }
 SOLVER_KERNELS(s, float)
 SOLVER_KERNELS(d, double)
 SOLVER_KERNELS(c, float2)
 SOLVER_KERNELS(z, double2)
 extern "C" __global__ void __launch_bounds__(MAXT) sol_init(Sol j) { init(j); }
+extern "C" __global__ void __launch_bounds__(MAXT) sol_perm(Sol j) { perm(j); }
 #endif

@@ -1,12 +1,15 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on Level 3's executor.
 
-use super::plan::{PANEL_SMEM, ROWS_PER_BLOCK};
+use super::plan::{PANEL, PANEL_SMEM, ROWS_PER_BLOCK, SWAP_CHUNK};
 use super::Ints;
 use crate::blas3::program::{Step, M};
 use crate::device::param;
 use crate::kernels::SOLVER;
 use crate::{Error, Handle, Scalar};
+
+/// Most matrix rows whose occupants the permutation kernel keeps in shared memory.
+const PERM_DIRECT_ROWS: usize = 40 << 10;
 
 /// Mirrors `Sol` in solver.cu.
 #[repr(C)]
@@ -74,6 +77,14 @@ pub(crate) fn launch<T: Scalar>(
     let tag = T::TAG;
     match *st {
         Step::Init { bars } => {
+            if d.grid > 1 && d.slots != 0 {
+                // The panel kernel's exchange records (after each generation's rows).
+                let gen = super::plan::slot_gen_bytes(d.grid, elem as usize) as u64;
+                let rows = ((d.grid + 1) * PANEL) as u64 * elem;
+                for g in 0..2 {
+                    s.memset32(d.slots + g * gen + rows, 0, d.grid * 4)?;
+                }
+            }
             j.bars = if bars > 0 { d.bars } else { 0 };
             j.nbars = bars as i32;
             let n = ne.max(bars) as u32;
@@ -105,8 +116,10 @@ pub(crate) fn launch<T: Scalar>(
             j.grid = g as i32;
             j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
             j.bars = d.bars + bar as u64 * 4;
+            j.nbars = bar as i32;
+            j.k1 = d.grid as i32;
             j.slots = d.slots;
-            let threads = (rpb.div_ceil(32) * 32).clamp(32, 256) as u32;
+            let threads = (rpb.div_ceil(32) * 32).clamp(PANEL, 256) as u32;
             let mut prm = [param(&j)];
             s.launch_with(
                 &SOLVER,
@@ -131,18 +144,63 @@ pub(crate) fn launch<T: Scalar>(
             j.a = at(a);
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, cols as i64);
-            (j.k0, j.k1) = (k0 as i32, k1 as i32);
             j.reverse = reverse as i32;
-            let threads = (cols.div_ceil(32) * 32).min(128) as u32;
-            let blocks = cols.div_ceil(threads as usize) * ne;
-            let mut prm = [param(&j)];
-            s.launch(
-                &SOLVER,
-                &format!("sol_swap_{tag}"),
-                blocks as u32,
-                threads,
-                &mut prm,
-            )
+            if d.swap == 0 {
+                // No room for gather lists: one thread per column, interchanges in order.
+                (j.k0, j.k1) = (k0 as i32, k1 as i32);
+                let threads = (cols.div_ceil(32) * 32).min(128) as u32;
+                let blocks = cols.div_ceil(threads as usize) * ne;
+                let mut prm = [param(&j)];
+                return s.launch(
+                    &SOLVER,
+                    &format!("sol_swap_{tag}"),
+                    blocks as u32,
+                    threads,
+                    &mut prm,
+                );
+            }
+            // Chunks of interchanges, each turned into a permutation (one block per entry)
+            // and applied as a gather over every column at once.
+            j.slots = d.swap + (e0 - d.first) as u64 * d.swap_s as u64 * 4;
+            j.nbars = d.swap_s as i32;
+            let chunks: Vec<(usize, usize)> = (k0..k1)
+                .step_by(SWAP_CHUNK)
+                .map(|c| (c, (c + SWAP_CHUNK).min(k1)))
+                .collect();
+            let order: Box<dyn Iterator<Item = &(usize, usize)>> = if reverse {
+                Box::new(chunks.iter().rev())
+            } else {
+                Box::new(chunks.iter())
+            };
+            const COLS_PER_BLOCK: usize = 8;
+            for &(c0, c1) in order {
+                (j.k0, j.k1) = (c0 as i32, c1 as i32);
+                // Every row's occupant in shared memory when they fit (else hashed).
+                let direct = rows <= PERM_DIRECT_ROWS;
+                j.smem_rows = if direct { rows as i32 } else { 0 };
+                let smem = if direct { rows * 4 } else { 0 };
+                let mut prm = [param(&j)];
+                s.launch_with(
+                    &SOLVER,
+                    "sol_perm",
+                    (ne as u32, 1, 1),
+                    (256, smem as u32),
+                    false,
+                    &mut prm,
+                )?;
+                let smem = 2 * (c1 - c0) * elem as usize;
+                let blocks = cols.div_ceil(COLS_PER_BLOCK) * ne;
+                let mut prm = [param(&j)];
+                s.launch_with(
+                    &SOLVER,
+                    &format!("sol_gather_{tag}"),
+                    (blocks as u32, 1, 1),
+                    (256, smem as u32),
+                    false,
+                    &mut prm,
+                )?;
+            }
+            Ok(())
         }
         Step::Chol { lower, n, a, k0 } => {
             j.a = at(a);

@@ -105,6 +105,9 @@ pub(crate) struct DevInts {
     pub bars: u64,
     pub slots: u64,
     pub grid: usize,
+    /// Gather lists of the interchanges (per chunk entry, `swap_s` i32s apart; 0: none).
+    pub swap: u64,
+    pub swap_s: usize,
 }
 
 /// A program's integers on the host backend: `kmin` pivots and one info per entry.
@@ -458,7 +461,13 @@ fn run_cuda<T: Scalar>(
     let mut dev = DevInts {
         slots,
         grid: plan.grid,
-        bars: ints_ptr + (per * plan.ints * 4) as u64,
+        bars: ints_ptr + (per * (plan.ints + plan.swap) * 4) as u64,
+        swap: if plan.swap > 0 {
+            ints_ptr + (per * plan.ints * 4) as u64
+        } else {
+            0
+        },
+        swap_s: plan.swap,
         ..Default::default()
     };
     match (&c.ipiv, &c.piv_in) {
@@ -498,7 +507,23 @@ fn run_cuda<T: Scalar>(
             let mut c3 = carrier(c, ph);
             c3.ints = Some(Ints::Dev(dev));
             c3.range = Some((e0, e0 + ne));
-            blas3::cuda::run(lease, lt, &c3, &plan.p3, steps)?;
+            // Diagnostics: time each step kind (synchronising after every step).
+            if std::env::var_os("GPUBLAS_PROFILE_STEPS").is_some() {
+                let mut acc: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
+                for st in steps {
+                    let t = crate::Timer::start(h.stream())?;
+                    blas3::cuda::run(lease, lt, &c3, &plan.p3, std::slice::from_ref(st))?;
+                    let dt = t.stop()?;
+                    let k = format!("{st:?}");
+                    let k = k.split([' ', '{']).next().unwrap_or("").to_string();
+                    let e = acc.entry(k).or_default();
+                    e.0 += dt;
+                    e.1 += 1;
+                }
+                tracing::info!(routine = c3.name, m = c.m, n = c.n, steps = steps.len(), profile = ?acc, "solver step times (s, count)");
+            } else {
+                blas3::cuda::run(lease, lt, &c3, &plan.p3, steps)?;
+            }
         }
         if plan.ints > 0 {
             let g = &mut gathered[..ne * plan.ints];

@@ -11,8 +11,14 @@ use crate::blas3::{Kind as K3, Method};
 use crate::common::plan::WorkspacePlan;
 use crate::memory::rounded_total;
 
-/// Columns of an LU panel leaf and order of a Cholesky leaf.
+/// Order of a Cholesky leaf, and the unit the recursion splits at.
 pub(crate) const LEAF: usize = 32;
+
+/// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
+pub(crate) const PANEL: usize = 64;
+
+/// Most interchanges one permutation step turns into a gather (mirrors `SWAPC` in solver.cu).
+pub(crate) const SWAP_CHUNK: usize = 1024;
 
 /// Fewest panel rows per block of the panel kernel.
 pub(crate) const ROWS_PER_BLOCK: usize = 128;
@@ -50,12 +56,15 @@ pub(crate) struct SPlan {
     pub ints: usize,
     /// Barrier counters (one per panel leaf when `grid > 1`).
     pub bars: usize,
+    /// i32 values per entry for the interchanges' gather lists (0: interchanges one column
+    /// per thread, in order).
+    pub swap: usize,
 }
 
 impl WorkspacePlan for SPlan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         let s = self.p3.sizes();
-        let ints = (self.ints * self.p3.entries + self.bars) * 4;
+        let ints = ((self.ints + self.swap) * self.p3.entries + self.bars) * 4;
         smallvec![s[0], s[1], s[2], s[3], ints, self.slot_bytes()]
     }
 }
@@ -79,7 +88,7 @@ impl SPlan {
 
 /// Bytes of one generation of exchange slots (mirrors `lu_panel` in solver.cu).
 pub(crate) fn slot_gen_bytes(grid: usize, elem: usize) -> usize {
-    (grid + 1) * LEAF * elem + grid * 16
+    (grid + 1) * PANEL * elem + grid * 16
 }
 
 /// The split of `nc` columns into two recursion halves: a multiple of the leaf near the middle.
@@ -130,6 +139,20 @@ impl Shape2 {
 
     fn leaves(&self) -> usize {
         self.kmin().div_ceil(LEAF)
+    }
+
+    /// The gather lists of one permutation step: a count and (destination, source) rows.
+    fn swap_ints(&self) -> usize {
+        let k = match self.kind {
+            Kind::Getrf if self.kmin() > PANEL || self.n > self.m => self.kmin(),
+            Kind::Getrs => self.m,
+            _ => 0,
+        };
+        if k == 0 {
+            0
+        } else {
+            1 + 4 * k.min(SWAP_CHUNK)
+        }
     }
 
     fn p3_shape(&self) -> Shape {
@@ -183,6 +206,7 @@ impl Shape2 {
             grid,
             ints: self.ints(),
             bars: if grid > 1 { self.leaves() } else { 0 },
+            swap: self.swap_ints(),
         }
     }
 
@@ -221,6 +245,10 @@ impl Shape2 {
                 p.p3.entries = e;
                 continue;
             }
+            if p.swap > 0 {
+                p.swap = 0;
+                continue;
+            }
             if p.grid > 1 {
                 p.grid /= 2;
                 if p.grid <= 1 {
@@ -230,11 +258,17 @@ impl Shape2 {
                 continue;
             }
             if p.heblocks > 1 {
-                p = self.with(p.p3, p.hnb, 1, 1);
+                p = SPlan {
+                    swap: p.swap,
+                    ..self.with(p.p3, p.hnb, 1, 1)
+                };
                 continue;
             }
             if self.herk_n() > 0 && p.hnb > 8 {
-                p = self.with(p.p3, (p.hnb / 2).max(8), 1, 1);
+                p = SPlan {
+                    swap: p.swap,
+                    ..self.with(p.p3, (p.hnb / 2).max(8), 1, 1)
+                };
                 continue;
             }
             // The solves' own reduced plans, down to substitution.
@@ -242,7 +276,10 @@ impl Shape2 {
             let herk_e = if self.herk_n() > 0 { p.hnb * p.hnb } else { 0 };
             let room3 = room.saturating_sub(herk_e * self.elem);
             let q3 = shape3.fitted(room3)?;
-            let q = self.with(Plan { entries: 1, ..q3 }, p.hnb, 1, 1);
+            let q = SPlan {
+                swap: p.swap,
+                ..self.with(Plan { entries: 1, ..q3 }, p.hnb, 1, 1)
+            };
             if q == p {
                 return None;
             }

@@ -9,7 +9,7 @@
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of 32 are a
 //! one-warp kernel.
 
-use super::plan::{split, SPlan, LEAF};
+use super::plan::{split, SPlan, LEAF, PANEL};
 use super::Kind;
 use crate::blas3::program::{leaf_groups, levels, mat, runs, Space, Step, K, M};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
@@ -69,7 +69,7 @@ impl Builder<'_> {
 
     /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.
     fn lu(&mut self, m: usize, c0: usize, nc: usize, pivot: bool) {
-        if nc <= LEAF {
+        if nc <= PANEL {
             self.v.push(Step::Lu {
                 rows: m - c0,
                 cols: nc,

@@ -26,6 +26,8 @@ pub(crate) struct CudaDevice {
     pub(crate) name: String,
     pub(crate) cc: (u32, u32),
     pub(crate) sm_count: usize,
+    /// Most shared memory a block may opt into (bytes).
+    pub(crate) smem_optin: usize,
     pub(crate) total_mem: usize,
     pub(crate) pools: bool,
     arch: &'static str,
@@ -86,6 +88,8 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
     let minor = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
     let sm = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
     let pools = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? > 0;
+    let smem_optin =
+        attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
     let arch: &'static str = Box::leak(format!("sm_{major}{minor}").into_boxed_str());
     let dev = Arc::new(CudaDevice {
         name: ctx.name().map_err(drv("cuDeviceGetName"))?,
@@ -94,6 +98,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
         ordinal,
         cc: (major as u32, minor as u32),
         sm_count: sm.max(1) as usize,
+        smem_optin: smem_optin.max(0) as usize,
         pools,
         arch,
         kernels: Mutex::new(KernelCache::default()),
@@ -350,6 +355,29 @@ impl CudaDevice {
             op: format!("cuModuleGetFunction({func})"),
             msg: e.to_string(),
         })?;
+        // Once per function: allow all the dynamic shared memory a block can opt into beside
+        // its static part (set per launch, concurrent launches of smaller needs would race).
+        let cf = f.cu_function();
+        let mut stat = 0i32;
+        // SAFETY: `cf` is a function just loaded in this context; both calls only read or
+        // raise its attributes.
+        unsafe {
+            sys::cuFuncGetAttribute(
+                &mut stat,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                cf,
+            )
+            .result()
+            .map_err(drv("cuFuncGetAttribute"))?;
+            let dynamic = self.smem_optin.saturating_sub(stat.max(0) as usize) as i32;
+            sys::cuFuncSetAttribute(
+                cf,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                dynamic,
+            )
+            .result()
+            .map_err(drv("cuFuncSetAttribute"))?;
+        }
         cache
             .functions
             .insert(func.to_string(), Function(f.cu_function()));
@@ -390,19 +418,6 @@ impl CudaDevice {
             op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block}, shared {shared})"),
             msg: e.to_string(),
         };
-        if shared > 48 << 10 {
-            // SAFETY: `f` is a loaded kernel of this context; the attribute only raises its
-            // dynamic shared memory limit (the launch fails cleanly if the device has less).
-            unsafe {
-                sys::cuFuncSetAttribute(
-                    f,
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    shared as i32,
-                )
-            }
-            .result()
-            .map_err(launch_err)?;
-        }
         if cooperative {
             let mut attr = sys::CUlaunchAttribute {
                 id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE,

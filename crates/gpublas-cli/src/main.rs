@@ -3,9 +3,11 @@
 mod bench;
 mod bench2;
 mod bench3;
+mod bench_solver;
 mod bench_trsm;
 #[cfg(feature = "cublas")]
 mod bench_util;
+mod query3;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};
@@ -32,7 +34,8 @@ struct Cli {
 enum Cmd {
     /// Backend, device, memory, memory-pool support, workspace and environment settings.
     Info,
-    /// Workspace bytes a Level-1 or Level-2 call needs (a size query: nothing runs)
+    /// Workspace bytes a Level-1, Level-2, Level-3 or solver call needs (a size query:
+    /// nothing runs)
     ///
     /// The call is made between start_device_memory_size_query and
     /// stop_device_memory_size_query with placeholder operands, so nothing is allocated.
@@ -41,9 +44,14 @@ enum Cmd {
     /// Examples: `gpublas query asum --n 1000000 --batch 8`,
     /// `gpublas query gemv --m 4194304 --n 32 --op t --type f32`,
     /// `gpublas query symv --n 16384 --type f64`, `gpublas query trsv --n 16384`,
-    /// `gpublas query axpy --n 1000` (the Level-1 updates need none).
+    /// `gpublas query axpy --n 1000` (the Level-1 updates need none),
+    /// `gpublas query gemm --m 8192 --n 8192 --k 8192 --opb t`,
+    /// `gpublas query trsm --side r --uplo l --m 8192 --n 8192`,
+    /// `gpublas query herk --n 4096 --k 512 --op c --type c32`,
+    /// `gpublas query getrf --n 16384 --device-results`,
+    /// `gpublas query getrs --n 8192 --nrhs 256`, `gpublas query potrf --n 32 --batch 10000`.
     #[command(verbatim_doc_comment)]
-    Query(Query),
+    Query(Box<Query>),
     /// Walks through the four workspace schemes, a size query and real Level-1 calls.
     Tour,
     /// Benchmarks (CUDA events on a GPU; the host clock on the host).
@@ -68,6 +76,10 @@ enum BenchWhat {
     /// strided-batched, trsm_ex) and trtri against cuBLAS, in TFLOP/s; needs a GPU and
     /// `--features cublas`.
     Trsm(bench_trsm::TrsmArgs),
+    /// LAPACK: getrf, potrf, getrs and batched getrf/potrf (f64) against cuSOLVER and cuBLAS's
+    /// getrfBatched, in TFLOP/s, with each call's workspace beside cuSOLVER's bufferSize;
+    /// needs a GPU and `--features cublas`.
+    Solver(bench_solver::SolverArgs),
 }
 
 fn device(sel: &Option<String>) -> Result<Device, Error> {
@@ -87,6 +99,7 @@ fn main() {
             BenchWhat::Base(w) => bench::run(&d, w, *json),
             BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
             BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
+            BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
         }),
     };
     if let Err(e) = r {
@@ -170,28 +183,44 @@ fn info(sel: &Option<String>) -> Result<(), Error> {
 struct Query {
     /// Level 1: asum, nrm2, dot, dotc, iamax, iamin (reductions); axpy, scal, copy, swap,
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
-    /// symv, hemv, trmv, tbmv, tpmv, trsv.
+    /// symv, hemv, trmv, tbmv, tpmv, trsv. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
+    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs.
     routine: String,
-    /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2). Not
-    /// needed by rotg and rotmg.
+    /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2); the
+    /// columns of C or B (gemm, symm, hemm, trmm, trsm), the order of C (rank-k updates) or
+    /// of A (trtri, getrs, potrf, potrs), getrf's columns. Not needed by rotg and rotmg.
     #[arg(long)]
     n: Option<usize>,
-    /// gemv: rows of A (default: n).
+    /// gemv: rows of A; gemm, symm, hemm, trmm, trsm: rows of C or B; getrf: rows of A
+    /// (default: n).
     #[arg(long)]
     m: Option<usize>,
-    /// tbmv: off-diagonals of the band (default: 1; at most n - 1).
+    /// tbmv: off-diagonals of the band (default: 1; at most n - 1). gemm and the rank-k
+    /// updates: the inner dimension (default: n).
     #[arg(long)]
     k: Option<usize>,
-    /// gemv, trmv, tbmv, tpmv, trsv: op(A) is n (A), t (Aᵀ) or c (Aᴴ).
+    /// gemv, trmv, tbmv, tpmv, trsv, trmm, trsm, getrs: op(A) is n (A), t (Aᵀ) or c (Aᴴ);
+    /// gemm: op(A); syrk, syr2k, syrkx: n or t; herk, her2k, herkx: n or c.
     #[arg(long, default_value = "n")]
     op: String,
-    /// symv, hemv, trmv, tbmv, tpmv, trsv: the stored triangle, u (upper) or l (lower).
+    /// gemm: op(B), n, t or c.
+    #[arg(long, default_value = "n")]
+    opb: String,
+    /// symm, hemm, trmm, trsm: A on the left (l) or the right (r).
+    #[arg(long, default_value = "l")]
+    side: String,
+    /// symv, hemv, trmv, tbmv, tpmv, trsv and the Level-3 routines but gemm, potrf, potrs:
+    /// the stored triangle, u (upper) or l (lower).
     #[arg(long, default_value = "u")]
     uplo: String,
-    /// trmv, tbmv, tpmv, trsv: n (non-unit) or u (unit) diagonal.
+    /// trmv, tbmv, tpmv, trsv, trmm, trsm, trtri: n (non-unit) or u (unit) diagonal.
     #[arg(long, default_value = "n")]
     diag: String,
-    /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv).
+    /// getrs, potrs: right-hand sides (default: 1).
+    #[arg(long)]
+    nrhs: Option<usize>,
+    /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv, hemm, herk, her2k,
+    /// herkx).
     #[arg(long = "type", value_name = "TYPE")]
     ty: Option<String>,
     /// Number of problems: the strided-batched form when > 1 (the list form with --list).
@@ -200,9 +229,13 @@ struct Query {
     /// The `_batched` form (a list of buffers per operand) instead of one strided buffer.
     #[arg(long)]
     list: bool,
-    /// Level-1 reductions: results to device memory instead of host memory.
+    /// Level-1 reductions, getrf, getrf_npvt, potrf: results (pivots, info) to device memory
+    /// instead of host memory.
     #[arg(long)]
     device_results: bool,
+    /// Level 3: alpha and beta in device memory (placeholders) instead of host values.
+    #[arg(long)]
+    device_scalars: bool,
 }
 
 /// Which form of a routine a query calls.
@@ -620,14 +653,19 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
         "axpy", "scal", "copy", "swap", "rot", "rotm", "rotg", "rotmg",
     ];
     const LEVEL2: &[&str] = &["gemv", "symv", "hemv", "trmv", "tbmv", "tpmv", "trsv"];
+    if query3::handles(r) {
+        return query3::query(dev, q);
+    }
     let level2 = LEVEL2.contains(&r);
     if !level2 && !REDUCTIONS.contains(&r) && !UPDATES.contains(&r) {
         return Err(Error::InvalidValue(format!(
-            "unknown routine '{}' (Level 1: {}, {}; Level 2: {})",
+            "unknown routine '{}' (Level 1: {}, {}; Level 2: {}; Level 3: {}; solver: {})",
             q.routine,
             REDUCTIONS.join(", "),
             UPDATES.join(", "),
-            LEVEL2.join(", ")
+            LEVEL2.join(", "),
+            query3::LEVEL3.join(", "),
+            query3::SOLVER.join(", ")
         )));
     }
     let no_n = matches!(r, "rotg" | "rotmg");

@@ -289,6 +289,70 @@ __device__ void swap_rows(const Sol& j) {
     }
 }
 
+// LU of panels of at most 32 × 32, one warp each (a row per lane, in registers): the batched
+// case, where a block per matrix spends most of its time in barriers.
+template <class T>
+__device__ void lu_warp(const Sol& j) {
+    pdl_enter();
+    const int lane = threadIdx.x & 31;
+    const i64 e = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    int* piv = (int*)j.piv + e * j.piv_s;
+    int* info = (int*)j.info + e * j.info_s;
+    const int rows = (int)j.rows, cols = (int)j.cols;
+    const int kmax = min(rows, cols);
+    T a[LEAF];
+#pragma unroll
+    for (int c = 0; c < LEAF; ++c)
+        a[c] = (c < cols && lane < rows) ? A[lane + c * j.ld] : zero_of<T>();
+    int first_zero = 0;
+#pragma unroll
+    for (int jj = 0; jj < LEAF; ++jj) {
+        if (jj < kmax) {
+            // The pivot: the largest |re| + |im| at or below the diagonal, the first of equals
+            // (a NaN is never chosen; with nothing else, the diagonal row is).
+            const bool elig = lane >= jj && lane < rows;
+            double v = elig ? (double)mag(a[jj]) : -1.0;
+            if (v != v) v = -1.0;
+            int i = elig ? lane : 64;
+            if (!j.pivot) { v = lane == jj ? 1.0 : -1.0; i = lane == jj ? jj : 64; }
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) {
+                const double v2 = __shfl_xor_sync(0xffffffffu, v, o);
+                const int i2 = __shfl_xor_sync(0xffffffffu, i, o);
+                if (v2 > v || (v2 == v && i2 < i)) { v = v2; i = i2; }
+            }
+            const int w = i;
+            if (lane == 0 && j.pivot) piv[j.k0 + jj] = j.k0 + w + 1;
+            const T pvt = shf(a[jj], w);
+            if (is0(pvt)) {
+                if (first_zero == 0) first_zero = jj + 1;
+            } else {
+                if (w != jj) {
+#pragma unroll
+                    for (int c = 0; c < LEAF; ++c) {
+                        const T rw = shf(a[c], w), rj = shf(a[c], jj);
+                        if (lane == jj) a[c] = rw;
+                        else if (lane == w) a[c] = rj;
+                    }
+                }
+                const bool below = lane > jj && lane < rows;
+                if (below) a[jj] = quot(a[jj], pvt);
+#pragma unroll
+                for (int c = jj + 1; c < LEAF; ++c) {
+                    const T u = shf(a[c], jj);
+                    if (below && c < cols) a[c] = fms(a[c], a[jj], u);
+                }
+            }
+        }
+    }
+    if (lane == 0 && first_zero && *info == 0) *info = j.k0 + first_zero;
+#pragma unroll
+    for (int c = 0; c < LEAF; ++c)
+        if (c < cols && lane < rows) A[lane + c * j.ld] = a[c];
+}
+
 // A chunk of interchanges as a gather list: slots = [count][dst rows][src rows], `nbars` i32s
 // per entry (1 + 4 * capacity); row r of the result is row occ(r) of the input.
 __device__ void perm(const Sol& j) {
@@ -458,6 +522,7 @@ __device__ void init(const Sol& j) {
 #ifdef GPUBLAS_FAMILY_SOLVER
 #define SOLVER_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_lu_##TAG(Sol j) { lu<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(128) sol_luw_##TAG(Sol j) { lu_warp<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_swap_##TAG(Sol j) { swap_rows<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_gather_##TAG(Sol j) { gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); }

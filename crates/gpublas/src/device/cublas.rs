@@ -1748,3 +1748,52 @@ impl Cublas {
         check("cublas?trsmBatched", s)
     }
 }
+
+/// LU factorization of small matrices in a batch (benchmarks of `gpublas bench solver`).
+impl Cublas {
+    /// LU factorization with partial pivoting of `batch` `n × n` matrices `stride_a` elements
+    /// apart in `a`, in place (`cublas?getrfBatched`, real types), through the pointer array
+    /// `ptrs` built by [`BatchPtrArray::new`](super::cusolver::BatchPtrArray::new) for exactly
+    /// this buffer, stride and count (checked). Entry `i`'s `n` 1-based pivots go to
+    /// `ipiv[i * n ..]`, its `info` (0, or `j > 0` when `U(j, j)` is exactly zero) to
+    /// `info[i]`. Entries must not overlap.
+    #[allow(clippy::too_many_arguments)]
+    pub fn getrf_batched<T: CublasReal>(
+        &self,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        stride_a: usize,
+        ipiv: &mut DeviceBuffer<i32>,
+        info: &mut DeviceBuffer<i32>,
+        batch: usize,
+        ptrs: &super::cusolver::BatchPtrArray,
+    ) -> Result<(), Error> {
+        let call = "getrfBatched";
+        let sh = super::cusolver::GetrfBatchedShape::new(n, lda, stride_a, batch)?;
+        let ap = self.ptr(call, "A", a, sh.a_span)?;
+        let pa = ptrs.addr_for::<T>("cuBLAS getrfBatched", &self.dev, ap, stride_a, batch)?;
+        let pp = self.ptr(call, "ipiv", ipiv, sh.piv)?;
+        let ip = self.ptr(call, "info", info, batch)?;
+        if batch == 0 {
+            return Ok(());
+        }
+        // No scalars: keep whichever pointer mode the handle has.
+        self.bind_with(self.host_scalars.get())?;
+        let h = self.h;
+        // SAFETY: the pointer array holds `batch` addresses base + i * stride_a (elements of
+        // T) of exactly this A buffer on this handle's device (its key, checked above); A holds
+        // (batch - 1) * stride_a + one entry's span elements, so every n x n entry at lda >=
+        // max(1, n) lies inside it, and the entries do not overlap; ipiv holds n * batch ints
+        // and info `batch` (overflow-safe); A, ipiv and info are exclusively borrowed, so they
+        // alias nothing else.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cublasDgetrfBatched(h, sh.n, pa as _, sh.lda, pp as _, ip as _, sh.batch)
+            } else {
+                sys::cublasSgetrfBatched(h, sh.n, pa as _, sh.lda, pp as _, ip as _, sh.batch)
+            }
+        };
+        check("cublas?getrfBatched", s)
+    }
+}

@@ -6,6 +6,8 @@
 #[cfg(feature = "cublas")]
 pub mod cublas;
 pub(crate) mod cuda;
+#[cfg(feature = "cublas")]
+pub mod cusolver;
 pub(crate) mod host;
 pub mod kcache;
 pub mod libs;

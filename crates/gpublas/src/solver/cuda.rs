@@ -99,6 +99,22 @@ pub(crate) fn launch<T: Scalar>(
             pivot,
             bar,
         } => {
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.k0 = k0 as i32;
+            j.pivot = pivot as i32;
+            if rows <= 32 && cols <= 32 {
+                // One warp per panel, four panels per block.
+                let mut prm = [param(&j)];
+                return s.launch(
+                    &SOLVER,
+                    &format!("sol_luw_{tag}"),
+                    ne.div_ceil(4) as u32,
+                    128,
+                    &mut prm,
+                );
+            }
             // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
             let g = if ne == 1 {
                 d.grid.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1)

@@ -1,0 +1,1075 @@
+//! `gpublas bench solver`: LU with partial pivoting (`getrf`), Cholesky (`potrf`), the LU
+//! solve (`getrs`) and the batched factorizations (`getrf_strided_batched`,
+//! `potrf_strided_batched`) against cuSOLVER (`cusolverDnDgetrf`, `cusolverDnDpotrf`,
+//! `cusolverDnDgetrs`, `cusolverDnDpotrfBatched`) and cuBLAS (`cublasDgetrfBatched`), all f64,
+//! in one process on the same GPU, stream and data.
+//!
+//! Every row: the gpublas workspace need of the call from a size query (placeholder
+//! operands, nothing runs) beside cuSOLVER's `?_bufferSize` answer for the same call (bytes;
+//! the routines without a workspace argument show "none"); one call of each library from the
+//! same input (also the warm-up: the first call of a shape compiles kernels and grows the
+//! gpublas workspace), whose results are compared (max relative difference of the factors or
+//! of the solution, count of differing pivots, non-zero `info` values); then each library's
+//! time, the median of single calls each timed by a CUDA-event pair. The factorizations and
+//! the solves work in place: before every call the input is copied back from a pristine
+//! device buffer (a cuBLAS copy on the same stream, enqueued before the start event, so the
+//! copy is outside the timed region, and the host enqueues the timed call while the GPU is
+//! still copying). Pivots and `info` go to device memory (nothing waits). The gpublas handle
+//! is `Managed` (the default); the ratio is gpublas TFLOP/s / cuSOLVER (cuBLAS) TFLOP/s.
+//!
+//! Inputs come from the shared generator (splitmix64, `bench_util::Rng`): general matrices
+//! uniform in ±[0.25, 1); the SPD matrices of the Cholesky rows are symmetric with such
+//! off-diagonal entries and a diagonal of `n + 1 + |v|` (strictly diagonally dominant, so
+//! positive definite). `getrs` solves with cuSOLVER's factors and pivots of one random matrix
+//! (factored once, not timed), so both libraries solve the same system. A row whose call
+//! fails (a routine not built yet, not enough memory) prints the error and the run goes on.
+//!
+//! The command needs a CUDA GPU and a build with cuBLAS and cuSOLVER (`--features cublas`).
+
+use clap::Args;
+use gpublas::{Device, Error};
+use serde_json::Value;
+
+/// Options of `gpublas bench solver`.
+#[derive(Args)]
+pub struct SolverArgs {
+    /// A smoke run: orders 1024 and 2048, getrs at 1024, batches of 1000 × 32² and 100 ×
+    /// 128², three timed calls per row.
+    #[arg(long)]
+    quick: bool,
+    /// Only these groups (comma-separated): getrf, potrf, getrs, batched.
+    #[arg(long)]
+    only: Option<String>,
+}
+
+/// `gpublas bench solver`: prints the table (to stderr with `--json`, which prints the rows
+/// as JSON on stdout).
+pub fn run(dev: &Device, args: &SolverArgs, json: bool) -> Result<(), Error> {
+    crate::bench::TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
+    let rows = imp::run(dev, args.quick, args.only.as_deref())?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&Value::Array(rows)).unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "cublas"))]
+mod imp {
+    use gpublas::{Device, Error};
+    use serde_json::Value;
+
+    pub(super) fn run(_: &Device, _: bool, _: Option<&str>) -> Result<Vec<Value>, Error> {
+        Err(Error::Unsupported(
+            "gpublas bench solver compares gpublas with cuSOLVER, which this build leaves out: \
+             rebuild with `--features cublas` (cargo build -p gpublas-cli --features \
+             gpublas-cli/cublas)"
+                .into(),
+        ))
+    }
+}
+
+#[cfg(feature = "cublas")]
+mod imp {
+    use crate::bench::{median, out};
+    use crate::bench_util::{bytes, elems, err, fits, selected, size_query, Rng};
+    use gpublas::device::cublas::Cublas;
+    use gpublas::device::cusolver::{BatchPtrArray, Cusolver};
+    use gpublas::{
+        solver, Backend, Device, DeviceBuffer, Error, Handle, HandleConfig, Op, Results, Status,
+        Stream, Timer, Uplo, WorkspaceStats,
+    };
+    use serde_json::{json, Value};
+
+    /// The groups `--only` selects from, in the order they run.
+    const GROUPS: [&str; 4] = ["getrf", "potrf", "getrs", "batched"];
+
+    /// The splitmix64 increment of `Rng`: element `k` of a stream is `Rng(seed + k * GAMMA)`'s
+    /// first value.
+    const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+    /// Value `k` (0-based) of the generator stream `seed`: what the `k + 1`-th call of
+    /// `Rng(seed).val()` returns, so any part of a matrix is generated on its own (in
+    /// parallel) and equal to a sequential run.
+    fn val_at(seed: u64, k: u64) -> f64 {
+        Rng(seed.wrapping_add(k.wrapping_mul(GAMMA))).val()
+    }
+
+    /// Host threads for generating and comparing gigabytes of matrices.
+    fn threads() -> usize {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .clamp(1, 32)
+    }
+
+    /// Fills `v` (columns of `rows` entries) in parallel: entry `i` of global column `j` is
+    /// `f(i, j)`.
+    fn par_fill(v: &mut [f64], rows: usize, f: impl Fn(usize, usize) -> f64 + Sync) {
+        if rows == 0 || v.is_empty() {
+            return;
+        }
+        let cols = v.len() / rows;
+        let per = cols.div_ceil(threads()).max(1);
+        std::thread::scope(|s| {
+            for (t, chunk) in v.chunks_mut(per * rows).enumerate() {
+                let f = &f;
+                s.spawn(move || {
+                    for (c, col) in chunk.chunks_mut(rows).enumerate() {
+                        let j = t * per + c;
+                        for (i, x) in col.iter_mut().enumerate() {
+                            *x = f(i, j);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    /// A general `rows × cols` matrix (leading dimension `rows`; `count` `n × n` matrices one
+    /// after the other are `n × (count n)`), entries uniform in ±[0.25, 1) in the generator's
+    /// order.
+    fn general(rows: usize, cols: usize, seed: u64) -> Result<Vec<f64>, Error> {
+        let mut v = vec![0.0; elems(rows, cols)?];
+        par_fill(&mut v, rows, |i, j| val_at(seed, (j * rows + i) as u64));
+        Ok(v)
+    }
+
+    /// `count` symmetric positive definite `n × n` matrices one after the other (both
+    /// triangles stored): off-diagonal entries in ±[0.25, 1), the diagonal `n + 1 + |v|`.
+    fn spd(n: usize, count: usize, seed: u64) -> Result<Vec<f64>, Error> {
+        let mut v = vec![0.0; elems(elems(n, n)?, count)?];
+        let nf = n as f64;
+        par_fill(&mut v, n, |i, j| {
+            let (e, c) = (j / n, j % n);
+            let (lo, hi) = (i.min(c), i.max(c));
+            let x = val_at(seed, ((e * n + hi) * n + lo) as u64);
+            if i == c {
+                nf + 1.0 + x.abs()
+            } else {
+                x
+            }
+        });
+        Ok(v)
+    }
+
+    /// Which entries a comparison covers: all, or the lower triangle (with the diagonal) of
+    /// each matrix (what potrf writes with `Uplo::Lower`).
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Part {
+        All,
+        Lower,
+    }
+
+    /// `max |a - b| / max |b|` over `part` of matrices of `rows × cols` (leading dimension
+    /// `rows`) stored one after the other; NaN when a difference is NaN or the lengths differ.
+    /// Split over the host's threads.
+    fn rel_diff(a: &[f64], b: &[f64], rows: usize, cols: usize, part: Part) -> f64 {
+        if a.len() != b.len() {
+            return f64::NAN;
+        }
+        if rows == 0 || cols == 0 || a.is_empty() {
+            return 0.0;
+        }
+        let ncols = a.len() / rows;
+        let per = ncols.div_ceil(threads()).max(1);
+        let parts: Vec<(f64, f64, bool)> = std::thread::scope(|s| {
+            let handles: Vec<_> = a
+                .chunks(per * rows)
+                .zip(b.chunks(per * rows))
+                .enumerate()
+                .map(|(t, (ca, cb))| {
+                    s.spawn(move || {
+                        let (mut d, mut m, mut nan) = (0.0f64, 0.0f64, false);
+                        for (c, (xa, xb)) in ca.chunks(rows).zip(cb.chunks(rows)).enumerate() {
+                            let jj = (t * per + c) % cols;
+                            let first = if part == Part::Lower { jj.min(rows) } else { 0 };
+                            for (p, q) in xa.iter().zip(xb).skip(first) {
+                                let e = (p - q).abs();
+                                nan |= e.is_nan();
+                                d = d.max(e);
+                                m = m.max(q.abs());
+                            }
+                        }
+                        (d, m, nan)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or((f64::NAN, 0.0, true)))
+                .collect()
+        });
+        let (mut d, mut m) = (0.0f64, 0.0f64);
+        for (pd, pm, nan) in parts {
+            if nan {
+                // f64::max drops NaN: report it instead.
+                return f64::NAN;
+            }
+            d = d.max(pd);
+            m = m.max(pm);
+        }
+        if m > 0.0 {
+            d / m
+        } else {
+            d
+        }
+    }
+
+    /// Entries that differ (a length difference counts as that many).
+    fn count_diff(a: &[i32], b: &[i32]) -> usize {
+        a.iter().zip(b).filter(|(x, y)| x != y).count() + a.len().abs_diff(b.len())
+    }
+
+    fn nonzero(v: &[i32]) -> usize {
+        v.iter().filter(|&&x| x != 0).count()
+    }
+
+    /// The device buffers of a row: the matrix the calls overwrite (`A`, or `B` of getrs), its
+    /// pristine copy, and the pivots and `info` the factorizations write.
+    struct Work {
+        a: DeviceBuffer<f64>,
+        a0: DeviceBuffer<f64>,
+        piv: DeviceBuffer<i32>,
+        info: DeviceBuffer<i32>,
+    }
+
+    impl Work {
+        /// Uploads `host` twice (working copy and pristine copy); `piv` and `info` entries.
+        fn new(dev: &Device, host: &[f64], piv: usize, info: usize) -> Result<Work, Error> {
+            Ok(Work {
+                a: dev.upload(host)?,
+                a0: dev.upload(host)?,
+                piv: dev.alloc::<i32>(piv.max(1))?,
+                info: dev.alloc::<i32>(info.max(1))?,
+            })
+        }
+
+        /// Restores `a` from `a0`: a device-to-device copy enqueued on the stream gpublas,
+        /// cuSOLVER and cuBLAS share, so it is ordered before what follows.
+        fn reset(&mut self, c: &Cublas) -> Result<(), Error> {
+            c.copy(self.a0.len(), &self.a0, 1, &mut self.a, 1)
+        }
+
+        /// Fills the pivots and `info` with `i32::MIN` (synchronous), so that an entry a call
+        /// leaves unwritten shows in the comparison.
+        fn poison(&mut self) -> Result<(), Error> {
+            self.piv.copy_from_host(&vec![i32::MIN; self.piv.len()])?;
+            self.info.copy_from_host(&vec![i32::MIN; self.info.len()])
+        }
+    }
+
+    /// What one call left behind, on the host.
+    struct Snapshot {
+        a: Vec<f64>,
+        piv: Vec<i32>,
+        info: Vec<i32>,
+    }
+
+    impl Snapshot {
+        fn read(w: &Work, spec: &Spec) -> Result<Snapshot, Error> {
+            Ok(Snapshot {
+                a: w.a.to_vec()?,
+                piv: if spec.pivots {
+                    w.piv.to_vec()?
+                } else {
+                    Vec::new()
+                },
+                info: w.info.to_vec()?,
+            })
+        }
+    }
+
+    /// The comparison of one call of each library from the same input.
+    struct Agreement {
+        rel_diff: f64,
+        /// Pivots that differ (factorizations with pivoting only).
+        piv_diff: Option<usize>,
+        /// Non-zero `info` values of gpublas (routines that write one) and cuSOLVER.
+        info_ours: Option<usize>,
+        info_theirs: usize,
+    }
+
+    /// What a row is.
+    struct Spec {
+        group: &'static str,
+        op: String,
+        shape: String,
+        flops: f64,
+        /// gpublas TFLOP/s / cuSOLVER TFLOP/s the row should reach.
+        target: f64,
+        /// The routine gpublas is timed against.
+        reference: &'static str,
+        /// Timed calls per library (the median is reported).
+        reps: usize,
+        /// Largest relative difference accepted as agreement.
+        tol: f64,
+        /// Shape of the compared matrices (`rows × cols` each) and the part compared.
+        rows: usize,
+        cols: usize,
+        part: Part,
+        /// The routine writes pivots (compared).
+        pivots: bool,
+        /// gpublas writes `info` (getrs does not).
+        info: bool,
+    }
+
+    struct Row {
+        spec: Spec,
+        ws: Result<usize, Error>,
+        /// cuSOLVER's workspace in bytes; `None`: the routine takes no workspace.
+        their_ws: Result<Option<usize>, Error>,
+        before: WorkspaceStats,
+        after: WorkspaceStats,
+        ours: Result<(f64, Vec<f64>), Error>,
+        status: Status,
+        theirs: Result<(f64, Vec<f64>), Error>,
+        agree: Result<Agreement, Error>,
+    }
+
+    impl Row {
+        fn tflops(&self, t: f64) -> f64 {
+            self.spec.flops / t / 1e12
+        }
+
+        fn ours_s(&self) -> Option<f64> {
+            self.ours.as_ref().ok().map(|t| t.0)
+        }
+
+        fn theirs_s(&self) -> Option<f64> {
+            self.theirs.as_ref().ok().map(|t| t.0)
+        }
+
+        /// gpublas TFLOP/s / cuSOLVER TFLOP/s.
+        fn ratio(&self) -> Option<f64> {
+            match (self.ours_s(), self.theirs_s()) {
+                (Some(o), Some(t)) if o > 0.0 => Some(t / o),
+                _ => None,
+            }
+        }
+
+        fn meets_target(&self) -> Option<bool> {
+            Some(self.ratio()? >= self.spec.target)
+        }
+
+        fn disagrees(&self) -> bool {
+            match &self.agree {
+                Ok(a) => {
+                    a.rel_diff.is_nan()
+                        || a.rel_diff > self.spec.tol
+                        || a.piv_diff.is_some_and(|d| d > 0)
+                }
+                Err(_) => false,
+            }
+        }
+
+        fn print(&self) {
+            let s = &self.spec;
+            let ws = match &self.ws {
+                Ok(b) => format!("{b:>11}"),
+                Err(_) => format!("{:>11}", "error"),
+            };
+            let their_ws = match &self.their_ws {
+                Ok(Some(b)) => format!("{b:>11}"),
+                Ok(None) => format!("{:>11}", "none"),
+                Err(_) => format!("{:>11}", "error"),
+            };
+            let time = |r: Option<f64>, failed: bool| match r {
+                Some(t) => format!("{:9.3} {:7.2}", t * 1e3, self.tflops(t)),
+                None if failed => format!("{:>9} {:>7}", "error", ""),
+                None => format!("{:>9} {:>7}", "-", "-"),
+            };
+            let ratio = match self.ratio() {
+                Some(r) => format!("{r:6.3}"),
+                None => format!("{:>6}", "n/a"),
+            };
+            let target = match self.meets_target() {
+                Some(true) => format!(">={:<4.1} ok ", s.target),
+                Some(false) => format!(">={:<4.1} LOW", s.target),
+                None => format!(">={:<4.1}    ", s.target),
+            };
+            let agree = match &self.agree {
+                Ok(a) => {
+                    let piv = match a.piv_diff {
+                        Some(d) => format!("{d:>6}"),
+                        None => format!("{:>6}", "-"),
+                    };
+                    let mark = if self.disagrees() { "FAIL" } else { "ok  " };
+                    format!("{:8.1e} {piv} {mark}", a.rel_diff)
+                }
+                Err(_) => format!("{:>8} {:>6}     ", "n/a", ""),
+            };
+            out!(
+                "{:7} {:10} {:>22} {} {} | {} | {} | {} {} | {}",
+                s.group,
+                s.op,
+                s.shape,
+                ws,
+                their_ws,
+                time(self.ours_s(), self.ours.is_err()),
+                time(self.theirs_s(), self.theirs.is_err()),
+                ratio,
+                target,
+                agree
+            );
+            if self.status != Status::Success {
+                out!("    gpublas returned {:?}", self.status);
+            }
+            if let Ok(a) = &self.agree {
+                if a.rel_diff.is_nan() || a.rel_diff > s.tol {
+                    out!(
+                        "    gpublas and {} DISAGREE: relative difference {:.2e} > {:.0e}",
+                        s.reference,
+                        a.rel_diff,
+                        s.tol
+                    );
+                }
+                if let Some(d) = a.piv_diff.filter(|&d| d > 0) {
+                    out!(
+                        "    {d} pivots differ from {}'s (the factors then differ in the rows \
+                         interchanged)",
+                        s.reference
+                    );
+                }
+                let io = a.info_ours.unwrap_or(0);
+                if io > 0 || a.info_theirs > 0 {
+                    out!(
+                        "    non-zero info: gpublas {io}, {} {} (the inputs are non-singular)",
+                        s.reference,
+                        a.info_theirs
+                    );
+                }
+            }
+            let growths = self.after.growths.saturating_sub(self.before.growths);
+            if self.ours.is_ok() && growths > 0 {
+                out!("    the gpublas workspace grew {growths} times while timed");
+            }
+            let timed_ok = self.ours.is_ok() && self.theirs.is_ok();
+            for (who, e) in [
+                ("workspace query", self.ws.as_ref().err()),
+                ("cuSOLVER workspace query", self.their_ws.as_ref().err()),
+                ("gpublas", self.ours.as_ref().err()),
+                (s.reference, self.theirs.as_ref().err()),
+                ("comparison", self.agree.as_ref().err().filter(|_| timed_ok)),
+            ] {
+                if let Some(e) = e {
+                    out!("    {who}: {e}");
+                }
+            }
+        }
+
+        fn json(&self, quick: bool) -> Value {
+            let s = &self.spec;
+            let a = self.agree.as_ref().ok();
+            json!({
+                "bench": "solver", "group": s.group, "op": s.op, "type": "f64",
+                "shape": s.shape, "flops": s.flops, "quick": quick, "reps": s.reps,
+                "ws_bytes": self.ws.as_ref().ok(), "ws_error": err(self.ws.as_ref().err()),
+                "cusolver_ws_bytes": self.their_ws.as_ref().ok().copied().flatten(),
+                "cusolver_ws_none": matches!(self.their_ws, Ok(None)),
+                "cusolver_ws_error": err(self.their_ws.as_ref().err()),
+                "ws_capacity": self.after.capacity, "ws_peak_leased": self.after.peak_leased,
+                "ws_mode": format!("{:?}", self.after.mode),
+                "ws_growths_while_timed": self.after.growths.saturating_sub(self.before.growths),
+                "ours_s": self.ours_s(), "ours_tflops": self.ours_s().map(|t| self.tflops(t)),
+                "ours_samples_s": self.ours.as_ref().ok().map(|t| t.1.clone()),
+                "ours_status": format!("{:?}", self.status),
+                "ours_error": err(self.ours.as_ref().err()),
+                "reference": s.reference,
+                "cusolver_s": self.theirs_s(),
+                "cusolver_tflops": self.theirs_s().map(|t| self.tflops(t)),
+                "cusolver_samples_s": self.theirs.as_ref().ok().map(|t| t.1.clone()),
+                "cusolver_error": err(self.theirs.as_ref().err()),
+                "ratio": self.ratio(), "target": s.target, "meets_target": self.meets_target(),
+                "max_rel_diff": a.map(|a| a.rel_diff),
+                "pivots_differing": a.and_then(|a| a.piv_diff),
+                "info_nonzero_ours": a.and_then(|a| a.info_ours),
+                "info_nonzero_cusolver": a.map(|a| a.info_theirs),
+                "diff_error": err(self.agree.as_ref().err()),
+                "diff_tol": s.tol, "disagree": self.disagrees(),
+            })
+        }
+    }
+
+    /// Seconds per call: the median of `reps` calls, each after a restore of `w.a` enqueued
+    /// before its start event (outside the timed region) and timed alone; with the samples.
+    fn timed(
+        stream: &Stream,
+        reps: usize,
+        w: &mut Work,
+        c: &Cublas,
+        mut call: impl FnMut(&mut Work) -> Result<(), Error>,
+    ) -> Result<(f64, Vec<f64>), Error> {
+        let mut t = Vec::with_capacity(reps.max(1));
+        for _ in 0..reps.max(1) {
+            w.reset(c)?;
+            let timer = Timer::start(stream)?;
+            call(w)?;
+            t.push(timer.stop()?);
+        }
+        Ok((median(t.clone()), t))
+    }
+
+    /// One run: cuSOLVER, cuBLAS and the gpublas handle on one stream, and the rows so far.
+    struct Bench<'d> {
+        /// Holds its own reference to the stream.
+        s: Cusolver,
+        /// Declared before `h`: the cuBLAS handle goes before the stream it works on.
+        c: Cublas,
+        h: Handle,
+        dev: &'d Device,
+        quick: bool,
+        rows: Vec<Value>,
+    }
+
+    impl Bench<'_> {
+        /// Queries the gpublas workspace (`query`, placeholder operands), compares one call of
+        /// each library from the same input, then times both; prints the row and keeps its
+        /// JSON.
+        fn row(
+            &mut self,
+            spec: Spec,
+            w: &mut Work,
+            their_ws: Result<Option<usize>, Error>,
+            query: impl FnOnce(&mut Handle) -> Result<Status, Error>,
+            mut ours: impl FnMut(&mut Handle, &mut Work) -> Result<Status, Error>,
+            mut theirs: impl FnMut(&Cusolver, &Cublas, &mut Work) -> Result<(), Error>,
+        ) {
+            let (s, c, h) = (&self.s, &self.c, &mut self.h);
+            let ws = size_query(h, query);
+            let mut status = Status::Success;
+            let mine = w
+                .poison()
+                .and_then(|_| w.reset(c))
+                .and_then(|_| ours(h, w))
+                .and_then(|st| {
+                    status = st;
+                    Snapshot::read(w, &spec)
+                });
+            let cus = w
+                .poison()
+                .and_then(|_| w.reset(c))
+                .and_then(|_| theirs(s, c, w))
+                .and_then(|_| Snapshot::read(w, &spec));
+            let agree = match (&mine, &cus) {
+                (Ok(p), Ok(q)) => Ok(Agreement {
+                    rel_diff: rel_diff(&p.a, &q.a, spec.rows, spec.cols, spec.part),
+                    piv_diff: spec.pivots.then(|| count_diff(&p.piv, &q.piv)),
+                    info_ours: spec.info.then(|| nonzero(&p.info)),
+                    info_theirs: nonzero(&q.info),
+                }),
+                (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+            };
+            // The host copies can be gigabytes: drop them before timing.
+            let (mine, cus) = (mine.map(|_| ()), cus.map(|_| ()));
+            let stream = h.stream().clone();
+            let before = h.workspace_stats();
+            let t_ours = match mine {
+                Ok(()) => timed(&stream, spec.reps, w, c, |w| {
+                    ours(h, w).map(|st| status = st)
+                }),
+                Err(e) => Err(e),
+            };
+            let after = h.workspace_stats();
+            let t_theirs = match cus {
+                Ok(()) => timed(&stream, spec.reps, w, c, |w| theirs(s, c, w)),
+                Err(e) => Err(e),
+            };
+            let row = Row {
+                spec,
+                ws,
+                their_ws,
+                before,
+                after,
+                ours: t_ours,
+                status,
+                theirs: t_theirs,
+                agree,
+            };
+            row.print();
+            self.rows.push(row.json(self.quick));
+        }
+
+        /// Runs one part of a group; an error setting it up (memory, allocation, upload) is
+        /// printed and kept as a JSON row, and the run goes on.
+        fn part(
+            &mut self,
+            group: &str,
+            what: &str,
+            f: impl FnOnce(&mut Self) -> Result<(), Error>,
+        ) {
+            if let Err(e) = f(self) {
+                out!("{group}: {what} not run: {e}");
+                self.rows.push(json!({
+                    "bench": "solver", "group": group, "what": what, "error": e.to_string()
+                }));
+            }
+        }
+    }
+
+    /// Timed calls per row at order `n`: few for the big factorizations.
+    fn reps_for(quick: bool, n: usize) -> usize {
+        match (quick, n) {
+            (true, _) => 3,
+            (false, n) if n >= 16384 => 3,
+            _ => 5,
+        }
+    }
+
+    /// cuSOLVER's workspace of a row: its size in bytes (`None`: the routine takes none) and,
+    /// where the size query succeeded, the buffer.
+    struct TheirWork {
+        bytes: Result<Option<usize>, Error>,
+        buf: Option<DeviceBuffer<f64>>,
+    }
+
+    /// A cuSOLVER workspace of `lwork` elements (one at least), or the query's error.
+    fn their_work(dev: &Device, lwork: &Result<usize, Error>) -> Result<TheirWork, Error> {
+        Ok(match lwork {
+            Ok(l) => TheirWork {
+                bytes: Ok(Some(bytes::<f64>(*l)?)),
+                buf: Some(dev.alloc::<f64>((*l).max(1))?),
+            },
+            Err(e) => TheirWork {
+                bytes: Err(e.clone()),
+                buf: None,
+            },
+        })
+    }
+
+    fn no_work(e: &Result<Option<usize>, Error>) -> Error {
+        match e {
+            Err(e) => e.clone(),
+            Ok(_) => Error::InvalidValue("no cuSOLVER workspace".into()),
+        }
+    }
+
+    /// getrf: f64 LU with partial pivoting of one random `n × n` matrix (flops 2n³/3),
+    /// gpublas `getrf` against `cusolverDnDgetrf`.
+    fn getrf_part(b: &mut Bench<'_>, n: usize, target: f64) -> Result<(), Error> {
+        let l = elems(n, n)?;
+        // The working and pristine copies, plus room for either library's workspace.
+        fits(b.dev, "getrf f64", bytes::<f64>(l.saturating_mul(2))?)?;
+        let mut w = {
+            let host = general(n, n, 1000 + n as u64)?;
+            Work::new(b.dev, &host, n, 1)?
+        };
+        let lwork = b.s.getrf_buffer_size::<f64>(n, n, &w.a, n);
+        let TheirWork {
+            bytes: their_ws,
+            buf: mut work,
+        } = their_work(b.dev, &lwork)?;
+        let nf = n as f64;
+        let spec = Spec {
+            group: "getrf",
+            op: "getrf".into(),
+            shape: format!("n={n}"),
+            flops: 2.0 * nf * nf * nf / 3.0,
+            target,
+            reference: "cusolverDnDgetrf",
+            reps: reps_for(b.quick, n),
+            tol: 1e-8,
+            rows: n,
+            cols: n,
+            part: Part::All,
+            pivots: true,
+            info: true,
+        };
+        let missing = no_work(&their_ws);
+        b.row(
+            spec,
+            &mut w,
+            their_ws,
+            |h| {
+                let mut a = DeviceBuffer::<f64>::placeholder(l);
+                let mut p = DeviceBuffer::<i32>::placeholder(n);
+                let mut i = DeviceBuffer::<i32>::placeholder(1);
+                solver::getrf(
+                    h,
+                    n,
+                    n,
+                    &mut a,
+                    n,
+                    Results::Device(&mut p),
+                    Results::Device(&mut i),
+                )
+            },
+            |h, w| {
+                solver::getrf(
+                    h,
+                    n,
+                    n,
+                    &mut w.a,
+                    n,
+                    Results::Device(&mut w.piv),
+                    Results::Device(&mut w.info),
+                )
+            },
+            |s, _, w| match work.as_mut() {
+                Some(work) => s.getrf(n, n, &mut w.a, n, work, &mut w.piv, &mut w.info),
+                None => Err(missing.clone()),
+            },
+        );
+        Ok(())
+    }
+
+    /// potrf: f64 Cholesky (lower) of one SPD `n × n` matrix (flops n³/3), gpublas `potrf`
+    /// against `cusolverDnDpotrf`; the lower triangles are compared.
+    fn potrf_part(b: &mut Bench<'_>, n: usize, target: f64) -> Result<(), Error> {
+        let l = elems(n, n)?;
+        fits(b.dev, "potrf f64", bytes::<f64>(l.saturating_mul(2))?)?;
+        let mut w = {
+            let host = spd(n, 1, 2000 + n as u64)?;
+            Work::new(b.dev, &host, 1, 1)?
+        };
+        let uplo = Uplo::Lower;
+        let lwork = b.s.potrf_buffer_size::<f64>(uplo, n, &w.a, n);
+        let TheirWork {
+            bytes: their_ws,
+            buf: mut work,
+        } = their_work(b.dev, &lwork)?;
+        let nf = n as f64;
+        let spec = Spec {
+            group: "potrf",
+            op: "potrf L".into(),
+            shape: format!("n={n}"),
+            flops: nf * nf * nf / 3.0,
+            target,
+            reference: "cusolverDnDpotrf",
+            reps: reps_for(b.quick, n),
+            tol: 1e-10,
+            rows: n,
+            cols: n,
+            part: Part::Lower,
+            pivots: false,
+            info: true,
+        };
+        let missing = no_work(&their_ws);
+        b.row(
+            spec,
+            &mut w,
+            their_ws,
+            |h| {
+                let mut a = DeviceBuffer::<f64>::placeholder(l);
+                let mut i = DeviceBuffer::<i32>::placeholder(1);
+                solver::potrf(h, uplo, n, &mut a, n, Results::Device(&mut i))
+            },
+            |h, w| solver::potrf(h, uplo, n, &mut w.a, n, Results::Device(&mut w.info)),
+            |s, _, w| match work.as_mut() {
+                Some(work) => s.potrf(uplo, n, &mut w.a, n, work, &mut w.info),
+                None => Err(missing.clone()),
+            },
+        );
+        Ok(())
+    }
+
+    /// getrs: f64 `A X = B` at order `n` for each right-hand-side count (flops 2n²·nrhs),
+    /// gpublas `getrs` against `cusolverDnDgetrs`, both with cuSOLVER's factors and pivots of
+    /// one random matrix (factored once here, not timed).
+    fn getrs_part(b: &mut Bench<'_>, n: usize, nrhss: &[usize]) -> Result<(), Error> {
+        let l = elems(n, n)?;
+        let maxr = nrhss.iter().copied().max().unwrap_or(1);
+        fits(
+            b.dev,
+            "getrs f64",
+            bytes::<f64>(l.saturating_add(elems(n, maxr)?.saturating_mul(2)))?,
+        )?;
+        let mut lu = b.dev.upload(&general(n, n, 3000 + n as u64)?)?;
+        let mut piv = b.dev.alloc::<i32>(n.max(1))?;
+        {
+            let lwork = b.s.getrf_buffer_size::<f64>(n, n, &lu, n)?;
+            let mut work = b.dev.alloc::<f64>(lwork.max(1))?;
+            let mut info = b.dev.alloc::<i32>(1)?;
+            b.s.getrf(n, n, &mut lu, n, &mut work, &mut piv, &mut info)?;
+            let i = info.to_vec()?;
+            if nonzero(&i) > 0 {
+                out!("getrs: cusolverDnDgetrf of the system matrix returned info {i:?}");
+            }
+        }
+        for &nrhs in nrhss {
+            b.part("getrs", &format!("nrhs={nrhs}"), |b| {
+                let lb = elems(n, nrhs)?;
+                let mut w = {
+                    let host = general(n, nrhs, 3100 + nrhs as u64)?;
+                    Work::new(b.dev, &host, 1, 1)?
+                };
+                let nf = n as f64;
+                let spec = Spec {
+                    group: "getrs",
+                    op: "getrs N".into(),
+                    shape: format!("n={n} nrhs={nrhs}"),
+                    flops: 2.0 * nf * nf * nrhs as f64,
+                    target: 1.0,
+                    reference: "cusolverDnDgetrs",
+                    reps: if b.quick { 3 } else { 21 },
+                    tol: 1e-8,
+                    rows: n,
+                    cols: nrhs,
+                    part: Part::All,
+                    pivots: false,
+                    info: false,
+                };
+                let (lu, piv) = (&lu, &piv);
+                b.row(
+                    spec,
+                    &mut w,
+                    Ok(None),
+                    |h| {
+                        let a = DeviceBuffer::<f64>::placeholder(l);
+                        let p = DeviceBuffer::<i32>::placeholder(n);
+                        let mut x = DeviceBuffer::<f64>::placeholder(lb);
+                        solver::getrs(h, Op::N, n, nrhs, &a, n, &p, &mut x, n)
+                    },
+                    |h, w| solver::getrs(h, Op::N, n, nrhs, lu, n, piv, &mut w.a, n),
+                    |s, _, w| s.getrs(Op::N, n, nrhs, lu, n, piv, &mut w.a, n, &mut w.info),
+                );
+                Ok(())
+            });
+        }
+        Ok(())
+    }
+
+    /// batched getrf: `count` random f64 `n × n` matrices in one buffer (flops 2n³/3 each),
+    /// gpublas `getrf_strided_batched` against `cublasDgetrfBatched` (its pointer array built
+    /// once, before anything is timed).
+    fn getrf_batched_part(b: &mut Bench<'_>, count: usize, n: usize) -> Result<(), Error> {
+        let one = elems(n, n)?;
+        let l = elems(one, count)?;
+        fits(
+            b.dev,
+            "batched getrf f64",
+            bytes::<f64>(l.saturating_mul(2))?,
+        )?;
+        let mut w = {
+            let host = general(n, elems(n, count)?, 4000 + n as u64)?;
+            Work::new(b.dev, &host, elems(n, count)?, count)?
+        };
+        let ptrs = BatchPtrArray::new(&w.a, one, count)?;
+        let nf = n as f64;
+        let spec = Spec {
+            group: "batched",
+            op: "getrf_sb".into(),
+            shape: format!("{count} x n={n}"),
+            flops: 2.0 * nf * nf * nf / 3.0 * count as f64,
+            target: 2.0,
+            reference: "cublasDgetrfBatched",
+            reps: if b.quick { 3 } else { 21 },
+            tol: 1e-10,
+            rows: n,
+            cols: n,
+            part: Part::All,
+            pivots: true,
+            info: true,
+        };
+        b.row(
+            spec,
+            &mut w,
+            Ok(None),
+            |h| {
+                let mut a = DeviceBuffer::<f64>::placeholder(l);
+                let mut p = DeviceBuffer::<i32>::placeholder(n * count);
+                let mut i = DeviceBuffer::<i32>::placeholder(count);
+                solver::getrf_strided_batched(
+                    h,
+                    n,
+                    n,
+                    &mut a,
+                    n,
+                    one,
+                    Results::Device(&mut p),
+                    n,
+                    Results::Device(&mut i),
+                    count,
+                )
+            },
+            |h, w| {
+                solver::getrf_strided_batched(
+                    h,
+                    n,
+                    n,
+                    &mut w.a,
+                    n,
+                    one,
+                    Results::Device(&mut w.piv),
+                    n,
+                    Results::Device(&mut w.info),
+                    count,
+                )
+            },
+            |_, c, w| c.getrf_batched(n, &mut w.a, n, one, &mut w.piv, &mut w.info, count, &ptrs),
+        );
+        Ok(())
+    }
+
+    /// batched potrf: `count` SPD f64 `n × n` matrices in one buffer (flops n³/3 each), lower,
+    /// gpublas `potrf_strided_batched` against `cusolverDnDpotrfBatched` (pointer array built
+    /// once); the lower triangles are compared (cuSOLVER may use the other as scratch).
+    fn potrf_batched_part(b: &mut Bench<'_>, count: usize, n: usize) -> Result<(), Error> {
+        let one = elems(n, n)?;
+        let l = elems(one, count)?;
+        fits(
+            b.dev,
+            "batched potrf f64",
+            bytes::<f64>(l.saturating_mul(2))?,
+        )?;
+        let mut w = {
+            let host = spd(n, count, 5000 + n as u64)?;
+            Work::new(b.dev, &host, 1, count)?
+        };
+        let ptrs = BatchPtrArray::new(&w.a, one, count)?;
+        let uplo = Uplo::Lower;
+        let nf = n as f64;
+        let spec = Spec {
+            group: "batched",
+            op: "potrf_sb L".into(),
+            shape: format!("{count} x n={n}"),
+            flops: nf * nf * nf / 3.0 * count as f64,
+            target: 2.0,
+            reference: "cusolverDnDpotrfBatched",
+            reps: if b.quick { 3 } else { 21 },
+            tol: 1e-10,
+            rows: n,
+            cols: n,
+            part: Part::Lower,
+            pivots: false,
+            info: true,
+        };
+        b.row(
+            spec,
+            &mut w,
+            Ok(None),
+            |h| {
+                let mut a = DeviceBuffer::<f64>::placeholder(l);
+                let mut i = DeviceBuffer::<i32>::placeholder(count);
+                solver::potrf_strided_batched(
+                    h,
+                    uplo,
+                    n,
+                    &mut a,
+                    n,
+                    one,
+                    Results::Device(&mut i),
+                    count,
+                )
+            },
+            |h, w| {
+                solver::potrf_strided_batched(
+                    h,
+                    uplo,
+                    n,
+                    &mut w.a,
+                    n,
+                    one,
+                    Results::Device(&mut w.info),
+                    count,
+                )
+            },
+            |s, _, w| s.potrf_batched(uplo, n, &mut w.a, n, one, &mut w.info, count, &ptrs),
+        );
+        Ok(())
+    }
+
+    /// `gpublas bench solver`: prints the table, returns the JSON rows.
+    pub(super) fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, Error> {
+        let groups = selected(only, &GROUPS)?;
+        if dev.backend() != Backend::Cuda {
+            return Err(Error::Unsupported(format!(
+                "gpublas bench solver compares gpublas with cuSOLVER on a CUDA GPU; the device \
+                 is {} (no GPU found, or --device host)",
+                dev.name()
+            )));
+        }
+        // The default configuration (not the environment's): a Managed workspace.
+        let h = Handle::with_config(dev, &HandleConfig::default())?;
+        let c = Cublas::new(h.stream())?;
+        let s = Cusolver::new(h.stream())?;
+        let from = gpublas::device::cusolver::ensure_cusolver()?;
+        let mut b = Bench {
+            s,
+            c,
+            h,
+            dev,
+            quick,
+            rows: Vec::new(),
+        };
+        out!(
+            "LAPACK (f64) on {} against cuSOLVER (loaded from {from}) and cuBLAS: median of \
+             single calls each timed by a CUDA-event pair (3 calls at n >= 16384, 5 at 8192, 21 \
+             for getrs and the batches; 3 with --quick); before every call the input is copied \
+             back from a pristine device buffer, outside the timed region; gpublas handle {:?}",
+            dev.name(),
+            b.h.workspace_mode()
+        );
+        out!(
+            "flops: getrf 2n³/3, potrf n³/3, getrs 2n²·nrhs (per matrix for batches); ratio = \
+             gpublas TFLOP/s / reference TFLOP/s; ws = gpublas workspace from a size query with \
+             placeholders, cuSOLVER ws = its ?_bufferSize (bytes; none = no workspace \
+             argument); rel diff = max |gpublas - reference| / max |reference| (lower triangle \
+             for potrf) after one call of each from the same input, piv = pivots that differ"
+        );
+        out!(
+            "{:7} {:10} {:>22} {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>7} | {:>6} {:10} | {:>8} {:>6}",
+            "group",
+            "op",
+            "shape",
+            "ws bytes",
+            "cuSOLVER ws",
+            "gpublas ms",
+            "TFLOP/s",
+            "ref ms",
+            "TFLOP/s",
+            "ratio",
+            "target",
+            "rel diff",
+            "piv"
+        );
+        for g in groups {
+            match g {
+                "getrf" => {
+                    let sizes: &[(usize, f64)] = if quick {
+                        &[(1024, 1.2), (2048, 1.0)]
+                    } else {
+                        &[(8192, 1.2), (16384, 1.0), (32768, 1.0)]
+                    };
+                    for &(n, t) in sizes {
+                        b.part("getrf", &format!("n={n}"), |b| getrf_part(b, n, t));
+                    }
+                }
+                "potrf" => {
+                    let sizes: &[usize] = if quick { &[1024, 2048] } else { &[8192, 16384] };
+                    for &n in sizes {
+                        b.part("potrf", &format!("n={n}"), |b| potrf_part(b, n, 1.0));
+                    }
+                }
+                "getrs" => {
+                    let n = if quick { 1024 } else { 8192 };
+                    b.part("getrs", &format!("n={n}"), |b| getrs_part(b, n, &[1, 256]));
+                }
+                _ => {
+                    let (small, large) = if quick { (1000, 100) } else { (10_000, 1000) };
+                    b.part("batched", &format!("getrf {small} x 32"), |b| {
+                        getrf_batched_part(b, small, 32)
+                    });
+                    b.part("batched", &format!("getrf {large} x 128"), |b| {
+                        getrf_batched_part(b, large, 128)
+                    });
+                    b.part("batched", &format!("potrf {small} x 32"), |b| {
+                        potrf_batched_part(b, small, 32)
+                    });
+                }
+            }
+        }
+        let st = b.h.workspace_stats();
+        out!("gpublas handle workspace: {st}");
+        b.rows.push(json!({
+            "bench": "solver", "what": "workspace stats", "mode": format!("{:?}", st.mode),
+            "capacity": st.capacity, "peak_leased": st.peak_leased, "leases": st.leases,
+            "growths": st.growths, "stream_ordered_allocs": st.stream_ordered_allocs,
+            "degraded_calls": st.degraded_calls, "memory_errors": st.memory_errors,
+            "queries": st.queries,
+        }));
+        Ok(b.rows)
+    }
+}

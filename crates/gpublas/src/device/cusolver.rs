@@ -1,0 +1,756 @@
+//! cuSOLVER (dense), only to compare against in benchmarks (feature `cublas`).
+//!
+//! A [`Cusolver`] is a `cusolverDn` handle bound to a gpublas [`Stream`]; its wrappers are
+//! `?getrf_bufferSize` + `?getrf`, `?getrs`, `?potrf_bufferSize` + `?potrf` and
+//! `?potrfBatched` (pointer arrays, [`BatchPtrArray`]) for `f32` and `f64`. cuBLAS's
+//! `cublas?getrfBatched` lives with the cuBLAS handle ([`super::cublas::Cublas::getrf_batched`])
+//! and takes the same [`BatchPtrArray`].
+//!
+//! As in `cublas.rs`, every wrapper checks its arguments before the raw call: sizes and leading
+//! dimensions must fit cuSOLVER's 32-bit `int`, every buffer must be memory of the handle's
+//! device holding every element the call can touch (computed overflow-safe), the workspace at
+//! least what `?_bufferSize` asked for, and the entries of a batch must not overlap; anything
+//! else is `Error::InvalidValue` / `Error::InvalidPointer` naming the values. Results (pivots,
+//! `info`) go to device buffers, so no call waits for the host.
+//!
+//! Loading: cudarc opens cuSOLVER by bare name (`libcusolver.so`, `.so.13`, `.so.12`, `.so.11`,
+//! … — CUDA 13 ships cuSOLVER 12 as `libcusolver.so.12`) and panics when none loads. We first
+//! load cuBLAS (through [`super::libs`]) and cuSOLVER's other dependencies (nvJitLink, cuSPARSE)
+//! and cuSOLVER itself by full path from [`super::libs::library_dirs`], so the bare-name
+//! `dlopen` resolves through the sonames, then check that cudarc can open it and that every
+//! symbol used here is present: a missing library or symbol is `Error::LibraryMissing`.
+
+use std::cell::RefCell;
+use std::ffi::c_int;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+
+use cudarc::cusolver::sys;
+
+use super::cublas::CublasReal;
+use super::{libs, Device, DeviceBuffer, DeviceKind, Element, Stream, StreamKind};
+use crate::common::operand::mat_span;
+use crate::{Error, Op, Uplo};
+
+/// cuSOLVER's library files, tried in this order in each library folder.
+const CUSOLVER_FILES: &[&str] = &["libcusolver.so.12", "libcusolver.so.13", "libcusolver.so"];
+
+/// Libraries cuSOLVER links against besides cuBLAS (which [`libs`] loads), each as its
+/// candidate file names; loaded by full path first so cuSOLVER's own `DT_NEEDED` entries
+/// resolve to them by soname. A dependency that is not found here is left to the system
+/// search path.
+const CUSOLVER_DEPS: &[&[&str]] = &[
+    &["libnvJitLink.so.13", "libnvJitLink.so"],
+    &["libcusparse.so.12", "libcusparse.so"],
+];
+
+/// Every cuSOLVER symbol the wrappers call: checked once, so a missing one is an error
+/// rather than a panic inside cudarc's loader.
+const SYMBOLS: &[&str] = &[
+    "cusolverDnCreate",
+    "cusolverDnDestroy",
+    "cusolverDnSetStream",
+    "cusolverDnSgetrf_bufferSize",
+    "cusolverDnDgetrf_bufferSize",
+    "cusolverDnSgetrf",
+    "cusolverDnDgetrf",
+    "cusolverDnSgetrs",
+    "cusolverDnDgetrs",
+    "cusolverDnSpotrf_bufferSize",
+    "cusolverDnDpotrf_bufferSize",
+    "cusolverDnSpotrf",
+    "cusolverDnDpotrf",
+    "cusolverDnSpotrfBatched",
+    "cusolverDnDpotrfBatched",
+];
+
+/// Libraries loaded by full path, kept for the life of the process so their sonames stay
+/// resolvable.
+fn preloaded() -> &'static Mutex<Vec<libloading::Library>> {
+    static LIBS: OnceLock<Mutex<Vec<libloading::Library>>> = OnceLock::new();
+    LIBS.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Loads the first of `files` found in the library folders; returns the path loaded.
+fn preload(files: &[&str]) -> Option<PathBuf> {
+    for dir in libs::library_dirs() {
+        for f in files {
+            let p = dir.join(f);
+            if p.is_file() {
+                // SAFETY: loading a CUDA library runs its initialisers, which are well behaved;
+                // the handle is kept alive for the process so no symbol outlives it.
+                if let Ok(lib) = unsafe { libloading::Library::new(&p) } {
+                    if let Ok(mut v) = preloaded().lock() {
+                        v.push(lib);
+                    }
+                    return Some(p);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Makes sure cuSOLVER (and the cuBLAS it needs) can be loaded and has every symbol used
+/// here; returns where it came from.
+pub fn ensure_cusolver() -> Result<String, Error> {
+    static CUSOLVER: OnceLock<Result<String, Error>> = OnceLock::new();
+    CUSOLVER
+        .get_or_init(|| {
+            libs::ensure_cublas()?;
+            for dep in CUSOLVER_DEPS {
+                preload(dep);
+            }
+            let from = preload(CUSOLVER_FILES);
+            // SAFETY: only tries to dlopen the library by cudarc's candidate names.
+            if !unsafe { sys::is_culib_present() } {
+                return Err(Error::LibraryMissing(format!(
+                    "cuSOLVER (libcusolver.so.12, which CUDA 13 ships) was not found in the \
+                     library path nor in {:?}, or one of its dependencies (libcublas.so.13, \
+                     libcublasLt.so.13, libcusparse.so.12, libnvJitLink.so.13) was not: the \
+                     solver benchmark needs it; install CUDA, or `pip install nvidia-cusolver \
+                     nvidia-cusparse nvidia-nvjitlink nvidia-cublas` and set CUDA_PATH to their \
+                     nvidia/cu13 folder",
+                    libs::library_dirs()
+                )));
+            }
+            // SAFETY: `is_culib_present` just opened one of the candidates cudarc's `culib`
+            // tries, in the same order, so `culib` finds a library (it panics only when none
+            // loads); looking a symbol up calls nothing.
+            let lib = unsafe { sys::culib() };
+            let missing: Vec<&str> = SYMBOLS
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let name = format!("{s}\0");
+                    // SAFETY: only looks the symbol up; the pointer is never called here.
+                    unsafe { lib.get::<unsafe extern "C" fn()>(name.as_bytes()) }.is_err()
+                })
+                .collect();
+            if !missing.is_empty() {
+                return Err(Error::LibraryMissing(format!(
+                    "the cuSOLVER library loaded lacks {missing:?} (too old a cuSOLVER?)"
+                )));
+            }
+            Ok(from
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "the system library path".into()))
+        })
+        .clone()
+}
+
+fn check(op: &str, s: sys::cusolverStatus_t) -> Result<(), Error> {
+    if s == sys::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::driver(op, format!("{s:?}")))
+    }
+}
+
+/// `v` as a cuSOLVER `int`.
+fn int(call: &str, what: &str, v: usize) -> Result<c_int, Error> {
+    c_int::try_from(v).map_err(|_| {
+        Error::InvalidValue(format!(
+            "{call}: {what} = {v} does not fit a 32-bit int (max {})",
+            c_int::MAX
+        ))
+    })
+}
+
+/// Elements a `rows × cols` matrix at `ld` spans; `ld >= max(1, rows)` as cuSOLVER requires.
+fn mspan(call: &str, what: &str, rows: usize, cols: usize, ld: usize) -> Result<usize, Error> {
+    if ld < rows.max(1) {
+        return Err(Error::InvalidValue(format!(
+            "{call}: the leading dimension of {what} ({ld}) is less than max(1, {rows}) rows"
+        )));
+    }
+    mat_span(rows, cols, ld).ok_or_else(|| {
+        Error::InvalidValue(format!(
+            "{call}: {what}, {rows} x {cols} at leading dimension {ld}, overflows the address \
+             space"
+        ))
+    })
+}
+
+/// Elements `batch` entries of `one` elements each, `stride` apart, span.
+fn bspan(call: &str, what: &str, one: usize, stride: usize, batch: usize) -> Result<usize, Error> {
+    if batch == 0 || one == 0 {
+        return Ok(0);
+    }
+    (batch - 1)
+        .checked_mul(stride)
+        .and_then(|v| v.checked_add(one))
+        .ok_or_else(|| {
+            Error::InvalidValue(format!(
+                "{call}: {batch} entries of {what} at stride {stride} (each {one} elements) \
+                 overflow the address space"
+            ))
+        })
+}
+
+/// Rejects a batch whose entries, written by the call, would overlap.
+fn no_overlap(
+    call: &str,
+    what: &str,
+    one: usize,
+    stride: usize,
+    batch: usize,
+) -> Result<(), Error> {
+    if batch > 1 && one > 0 && stride < one {
+        return Err(Error::InvalidValue(format!(
+            "{call}: {what} has stride {stride} but one entry spans {one} elements: {batch} \
+             entries would overlap"
+        )));
+    }
+    Ok(())
+}
+
+/// The address of `buf` after checking that it is memory of `dev` holding at least `need`
+/// elements (`call` names the library and routine in errors).
+pub(crate) fn checked_addr<T: Element>(
+    call: &str,
+    what: &str,
+    dev: &Device,
+    buf: &DeviceBuffer<T>,
+    need: usize,
+) -> Result<u64, Error> {
+    let Some(addr) = buf.addr_on(dev) else {
+        return Err(Error::InvalidPointer(format!(
+            "{call}: {what} is {} but the call works on {}",
+            match buf.device() {
+                Some(d) => format!("memory of {}", d.name()),
+                None => format!("a placeholder of {} elements", buf.len()),
+            },
+            dev.name()
+        )));
+    };
+    if buf.len() < need {
+        return Err(Error::InvalidValue(format!(
+            "{call}: {what} has {} elements; the call needs {need}",
+            buf.len()
+        )));
+    }
+    Ok(addr)
+}
+
+/// What a [`BatchPtrArray`] was built for: element size, base address, stride, count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PtrKey {
+    elem: usize,
+    base: u64,
+    stride: usize,
+    batch: usize,
+}
+
+/// A device array of the `batch` addresses `base + i * stride` (elements) of one buffer: the
+/// `A` argument of the pointer-array batched routines (`cusolverDn?potrfBatched`,
+/// `cublas?getrfBatched`). Built once by [`BatchPtrArray::new`] (a synchronous upload) so the
+/// timed calls upload nothing; every call checks that the array was built for the buffer,
+/// stride and count it is given.
+pub struct BatchPtrArray {
+    ptrs: DeviceBuffer<u64>,
+    dev: Device,
+    key: PtrKey,
+}
+
+impl BatchPtrArray {
+    /// The addresses of `batch` entries of `a`, `stride` elements apart, uploaded to `a`'s
+    /// device now.
+    pub fn new<T: Element>(
+        a: &DeviceBuffer<T>,
+        stride: usize,
+        batch: usize,
+    ) -> Result<BatchPtrArray, Error> {
+        let call = "BatchPtrArray::new";
+        let dev = a.device().ok_or_else(|| {
+            Error::InvalidPointer(format!(
+                "{call}: A is a placeholder of {} elements",
+                a.len()
+            ))
+        })?;
+        let base = checked_addr(call, "A", &dev, a, 0)?;
+        let elem = std::mem::size_of::<T>();
+        let step = stride
+            .checked_mul(elem)
+            .and_then(|s| u64::try_from(s).ok())
+            .ok_or_else(|| {
+                Error::InvalidValue(format!(
+                    "{call}: stride {stride} overflows the address space"
+                ))
+            })?;
+        let addrs = (0..batch as u64)
+            .map(|i| {
+                i.checked_mul(step)
+                    .and_then(|o| base.checked_add(o))
+                    .ok_or_else(|| {
+                        Error::InvalidValue(format!(
+                            "{call}: entry {i} overflows the address space"
+                        ))
+                    })
+            })
+            .collect::<Result<Vec<u64>, Error>>()?;
+        // One element at least: an empty batch still gets a real (unread) allocation.
+        let ptrs = if addrs.is_empty() {
+            dev.alloc::<u64>(1)?
+        } else {
+            dev.upload(&addrs)?
+        };
+        Ok(BatchPtrArray {
+            ptrs,
+            dev,
+            key: PtrKey {
+                elem,
+                base,
+                stride,
+                batch,
+            },
+        })
+    }
+
+    /// The number of entries the array holds.
+    pub fn batch(&self) -> usize {
+        self.key.batch
+    }
+
+    /// The array's device address, after checking that it was built on `dev` for `batch`
+    /// entries of elements of `T` at `base`, `stride` apart.
+    pub(crate) fn addr_for<T: Element>(
+        &self,
+        call: &str,
+        dev: &Device,
+        base: u64,
+        stride: usize,
+        batch: usize,
+    ) -> Result<u64, Error> {
+        let key = PtrKey {
+            elem: std::mem::size_of::<T>(),
+            base,
+            stride,
+            batch,
+        };
+        if self.key != key || !self.dev.same_as(dev) {
+            return Err(Error::InvalidValue(format!(
+                "{call}: the pointer array was built for {:?} on {}, the call is {key:?} on {}",
+                self.key,
+                self.dev.name(),
+                dev.name()
+            )));
+        }
+        checked_addr(call, "the pointer array", dev, &self.ptrs, batch)
+    }
+}
+
+fn fill(uplo: Uplo) -> sys::cublasFillMode_t {
+    match uplo {
+        Uplo::Upper => sys::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER,
+        Uplo::Lower => sys::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER,
+    }
+}
+
+/// `op` for a real type: `C` is `T`.
+fn trans(op: Op) -> sys::cublasOperation_t {
+    match op {
+        Op::N => sys::cublasOperation_t::CUBLAS_OP_N,
+        Op::T | Op::C => sys::cublasOperation_t::CUBLAS_OP_T,
+    }
+}
+
+/// Which `?_bufferSize` answer a cached workspace size is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LworkKey {
+    Getrf {
+        double: bool,
+        m: usize,
+        n: usize,
+        lda: usize,
+    },
+    Potrf {
+        double: bool,
+        upper: bool,
+        n: usize,
+        lda: usize,
+    },
+}
+
+/// A cuSOLVER dense handle working on a gpublas stream (CUDA only).
+pub struct Cusolver {
+    h: sys::cusolverDnHandle_t,
+    dev: Device,
+    /// The stream the handle works on, kept so it outlives the handle (fields drop after
+    /// `Drop::drop` destroys the handle).
+    _stream: Stream,
+    /// `?_bufferSize` answers (elements), so the workspace check before each call does not ask
+    /// cuSOLVER again.
+    lwork: RefCell<Vec<(LworkKey, usize)>>,
+}
+
+impl Cusolver {
+    /// A cuSOLVER dense handle working on `stream` (CUDA only). `Error::LibraryMissing` when
+    /// cuSOLVER or a library it needs cannot be loaded.
+    pub fn new(stream: &Stream) -> Result<Cusolver, Error> {
+        let StreamKind::Cuda(s, d) = &stream.0 else {
+            return Err(Error::Unsupported("cuSOLVER on the host backend".into()));
+        };
+        ensure_cusolver()?;
+        d.bind()?;
+        let mut h = std::ptr::null_mut();
+        // SAFETY: plain handle creation in the current (the stream's) context; the library
+        // and every symbol used were checked by `ensure_cusolver`. The handle is owned by `c`
+        // (destroyed by its Drop) as soon as it exists.
+        unsafe {
+            check("cusolverDnCreate", sys::cusolverDnCreate(&mut h))?;
+            let c = Cusolver {
+                h,
+                dev: stream.device(),
+                _stream: stream.clone(),
+                lwork: RefCell::new(Vec::new()),
+            };
+            check(
+                "cusolverDnSetStream",
+                sys::cusolverDnSetStream(h, s.cu_stream() as _),
+            )?;
+            Ok(c)
+        }
+    }
+
+    /// Makes the handle's context current on this thread (cuSOLVER calls use it).
+    fn bind(&self) -> Result<(), Error> {
+        match &self.dev.0 {
+            DeviceKind::Cuda(d) => d.bind(),
+            DeviceKind::Host(_) => Err(Error::Unsupported("cuSOLVER on the host backend".into())),
+        }
+    }
+
+    fn ptr<T: Element>(
+        &self,
+        call: &str,
+        what: &str,
+        buf: &DeviceBuffer<T>,
+        need: usize,
+    ) -> Result<u64, Error> {
+        checked_addr(call, what, &self.dev, buf, need)
+    }
+
+    fn cached(&self, key: LworkKey) -> Option<usize> {
+        self.lwork
+            .borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, v)| v)
+    }
+
+    fn remember(&self, key: LworkKey, v: usize) {
+        let mut l = self.lwork.borrow_mut();
+        if !l.iter().any(|(k, _)| *k == key) {
+            l.push((key, v));
+        }
+    }
+
+    /// A `?_bufferSize` answer as a count of elements.
+    fn lwork_count(call: &str, lwork: c_int) -> Result<usize, Error> {
+        usize::try_from(lwork).map_err(|_| {
+            Error::driver(
+                format!("cusolverDn?{call}_bufferSize"),
+                format!("returned a negative workspace size ({lwork})"),
+            )
+        })
+    }
+
+    /// The workspace, in elements of `T`, that [`Self::getrf`] of an `m × n` matrix at `lda`
+    /// needs (`cusolverDn?getrf_bufferSize`); `a` is the matrix of the call.
+    pub fn getrf_buffer_size<T: CublasReal>(
+        &self,
+        m: usize,
+        n: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+    ) -> Result<usize, Error> {
+        let call = "cuSOLVER getrf_bufferSize";
+        let key = LworkKey::Getrf {
+            double: T::DOUBLE,
+            m,
+            n,
+            lda,
+        };
+        if let Some(v) = self.cached(key) {
+            return Ok(v);
+        }
+        let (mi, ni, ldi) = (
+            int(call, "m", m)?,
+            int(call, "n", n)?,
+            int(call, "lda", lda)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
+        self.bind()?;
+        let mut lwork: c_int = 0;
+        // SAFETY: a host-side query: A spans an m x n matrix at lda >= max(1, m) on this
+        // handle's device (checked above), and lwork is a live int it writes.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDgetrf_bufferSize(self.h, mi, ni, ap as _, ldi, &mut lwork)
+            } else {
+                sys::cusolverDnSgetrf_bufferSize(self.h, mi, ni, ap as _, ldi, &mut lwork)
+            }
+        };
+        check("cusolverDn?getrf_bufferSize", s)?;
+        let v = Self::lwork_count("getrf", lwork)?;
+        self.remember(key, v);
+        Ok(v)
+    }
+
+    /// LU factorization with partial pivoting of the `m × n` matrix `a` at `lda`, in place
+    /// (`cusolverDn?getrf`): `min(m, n)` 1-based pivots to `ipiv`, `info` (0, or `i > 0` when
+    /// `U(i, i)` is exactly zero) to `info[0]`. `work` holds at least
+    /// [`Self::getrf_buffer_size`] elements.
+    #[allow(clippy::too_many_arguments)]
+    pub fn getrf<T: CublasReal>(
+        &self,
+        m: usize,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        work: &mut DeviceBuffer<T>,
+        ipiv: &mut DeviceBuffer<i32>,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER getrf";
+        let lwork = self.getrf_buffer_size(m, n, a, lda)?;
+        let (mi, ni, ldi) = (
+            int(call, "m", m)?,
+            int(call, "n", n)?,
+            int(call, "lda", lda)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
+        let wp = self.ptr(call, "the workspace", work, lwork)?;
+        let pp = self.ptr(call, "ipiv", ipiv, m.min(n))?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let h = self.h;
+        // SAFETY: A spans an m x n matrix at lda >= max(1, m), the workspace holds the
+        // elements getrf_bufferSize asked for, ipiv min(m, n) ints and info one (checked
+        // above, overflow-safe); all on this handle's device; every output is exclusively
+        // borrowed, so no two of them alias.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDgetrf(h, mi, ni, ap as _, ldi, wp as _, pp as _, ip as _)
+            } else {
+                sys::cusolverDnSgetrf(h, mi, ni, ap as _, ldi, wp as _, pp as _, ip as _)
+            }
+        };
+        check("cusolverDn?getrf", s)
+    }
+
+    /// Solves `op(A) X = B` with the factors and pivots [`Self::getrf`] wrote for the `n × n`
+    /// matrix `A` (`cusolverDn?getrs`; `Op::C` is `Op::T` for these real types); `B`
+    /// (`n × nrhs` at `ldb`) is overwritten with `X`; `info[0]` gets 0 (or `-i` for a bad
+    /// argument `i`). No workspace.
+    #[allow(clippy::too_many_arguments)]
+    pub fn getrs<T: CublasReal>(
+        &self,
+        op: Op,
+        n: usize,
+        nrhs: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        ipiv: &DeviceBuffer<i32>,
+        b: &mut DeviceBuffer<T>,
+        ldb: usize,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER getrs";
+        let (ni, ri) = (int(call, "n", n)?, int(call, "nrhs", nrhs)?);
+        let (ldai, ldbi) = (int(call, "lda", lda)?, int(call, "ldb", ldb)?);
+        let ap = self.ptr(call, "A", a, mspan(call, "A", n, n, lda)?)?;
+        let pp = self.ptr(call, "ipiv", ipiv, n)?;
+        let bp = self.ptr(call, "B", b, mspan(call, "B", n, nrhs, ldb)?)?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let (h, t) = (self.h, trans(op));
+        // SAFETY: A spans an n x n matrix at lda >= max(1, n), ipiv n ints, B an n x nrhs
+        // matrix at ldb >= max(1, n), info one int (checked above, overflow-safe); all on this
+        // handle's device; B and info are exclusively borrowed, so they alias no input.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDgetrs(h, t, ni, ri, ap as _, ldai, pp as _, bp as _, ldbi, ip as _)
+            } else {
+                sys::cusolverDnSgetrs(h, t, ni, ri, ap as _, ldai, pp as _, bp as _, ldbi, ip as _)
+            }
+        };
+        check("cusolverDn?getrs", s)
+    }
+
+    /// The workspace, in elements of `T`, that [`Self::potrf`] of an `n × n` matrix at `lda`
+    /// needs (`cusolverDn?potrf_bufferSize`); `a` is the matrix of the call.
+    pub fn potrf_buffer_size<T: CublasReal>(
+        &self,
+        uplo: Uplo,
+        n: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+    ) -> Result<usize, Error> {
+        let call = "cuSOLVER potrf_bufferSize";
+        let key = LworkKey::Potrf {
+            double: T::DOUBLE,
+            upper: uplo == Uplo::Upper,
+            n,
+            lda,
+        };
+        if let Some(v) = self.cached(key) {
+            return Ok(v);
+        }
+        let (ni, ldi) = (int(call, "n", n)?, int(call, "lda", lda)?);
+        let ap = self.ptr(call, "A", a, mspan(call, "A", n, n, lda)?)?;
+        self.bind()?;
+        let (h, u) = (self.h, fill(uplo));
+        let mut lwork: c_int = 0;
+        // SAFETY: a host-side query: A spans an n x n matrix at lda >= max(1, n) on this
+        // handle's device (checked above), and lwork is a live int it writes.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDpotrf_bufferSize(h, u, ni, ap as _, ldi, &mut lwork)
+            } else {
+                sys::cusolverDnSpotrf_bufferSize(h, u, ni, ap as _, ldi, &mut lwork)
+            }
+        };
+        check("cusolverDn?potrf_bufferSize", s)?;
+        let v = Self::lwork_count("potrf", lwork)?;
+        self.remember(key, v);
+        Ok(v)
+    }
+
+    /// Cholesky factorization of the symmetric positive definite `n × n` matrix `a` at `lda`,
+    /// its `uplo` triangle overwritten (`cusolverDn?potrf`); `info[0]` gets 0 or the order of
+    /// the first leading minor that is not positive definite. `work` holds at least
+    /// [`Self::potrf_buffer_size`] elements.
+    pub fn potrf<T: CublasReal>(
+        &self,
+        uplo: Uplo,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        work: &mut DeviceBuffer<T>,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER potrf";
+        let lwork = self.potrf_buffer_size(uplo, n, a, lda)?;
+        let (ni, ldi, lwi) = (
+            int(call, "n", n)?,
+            int(call, "lda", lda)?,
+            int(call, "lwork", lwork)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", n, n, lda)?)?;
+        let wp = self.ptr(call, "the workspace", work, lwork)?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let (h, u) = (self.h, fill(uplo));
+        // SAFETY: A spans an n x n matrix at lda >= max(1, n), the workspace holds the lwork
+        // elements potrf_bufferSize asked for (the count passed), info one int (checked
+        // above, overflow-safe); all on this handle's device; the outputs are exclusively
+        // borrowed, so none aliases another.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDpotrf(h, u, ni, ap as _, ldi, wp as _, lwi, ip as _)
+            } else {
+                sys::cusolverDnSpotrf(h, u, ni, ap as _, ldi, wp as _, lwi, ip as _)
+            }
+        };
+        check("cusolverDn?potrf", s)
+    }
+
+    /// [`Self::potrf`] of `batch` `n × n` matrices `stride_a` elements apart in `a`, through
+    /// `cusolverDn?potrfBatched` with the pointer array `ptrs` built by [`BatchPtrArray::new`]
+    /// for exactly this buffer, stride and count (checked); one `info` per entry. cuSOLVER may
+    /// use the triangle opposite `uplo` as scratch (its documentation says the other part is
+    /// destroyed), so only the `uplo` triangle of the result means anything. Entries must not
+    /// overlap. No workspace.
+    #[allow(clippy::too_many_arguments)]
+    pub fn potrf_batched<T: CublasReal>(
+        &self,
+        uplo: Uplo,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        stride_a: usize,
+        info: &mut DeviceBuffer<i32>,
+        batch: usize,
+        ptrs: &BatchPtrArray,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER potrfBatched";
+        let (ni, ldi, bi) = (
+            int(call, "n", n)?,
+            int(call, "lda", lda)?,
+            int(call, "batch", batch)?,
+        );
+        let one = mspan(call, "A", n, n, lda)?;
+        no_overlap(call, "A", one, stride_a, batch)?;
+        let ap = self.ptr(call, "A", a, bspan(call, "A", one, stride_a, batch)?)?;
+        let pa = ptrs.addr_for::<T>(call, &self.dev, ap, stride_a, batch)?;
+        let ip = self.ptr(call, "info", info, batch)?;
+        if batch == 0 {
+            return Ok(());
+        }
+        self.bind()?;
+        let (h, u) = (self.h, fill(uplo));
+        // SAFETY: the pointer array holds `batch` addresses base + i * stride_a (elements of
+        // T) of exactly this A buffer on this handle's device (its key, checked above); A holds
+        // (batch - 1) * stride_a + one entry's span elements, so every n x n entry at lda >=
+        // max(1, n) lies inside it, and the entries do not overlap; info holds `batch` ints;
+        // A and info are exclusively borrowed, so they alias nothing else.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDpotrfBatched(h, u, ni, pa as _, ldi, ip as _, bi)
+            } else {
+                sys::cusolverDnSpotrfBatched(h, u, ni, pa as _, ldi, ip as _, bi)
+            }
+        };
+        check("cusolverDn?potrfBatched", s)
+    }
+}
+
+impl Drop for Cusolver {
+    fn drop(&mut self) {
+        // The handle frees device memory: its context must be current.
+        let _ = self.bind();
+        // SAFETY: the handle was created by cusolverDnCreate and is destroyed once; the stream
+        // it works on is still alive (`_stream` drops after this).
+        unsafe {
+            let _ = sys::cusolverDnDestroy(self.h);
+        }
+    }
+}
+
+/// Checks shared by `cublas?getrfBatched` ([`super::cublas::Cublas::getrf_batched`]): the
+/// `n`, `lda`, `batch` ints and the elements `A`, the pivots and `info` must hold.
+pub(crate) struct GetrfBatchedShape {
+    pub(crate) n: c_int,
+    pub(crate) lda: c_int,
+    pub(crate) batch: c_int,
+    /// Elements of `A` the batch spans.
+    pub(crate) a_span: usize,
+    /// Ints of the pivots (`n` per entry, entry `i` at `i * n`).
+    pub(crate) piv: usize,
+}
+
+impl GetrfBatchedShape {
+    pub(crate) fn new(
+        n: usize,
+        lda: usize,
+        stride_a: usize,
+        batch: usize,
+    ) -> Result<GetrfBatchedShape, Error> {
+        let call = "cuBLAS getrfBatched";
+        let one = mspan(call, "A", n, n, lda)?;
+        no_overlap(call, "A", one, stride_a, batch)?;
+        Ok(GetrfBatchedShape {
+            n: int(call, "n", n)?,
+            lda: int(call, "lda", lda)?,
+            batch: int(call, "batch", batch)?,
+            a_span: bspan(call, "A", one, stride_a, batch)?,
+            piv: n.checked_mul(batch).ok_or_else(|| {
+                Error::InvalidValue(format!(
+                    "{call}: {batch} pivot arrays of {n} overflow the address space"
+                ))
+            })?,
+        })
+    }
+}

@@ -306,42 +306,41 @@ __device__ void lu_warp(const Sol& j) {
 #pragma unroll
     for (int c = 0; c < LEAF; ++c)
         a[c] = (c < cols && lane < rows) ? A[lane + c * j.ld] : zero_of<T>();
+    // Rows are not moved between lanes: each lane tracks which row it holds now (`row`),
+    // and interchanges only swap those labels; every row is stored once at the end.
+    int row = lane;
     int first_zero = 0;
 #pragma unroll
     for (int jj = 0; jj < LEAF; ++jj) {
         if (jj < kmax) {
             // The pivot: the largest |re| + |im| at or below the diagonal, the first of equals
             // (a NaN is never chosen; with nothing else, the diagonal row is).
-            const bool elig = lane >= jj && lane < rows;
+            const bool elig = row >= jj && lane < rows;
             double v = elig ? (double)mag(a[jj]) : -1.0;
             if (v != v) v = -1.0;
-            int i = elig ? lane : 64;
-            if (!j.pivot) { v = lane == jj ? 1.0 : -1.0; i = lane == jj ? jj : 64; }
+            int i = elig ? row : 64;
+            if (!j.pivot) { v = row == jj ? 1.0 : -1.0; i = row == jj ? jj : 64; }
 #pragma unroll
             for (int o = 16; o > 0; o >>= 1) {
                 const double v2 = __shfl_xor_sync(0xffffffffu, v, o);
                 const int i2 = __shfl_xor_sync(0xffffffffu, i, o);
                 if (v2 > v || (v2 == v && i2 < i)) { v = v2; i = i2; }
             }
-            const int w = i;
+            const int w = i;  // the row chosen
             if (lane == 0 && j.pivot) piv[j.k0 + jj] = j.k0 + w + 1;
-            const T pvt = shf(a[jj], w);
+            const int wl = __ffs(__ballot_sync(0xffffffffu, row == w && lane < rows)) - 1;
+            const T pvt = shf(a[jj], wl);
             if (is0(pvt)) {
                 if (first_zero == 0) first_zero = jj + 1;
             } else {
-                if (w != jj) {
-#pragma unroll
-                    for (int c = 0; c < LEAF; ++c) {
-                        const T rw = shf(a[c], w), rj = shf(a[c], jj);
-                        if (lane == jj) a[c] = rw;
-                        else if (lane == w) a[c] = rj;
-                    }
-                }
-                const bool below = lane > jj && lane < rows;
+                // The interchange of rows jj and w (as LAPACK, none at a zero pivot): labels.
+                if (row == jj) row = w;
+                else if (lane == wl) row = jj;
+                const bool below = row > jj && lane < rows;
                 if (below) a[jj] = quot(a[jj], pvt);
 #pragma unroll
                 for (int c = jj + 1; c < LEAF; ++c) {
-                    const T u = shf(a[c], jj);
+                    const T u = shf(a[c], wl);
                     if (below && c < cols) a[c] = fms(a[c], a[jj], u);
                 }
             }
@@ -350,7 +349,7 @@ __device__ void lu_warp(const Sol& j) {
     if (lane == 0 && first_zero && *info == 0) *info = j.k0 + first_zero;
 #pragma unroll
     for (int c = 0; c < LEAF; ++c)
-        if (c < cols && lane < rows) A[lane + c * j.ld] = a[c];
+        if (c < cols && lane < rows) A[row + c * j.ld] = a[c];
 }
 
 // A chunk of interchanges as a gather list: slots = [count][dst rows][src rows], `nbars` i32s

@@ -1768,6 +1768,21 @@ fn getrf_suite<E: T>(dev: &Device, seed: u64, squares: &[usize], rects: &[(usize
 fn f1_f10_getrf_random_and_separated_all_sizes_forms_f64(dev: &Device) {
     getrf_suite::<f64>(dev, 101, SIZES, RECT)
 }
+/// More rows than the permutation kernel keeps in shared memory (its hashed path) and than one
+/// panel block holds (every block of the grid cooperating), single matrices only.
+fn f1_getrf_tall_panels_beyond_shared_memory(dev: &Device) {
+    let mut h = handle(dev);
+    let mut r = Gen::new(141);
+    for (t, &(m, n, fill)) in [(45000usize, 80usize, Fill::Sep), (42000, 70, Fill::Random)]
+        .iter()
+        .enumerate()
+    {
+        let c = FCase::rotate(Rt::Getrf, m, n, t).with(Form::Single, t);
+        let mut p = prepare_fact::<f64>(dev, &mut r, c, &[fill]);
+        run_checked(&mut h, &mut p);
+    }
+}
+
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {
     getrf_suite::<f32>(dev, 102, SUB, RECT_SUB)
 }
@@ -3669,6 +3684,7 @@ fn f7_getrs_out_of_range_pivots_stay_inside_buffers(dev: &Device) {
 
 on_both_backends!(
     f1_f10_getrf_random_and_separated_all_sizes_forms_f64,
+    f1_getrf_tall_panels_beyond_shared_memory,
     f1_f10_getrf_random_and_separated_sizes_forms_f32,
     f1_f10_getrf_random_and_separated_sizes_forms_c32,
     f1_f10_getrf_random_and_separated_sizes_forms_c64,

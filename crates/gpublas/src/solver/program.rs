@@ -11,6 +11,7 @@
 
 use super::plan::{split, SPlan, LEAF, PANEL};
 use super::Kind;
+use crate::blas3::plan::INV_NB;
 use crate::blas3::program::{leaf_groups, levels, mat, runs, Space, Step, K, M};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
 use crate::{Diag, Op, Scalar, Side, Uplo};
@@ -62,7 +63,13 @@ impl Builder<'_> {
             a,
             b,
             alpha: false,
-            inv: Inverses::Invert,
+            // A triangle of at most 32: one substitution step instead of inversion, product
+            // and copy (the recursion's smallest solves are launch-bound).
+            inv: if (if side == Side::Left { m } else { n }) <= INV_NB {
+                Inverses::Substitute
+            } else {
+                Inverses::Invert
+            },
         };
         trsm_steps(&mut self.v, &t, &self.p.p3);
     }

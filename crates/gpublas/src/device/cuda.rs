@@ -418,34 +418,7 @@ impl CudaDevice {
             op: format!("cuLaunchKernel({func}, grid {grid:?}, block {block}, shared {shared})"),
             msg: e.to_string(),
         };
-        if cooperative {
-            let mut attr = sys::CUlaunchAttribute {
-                id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
-                pad: [0; 4],
-                value: sys::CUlaunchAttributeValue { pad: [0; 64] },
-            };
-            attr.value.cooperative = 1;
-            let config = sys::CUlaunchConfig {
-                gridDimX: grid.0,
-                gridDimY: grid.1,
-                gridDimZ: grid.2,
-                blockDimX: block,
-                blockDimY: 1,
-                blockDimZ: 1,
-                sharedMemBytes: shared,
-                hStream: stream.cu_stream(),
-                attrs: &mut attr,
-                numAttrs: 1,
-            };
-            // SAFETY: as for every launch below; the driver refuses a grid that cannot be
-            // resident at once, so the kernel's grid barrier cannot wait forever.
-            return unsafe {
-                sys::cuLaunchKernelEx(&config, f, params.as_mut_ptr(), std::ptr::null_mut())
-            }
-            .result()
-            .map_err(launch_err);
-        }
-        if self.cc.0 < 9 {
+        if self.cc.0 < 9 && !cooperative {
             // SAFETY: `f` is a loaded kernel of this context; each param points to a live value
             // of the type the kernel declares; every device range it touches was checked (F7).
             return unsafe {
@@ -456,12 +429,21 @@ impl CudaDevice {
         // Hopper and newer: programmatic dependent launch. The kernel may be scheduled while its
         // predecessor in the stream finishes; every gpublas kernel executes `griddepcontrol.wait`
         // before touching memory, which waits for the predecessor's completion and its writes.
+        // A cooperative launch (every block resident at once) is ordered the ordinary way.
         let mut attr = sys::CUlaunchAttribute {
-            id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+            id: if cooperative {
+                sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+            } else {
+                sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+            },
             pad: [0; 4],
             value: sys::CUlaunchAttributeValue { pad: [0; 64] },
         };
-        attr.value.programmaticStreamSerializationAllowed = 1;
+        if cooperative {
+            attr.value.cooperative = 1;
+        } else {
+            attr.value.programmaticStreamSerializationAllowed = 1;
+        }
         let config = sys::CUlaunchConfig {
             gridDimX: grid.0,
             gridDimY: grid.1,
@@ -474,7 +456,9 @@ impl CudaDevice {
             attrs: &mut attr,
             numAttrs: 1,
         };
-        // SAFETY: as above; `config` and `attr` outlive the call, which copies them.
+        // SAFETY: as above; `config` and `attr` outlive the call, which copies them; the driver
+        // refuses a cooperative grid that cannot be resident at once, so the panel kernel's
+        // exchange cannot wait forever.
         unsafe { sys::cuLaunchKernelEx(&config, f, params.as_mut_ptr(), std::ptr::null_mut()) }
             .result()
             .map_err(launch_err)

@@ -25,11 +25,8 @@ pub fn getrf<T: Scalar>(
     ipiv: Results<'_, i32>,
     info: Results<'_, i32>,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("getrf", Kind::Getrf, BatchMut::Single(a), lda);
-    c.m = m;
-    c.n = n;
+    let mut c = Call::factor("getrf", Kind::Getrf, BatchMut::Single(a), lda, (m, n), info);
     c.ipiv = Some((ipiv, 0));
-    c.info = Some(info);
     run(h, c)
 }
 
@@ -46,11 +43,15 @@ pub fn getrf_batched<T: Scalar>(
     stride_piv: usize,
     info: Results<'_, i32>,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("getrf_batched", Kind::Getrf, BatchMut::List(a), lda);
-    c.m = m;
-    c.n = n;
+    let mut c = Call::factor(
+        "getrf_batched",
+        Kind::Getrf,
+        BatchMut::List(a),
+        lda,
+        (m, n),
+        info,
+    );
     c.ipiv = Some((ipiv, stride_piv));
-    c.info = Some(info);
     run(h, c)
 }
 
@@ -74,11 +75,8 @@ pub fn getrf_strided_batched<T: Scalar>(
         stride: stride_a,
         count: batch,
     };
-    let mut c = Call::new("getrf_strided_batched", Kind::Getrf, a, lda);
-    c.m = m;
-    c.n = n;
+    let mut c = Call::factor("getrf_strided_batched", Kind::Getrf, a, lda, (m, n), info);
     c.ipiv = Some((ipiv, stride_piv));
-    c.info = Some(info);
     run(h, c)
 }
 
@@ -92,11 +90,17 @@ pub fn getrf_npvt<T: Scalar>(
     lda: usize,
     info: Results<'_, i32>,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("getrf_npvt", Kind::GetrfNpvt, BatchMut::Single(a), lda);
-    c.m = m;
-    c.n = n;
-    c.info = Some(info);
-    run(h, c)
+    run(
+        h,
+        Call::factor(
+            "getrf_npvt",
+            Kind::GetrfNpvt,
+            BatchMut::Single(a),
+            lda,
+            (m, n),
+            info,
+        ),
+    )
 }
 
 /// `getrf_npvt` of each matrix of a list, one `info` per entry.
@@ -108,16 +112,11 @@ pub fn getrf_npvt_batched<T: Scalar>(
     lda: usize,
     info: Results<'_, i32>,
 ) -> Result<Status, Error> {
-    let mut c = Call::new(
-        "getrf_npvt_batched",
-        Kind::GetrfNpvt,
-        BatchMut::List(a),
-        lda,
-    );
-    c.m = m;
-    c.n = n;
-    c.info = Some(info);
-    run(h, c)
+    let a = BatchMut::List(a);
+    run(
+        h,
+        Call::factor("getrf_npvt_batched", Kind::GetrfNpvt, a, lda, (m, n), info),
+    )
 }
 
 /// `getrf_npvt` of `batch` matrices `stride_a` apart, one `info` per entry.
@@ -137,11 +136,17 @@ pub fn getrf_npvt_strided_batched<T: Scalar>(
         stride: stride_a,
         count: batch,
     };
-    let mut c = Call::new("getrf_npvt_strided_batched", Kind::GetrfNpvt, a, lda);
-    c.m = m;
-    c.n = n;
-    c.info = Some(info);
-    run(h, c)
+    run(
+        h,
+        Call::factor(
+            "getrf_npvt_strided_batched",
+            Kind::GetrfNpvt,
+            a,
+            lda,
+            (m, n),
+            info,
+        ),
+    )
 }
 
 /// Solves `op(A) X = B` with the factors and pivots [`getrf`] wrote for the `n × n` matrix
@@ -242,11 +247,8 @@ pub fn potrf<T: Scalar>(
     lda: usize,
     info: Results<'_, i32>,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("potrf", Kind::Potrf, BatchMut::Single(a), lda);
+    let mut c = Call::factor("potrf", Kind::Potrf, BatchMut::Single(a), lda, (n, n), info);
     c.uplo = uplo;
-    c.m = n;
-    c.n = n;
-    c.info = Some(info);
     run(h, c)
 }
 
@@ -259,11 +261,15 @@ pub fn potrf_batched<T: Scalar>(
     lda: usize,
     info: Results<'_, i32>,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("potrf_batched", Kind::Potrf, BatchMut::List(a), lda);
+    let mut c = Call::factor(
+        "potrf_batched",
+        Kind::Potrf,
+        BatchMut::List(a),
+        lda,
+        (n, n),
+        info,
+    );
     c.uplo = uplo;
-    c.m = n;
-    c.n = n;
-    c.info = Some(info);
     run(h, c)
 }
 
@@ -284,11 +290,8 @@ pub fn potrf_strided_batched<T: Scalar>(
         stride: stride_a,
         count: batch,
     };
-    let mut c = Call::new("potrf_strided_batched", Kind::Potrf, a, lda);
+    let mut c = Call::factor("potrf_strided_batched", Kind::Potrf, a, lda, (n, n), info);
     c.uplo = uplo;
-    c.m = n;
-    c.n = n;
-    c.info = Some(info);
     run(h, c)
 }
 

@@ -118,6 +118,24 @@ pub(crate) struct HostInts {
     pub info: Vec<i32>,
 }
 
+impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
+    /// A factorization of the `m × n` matrices `a`, info to `info`.
+    fn factor(
+        name: &'static str,
+        kind: Kind,
+        a: BatchMut<'a, 'b, T>,
+        lda: usize,
+        (m, n): (usize, usize),
+        info: Results<'a, i32>,
+    ) -> Self {
+        let mut c = Call::new(name, kind, a, lda);
+        c.m = m;
+        c.n = n;
+        c.info = Some(info);
+        c
+    }
+}
+
 impl<T: Scalar> Call<'_, '_, T> {
     fn kmin(&self) -> usize {
         self.m.min(self.n)

@@ -475,7 +475,7 @@ mod imp {
                 "ws_growths_while_timed": self.after.growths.saturating_sub(self.before.growths),
                 "ours_s": self.ours_s(), "ours_tflops": self.ours_s().map(|t| self.tflops(t)),
                 "ours_samples_s": self.ours.as_ref().ok().map(|t| t.1.clone()),
-                "ours_status": format!("{:?}", self.status),
+                "ours_status": self.ours.is_ok().then(|| format!("{:?}", self.status)),
                 "ours_error": err(self.ours.as_ref().err()),
                 "reference": s.reference,
                 "cusolver_s": self.theirs_s(),
@@ -1071,5 +1071,53 @@ mod imp {
             "queries": st.queries,
         }));
         Ok(b.rows)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn generators_match_the_sequential_stream() {
+            let (rows, cols, seed) = (7, 5, 42);
+            let mut r = Rng(seed);
+            let want: Vec<f64> = (0..rows * cols).map(|_| r.val()).collect();
+            assert_eq!(general(rows, cols, seed).ok(), Some(want));
+        }
+
+        #[test]
+        fn spd_is_symmetric_and_diagonally_dominant() {
+            let (n, count) = (9, 3);
+            let v = spd(n, count, 7).unwrap_or_default();
+            assert_eq!(v.len(), n * n * count);
+            for e in 0..count {
+                let m = &v[e * n * n..(e + 1) * n * n];
+                for j in 0..n {
+                    let off: f64 = (0..n).filter(|&i| i != j).map(|i| m[i + j * n].abs()).sum();
+                    assert!(m[j + j * n] > off);
+                    for i in 0..n {
+                        assert_eq!(m[i + j * n], m[j + i * n]);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn rel_diff_covers_the_part_asked_for() {
+            let n = 4;
+            let b: Vec<f64> = (0..2 * n * n).map(|k| 1.0 + k as f64).collect();
+            let mut a = b.clone();
+            // An upper entry (row 0, column 3) of the second matrix.
+            a[n * n + 3 * n] += 100.0;
+            assert_eq!(rel_diff(&a, &b, n, n, Part::Lower), 0.0);
+            assert!(rel_diff(&a, &b, n, n, Part::All) > 1.0);
+            // A lower entry (row 3, column 1) of the second matrix.
+            let mut c = b.clone();
+            c[n * n + n + 3] += 1.0;
+            assert_eq!(rel_diff(&c, &b, n, n, Part::Lower), 1.0 / 32.0);
+            c[0] = f64::NAN;
+            assert!(rel_diff(&c, &b, n, n, Part::All).is_nan());
+            assert_eq!(count_diff(&[1, 2, 3], &[1, 5]), 2);
+        }
     }
 }

@@ -10,7 +10,7 @@
 //   gather: that list applied to every column at once (rows read into shared memory first);
 //   swap:  row interchanges on columns, one thread per column (when there is no room for lists);
 //   chol:  Cholesky of a diagonal block of order <= 32, one warp, a row per lane in registers;
-//   init:  info = 0 per entry and the panel barriers zeroed.
+//   init:  info = 0 per entry.
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -26,9 +26,11 @@ struct Sol {
     i64 rows, cols;
     u64 piv;  i64 piv_s; // entry e0's pivots (i32) and the distance between entries
     u64 info; i64 info_s;
-    u64 bars, slots;     // lu: this panel's barrier counter, the exchange slots
+    u64 slots;           // lu: the exchange slots; perm/gather: the gather lists
     int k0, k1;          // lu: first row/column; swap: interchanges k0 .. k1
-    int pivot, reverse, lower, grid, ne, smem_rows, nbars, pad;
+    int pivot, reverse, lower, grid, ne, smem_rows;
+    int aux;             // lu: the leaf's number (its exchange tag); perm/gather: i32s per entry
+    int pad;
 };
 
 __device__ __forceinline__ void pdl_enter() {
@@ -127,17 +129,6 @@ __device__ void block_best(double& v, i64& i) {
         if (beats(sv[k], si[k], v, i)) { v = sv[k]; i = si[k]; }
 }
 
-__device__ __forceinline__ void grid_barrier(unsigned* bar, unsigned target) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(bar, 1u);
-        while (*(volatile unsigned*)bar < target) __nanosleep(20);
-        __threadfence();
-    }
-    __syncthreads();
-}
-
 template <class T>
 __device__ void lu(const Sol& j) {
     pdl_enter();
@@ -201,7 +192,7 @@ __device__ void lu(const Sol& j) {
             // polled by every block; the tag (leaf, column) is unique within the program, and
             // the records are zeroed at its start.
             int4* rec = (int4*)(base + (size_t)(GC + 1) * PW * sizeof(T));
-            const int tag = ((j.nbars + 1) << 8) | (jj + 1);
+            const int tag = ((j.aux + 1) << 8) | (jj + 1);
             if (bi >= 0 && threadIdx.x < cols) crow[b * PW + threadIdx.x] = P[(bi - r0) + threadIdx.x * ldp];
             if (jj >= r0 && jj < r1 && threadIdx.x < cols) dslot[threadIdx.x] = P[(jj - r0) + threadIdx.x * ldp];
             __syncthreads();
@@ -352,7 +343,7 @@ __device__ void lu_warp(const Sol& j) {
         if (c < cols && lane < rows) A[row + c * j.ld] = a[c];
 }
 
-// A chunk of interchanges as a gather list: slots = [count][dst rows][src rows], `nbars` i32s
+// A chunk of interchanges as a gather list: slots = [count][dst rows][src rows], `aux` i32s
 // per entry (1 + 4 * capacity); row r of the result is row occ(r) of the input.
 __device__ void perm(const Sol& j) {
     pdl_enter();
@@ -362,8 +353,8 @@ __device__ void perm(const Sol& j) {
     const int e = blockIdx.x;
     if (e >= j.ne) return;
     const int* piv = (const int*)j.piv + e * j.piv_s;
-    int* list = (int*)j.slots + (i64)e * j.nbars;
-    const int cap = (j.nbars - 1) / 2;
+    int* list = (int*)j.slots + (i64)e * j.aux;
+    const int cap = (j.aux - 1) / 2;
     const int k0 = j.k0, len = j.k1 - j.k0;
     const int rows = (int)j.rows;
     for (int t = threadIdx.x; t < len; t += blockDim.x) pv[t] = piv[k0 + t] - 1;
@@ -447,8 +438,8 @@ __device__ void gather(const Sol& j) {
     const i64 ncb = (j.cols + 7) / 8;
     const i64 e = blockIdx.x / ncb, c0 = (blockIdx.x % ncb) * 8;
     if (e >= j.ne) return;
-    const int* list = (const int*)j.slots + e * j.nbars;
-    const int cap = (j.nbars - 1) / 2;
+    const int* list = (const int*)j.slots + e * j.aux;
+    const int cap = (j.aux - 1) / 2;
     const int n = list[0];
     const int* dst = list + 1;
     const int* src = list + 1 + cap;
@@ -515,7 +506,6 @@ __device__ void init(const Sol& j) {
     pdl_enter();
     const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     if (j.info && t < j.ne) ((int*)j.info)[t * j.info_s] = 0;
-    if (j.bars && t < j.nbars) ((unsigned*)j.bars)[t] = 0u;
 }
 
 #ifdef GPUBLAS_FAMILY_SOLVER

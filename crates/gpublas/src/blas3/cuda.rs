@@ -408,7 +408,7 @@ pub(crate) fn run<T: Scalar>(
                         )?;
                     }
                 }
-                Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init { .. } => {
+                _ if st.is_solver() => {
                     crate::solver::cuda::launch::<T>(h, st, bases.c, e0, ne, c.ints.as_ref())?
                 }
                 _ => launch_blocks::<T>(h, st, &bases, ne, dev_scal, slots, host_vals)?,
@@ -602,7 +602,7 @@ fn launch_blocks<T: Scalar>(
         | Step::Lu { .. }
         | Step::Swap { .. }
         | Step::Chol { .. }
-        | Step::Init { .. } => return Ok(()),
+        | Step::Init => return Ok(()),
     }
     if let Some(k) = beta_k {
         let idx = k.slot();

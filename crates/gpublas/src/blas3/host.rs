@@ -131,11 +131,10 @@ pub(crate) fn run<T: Scalar>(
                 r: &mut *r_all,
             };
             for s in steps {
-                match s {
-                    Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init { .. } => {
-                        crate::solver::host::exec(&mut *sp.c, s, ints.as_mut(), e)?
-                    }
-                    _ => exec(&mut sp, s, &vals)?,
+                if s.is_solver() {
+                    crate::solver::host::exec(&mut *sp.c, s, ints.as_mut(), e)?
+                } else {
+                    exec(&mut sp, s, &vals)?
                 }
             }
         }
@@ -403,7 +402,7 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             sp.put(b.sp, d);
             Ok(())
         }
-        Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init { .. } => Ok(()),
+        Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init => Ok(()),
         Step::Copy { m, n, src, dst } => {
             let d = sp.take(dst.sp)?;
             let s = sp.get(src.sp);

@@ -136,17 +136,17 @@ pub(crate) enum Step {
         b: M,
         alpha: K,
     },
-    /// The solver's LU of a panel: `rows × cols` (`cols` at most 32) at `a`, whose first row
+    /// The solver's LU of a panel: `rows × cols` (`cols` at most 64) at `a`, whose first row
     /// and column are the matrix's row and column `k0`. Writes pivots `k0 .. k0 + cols`
     /// (1-based matrix rows; none when `!pivot`) and sets info at the first zero pivot.
-    /// `bar`: the index of its grid barrier counter.
+    /// `leaf`: its number in the program (tags its blocks' exchange records).
     Lu {
         rows: usize,
         cols: usize,
         a: M,
         k0: usize,
         pivot: bool,
-        bar: usize,
+        leaf: usize,
     },
     /// The solver's row interchanges `k0 .. k1` (in reverse when `reverse`), applied to `cols`
     /// columns at `a` (row 0 of a matrix of `rows` rows; a pivot outside them is ignored).
@@ -166,8 +166,18 @@ pub(crate) enum Step {
         a: M,
         k0: usize,
     },
-    /// The solver's start: info 0 for every entry, `bars` barrier counters zeroed.
-    Init { bars: usize },
+    /// The solver's start: info 0 for every entry, the panel's exchange records cleared.
+    Init,
+}
+
+impl Step {
+    /// The solver's own steps, which its backends run.
+    pub(crate) fn is_solver(&self) -> bool {
+        matches!(
+            self,
+            Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init
+        )
+    }
 }
 
 /// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have
@@ -269,87 +279,141 @@ pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step> {
 /// syrk, herk, syr2k, her2k, syrkx, herkx.
 fn rank_k<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
     let herm = matches!(c.kind, Kind::Herk | Kind::Her2k | Kind::Herkx);
-    let two = matches!(c.kind, Kind::Syr2k | Kind::Her2k);
-    let (n, k, lda, ldc) = (c.n, c.k, c.lda, c.ldc);
-    let ldb = c.b.map_or(lda, |b| b.1);
-    let second = if c.b.is_some() { Space::B } else { Space::A };
-    let hop = if herm { Op::C } else { Op::T };
-    let notrans = c.opa == Op::N;
-    let (ta, tb) = if notrans { (Op::N, hop) } else { (hop, Op::N) };
-    // Row block r0 of op(X): rows of X (N) or columns of X (T, C).
-    let panel = |sp: Space, ld: usize, r0: usize, step: usize| {
-        if notrans {
-            mat(sp, r0, ld, step)
+    let x = mat(Space::A, 0, c.lda, 0);
+    let r = RankK {
+        lower: c.uplo == Uplo::Lower,
+        herm,
+        notrans: c.opa == Op::N,
+        n: c.n,
+        k: c.k,
+        x,
+        y: c.b.map_or(x, |b| mat(Space::B, 0, b.1, 0)),
+        two: matches!(c.kind, Kind::Syr2k | Kind::Her2k),
+        alpha: K::Alpha,
+        alpha2: if herm { K::AlphaConj } else { K::Alpha },
+        beta: K::Beta,
+        c: mat(Space::C, 0, c.ldc, 0),
+    };
+    let mut v = Vec::new();
+    rank_k_steps(&mut v, &r, p.nb, p.eblocks);
+    v
+}
+
+/// One rank-k update of a triangle, its operands anywhere (the solver updates blocks of the
+/// matrix it factors): `C = alpha op(X) op(Y)ᴴ (+ alpha2 op(Y) op(X)ᴴ when two) + beta C` on
+/// the `lower`/upper triangle of the order-`n` block `c`; `op` is N when `notrans`, else the
+/// (conjugate) transpose (`ᴴ` is the transpose when not `herm`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RankK {
+    pub lower: bool,
+    pub herm: bool,
+    pub notrans: bool,
+    pub n: usize,
+    pub k: usize,
+    pub x: M,
+    pub y: M,
+    pub two: bool,
+    pub alpha: K,
+    pub alpha2: K,
+    pub beta: K,
+    pub c: M,
+}
+
+/// Appends the steps of one rank-k update with diagonal leaves of `nb`, `eblocks` of them in
+/// E at once: diagonal blocks computed into E, their triangle written into C; off-diagonal
+/// blocks written once each, level by level, as batched products.
+pub(crate) fn rank_k_steps(v: &mut Vec<Step>, r: &RankK, nb: usize, eblocks: usize) {
+    let hop = if r.herm { Op::C } else { Op::T };
+    let (ta, tb) = if r.notrans {
+        (Op::N, hop)
+    } else {
+        (hop, Op::N)
+    };
+    // Row block r0 of op(X), with a block stride of `step` rows: rows of X (N) or columns
+    // of X (T, C).
+    let panel = |x: M, r0: usize, step: usize| {
+        if r.notrans {
+            M {
+                off: x.off + r0,
+                bs: step,
+                ..x
+            }
         } else {
-            mat(sp, r0 * ld, ld, step * ld)
+            M {
+                off: x.off + r0 * x.ld,
+                bs: step * x.ld,
+                ..x
+            }
         }
     };
-    let ld_of = |sp: Space| if sp == Space::A { lda } else { ldb };
-    let alpha2 = if herm { K::AlphaConj } else { K::Alpha };
-    let lower = c.uplo == Uplo::Lower;
-    let nb = p.nb;
-    let mut v = Vec::new();
-    // Diagonal blocks: products into E, then their triangle into C.
-    for (i0, bs, g) in leaf_groups(n, nb, p.eblocks) {
+    let (c, k) = (r.c, r.k);
+    let nb = nb.min(r.n).max(1);
+    for (i0, bs, g) in leaf_groups(r.n, nb, eblocks.max(1)) {
         let e = mat(Space::E, 0, bs, bs * bs);
-        let gemm = |x: Space, y: Space, alpha, beta| Step::Gemm {
+        let gemm = |x: M, y: M, alpha, beta| Step::Gemm {
             ta,
             tb,
             m: bs,
             n: bs,
             k,
             alpha,
-            a: panel(x, ld_of(x), i0, bs),
-            b: panel(y, ld_of(y), i0, bs),
+            a: panel(x, i0, bs),
+            b: panel(y, i0, bs),
             beta,
             c: e,
             count: g,
         };
-        v.push(gemm(Space::A, second, K::Alpha, K::Zero));
-        if two {
-            v.push(gemm(Space::B, Space::A, alpha2, K::One));
+        v.push(gemm(r.x, r.y, r.alpha, K::Zero));
+        if r.two {
+            v.push(gemm(r.y, r.x, r.alpha2, K::One));
         }
         v.push(Step::Tri {
-            lower,
-            herm,
+            lower: r.lower,
+            herm: r.herm,
             n: bs,
             src: e,
-            dst: mat(Space::C, i0 * (ldc + 1), ldc, bs * (ldc + 1)),
-            beta: K::Beta,
+            dst: M {
+                off: c.off + i0 * (c.ld + 1),
+                bs: bs * (c.ld + 1),
+                ..c
+            },
+            beta: r.beta,
             count: g,
         });
     }
-    // Off-diagonal blocks: written once each, straight into C.
-    for l in levels(n, nb) {
+    for l in levels(r.n, nb) {
         let s = l.s;
         for (p0, q0, qs, cnt) in runs(&l) {
-            let (r0, rs, c0, cs) = if lower {
+            let (r0, rs, c0, cs) = if r.lower {
                 (q0, qs, p0, s)
             } else {
                 (p0, s, q0, qs)
             };
             let step = 2 * s;
-            let cm = mat(Space::C, r0 + c0 * ldc, ldc, step * (ldc + 1));
-            let gemm = |x: Space, y: Space, alpha, beta| Step::Gemm {
+            let cm = M {
+                off: c.off + r0 + c0 * c.ld,
+                bs: step * (c.ld + 1),
+                ..c
+            };
+            let gemm = |x: M, y: M, alpha, beta| Step::Gemm {
                 ta,
                 tb,
                 m: rs,
                 n: cs,
                 k,
                 alpha,
-                a: panel(x, ld_of(x), r0, step),
-                b: panel(y, ld_of(y), c0, step),
+                a: panel(x, r0, step),
+                b: panel(y, c0, step),
                 beta,
                 c: cm,
                 count: cnt,
             };
-            v.push(gemm(Space::A, second, K::Alpha, K::Beta));
-            if two {
-                v.push(gemm(Space::B, Space::A, alpha2, K::One));
+            v.push(gemm(r.x, r.y, r.alpha, r.beta));
+            if r.two {
+                v.push(gemm(r.y, r.x, r.alpha2, K::One));
             }
         }
     }
-    v
 }
 
 /// symm, hemm.

@@ -22,8 +22,7 @@
 
 use std::cell::RefCell;
 use std::ffi::c_int;
-use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use cudarc::cusolver::sys;
 
@@ -64,33 +63,6 @@ const SYMBOLS: &[&str] = &[
     "cusolverDnDpotrfBatched",
 ];
 
-/// Libraries loaded by full path, kept for the life of the process so their sonames stay
-/// resolvable.
-fn preloaded() -> &'static Mutex<Vec<libloading::Library>> {
-    static LIBS: OnceLock<Mutex<Vec<libloading::Library>>> = OnceLock::new();
-    LIBS.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-/// Loads the first of `files` found in the library folders; returns the path loaded.
-fn preload(files: &[&str]) -> Option<PathBuf> {
-    for dir in libs::library_dirs() {
-        for f in files {
-            let p = dir.join(f);
-            if p.is_file() {
-                // SAFETY: loading a CUDA library runs its initialisers, which are well behaved;
-                // the handle is kept alive for the process so no symbol outlives it.
-                if let Ok(lib) = unsafe { libloading::Library::new(&p) } {
-                    if let Ok(mut v) = preloaded().lock() {
-                        v.push(lib);
-                    }
-                    return Some(p);
-                }
-            }
-        }
-    }
-    None
-}
-
 /// Makes sure cuSOLVER (and the cuBLAS it needs) can be loaded and has every symbol used
 /// here; returns where it came from.
 pub fn ensure_cusolver() -> Result<String, Error> {
@@ -99,9 +71,9 @@ pub fn ensure_cusolver() -> Result<String, Error> {
         .get_or_init(|| {
             libs::ensure_cublas()?;
             for dep in CUSOLVER_DEPS {
-                preload(dep);
+                libs::preload(dep);
             }
-            let from = preload(CUSOLVER_FILES);
+            let from = libs::preload(CUSOLVER_FILES);
             // SAFETY: only tries to dlopen the library by cudarc's candidate names.
             if !unsafe { sys::is_culib_present() } {
                 return Err(Error::LibraryMissing(format!(

@@ -42,7 +42,7 @@ fn preloaded() -> &'static Mutex<Vec<libloading::Library>> {
 }
 
 /// Loads the first of `files` found in the library folders. Returns the path loaded.
-fn preload(files: &[&str]) -> Option<PathBuf> {
+pub(crate) fn preload(files: &[&str]) -> Option<PathBuf> {
     for dir in library_dirs() {
         for f in files {
             let p = dir.join(f);

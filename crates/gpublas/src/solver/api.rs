@@ -164,11 +164,15 @@ pub fn getrs<T: Scalar>(
     b: &mut DeviceBuffer<T>,
     ldb: usize,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("getrs", Kind::Getrs, BatchMut::Single(b), ldb);
+    let mut c = Call::solve(
+        "getrs",
+        Kind::Getrs,
+        BatchMut::Single(b),
+        ldb,
+        (n, nrhs),
+        (Batch::Single(a), lda),
+    );
     c.op = op;
-    c.m = n;
-    c.n = nrhs;
-    c.a = Some((Batch::Single(a), lda));
     c.piv_in = Some((ipiv, 0));
     run(h, c)
 }
@@ -187,11 +191,15 @@ pub fn getrs_batched<T: Scalar>(
     b: &mut [&mut DeviceBuffer<T>],
     ldb: usize,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("getrs_batched", Kind::Getrs, BatchMut::List(b), ldb);
+    let mut c = Call::solve(
+        "getrs_batched",
+        Kind::Getrs,
+        BatchMut::List(b),
+        ldb,
+        (n, nrhs),
+        (Batch::list(a), lda),
+    );
     c.op = op;
-    c.m = n;
-    c.n = nrhs;
-    c.a = Some((Batch::list(a), lda));
     c.piv_in = Some((ipiv, stride_piv));
     run(h, c)
 }
@@ -218,18 +226,20 @@ pub fn getrs_strided_batched<T: Scalar>(
         stride: stride_b,
         count: batch,
     };
-    let mut c = Call::new("getrs_strided_batched", Kind::Getrs, b, ldb);
+    let a = Batch::Strided {
+        buf: a,
+        stride: stride_a,
+        count: batch,
+    };
+    let mut c = Call::solve(
+        "getrs_strided_batched",
+        Kind::Getrs,
+        b,
+        ldb,
+        (n, nrhs),
+        (a, lda),
+    );
     c.op = op;
-    c.m = n;
-    c.n = nrhs;
-    c.a = Some((
-        Batch::Strided {
-            buf: a,
-            stride: stride_a,
-            count: batch,
-        },
-        lda,
-    ));
     c.piv_in = Some((ipiv, stride_piv));
     run(h, c)
 }
@@ -308,11 +318,15 @@ pub fn potrs<T: Scalar>(
     b: &mut DeviceBuffer<T>,
     ldb: usize,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("potrs", Kind::Potrs, BatchMut::Single(b), ldb);
+    let mut c = Call::solve(
+        "potrs",
+        Kind::Potrs,
+        BatchMut::Single(b),
+        ldb,
+        (n, nrhs),
+        (Batch::Single(a), lda),
+    );
     c.uplo = uplo;
-    c.m = n;
-    c.n = nrhs;
-    c.a = Some((Batch::Single(a), lda));
     run(h, c)
 }
 
@@ -328,11 +342,15 @@ pub fn potrs_batched<T: Scalar>(
     b: &mut [&mut DeviceBuffer<T>],
     ldb: usize,
 ) -> Result<Status, Error> {
-    let mut c = Call::new("potrs_batched", Kind::Potrs, BatchMut::List(b), ldb);
+    let mut c = Call::solve(
+        "potrs_batched",
+        Kind::Potrs,
+        BatchMut::List(b),
+        ldb,
+        (n, nrhs),
+        (Batch::list(a), lda),
+    );
     c.uplo = uplo;
-    c.m = n;
-    c.n = nrhs;
-    c.a = Some((Batch::list(a), lda));
     run(h, c)
 }
 
@@ -356,17 +374,19 @@ pub fn potrs_strided_batched<T: Scalar>(
         stride: stride_b,
         count: batch,
     };
-    let mut c = Call::new("potrs_strided_batched", Kind::Potrs, b, ldb);
+    let a = Batch::Strided {
+        buf: a,
+        stride: stride_a,
+        count: batch,
+    };
+    let mut c = Call::solve(
+        "potrs_strided_batched",
+        Kind::Potrs,
+        b,
+        ldb,
+        (n, nrhs),
+        (a, lda),
+    );
     c.uplo = uplo;
-    c.m = n;
-    c.n = nrhs;
-    c.a = Some((
-        Batch::Strided {
-            buf: a,
-            stride: stride_a,
-            count: batch,
-        },
-        lda,
-    ));
     run(h, c)
 }

@@ -24,7 +24,6 @@ struct Sol {
     piv_s: i64,
     info: u64,
     info_s: i64,
-    bars: u64,
     slots: u64,
     k0: i32,
     k1: i32,
@@ -34,7 +33,7 @@ struct Sol {
     grid: i32,
     ne: i32,
     smem_rows: i32,
-    nbars: i32,
+    aux: i32,
     pad: i32,
 }
 
@@ -76,7 +75,7 @@ pub(crate) fn launch<T: Scalar>(
     let s = h.stream();
     let tag = T::TAG;
     match *st {
-        Step::Init { bars } => {
+        Step::Init => {
             if d.grid > 1 && d.slots != 0 {
                 // The panel kernel's exchange records (after each generation's rows).
                 let gen = super::plan::slot_gen_bytes(d.grid, elem as usize) as u64;
@@ -85,11 +84,14 @@ pub(crate) fn launch<T: Scalar>(
                     s.memset32(d.slots + g * gen + rows, 0, d.grid * 4)?;
                 }
             }
-            j.bars = if bars > 0 { d.bars } else { 0 };
-            j.nbars = bars as i32;
-            let n = ne.max(bars) as u32;
             let mut prm = [param(&j)];
-            s.launch(&SOLVER, "sol_init", n.div_ceil(256).max(1), 256, &mut prm)
+            s.launch(
+                &SOLVER,
+                "sol_init",
+                (ne as u32).div_ceil(256).max(1),
+                256,
+                &mut prm,
+            )
         }
         Step::Lu {
             rows,
@@ -97,7 +99,7 @@ pub(crate) fn launch<T: Scalar>(
             a,
             k0,
             pivot,
-            bar,
+            leaf,
         } => {
             j.a = at(a);
             j.ld = a.ld as i64;
@@ -124,15 +126,9 @@ pub(crate) fn launch<T: Scalar>(
             let rpb = rows.div_ceil(g);
             let bytes = rpb * cols * elem as usize;
             let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
-            j.a = at(a);
-            j.ld = a.ld as i64;
-            (j.rows, j.cols) = (rows as i64, cols as i64);
-            j.k0 = k0 as i32;
-            j.pivot = pivot as i32;
             j.grid = g as i32;
             j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
-            j.bars = d.bars + bar as u64 * 4;
-            j.nbars = bar as i32;
+            j.aux = leaf as i32;
             j.k1 = d.grid as i32;
             j.slots = d.slots;
             let threads = (rpb.div_ceil(32) * 32).clamp(PANEL, 256) as u32;
@@ -178,7 +174,7 @@ pub(crate) fn launch<T: Scalar>(
             // Chunks of interchanges, each turned into a permutation (one block per entry)
             // and applied as a gather over every column at once.
             j.slots = d.swap + (e0 - d.first) as u64 * d.swap_s as u64 * 4;
-            j.nbars = d.swap_s as i32;
+            j.aux = d.swap_s as i32;
             let chunks: Vec<(usize, usize)> = (k0..k1)
                 .step_by(SWAP_CHUNK)
                 .map(|c| (c, (c + SWAP_CHUNK).min(k1)))

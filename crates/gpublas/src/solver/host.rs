@@ -26,7 +26,7 @@ pub(crate) fn exec<T: Scalar>(
     let kp = hi.kmin;
     let outside = || Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"));
     match *s {
-        Step::Init { .. } => {
+        Step::Init => {
             if let Some(x) = hi.info.get_mut(e) {
                 *x = 0;
             }

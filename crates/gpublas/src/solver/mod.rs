@@ -102,7 +102,6 @@ pub(crate) struct DevInts {
     pub first: usize,
     pub piv_chunk: bool,
     pub info_chunk: bool,
-    pub bars: u64,
     pub slots: u64,
     pub grid: usize,
     /// Gather lists of the interchanges (per chunk entry, `swap_s` i32s apart; 0: none).
@@ -132,6 +131,22 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
         c.m = m;
         c.n = n;
         c.info = Some(info);
+        c
+    }
+
+    /// A solve with the factors `a` of order `n` for the `n × nrhs` right-hand sides `b`.
+    fn solve(
+        name: &'static str,
+        kind: Kind,
+        b: BatchMut<'a, 'b, T>,
+        ldb: usize,
+        (n, nrhs): (usize, usize),
+        a: (Batch<'a, T>, usize),
+    ) -> Self {
+        let mut c = Call::new(name, kind, b, ldb);
+        c.m = n;
+        c.n = nrhs;
+        c.a = Some(a);
         c
     }
 }
@@ -479,7 +494,6 @@ fn run_cuda<T: Scalar>(
     let mut dev = DevInts {
         slots,
         grid: plan.grid,
-        bars: ints_ptr + (per * (plan.ints + plan.swap) * 4) as u64,
         swap: if plan.swap > 0 {
             ints_ptr + (per * plan.ints * 4) as u64
         } else {

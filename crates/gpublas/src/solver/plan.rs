@@ -50,12 +50,10 @@ pub(crate) struct SPlan {
     /// Cholesky's trailing update: leaf of its diagonal blocks, and how many E holds.
     pub hnb: usize,
     pub heblocks: usize,
-    /// Blocks of the panel kernel (1: no exchange slots, no barriers).
+    /// Blocks of the panel kernel (1: no exchange slots).
     pub grid: usize,
     /// i32 values per entry gathered in the workspace (host-routed pivots and info).
     pub ints: usize,
-    /// Barrier counters (one per panel leaf when `grid > 1`).
-    pub bars: usize,
     /// i32 values per entry for the interchanges' gather lists (0: interchanges one column
     /// per thread, in order).
     pub swap: usize,
@@ -64,7 +62,7 @@ pub(crate) struct SPlan {
 impl WorkspacePlan for SPlan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         let s = self.p3.sizes();
-        let ints = ((self.ints + self.swap) * self.p3.entries + self.bars) * 4;
+        let ints = (self.ints + self.swap) * self.p3.entries * 4;
         smallvec![s[0], s[1], s[2], s[3], ints, self.slot_bytes()]
     }
 }
@@ -137,10 +135,6 @@ impl Shape2 {
         }
     }
 
-    fn leaves(&self) -> usize {
-        self.kmin().div_ceil(LEAF)
-    }
-
     /// The gather lists of one permutation step: a count and (destination, source) rows.
     fn swap_ints(&self) -> usize {
         let k = match self.kind {
@@ -193,20 +187,24 @@ impl Shape2 {
     }
 
     fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SPlan {
-        // E serves the solves' inverted blocks and Cholesky's update blocks in turn.
-        p3.e_min = if self.herk_n() > 0 {
-            heblocks * hnb * hnb
-        } else {
-            0
-        };
+        p3.e_min = self.herk_e(hnb, heblocks);
         SPlan {
             p3,
             hnb,
             heblocks,
             grid,
             ints: self.ints(),
-            bars: if grid > 1 { self.leaves() } else { 0 },
             swap: self.swap_ints(),
+        }
+    }
+
+    /// Elements of E Cholesky's update blocks take (E serves the solves' inverted blocks and
+    /// these in turn).
+    fn herk_e(&self, hnb: usize, heblocks: usize) -> usize {
+        if self.herk_n() > 0 {
+            heblocks * hnb * hnb
+        } else {
+            0
         }
     }
 
@@ -250,35 +248,30 @@ impl Shape2 {
                 continue;
             }
             if p.grid > 1 {
-                p.grid /= 2;
-                if p.grid <= 1 {
-                    p.grid = 1;
-                    p.bars = 0;
-                }
+                p.grid = (p.grid / 2).max(1);
                 continue;
             }
             if p.heblocks > 1 {
-                p = SPlan {
-                    swap: p.swap,
-                    ..self.with(p.p3, p.hnb, 1, 1)
-                };
+                p.heblocks = 1;
+                p.p3.e_min = self.herk_e(p.hnb, 1);
                 continue;
             }
             if self.herk_n() > 0 && p.hnb > 8 {
-                p = SPlan {
-                    swap: p.swap,
-                    ..self.with(p.p3, (p.hnb / 2).max(8), 1, 1)
-                };
+                p.hnb = (p.hnb / 2).max(8);
+                p.p3.e_min = self.herk_e(p.hnb, 1);
                 continue;
             }
             // The solves' own reduced plans, down to substitution.
             let room = cap.saturating_sub(p.sizes()[4].div_ceil(64) * 64 + p.slot_bytes());
-            let herk_e = if self.herk_n() > 0 { p.hnb * p.hnb } else { 0 };
-            let room3 = room.saturating_sub(herk_e * self.elem);
+            let room3 = room.saturating_sub(p.p3.e_min * self.elem);
             let q3 = shape3.fitted(room3)?;
             let q = SPlan {
-                swap: p.swap,
-                ..self.with(Plan { entries: 1, ..q3 }, p.hnb, 1, 1)
+                p3: Plan {
+                    entries: 1,
+                    e_min: p.p3.e_min,
+                    ..q3
+                },
+                ..p
             };
             if q == p {
                 return None;

@@ -12,7 +12,7 @@
 use super::plan::{split, SPlan, LEAF, PANEL};
 use super::Kind;
 use crate::blas3::plan::INV_NB;
-use crate::blas3::program::{leaf_groups, levels, mat, runs, Space, Step, K, M};
+use crate::blas3::program::{mat, rank_k_steps, RankK, Space, Step, K, M};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
 use crate::{Diag, Op, Scalar, Side, Uplo};
 
@@ -47,7 +47,8 @@ struct Builder<'p> {
     v: Vec<Step>,
     p: &'p SPlan,
     c: M,
-    bar: usize,
+    /// Panel leaves so far (each tags its exchange records with its number).
+    leaf: usize,
 }
 
 impl Builder<'_> {
@@ -83,9 +84,9 @@ impl Builder<'_> {
                 a: at(self.c, c0, c0),
                 k0: c0,
                 pivot,
-                bar: self.bar,
+                leaf: self.leaf,
             });
-            self.bar += 1;
+            self.leaf += 1;
             return;
         }
         let n1 = split(nc);
@@ -133,84 +134,23 @@ impl Builder<'_> {
     }
 
     /// `C -= op(X) op(X)ᴴ` on the `lower`/upper triangle of the order-`n` block at `c`, `X`
-    /// `n × k` at `x` (lower) or `k × n` (upper, used as `Xᴴ X`).
+    /// `n × k` at `x` (lower) or `k × n` (upper, used as `Xᴴ X`): Level 3's rank-k program.
     fn herk<T: Scalar>(&mut self, lower: bool, n: usize, k: usize, x: M, c: M) {
-        let h = hop::<T>();
-        let (ta, tb) = if lower { (Op::N, h) } else { (h, Op::N) };
-        // Row block r0 of op(X), with a block stride of `step` rows.
-        let panel = |r0: usize, step: usize| {
-            if lower {
-                M {
-                    off: x.off + r0,
-                    bs: step,
-                    ..x
-                }
-            } else {
-                M {
-                    off: x.off + r0 * x.ld,
-                    bs: step * x.ld,
-                    ..x
-                }
-            }
+        let r = RankK {
+            lower,
+            herm: T::COMPLEX,
+            notrans: lower,
+            n,
+            k,
+            x,
+            y: x,
+            two: false,
+            alpha: K::MinusOne,
+            alpha2: K::MinusOne,
+            beta: K::One,
+            c,
         };
-        let nb = self.p.hnb.min(n).max(1);
-        for (i0, bs, g) in leaf_groups(n, nb, self.p.heblocks.max(1)) {
-            let e = mat(Space::E, 0, bs, bs * bs);
-            self.v.push(Step::Gemm {
-                ta,
-                tb,
-                m: bs,
-                n: bs,
-                k,
-                alpha: K::MinusOne,
-                a: panel(i0, bs),
-                b: panel(i0, bs),
-                beta: K::Zero,
-                c: e,
-                count: g,
-            });
-            self.v.push(Step::Tri {
-                lower,
-                herm: T::COMPLEX,
-                n: bs,
-                src: e,
-                dst: M {
-                    off: c.off + i0 * (c.ld + 1),
-                    bs: bs * (c.ld + 1),
-                    ..c
-                },
-                beta: K::One,
-                count: g,
-            });
-        }
-        for l in levels(n, nb) {
-            let s = l.s;
-            for (p0, q0, qs, cnt) in runs(&l) {
-                let (r0, rs, c0, cs) = if lower {
-                    (q0, qs, p0, s)
-                } else {
-                    (p0, s, q0, qs)
-                };
-                let step = 2 * s;
-                self.v.push(Step::Gemm {
-                    ta,
-                    tb,
-                    m: rs,
-                    n: cs,
-                    k,
-                    alpha: K::MinusOne,
-                    a: panel(r0, step),
-                    b: panel(c0, step),
-                    beta: K::One,
-                    c: M {
-                        off: c.off + r0 + c0 * c.ld,
-                        bs: step * (c.ld + 1),
-                        ..c
-                    },
-                    count: cnt,
-                });
-            }
-        }
+        rank_k_steps(&mut self.v, &r, self.p.hnb, self.p.heblocks);
     }
 
     /// Cholesky of the order-`nc` diagonal block at `c0`.
@@ -248,12 +188,12 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
         v: Vec::new(),
         p,
         c: mat(Space::C, 0, g.ldc, 0),
-        bar: 0,
+        leaf: 0,
     };
     match g.kind {
         Kind::Getrf | Kind::GetrfNpvt => {
             let pivot = g.kind == Kind::Getrf;
-            b.v.push(Step::Init { bars: p.bars });
+            b.v.push(Step::Init);
             let k = g.m.min(g.n);
             b.lu(g.m, 0, k, pivot);
             if g.n > g.m {
@@ -273,7 +213,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
             }
         }
         Kind::Potrf => {
-            b.v.push(Step::Init { bars: 0 });
+            b.v.push(Step::Init);
             b.chol::<T>(g.uplo == Uplo::Lower, 0, g.m);
         }
         Kind::Getrs => {

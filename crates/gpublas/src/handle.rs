@@ -29,6 +29,8 @@ pub struct Handle {
     pub(crate) list_addrs: Vec<u64>,
     /// The GEMM engine (CUDA), created on the first Level-3 call, with its shape cache.
     pub(crate) lt: Option<crate::device::lt::Lt>,
+    /// Page-locked staging slots of the transfers (CUDA), allocated on first need.
+    pub(crate) staging: Vec<crate::device::PinnedBuffer<u8>>,
 }
 
 impl Handle {
@@ -90,6 +92,7 @@ impl Handle {
             joiner: StreamJoiner::default(),
             list_addrs: Vec::new(),
             lt: None,
+            staging: Vec::new(),
         })
     }
 
@@ -118,6 +121,17 @@ impl Handle {
         }
         self.joiner.order(&self.stream, stream)?;
         self.stream = stream.clone();
+        Ok(())
+    }
+
+    /// Allocates the transfers' page-locked staging slots once.
+    pub(crate) fn ensure_staging(&mut self) -> Result<(), Error> {
+        if self.staging.is_empty() {
+            let slots = (0..crate::transfer::SLOTS)
+                .map(|_| self.device.alloc_pinned::<u8>(crate::transfer::SLOT_BYTES))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.staging = slots;
+        }
         Ok(())
     }
 

@@ -78,8 +78,17 @@ pub(crate) const SOLVER: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_SOLVER",
 };
 
+const TRANSFER_SRC: &str = include_str!("../kernels/transfer.cu");
+
+pub(crate) const TRANSFER: KernelModule = KernelModule {
+    name: "transfer",
+    source: TRANSFER_SRC,
+    define: "GPUBLAS_FAMILY_TRANSFER",
+};
+
 /// Every kernel module of the library.
-pub const MODULES: &[KernelModule] = &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, L3, SOLVER];
+pub const MODULES: &[KernelModule] =
+    &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, L3, SOLVER, TRANSFER];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to
 /// the cubins a GPU of that architecture loads (through the on-disk kernel cache). Returns

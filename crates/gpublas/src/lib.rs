@@ -28,11 +28,12 @@ mod handle;
 pub mod kernels;
 pub mod memory;
 pub mod solver;
+pub mod transfer;
 
 pub use common::elem::{ComplexScalar, ExAcc, ExInput, RealScalar, Scalar};
 pub use common::operand::Results;
 pub use common::types::{Coef, Diag, Op, Side, Uplo};
-pub use device::{Backend, Device, DeviceBuffer, Element, Graph, Stream, Timer};
+pub use device::{Backend, Device, DeviceBuffer, Element, Graph, PinnedBuffer, Stream, Timer};
 pub use error::{Error, Status};
 pub use half::{bf16, f16};
 pub use handle::Handle;

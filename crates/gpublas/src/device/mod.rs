@@ -13,6 +13,10 @@ pub mod kcache;
 pub mod libs;
 #[doc(hidden)]
 pub mod lt;
+mod pinned;
+
+pub use pinned::PinnedBuffer;
+pub(crate) use pinned::{Copy2d, Loc};
 
 use std::ffi::c_void;
 use std::marker::PhantomData;
@@ -335,6 +339,19 @@ pub(crate) fn host_workspace_bytes<'a>(addr: u64, len: usize) -> &'a mut [u8] {
     // one lease, which the returned slice does not outlive in practice (routines use it within
     // the call that holds the lease).
     unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, len) }
+}
+
+/// Elements of host memory at a raw address (a pinned buffer or a slice the caller holds),
+/// for the transfers' packing, which may run on a driver thread in stream order.
+///
+/// Callers guarantee that `[addr, addr + len * size_of::<T>())` is live, aligned for `T`, and
+/// not accessed otherwise until the step that uses it has finished.
+pub(crate) fn host_slice_at<'a, T: Element>(addr: usize, len: usize) -> &'a mut [T] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: as documented above; the transfer routines order every use of the range.
+    unsafe { std::slice::from_raw_parts_mut(addr as *mut T, len) }
 }
 
 /// A typed buffer in device memory, or a placeholder (a length and no memory) that only size

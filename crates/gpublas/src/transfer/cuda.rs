@@ -1,0 +1,338 @@
+//! The CUDA transfer engine: one copy where both sides are contiguous, 2-D copies for wide
+//! columns, the workspace and a scatter/gather kernel for a strided device side, and the
+//! handle's pinned staging slots for a host side that must be packed.
+
+use std::collections::VecDeque;
+
+use super::layout::{pack, unpack, Side};
+use super::{wide, Call, Dir, HostMem};
+use crate::device::{host_slice_at, param, Copy2d, Element, Loc, PinnedBuffer, Stream};
+use crate::{Error, Handle};
+
+/// Page-locked staging slots per handle, and their size: eight 2 MiB slots keep the copy
+/// engine busy while the host packs the next pieces.
+pub(crate) const SLOTS: usize = 8;
+pub(crate) const SLOT_BYTES: usize = 2 << 20;
+/// The first pieces of a packed upload are smaller, so the copy engine starts early.
+const FIRST_PIECE: usize = 128 << 10;
+
+/// Whether the host side is packed on the host (not contiguous, narrow columns).
+pub(super) fn needs_host_packing<T: Element>(c: &Call<'_, T>) -> bool {
+    !c.host_side.contiguous() && !wide(c.host_side, std::mem::size_of::<T>())
+}
+
+#[repr(C)]
+struct TJob {
+    chunk: u64,
+    base: u64,
+    k0: u64,
+    words: u64,
+    rows: u64,
+    cols: u64,
+    ld: u64,
+    per: u64,
+    reverse: i32,
+}
+
+/// Scatters (`gather == false`: workspace → device side) or gathers `len` elements from
+/// logical element `k0` on.
+fn kernel(
+    h: &Handle,
+    gather: bool,
+    elem: usize,
+    ws: u64,
+    dev: u64,
+    side: Side,
+    (k0, len): (usize, usize),
+) -> Result<(), Error> {
+    let word = [16usize, 8, 4, 2, 1]
+        .into_iter()
+        .find(|w| elem % w == 0)
+        .unwrap_or(1);
+    let per = elem / word;
+    let job = TJob {
+        chunk: ws,
+        base: dev,
+        k0: k0 as u64,
+        words: (len * per) as u64,
+        rows: side.rows as u64,
+        cols: side.cols as u64,
+        ld: side.ld as u64,
+        per: per as u64,
+        reverse: side.reverse as i32,
+    };
+    let blocks = (len * per).div_ceil(256).max(1);
+    let grid = blocks.min(h.device().multiprocessor_count() * 32) as u32;
+    let func = format!("tr_{}_{word}", if gather { "gather" } else { "scatter" });
+    h.stream().launch(
+        &crate::kernels::TRANSFER,
+        &func,
+        grid,
+        256,
+        &mut [param(&job)],
+    )
+}
+
+/// The next piece `[k0, k1)`: at most `max` elements; with wide columns whole columns, or a
+/// piece of one column when a column alone is larger.
+fn next(k0: usize, n: usize, max: usize, rows: usize, whole_cols: bool) -> usize {
+    let max = max.max(1);
+    if whole_cols {
+        if rows <= max {
+            return (k0 + max / rows * rows).min(n);
+        }
+        return (k0 + max).min((k0 / rows + 1) * rows).min(n);
+    }
+    (k0 + max).min(n)
+}
+
+struct Ctx<'a> {
+    h: &'a Handle,
+    elem: usize,
+    dir: Dir,
+    ds: Side,
+    dev: u64,
+    ws: Option<(u64, usize)>,
+    wide: bool,
+}
+
+impl Ctx<'_> {
+    fn s(&self) -> &Stream {
+        self.h.stream()
+    }
+
+    fn ws(&self) -> Result<(u64, usize), Error> {
+        self.ws.ok_or_else(|| {
+            Error::driver(
+                "transfer",
+                "a strided device side without a workspace chunk",
+            )
+        })
+    }
+
+    /// Elements per piece through the workspace.
+    fn ws_elems(&self) -> Result<usize, Error> {
+        Ok((self.ws()?.1 / self.elem).max(1))
+    }
+
+    /// Moves the contiguous run at host address `host` (elements `[k0, k1)`) to or from the
+    /// device side.
+    fn device_piece(&self, host: usize, k0: usize, k1: usize) -> Result<(), Error> {
+        let (e, ds, len) = (self.elem, self.ds, k1 - k0);
+        let at = |k: usize| self.dev + (ds.index(k) * e) as u64;
+        if ds.contiguous() || (self.wide && k0 / ds.rows == (k1 - 1) / ds.rows) {
+            // One run on the device too (a contiguous side, or a piece of one wide column).
+            return match self.dir {
+                Dir::Set => self
+                    .s()
+                    .copy_raw(Loc::Dev(at(k0)), Loc::Host(host), len * e),
+                Dir::Get => self
+                    .s()
+                    .copy_raw(Loc::Host(host), Loc::Dev(at(k0)), len * e),
+            };
+        }
+        if self.wide {
+            let (w, ld) = (ds.rows * e, ds.ld * e);
+            let (d, hp) = (Loc::Dev(at(k0)), Loc::Host(host));
+            let (src, src_pitch, dst, dst_pitch) = match self.dir {
+                Dir::Set => (hp, w, d, ld),
+                Dir::Get => (d, ld, hp, w),
+            };
+            return self.s().copy_2d(&Copy2d {
+                src,
+                src_pitch,
+                dst,
+                dst_pitch,
+                width: w,
+                height: len / ds.rows,
+            });
+        }
+        let (ws, _) = self.ws()?;
+        match self.dir {
+            Dir::Set => {
+                self.s().copy_raw(Loc::Dev(ws), Loc::Host(host), len * e)?;
+                kernel(self.h, false, e, ws, self.dev, ds, (k0, len))
+            }
+            Dir::Get => {
+                kernel(self.h, true, e, ws, self.dev, ds, (k0, len))?;
+                self.s().copy_raw(Loc::Host(host), Loc::Dev(ws), len * e)
+            }
+        }
+    }
+}
+
+/// Runs a checked call (CUDA; the stream's context is bound). Synchronous forms return when
+/// the copy has finished; asynchronous ones mark their pinned buffer used.
+pub(super) fn run<T: Element>(
+    h: &Handle,
+    c: &mut Call<'_, T>,
+    ws: Option<(u64, usize)>,
+    staging: &[PinnedBuffer<u8>],
+) -> Result<(), Error> {
+    let elem = std::mem::size_of::<T>();
+    let (hs, ds) = (c.host_side, c.dev_side);
+    let n = ds.count();
+    let host = match &c.host {
+        HostMem::Slice(s) => s.as_ptr() as usize,
+        HostMem::SliceMut(s) => s.as_ptr() as usize,
+        HostMem::Pinned(p) => p.addr(),
+        HostMem::PinnedMut(p) => p.addr(),
+    };
+    let ctx = Ctx {
+        h,
+        elem,
+        dir: c.dir,
+        ds,
+        dev: c.dev.buf().device_ptr().unwrap_or(0),
+        ws,
+        wide: wide(ds, elem),
+    };
+    let is_async = c.async_form();
+    // The user's memory only needs to be page-locked for direct 2-D copies.
+    let direct_ok = is_async || (ctx.wide && h.device().is_pinned(host));
+    let r = if hs.contiguous() && ds.contiguous() {
+        ctx.device_piece(host, 0, n)
+    } else if ctx.wide && direct_ok {
+        let (w, e) = (ds.rows * elem, elem);
+        let (hp, dp) = (Loc::Host(host), Loc::Dev(ctx.dev));
+        let (src, src_pitch, dst, dst_pitch) = match c.dir {
+            Dir::Set => (hp, hs.ld * e, dp, ds.ld * e),
+            Dir::Get => (dp, ds.ld * e, hp, hs.ld * e),
+        };
+        h.stream().copy_2d(&Copy2d {
+            src,
+            src_pitch,
+            dst,
+            dst_pitch,
+            width: w,
+            height: ds.cols,
+        })
+    } else if hs.contiguous() && !ctx.wide {
+        // A contiguous host side and a narrow strided device side: pieces through the workspace.
+        let step = ctx.ws_elems()?;
+        let mut k0 = 0;
+        while k0 < n {
+            let k1 = (k0 + step).min(n);
+            ctx.device_piece(host + k0 * elem, k0, k1)?;
+            k0 = k1;
+        }
+        Ok(())
+    } else if is_async {
+        host_fn_pieces(&ctx, c, host, staging)
+    } else {
+        staged(&ctx, c, staging)
+    };
+    r?;
+    match c.host.pinned() {
+        Some(p) => p.mark_used(h.stream()),
+        None => h.stream().synchronize(),
+    }
+}
+
+/// Elements per staged piece.
+fn staged_max(ctx: &Ctx<'_>) -> Result<usize, Error> {
+    let slot = SLOT_BYTES / ctx.elem;
+    if ctx.ds.contiguous() || ctx.wide {
+        Ok(slot.max(1))
+    } else {
+        Ok(slot.min(ctx.ws_elems()?).max(1))
+    }
+}
+
+/// The synchronous forms with a host side that needs packing (or pageable memory with wide
+/// columns): pack (or unpack) on this thread while the copy engine moves the neighbouring
+/// pieces through the staging slots.
+fn staged<T: Element>(
+    ctx: &Ctx<'_>,
+    c: &mut Call<'_, T>,
+    staging: &[PinnedBuffer<u8>],
+) -> Result<(), Error> {
+    let (hs, n, e) = (c.host_side, ctx.ds.count(), ctx.elem);
+    let max = staged_max(ctx)?;
+    let slot_view = |i: usize, len: usize| host_slice_at::<T>(staging[i].addr(), len);
+    match (&mut c.host, c.dir) {
+        (HostMem::Slice(src), Dir::Set) => {
+            let (mut k0, mut j) = (0, 0);
+            while k0 < n {
+                let ramp = (FIRST_PIECE << j.min(8)) / e;
+                let k1 = next(k0, n, max.min(ramp.max(1)), hs.rows, ctx.wide);
+                let i = j % staging.len();
+                staging[i].wait();
+                pack(src, hs, k0, slot_view(i, k1 - k0));
+                ctx.device_piece(staging[i].addr(), k0, k1)?;
+                staging[i].mark_used(ctx.s())?;
+                k0 = k1;
+                j += 1;
+            }
+            Ok(())
+        }
+        (HostMem::SliceMut(dst), Dir::Get) => {
+            let mut flight: VecDeque<(usize, usize, usize)> = VecDeque::new();
+            let (mut k0, mut j) = (0, 0);
+            while k0 < n {
+                if flight.len() == staging.len() {
+                    if let Some((i, a, b)) = flight.pop_front() {
+                        staging[i].wait();
+                        unpack(slot_view(i, b - a), hs, a, dst);
+                    }
+                }
+                let k1 = next(k0, n, max, hs.rows, ctx.wide);
+                let i = j % staging.len();
+                ctx.device_piece(staging[i].addr(), k0, k1)?;
+                staging[i].mark_used(ctx.s())?;
+                flight.push_back((i, k0, k1));
+                k0 = k1;
+                j += 1;
+            }
+            while let Some((i, a, b)) = flight.pop_front() {
+                staging[i].wait();
+                unpack(slot_view(i, b - a), hs, a, dst);
+            }
+            Ok(())
+        }
+        _ => Err(Error::driver(
+            "transfer",
+            "host side does not match the direction",
+        )),
+    }
+}
+
+/// The asynchronous forms with a host side that needs packing: the packing runs on a host
+/// thread in stream order, one piece after another through the staging slots.
+fn host_fn_pieces<T: Element>(
+    ctx: &Ctx<'_>,
+    c: &Call<'_, T>,
+    host: usize,
+    staging: &[PinnedBuffer<u8>],
+) -> Result<(), Error> {
+    let (hs, n) = (c.host_side, ctx.ds.count());
+    let host_len = c.host.len();
+    let max = staged_max(ctx)?;
+    let (mut k0, mut j) = (0, 0);
+    while k0 < n {
+        let k1 = next(k0, n, max, hs.rows, ctx.wide);
+        let i = j % staging.len();
+        let slot = staging[i].addr();
+        let len = k1 - k0;
+        match c.dir {
+            Dir::Set => {
+                ctx.s().host_fn(Box::new(move || {
+                    let src = host_slice_at::<T>(host, host_len);
+                    pack(src, hs, k0, host_slice_at::<T>(slot, len));
+                }))?;
+                ctx.device_piece(slot, k0, k1)?;
+            }
+            Dir::Get => {
+                ctx.device_piece(slot, k0, k1)?;
+                ctx.s().host_fn(Box::new(move || {
+                    let dst = host_slice_at::<T>(host, host_len);
+                    unpack(host_slice_at::<T>(slot, len), hs, k0, dst);
+                }))?;
+            }
+        }
+        staging[i].mark_used(ctx.s())?;
+        k0 = k1;
+        j += 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! Where the elements of one side of a transfer live, and the host-side packing between such a
+//! layout and a contiguous run (parallel for large runs).
+
+use rayon::prelude::*;
+
+/// One side of a transfer: logical element `k` is row `k % rows` of column `k / rows`, stored at
+/// `column * ld + row`, columns counted from the end when `reverse` (a vector at a negative
+/// increment: `rows = 1`, `ld = |inc|`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Side {
+    pub rows: usize,
+    pub cols: usize,
+    pub ld: usize,
+    pub reverse: bool,
+}
+
+impl Side {
+    /// A vector of `n` elements at increment `inc` (non-zero).
+    pub(crate) fn vector(n: usize, inc: isize) -> Side {
+        Side {
+            rows: 1,
+            cols: n,
+            ld: inc.unsigned_abs(),
+            reverse: inc < 0 && n > 1,
+        }
+    }
+
+    /// A column-major `rows × cols` matrix with leading dimension `ld`.
+    pub(crate) fn matrix(rows: usize, cols: usize, ld: usize) -> Side {
+        Side {
+            rows,
+            cols,
+            ld,
+            reverse: false,
+        }
+    }
+
+    /// Elements in the transfer.
+    pub(crate) fn count(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Whether the elements are one contiguous run in order.
+    pub(crate) fn contiguous(&self) -> bool {
+        !self.reverse && (self.cols <= 1 || self.ld == self.rows)
+    }
+
+    /// Storage index of logical element `k`.
+    #[inline]
+    pub(crate) fn index(&self, k: usize) -> usize {
+        let (c, r) = (k / self.rows, k % self.rows);
+        let c = if self.reverse { self.cols - 1 - c } else { c };
+        c * self.ld + r
+    }
+}
+
+/// Runs below this many bytes are packed on the calling thread; above, in parallel pieces.
+const PARALLEL_BYTES: usize = 256 << 10;
+const PIECE_BYTES: usize = 128 << 10;
+
+fn piece<T>() -> usize {
+    (PIECE_BYTES / std::mem::size_of::<T>().max(1)).max(1)
+}
+
+/// `dst[i] = src[side.index(k0 + i)]` for every `i`: the host side into a contiguous run.
+pub(crate) fn pack<T: Copy + Send + Sync>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
+    if std::mem::size_of_val(dst) < PARALLEL_BYTES {
+        return pack_range(src, side, k0, dst);
+    }
+    let p = piece::<T>();
+    dst.par_chunks_mut(p)
+        .enumerate()
+        .for_each(|(i, d)| pack_range(src, side, k0 + i * p, d));
+}
+
+/// `dst[side.index(k0 + i)] = src[i]` for every `i`: a contiguous run into the host side.
+pub(crate) fn unpack<T: Copy + Send + Sync>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
+    if std::mem::size_of_val(src) < PARALLEL_BYTES {
+        return unpack_range(src, side, k0, dst, 0);
+    }
+    // Storage indices are monotone in k (increasing, or decreasing when reversed), so
+    // consecutive pieces of the run write disjoint, ordered ranges of `dst`: split it there.
+    let p = piece::<T>();
+    let mut jobs = Vec::with_capacity(src.len().div_ceil(p));
+    let mut rest: &mut [T] = dst;
+    let mut taken = 0usize;
+    let pieces: Vec<(usize, &[T])> = src
+        .chunks(p)
+        .enumerate()
+        .map(|(i, s)| (k0 + i * p, s))
+        .collect();
+    let order: Box<dyn Iterator<Item = &(usize, &[T])>> = if side.reverse {
+        Box::new(pieces.iter().rev())
+    } else {
+        Box::new(pieces.iter())
+    };
+    for &(k, s) in order {
+        let (a, b) = (side.index(k), side.index(k + s.len() - 1));
+        let (lo, hi) = (a.min(b), a.max(b));
+        let (_, tail) = std::mem::take(&mut rest).split_at_mut(lo - taken);
+        let (mine, tail) = tail.split_at_mut(hi + 1 - lo);
+        rest = tail;
+        taken = hi + 1;
+        jobs.push((k, s, mine, lo));
+    }
+    jobs.into_par_iter()
+        .for_each(|(k, s, d, lo)| unpack_range(s, side, k, d, lo));
+}
+
+fn pack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
+    if side.rows == 1 {
+        let n = side.cols;
+        let ld = side.ld;
+        if side.reverse {
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d = src[(n - 1 - (k0 + i)) * ld];
+            }
+        } else {
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d = src[(k0 + i) * ld];
+            }
+        }
+        return;
+    }
+    let mut i = 0;
+    while i < dst.len() {
+        let k = k0 + i;
+        let r = k % side.rows;
+        let run = (side.rows - r).min(dst.len() - i);
+        let s = side.index(k);
+        dst[i..i + run].copy_from_slice(&src[s..s + run]);
+        i += run;
+    }
+}
+
+/// As `unpack`, into `dst` starting at storage index `lo`.
+fn unpack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T], lo: usize) {
+    if side.rows == 1 {
+        let n = side.cols;
+        let ld = side.ld;
+        if side.reverse {
+            for (i, s) in src.iter().enumerate() {
+                dst[(n - 1 - (k0 + i)) * ld - lo] = *s;
+            }
+        } else {
+            for (i, s) in src.iter().enumerate() {
+                dst[(k0 + i) * ld - lo] = *s;
+            }
+        }
+        return;
+    }
+    let mut i = 0;
+    while i < src.len() {
+        let k = k0 + i;
+        let r = k % side.rows;
+        let run = (side.rows - r).min(src.len() - i);
+        let d = side.index(k) - lo;
+        dst[d..d + run].copy_from_slice(&src[i..i + run]);
+        i += run;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(side: Side) -> Vec<usize> {
+        (0..side.count()).map(|k| side.index(k)).collect()
+    }
+
+    #[test]
+    fn pack_and_unpack_follow_the_layout() {
+        for side in [
+            Side::vector(7, 3),
+            Side::vector(7, -2),
+            Side::vector(1 << 17, 2),
+            Side::matrix(5, 4, 9),
+            Side::matrix(40_000, 3, 40_007),
+            Side::matrix(3, 50_000, 4),
+        ] {
+            let span = (side.cols - 1) * side.ld + side.rows;
+            let src: Vec<u32> = (0..span as u32).collect();
+            let idx = reference(side);
+            for k0 in [0, 1, side.count() / 3] {
+                let mut run = vec![u32::MAX; side.count() - k0];
+                pack(&src, side, k0, &mut run);
+                for (i, v) in run.iter().enumerate() {
+                    assert_eq!(*v as usize, idx[k0 + i], "{side:?} k0 {k0} i {i}");
+                }
+                let mut back = vec![u32::MAX; span];
+                unpack(&run, side, k0, &mut back);
+                for (i, _) in run.iter().enumerate() {
+                    assert_eq!(back[idx[k0 + i]] as usize, idx[k0 + i]);
+                }
+                let written = run.len();
+                assert_eq!(back.iter().filter(|v| **v != u32::MAX).count(), written);
+            }
+        }
+    }
+}

@@ -8,6 +8,7 @@ mod bench_trsm;
 #[cfg(feature = "cublas")]
 mod bench_util;
 mod query3;
+mod query_aux;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};
@@ -185,6 +186,7 @@ struct Query {
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
     /// symv, hemv, trmv, tbmv, tpmv, trsv. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
     /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs.
+    /// Transfers: set_vector, get_vector, set_matrix, get_matrix (and `_async`).
     routine: String,
     /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2); the
     /// columns of C or B (gemm, symm, hemm, trmm, trsm), the order of C (rank-k updates) or
@@ -236,6 +238,24 @@ struct Query {
     /// Level 3: alpha and beta in device memory (placeholders) instead of host values.
     #[arg(long)]
     device_scalars: bool,
+    /// set_vector, get_vector: the increment of x (default 1).
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
+    incx: isize,
+    /// set_vector, get_vector: the increment of y (default 1).
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
+    incy: isize,
+    /// set_matrix, get_matrix: rows.
+    #[arg(long)]
+    rows: Option<usize>,
+    /// set_matrix, get_matrix: columns.
+    #[arg(long)]
+    cols: Option<usize>,
+    /// set_matrix, get_matrix: leading dimension of A (default: rows).
+    #[arg(long)]
+    lda: Option<usize>,
+    /// set_matrix, get_matrix: leading dimension of B (default: rows).
+    #[arg(long)]
+    ldb: Option<usize>,
 }
 
 /// Which form of a routine a query calls.
@@ -656,16 +676,31 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     if query3::handles(r) {
         return query3::query(dev, q);
     }
+    if query_aux::handles(r) {
+        let args = query_aux::Args {
+            routine: routine.clone(),
+            n: q.n,
+            incx: q.incx,
+            incy: q.incy,
+            rows: q.rows,
+            cols: q.cols,
+            lda: q.lda,
+            ldb: q.ldb,
+            ty: q.ty.as_deref().unwrap_or("f32").to_ascii_lowercase(),
+        };
+        return query_aux::query(dev, &args);
+    }
     let level2 = LEVEL2.contains(&r);
     if !level2 && !REDUCTIONS.contains(&r) && !UPDATES.contains(&r) {
         return Err(Error::InvalidValue(format!(
-            "unknown routine '{}' (Level 1: {}, {}; Level 2: {}; Level 3: {}; solver: {})",
+            "unknown routine '{}' (Level 1: {}, {}; Level 2: {}; Level 3: {}; solver: {}; transfers: {})",
             q.routine,
             REDUCTIONS.join(", "),
             UPDATES.join(", "),
             LEVEL2.join(", "),
             query3::LEVEL3.join(", "),
-            query3::SOLVER.join(", ")
+            query3::SOLVER.join(", "),
+            query_aux::TRANSFERS.join(", ")
         )));
     }
     let no_n = matches!(r, "rotg" | "rotmg");

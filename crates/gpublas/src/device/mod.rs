@@ -245,6 +245,11 @@ impl Device {
     }
 
     /// A buffer holding a copy of `data`.
+    ///
+    /// It has no stream to order itself on, so it waits for all work on the device first (any
+    /// handle may still be using memory of the device) and until the copy has landed. For
+    /// copies in a handle's stream order that wait for nothing else, use
+    /// [`crate::transfer::set_vector`] and its relatives.
     pub fn upload<T: Element>(&self, data: &[T]) -> Result<DeviceBuffer<T>, Error> {
         let mut b = self.alloc_uninit::<T>(data.len())?;
         b.copy_from_host(data)?;
@@ -412,7 +417,9 @@ impl<T: Element> DeviceBuffer<T> {
         self.mem.as_ref().map(Mem::addr)
     }
 
-    /// Copies the contents to the host, after all work on the device has finished.
+    /// Copies the contents to the host, after all work on the device has finished (the buffer
+    /// has no stream of its own, and any handle's work may still write it). For a copy in one
+    /// handle's stream order, use [`crate::transfer::get_vector`].
     pub fn to_vec(&self) -> Result<Vec<T>, Error> {
         let mem = self.mem.as_ref().ok_or_else(|| {
             Error::InvalidPointer(format!(
@@ -433,7 +440,8 @@ impl<T: Element> DeviceBuffer<T> {
     }
 
     /// Overwrites the contents with `data` (same length), after all work on the device has
-    /// finished.
+    /// finished (see [`Device::upload`] for why; [`crate::transfer::set_vector`] copies in a
+    /// handle's stream order instead).
     pub fn copy_from_host(&mut self, data: &[T]) -> Result<(), Error> {
         if data.len() != self.len {
             return Err(Error::InvalidSize(format!(

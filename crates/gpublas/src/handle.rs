@@ -124,17 +124,6 @@ impl Handle {
         Ok(())
     }
 
-    /// Allocates the transfers' page-locked staging slots once.
-    pub(crate) fn ensure_staging(&mut self) -> Result<(), Error> {
-        if self.staging.is_empty() {
-            let slots = (0..crate::transfer::SLOTS)
-                .map(|_| self.device.alloc_pinned::<u8>(crate::transfer::SLOT_BYTES))
-                .collect::<Result<Vec<_>, _>>()?;
-            self.staging = slots;
-        }
-        Ok(())
-    }
-
     /// Waits for all work submitted to the handle's stream.
     pub fn synchronize(&self) -> Result<(), Error> {
         self.stream.synchronize()

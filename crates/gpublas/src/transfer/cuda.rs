@@ -11,8 +11,8 @@ use crate::{Error, Handle};
 
 /// Page-locked staging slots per handle, and their size: eight 2 MiB slots keep the copy
 /// engine busy while the host packs the next pieces.
-pub(crate) const SLOTS: usize = 8;
-pub(crate) const SLOT_BYTES: usize = 2 << 20;
+const SLOTS: usize = 8;
+const SLOT_BYTES: usize = 2 << 20;
 /// The first pieces of a packed upload are smaller, so the copy engine starts early.
 const FIRST_PIECE: usize = 128 << 10;
 
@@ -167,7 +167,7 @@ pub(super) fn run<T: Element>(
     h: &Handle,
     c: &mut Call<'_, T>,
     ws: Option<(u64, usize)>,
-    staging: &[PinnedBuffer<u8>],
+    staging: &mut Vec<PinnedBuffer<u8>>,
 ) -> Result<(), Error> {
     let elem = std::mem::size_of::<T>();
     let (hs, ds) = (c.host_side, c.dev_side);
@@ -217,10 +217,18 @@ pub(super) fn run<T: Element>(
             k0 = k1;
         }
         Ok(())
-    } else if is_async {
-        host_fn_pieces(&ctx, c, host, staging)
     } else {
-        staged(&ctx, c, staging)
+        // The handle's page-locked staging slots, allocated on first need.
+        if staging.is_empty() {
+            *staging = (0..SLOTS)
+                .map(|_| h.device().alloc_pinned::<u8>(SLOT_BYTES))
+                .collect::<Result<Vec<_>, _>>()?;
+        }
+        if is_async {
+            host_fn_pieces(&ctx, c, host, staging)
+        } else {
+            staged(&ctx, c, staging)
+        }
     };
     r?;
     match c.host.pinned() {

@@ -43,7 +43,6 @@ use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer, Element, PinnedBuffer};
 use crate::memory::CHUNK;
 use crate::{Error, Handle, Status};
-pub(crate) use cuda::{SLOTS, SLOT_BYTES};
 pub(crate) use layout::Side;
 
 /// Largest workspace chunk a transfer uses.
@@ -287,14 +286,11 @@ pub(crate) fn run<T: Element>(h: &mut Handle, mut c: Call<'_, T>) -> Result<Stat
         )));
     }
     h.stream().bind()?;
-    if cuda::needs_host_packing(&c) || !c.async_form() {
-        h.ensure_staging()?;
-    }
-    let staging = std::mem::take(&mut h.staging);
+    let mut staging = std::mem::take(&mut h.staging);
     let r = {
         let lease = h.device_malloc(&plan.sizes())?;
         let ws = lease.buffer(0).map(|s| (s.device_ptr(), s.len()));
-        cuda::run(lease.handle(), &mut c, ws, &staging)
+        cuda::run(lease.handle(), &mut c, ws, &mut staging)
     };
     h.staging = staging;
     r.map(|_| status)

@@ -7,6 +7,7 @@ mod bench_solver;
 mod bench_trsm;
 #[cfg(feature = "cublas")]
 mod bench_util;
+mod coldstart;
 mod query3;
 mod query_aux;
 
@@ -50,11 +51,20 @@ enum Cmd {
     /// `gpublas query trsm --side r --uplo l --m 8192 --n 8192`,
     /// `gpublas query herk --n 4096 --k 512 --op c --type c32`,
     /// `gpublas query getrf --n 16384 --device-results`,
-    /// `gpublas query getrs --n 8192 --nrhs 256`, `gpublas query potrf --n 32 --batch 10000`.
+    /// `gpublas query getrs --n 8192 --nrhs 256`, `gpublas query potrf --n 32 --batch 10000`,
+    /// `gpublas query set_matrix --rows 16 --cols 1048576 --lda 64 --ldb 16`.
     #[command(verbatim_doc_comment)]
     Query(Box<Query>),
     /// Walks through the four workspace schemes, a size query and real Level-1 calls.
     Tour,
+    /// One family's first call in this process, timed from the process start (the child of
+    /// `gpublas bench coldstart`).
+    #[command(hide = true)]
+    FirstCall {
+        /// blas1, blas2, blas3, solver or transfer.
+        #[arg(long)]
+        family: String,
+    },
     /// Benchmarks (CUDA events on a GPU; the host clock on the host).
     Bench {
         #[command(subcommand)]
@@ -81,6 +91,9 @@ enum BenchWhat {
     /// getrfBatched, in TFLOP/s, with each call's workspace beside cuSOLVER's bufferSize;
     /// needs a GPU and `--features cublas`.
     Solver(bench_solver::SolverArgs),
+    /// The cost of a fresh process's first call of each routine family, with the kernel cache
+    /// warm and cold (fresh child processes; medians of three).
+    Coldstart,
 }
 
 fn device(sel: &Option<String>) -> Result<Device, Error> {
@@ -96,11 +109,17 @@ fn main() {
         Cmd::Info => info(&cli.device),
         Cmd::Query(q) => device(&cli.device).and_then(|d| query(&d, q)),
         Cmd::Tour => device(&cli.device).and_then(|d| tour(&d)),
+        Cmd::FirstCall { family } => coldstart::child(&cli.device, family),
+        Cmd::Bench {
+            what: BenchWhat::Coldstart,
+            json,
+        } => coldstart::run(&cli.device, *json),
         Cmd::Bench { what, json } => device(&cli.device).and_then(|d| match what {
             BenchWhat::Base(w) => bench::run(&d, w, *json),
             BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
             BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
             BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
+            BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
         }),
     };
     if let Err(e) = r {

@@ -1,6 +1,6 @@
 //! `gpublas bench coldstart`: what a fresh process pays before its first result, per routine
 //! family, with the kernel cache warm (the configured cache, filled by a first run) and cold
-//! (an empty cache directory per process, so every kernel module is compiled by NVRTC).
+//! (an empty cache directory per process, so every kernel module it uses is compiled by NVRTC).
 //!
 //! Each measurement is a child process (`gpublas first-call --family F`) that times, from its
 //! own start: opening the device (context creation), creating a handle, the first call of the
@@ -121,7 +121,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// The parent: three children per family and cache state, medians.
+/// The parent: three children per family with the warm cache (medians), one with a cold one
+/// (compiling a family takes seconds to minutes).
 pub(crate) fn run(sel: &Option<String>, json: bool) -> Result<(), Error> {
     let warm = match gpublas::device::kcache::cache_dir() {
         Some(d) => d.display().to_string(),
@@ -136,7 +137,7 @@ pub(crate) fn run(sel: &Option<String>, json: bool) -> Result<(), Error> {
     for &family in FAMILIES {
         // Fill the warm cache for this family first (uncounted).
         spawn(sel, family, &warm)?;
-        for (state, reps) in [("warm", 3), ("cold", 3)] {
+        for (state, reps) in [("warm", 3), ("cold", 1)] {
             let mut samples = Vec::new();
             for rep in 0..reps {
                 let cache = if state == "warm" {
@@ -164,7 +165,9 @@ pub(crate) fn run(sel: &Option<String>, json: bool) -> Result<(), Error> {
         println!("{}", serde_json::Value::Array(rows));
         return Ok(());
     }
-    println!("cold start (medians of 3 fresh processes; warm cache {warm}, cold = an empty cache)");
+    println!(
+        "cold start (fresh processes: median of 3 with the warm cache {warm}; one with an empty cache)"
+    );
     println!(
         "{:10} {:5} {:>10} {:>10} {:>12} {:>11} {:>12}",
         "family", "cache", "device ms", "handle ms", "1st call ms", "2nd call ms", "process ms"

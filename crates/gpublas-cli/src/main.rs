@@ -92,7 +92,7 @@ enum BenchWhat {
     /// needs a GPU and `--features cublas`.
     Solver(bench_solver::SolverArgs),
     /// The cost of a fresh process's first call of each routine family, with the kernel cache
-    /// warm and cold (fresh child processes; medians of three).
+    /// warm (median of three fresh processes) and cold (one process with an empty cache).
     Coldstart,
 }
 

@@ -201,6 +201,7 @@ impl CudaDevice {
                 ptr,
                 bytes,
                 dev: self.clone(),
+                owned: true,
             }),
             Err(e) if is_oom(&e) => Err(Error::MemoryError {
                 needed: bytes,
@@ -484,10 +485,26 @@ pub(crate) struct CudaMem {
     pub(crate) ptr: u64,
     pub(crate) bytes: usize,
     pub(crate) dev: Arc<CudaDevice>,
+    /// False for memory owned elsewhere (`DeviceBuffer::from_raw`): never freed here.
+    owned: bool,
+}
+
+impl CudaMem {
+    pub(crate) fn borrowed(dev: &Arc<CudaDevice>, ptr: u64, bytes: usize) -> CudaMem {
+        CudaMem {
+            ptr,
+            bytes,
+            dev: dev.clone(),
+            owned: false,
+        }
+    }
 }
 
 impl Drop for CudaMem {
     fn drop(&mut self) {
+        if !self.owned {
+            return;
+        }
         // cuMemFree does not wait for kernels still using the memory: wait for the device first.
         let _ = self.dev.bind();
         let _ = self.dev.synchronize();

@@ -205,6 +205,29 @@ impl Device {
         }))
     }
 
+    /// A stream object over a CUDA stream created elsewhere (`CUstream`/`cudaStream_t`; null is
+    /// the legacy default stream), for handing to [`Handle::set_stream`](crate::Handle). The
+    /// stream is not destroyed when the object is dropped. On the host backend: a new host
+    /// stream (the value is ignored).
+    ///
+    /// # Safety
+    /// On CUDA, `raw` must be a stream of this device's primary context that outlives every
+    /// use of the returned object.
+    pub unsafe fn wrap_stream(&self, raw: *mut c_void) -> Result<Stream, Error> {
+        match &self.0 {
+            DeviceKind::Host(_) => self.new_stream(),
+            DeviceKind::Cuda(d) => {
+                d.bind()?;
+                // SAFETY: as the caller promised.
+                let s = unsafe {
+                    d.ctx
+                        .wrap_borrowed_stream(raw as cudarc::driver::sys::CUstream)
+                };
+                Ok(Stream(StreamKind::Cuda(s, d.clone())))
+            }
+        }
+    }
+
     /// Waits for all work submitted to this device.
     pub fn synchronize(&self) -> Result<(), Error> {
         match &self.0 {
@@ -223,6 +246,7 @@ impl Device {
                 chunks: h.alloc(bytes)?,
                 bytes,
                 dev: h.clone(),
+                borrowed: None,
             })),
             DeviceKind::Cuda(d) => Ok(Mem::Cuda(d.alloc(bytes)?)),
         }
@@ -286,11 +310,35 @@ pub(crate) struct HostMem {
     chunks: Vec<host::Chunk>,
     bytes: usize,
     dev: Arc<host::HostDevice>,
+    /// Memory owned elsewhere (`DeviceBuffer::from_raw`): its address; `chunks` is empty.
+    borrowed: Option<u64>,
+}
+
+impl HostMem {
+    fn addr(&self) -> u64 {
+        self.borrowed.unwrap_or(self.chunks.as_ptr() as u64)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self.borrowed {
+            Some(a) => host_workspace_bytes(a, self.bytes),
+            None => &bytemuck::cast_slice(&self.chunks)[..self.bytes],
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match self.borrowed {
+            Some(a) => host_workspace_bytes(a, self.bytes),
+            None => &mut bytemuck::cast_slice_mut(&mut self.chunks)[..self.bytes],
+        }
+    }
 }
 
 impl Drop for HostMem {
     fn drop(&mut self) {
-        self.dev.release(self.bytes);
+        if self.borrowed.is_none() {
+            self.dev.release(self.bytes);
+        }
     }
 }
 
@@ -298,7 +346,7 @@ impl Mem {
     /// The address of the first byte (a host address on the host backend).
     pub(crate) fn addr(&self) -> u64 {
         match self {
-            Mem::Host(h) => h.chunks.as_ptr() as u64,
+            Mem::Host(h) => h.addr(),
             Mem::Cuda(c) => c.ptr,
         }
     }
@@ -319,14 +367,14 @@ impl Mem {
 
     fn host_bytes(&self) -> Option<&[u8]> {
         match self {
-            Mem::Host(h) => Some(&bytemuck::cast_slice(&h.chunks)[..h.bytes]),
+            Mem::Host(h) => Some(h.bytes()),
             Mem::Cuda(_) => None,
         }
     }
 
     fn host_bytes_mut(&mut self) -> Option<&mut [u8]> {
         match self {
-            Mem::Host(h) => Some(&mut bytemuck::cast_slice_mut(&mut h.chunks)[..h.bytes]),
+            Mem::Host(h) => Some(h.bytes_mut()),
             Mem::Cuda(_) => None,
         }
     }
@@ -382,6 +430,59 @@ impl<T> std::fmt::Debug for DeviceBuffer<T> {
 }
 
 impl<T: Element> DeviceBuffer<T> {
+    /// A buffer over `len` elements of memory that gpublas does not own (from another library,
+    /// or a C caller): device memory of `dev` at `addr` on a GPU, host memory on the host
+    /// backend. Dropping it frees nothing.
+    ///
+    /// # Safety
+    /// `[addr, addr + len * size_of::<T>())` must be memory of `dev`, aligned for `T`, and
+    /// stay allocated while the buffer (and any work that uses it) lives.
+    ///
+    /// ```
+    /// use gpublas::{blas1, Device, DeviceBuffer, Handle, Results};
+    /// let dev = Device::host();
+    /// let mut h = Handle::new(&dev)?;
+    /// let mut v = vec![1.0f64, -2.0, 3.0];
+    /// // SAFETY: `v` is host memory (the host backend's "device" memory) and outlives `x`.
+    /// let x = unsafe { DeviceBuffer::<f64>::from_raw(&dev, v.as_mut_ptr() as u64, 3)? };
+    /// let mut r = [0.0];
+    /// let _ = blas1::asum(&mut h, 3, &x, 1, Results::Host(&mut r))?;
+    /// assert_eq!(r[0], 6.0);
+    /// drop(x); // frees nothing
+    /// assert_eq!(v.len(), 3);
+    /// # Ok::<(), gpublas::Error>(())
+    /// ```
+    pub unsafe fn from_raw(dev: &Device, addr: u64, len: usize) -> Result<Self, Error> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            Error::InvalidSize(format!("{len} elements overflow the address space"))
+        })?;
+        if addr == 0 && bytes > 0 {
+            return Err(Error::InvalidPointer(format!(
+                "a null pointer for {len} elements"
+            )));
+        }
+        if addr % std::mem::align_of::<T>() as u64 != 0 {
+            return Err(Error::InvalidPointer(format!(
+                "address {addr:#x} is not aligned to {} bytes",
+                std::mem::align_of::<T>()
+            )));
+        }
+        let mem = match &dev.0 {
+            DeviceKind::Host(h) => Mem::Host(HostMem {
+                chunks: Vec::new(),
+                bytes,
+                dev: h.clone(),
+                borrowed: Some(addr),
+            }),
+            DeviceKind::Cuda(d) => Mem::Cuda(cuda::CudaMem::borrowed(d, addr, bytes)),
+        };
+        Ok(DeviceBuffer {
+            mem: Some(mem),
+            len,
+            _t: PhantomData,
+        })
+    }
+
     /// A placeholder of `len` elements with no memory, for size queries.
     pub fn placeholder(len: usize) -> Self {
         DeviceBuffer {
@@ -476,9 +577,7 @@ impl<T: Element> DeviceBuffer<T> {
     #[inline]
     pub(crate) fn addr_on(&self, dev: &Device) -> Option<u64> {
         match (&self.mem, &dev.0) {
-            (Some(Mem::Host(m)), DeviceKind::Host(d)) if Arc::ptr_eq(&m.dev, d) => {
-                Some(m.chunks.as_ptr() as u64)
-            }
+            (Some(Mem::Host(m)), DeviceKind::Host(d)) if Arc::ptr_eq(&m.dev, d) => Some(m.addr()),
             (Some(Mem::Cuda(m)), DeviceKind::Cuda(d)) if Arc::ptr_eq(&m.dev, d) => Some(m.ptr),
             _ => None,
         }

@@ -44,7 +44,15 @@ pub struct PinnedBuffer<T> {
 
 enum PinnedMem {
     Host(Vec<host::Chunk>),
-    Cuda { addr: usize, dev: Arc<CudaDevice> },
+    Cuda {
+        addr: usize,
+        dev: Arc<CudaDevice>,
+    },
+    /// Page-locked memory owned elsewhere (`PinnedBuffer::from_raw`).
+    Borrowed {
+        addr: usize,
+        cuda: bool,
+    },
 }
 
 // SAFETY: the buffer owns its allocation; shared access only reads it, and copies in flight are
@@ -58,6 +66,7 @@ impl<T> std::fmt::Debug for PinnedBuffer<T> {
         let on = match &self.mem {
             PinnedMem::Host(_) => "host".to_string(),
             PinnedMem::Cuda { dev, .. } => format!("cuda:{}", dev.ordinal),
+            PinnedMem::Borrowed { .. } => "memory owned elsewhere".to_string(),
         };
         write!(f, "PinnedBuffer(len {}, pinned for {on})", self.len)
     }
@@ -128,6 +137,38 @@ impl Device {
 }
 
 impl<T: Element> PinnedBuffer<T> {
+    /// A pinned buffer over `len` elements of page-locked host memory that gpublas does not own
+    /// (`cudaMallocHost`, `cuMemHostAlloc` or registered memory; ordinary memory on the host
+    /// backend), for the asynchronous transfers of a C caller. Dropping it frees nothing and
+    /// waits for nothing.
+    ///
+    /// # Safety
+    /// The range must be page-locked memory usable by `dev` (any memory on the host backend),
+    /// aligned for `T`, and stay allocated until every copy that uses it has finished.
+    pub unsafe fn from_raw(dev: &Device, addr: usize, len: usize) -> Result<Self, Error> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            Error::InvalidSize(format!("{len} elements overflow the address space"))
+        })?;
+        if (addr == 0 && bytes > 0) || addr % std::mem::align_of::<T>() != 0 {
+            return Err(Error::InvalidPointer(format!(
+                "host address {addr:#x} for {len} elements is null or not aligned to {} bytes",
+                std::mem::align_of::<T>()
+            )));
+        }
+        let cuda = matches!(dev.0, DeviceKind::Cuda(_));
+        if cuda && bytes > 0 && !dev.is_pinned(addr) {
+            return Err(Error::InvalidPointer(format!(
+                "host address {addr:#x} is not page-locked memory known to the CUDA driver"
+            )));
+        }
+        Ok(PinnedBuffer {
+            mem: PinnedMem::Borrowed { addr, cuda },
+            len,
+            pending: Mutex::new(None),
+            _t: PhantomData,
+        })
+    }
+
     /// Length in elements.
     pub fn len(&self) -> usize {
         self.len
@@ -157,16 +198,18 @@ impl<T: Element> PinnedBuffer<T> {
         match &self.mem {
             PinnedMem::Host(v) => v.as_ptr() as usize,
             PinnedMem::Cuda { addr, .. } => *addr,
+            PinnedMem::Borrowed { addr, .. } => *addr,
         }
     }
 
     /// Whether the buffer was allocated through `dev`'s backend (page-locked for a GPU).
     pub(crate) fn usable_on(&self, dev: &Device) -> bool {
-        matches!(
-            (&self.mem, &dev.0),
-            (PinnedMem::Host(_), DeviceKind::Host(_))
-                | (PinnedMem::Cuda { .. }, DeviceKind::Cuda(_))
-        )
+        let on_cuda = matches!(dev.0, DeviceKind::Cuda(_));
+        match &self.mem {
+            PinnedMem::Host(_) => !on_cuda,
+            PinnedMem::Cuda { .. } => on_cuda,
+            PinnedMem::Borrowed { cuda, .. } => *cuda == on_cuda,
+        }
     }
 
     /// Records that copies enqueued on `stream` so far use the buffer: later accesses wait for

@@ -141,13 +141,14 @@ impl Shape {
             } else {
                 0
             },
+            // Saturating: a batch count too large for memory fails the checks, not here.
             result_bytes: if self.host_results {
-                self.batch * self.out_size
+                self.batch.saturating_mul(self.out_size)
             } else {
                 0
             },
             addr_bytes: if addr_table {
-                self.batch * self.operands() * 8
+                self.batch.saturating_mul(self.operands() * 8)
             } else {
                 0
             },

@@ -30,6 +30,10 @@ pub enum What {
         /// Smaller sizes and fewer repetitions (for a quick check).
         #[arg(long)]
         quick: bool,
+        /// Also f32 at every power of four from 2^12 to 2^28 (2^22 with --quick): the rows a
+        /// plot of bandwidth against size needs (`--svg FILE`).
+        #[arg(long)]
+        sweep: bool,
     },
     /// Level 2 (gemv, symv, hemv, trmv, trsv, strided-batched gemv) and the Level-1 updates
     /// (axpy, scal, copy, swap) against cuBLAS, with each call's workspace need.
@@ -47,9 +51,13 @@ pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
     TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
     let rows = match what {
         What::Workspace => workspace(dev)?,
-        What::Blas1 { quick } => blas1_bench(dev, *quick)?,
+        What::Blas1 { quick, sweep } => blas1_bench(dev, *quick, *sweep)?,
         What::Blas2 { quick, only } => crate::bench2::run(dev, *quick, only.as_deref())?,
     };
+    crate::plot::maybe(
+        &format!("gpublas vs cuBLAS on {}: read bandwidth", dev.name()),
+        &rows,
+    )?;
     if json {
         println!(
             "{}",
@@ -552,7 +560,7 @@ fn batches(
     Ok(())
 }
 
-fn blas1_bench(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
+fn blas1_bench(dev: &Device, quick: bool, sweep: bool) -> Result<Vec<Value>, Error> {
     let mut h = Handle::with_config(dev, &HandleConfig::default())?;
     let c = if dev.backend() == Backend::Cuda {
         cublas(h.stream())
@@ -607,6 +615,26 @@ fn blas1_bench(dev: &Device, quick: bool) -> Result<Vec<Value>, Error> {
             &mut rows,
         )?;
         versus::<f64>(dev, &mut h, &c, "f64", &[n], &large, |v| v, &mut rows)?;
+    }
+    if sweep {
+        let top = if quick { 22 } else { 28 };
+        let sizes: Vec<usize> = (6..=top / 2).map(|l| 1usize << (2 * l)).collect();
+        let swept = Timing {
+            group: "sweep",
+            ..large
+        };
+        for &n in &sizes {
+            versus::<f32>(
+                dev,
+                &mut h,
+                &c,
+                "f32",
+                &[n],
+                &swept,
+                |v| v as f32,
+                &mut rows,
+            )?;
+        }
     }
     let small_sizes: &[usize] = &[1, 16, 256, 1024, 4096];
     versus::<f32>(

@@ -8,6 +8,7 @@ mod bench_trsm;
 #[cfg(feature = "cublas")]
 mod bench_util;
 mod coldstart;
+mod plot;
 mod query3;
 mod query_aux;
 
@@ -72,6 +73,10 @@ enum Cmd {
         /// Print JSON instead of a table.
         #[arg(long, global = true)]
         json: bool,
+        /// Also write a plot of rate against size, gpublas beside cuBLAS (e.g.
+        /// `gpublas bench blas1 --sweep --svg blas1.svg`).
+        #[arg(long, global = true, value_name = "FILE")]
+        svg: Option<String>,
     },
 }
 
@@ -113,13 +118,19 @@ fn main() {
         Cmd::Bench {
             what: BenchWhat::Coldstart,
             json,
+            ..
         } => coldstart::run(&cli.device, *json),
-        Cmd::Bench { what, json } => device(&cli.device).and_then(|d| match what {
-            BenchWhat::Base(w) => bench::run(&d, w, *json),
-            BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
-            BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
-            BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
-            BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
+        Cmd::Bench { what, json, svg } => device(&cli.device).and_then(|d| {
+            if let Some(p) = svg {
+                let _ = plot::SVG.set(p.clone());
+            }
+            match what {
+                BenchWhat::Base(w) => bench::run(&d, w, *json),
+                BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
+                BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
+                BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
+                BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
+            }
         }),
     };
     if let Err(e) = r {

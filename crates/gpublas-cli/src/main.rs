@@ -4,6 +4,7 @@ mod bench;
 mod bench2;
 mod bench3;
 mod bench_solver;
+mod bench_transfer;
 mod bench_trsm;
 #[cfg(feature = "cublas")]
 mod bench_util;
@@ -96,6 +97,9 @@ enum BenchWhat {
     /// getrfBatched, in TFLOP/s, with each call's workspace beside cuSOLVER's bufferSize;
     /// needs a GPU and `--features cublas`.
     Solver(bench_solver::SolverArgs),
+    /// The transfers (set/get vector and matrix, pinned and pageable, sync and async) in GB/s
+    /// beside a plain contiguous copy of the same bytes and cuBLAS's Set/GetVector/Matrix.
+    Aux(bench_transfer::AuxArgs),
     /// The cost of a fresh process's first call of each routine family, with the kernel cache
     /// warm (median of three fresh processes) and cold (one process with an empty cache).
     Coldstart,
@@ -129,6 +133,7 @@ fn main() {
                 BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
                 BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
                 BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
+                BenchWhat::Aux(a) => bench_transfer::run(&d, a, *json),
                 BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
             }
         }),

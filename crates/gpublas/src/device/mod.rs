@@ -4,6 +4,8 @@
 //! `cuda.rs`, `libs.rs` and the few marked blocks below.
 
 #[cfg(feature = "cublas")]
+pub mod bench_copy;
+#[cfg(feature = "cublas")]
 pub mod cublas;
 pub(crate) mod cuda;
 #[cfg(feature = "cublas")]

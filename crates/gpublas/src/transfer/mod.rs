@@ -274,6 +274,8 @@ pub(crate) fn run<T: Element>(h: &mut Handle, mut c: Call<'_, T>) -> Result<Stat
         || format!("one element ({elem} bytes) through the workspace"),
     )?;
     if h.device().backend() == Backend::Host {
+        // The same lease as on a GPU (statistics, fixed sizes); the copies need no scratch.
+        let _lease = h.device_malloc(&plan.sizes())?;
         host_run(&mut c, plan);
         return Ok(status);
     }

@@ -121,13 +121,13 @@ impl Device {
                     return false;
                 }
                 let mut ty = 0u32;
-                // SAFETY: a plain attribute query; pageable memory answers with an error.
+                let mut attr = sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+                let mut data = [&mut ty as *mut u32 as *mut c_void];
+                // SAFETY: a plain attribute query into `ty`; unlike cuPointerGetAttribute, the
+                // plural form answers 0 (not an error) for pageable memory, so sanitizers and
+                // error hooks stay quiet.
                 let r = unsafe {
-                    sys::cuPointerGetAttribute(
-                        &mut ty as *mut u32 as *mut c_void,
-                        sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                        addr as u64,
-                    )
+                    sys::cuPointerGetAttributes(1, &mut attr, data.as_mut_ptr(), addr as u64)
                 };
                 r == sys::CUresult::CUDA_SUCCESS
                     && ty == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32

@@ -2,17 +2,17 @@
 //! columns, the workspace and a scatter/gather kernel for a strided device side, and the
 //! handle's pinned staging slots for a host side that must be packed.
 
-use std::collections::VecDeque;
+use rayon::prelude::*;
 
 use super::layout::{pack, unpack, Side};
 use super::{wide, Call, Dir, HostMem};
 use crate::device::{host_slice_at, param, Copy2d, Element, Loc, PinnedBuffer, Stream};
 use crate::{Error, Handle};
 
-/// Page-locked staging slots per handle, and their size: eight 2 MiB slots keep the copy
-/// engine busy while the host packs the next pieces.
+/// Page-locked staging slots per handle, and their size: two halves of four 4 MiB slots, one
+/// being packed while the copy engine moves the other.
 const SLOTS: usize = 8;
-const SLOT_BYTES: usize = 2 << 20;
+const SLOT_BYTES: usize = 4 << 20;
 /// The first pieces of a packed upload are smaller, so the copy engine starts early.
 const FIRST_PIECE: usize = 128 << 10;
 
@@ -247,9 +247,30 @@ fn staged_max(ctx: &Ctx<'_>) -> Result<usize, Error> {
     }
 }
 
+/// The pieces of a staged transfer: rounds of up to `SLOTS / 2` pieces (one half of the
+/// slots), small at the start (the copy engine starts early) and at the end (little is left
+/// to unpack after the last copy), at most `max` elements.
+fn pieces(n: usize, elem: usize, max: usize, rows: usize, wide: bool) -> Vec<Vec<(usize, usize)>> {
+    let (mut rounds, mut k0, mut r) = (Vec::new(), 0, 0usize);
+    while k0 < n {
+        let mut round = Vec::new();
+        while round.len() < SLOTS / 2 && k0 < n {
+            let ramp = (FIRST_PIECE << r.min(8)) / elem;
+            let tail = (n - k0) / SLOTS;
+            let size = max.min(ramp).min(tail.max(FIRST_PIECE / elem)).max(1);
+            let k1 = next(k0, n, size, rows, wide);
+            round.push((k0, k1));
+            k0 = k1;
+        }
+        rounds.push(round);
+        r += 1;
+    }
+    rounds
+}
+
 /// The synchronous forms with a host side that needs packing (or pageable memory with wide
-/// columns): pack (or unpack) on this thread while the copy engine moves the neighbouring
-/// pieces through the staging slots.
+/// columns): a round of pieces is packed (or unpacked) in parallel on the host while the copy
+/// engine moves the previous round through the other half of the staging slots.
 fn staged<T: Element>(
     ctx: &Ctx<'_>,
     c: &mut Call<'_, T>,
@@ -257,44 +278,60 @@ fn staged<T: Element>(
 ) -> Result<(), Error> {
     let (hs, n, e) = (c.host_side, ctx.ds.count(), ctx.elem);
     let max = staged_max(ctx)?;
-    let slot_view = |i: usize, len: usize| host_slice_at::<T>(staging[i].addr(), len);
+    let rounds = pieces(n, e, max, hs.rows, ctx.wide);
+    let half = SLOTS / 2;
+    // Round `r` uses slots `(r % 2) * half ..`.
+    let slot = |r: usize, i: usize| (r % 2) * half + i;
     match (&mut c.host, c.dir) {
         (HostMem::Slice(src), Dir::Set) => {
-            let (mut k0, mut j) = (0, 0);
-            while k0 < n {
-                let ramp = (FIRST_PIECE << j.min(8)) / e;
-                let k1 = next(k0, n, max.min(ramp.max(1)), hs.rows, ctx.wide);
-                let i = j % staging.len();
-                staging[i].wait();
-                pack(src, hs, k0, slot_view(i, k1 - k0));
-                ctx.device_piece(staging[i].addr(), k0, k1)?;
-                staging[i].mark_used(ctx.s())?;
-                k0 = k1;
-                j += 1;
+            let src: &[T] = src;
+            for (r, round) in rounds.iter().enumerate() {
+                let views: Vec<(usize, usize, usize)> = round
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(a, b))| {
+                        staging[slot(r, i)].wait();
+                        (staging[slot(r, i)].addr(), a, b)
+                    })
+                    .collect();
+                views.par_iter().for_each(|&(addr, a, b)| {
+                    pack(src, hs, a, host_slice_at::<T>(addr, b - a));
+                });
+                for (i, &(addr, a, b)) in views.iter().enumerate() {
+                    ctx.device_piece(addr, a, b)?;
+                    staging[slot(r, i)].mark_used(ctx.s())?;
+                }
             }
             Ok(())
         }
         (HostMem::SliceMut(dst), Dir::Get) => {
-            let mut flight: VecDeque<(usize, usize, usize)> = VecDeque::new();
-            let (mut k0, mut j) = (0, 0);
-            while k0 < n {
-                if flight.len() == staging.len() {
-                    if let Some((i, a, b)) = flight.pop_front() {
-                        staging[i].wait();
-                        unpack(slot_view(i, b - a), hs, a, dst);
-                    }
+            let dst: &mut [T] = dst;
+            let unpack_round = |r: usize, dst: &mut [T]| {
+                let round = &rounds[r];
+                for i in 0..round.len() {
+                    staging[slot(r, i)].wait();
                 }
-                let k1 = next(k0, n, max, hs.rows, ctx.wide);
-                let i = j % staging.len();
-                ctx.device_piece(staging[i].addr(), k0, k1)?;
-                staging[i].mark_used(ctx.s())?;
-                flight.push_back((i, k0, k1));
-                k0 = k1;
-                j += 1;
+                for (i, &(a, b)) in round.iter().enumerate() {
+                    unpack(
+                        host_slice_at::<T>(staging[slot(r, i)].addr(), b - a),
+                        hs,
+                        a,
+                        dst,
+                    );
+                }
+            };
+            for (r, round) in rounds.iter().enumerate() {
+                for (i, &(a, b)) in round.iter().enumerate() {
+                    ctx.device_piece(staging[slot(r, i)].addr(), a, b)?;
+                    staging[slot(r, i)].mark_used(ctx.s())?;
+                }
+                // The previous round's copies ran while this one was enqueued.
+                if r > 0 {
+                    unpack_round(r - 1, dst);
+                }
             }
-            while let Some((i, a, b)) = flight.pop_front() {
-                staging[i].wait();
-                unpack(slot_view(i, b - a), hs, a, dst);
+            if !rounds.is_empty() {
+                unpack_round(rounds.len() - 1, dst);
             }
             Ok(())
         }

@@ -11,7 +11,7 @@
 //!   engine moves the previous piece); a non-contiguous device side goes through a chunk of the
 //!   workspace and a scatter or gather kernel. Columns of at least 512 bytes are moved by the
 //!   copy engine's 2-D copies instead, on both sides.
-//! - Workspace ([`workspace_bytes`], F4): a chunk of up to 4 MiB when the device side is not
+//! - Workspace ([`workspace_bytes`], F4): a chunk of up to 16 MiB when the device side is not
 //!   contiguous and its columns are narrow; under a smaller fixed workspace the transfer runs
 //!   in smaller chunks (`PerfDegraded`, same bytes); `MemoryError` only when not even one
 //!   element fits. Size queries answer for these calls; during a query the host side may be
@@ -46,7 +46,7 @@ use crate::{Error, Handle, Status};
 pub(crate) use layout::Side;
 
 /// Largest workspace chunk a transfer uses.
-const BEST_CHUNK: usize = 4 << 20;
+const BEST_CHUNK: usize = 16 << 20;
 /// Columns at least this wide (bytes) are moved by 2-D copies of the copy engine.
 pub(crate) const WIDE_BYTES: usize = 512;
 
@@ -80,7 +80,7 @@ impl Shape {
     }
 }
 
-/// Device workspace bytes a transfer of elements `T` leases (F4): a chunk of up to 4 MiB when
+/// Device workspace bytes a transfer of elements `T` leases (F4): a chunk of up to 16 MiB when
 /// the device side is not contiguous and its columns are narrower than 512 bytes, else 0.
 /// The host side does not matter (its staging is page-locked host memory of the handle).
 ///
@@ -88,7 +88,7 @@ impl Shape {
 /// use gpublas::transfer::{workspace_bytes, Shape};
 /// assert_eq!(workspace_bytes::<f32>(Shape::Vector { n: 1000, dev_inc: 1 }), 0);
 /// assert_eq!(workspace_bytes::<f32>(Shape::Vector { n: 1000, dev_inc: 2 }), 4000);
-/// assert_eq!(workspace_bytes::<f64>(Shape::Matrix { rows: 16, cols: 1 << 20, dev_ld: 64 }), 4 << 20);
+/// assert_eq!(workspace_bytes::<f64>(Shape::Matrix { rows: 16, cols: 1 << 20, dev_ld: 64 }), 16 << 20);
 /// ```
 pub fn workspace_bytes<T: Element>(shape: Shape) -> usize {
     need(shape.side(), std::mem::size_of::<T>())

@@ -186,32 +186,7 @@ pub fn run(dev: &Device, a: &AuxArgs, json: bool) -> Result<(), Error> {
                 let forms: &[bool] = if pinned { &[false, true] } else { &[false] };
                 for &async_form in forms {
                     let t = time(7, || ours(&mut h, c, set, &mut host, &mut d, async_form))?;
-                    let (mut ceil, mut cub): (Option<f64>, Option<f64>) = (None, None);
-                    #[cfg(feature = "cublas")]
-                    if cuda && !async_form {
-                        let way = if set { Way::Set } else { Way::Get };
-                        let elems = c.elems();
-                        ceil = Some(time(7, || {
-                            plain_copy(way, &mut host.slice()[..elems], &mut d)
-                        })?);
-                        cub = Some(if c.vector {
-                            time(7, || {
-                                cublas_vector(way, c.cols, host.slice(), c.hld, &mut d, c.dld)
-                            })?
-                        } else {
-                            time(7, || {
-                                cublas_matrix(
-                                    way,
-                                    c.rows,
-                                    c.cols,
-                                    host.slice(),
-                                    c.hld,
-                                    &mut d,
-                                    c.dld,
-                                )
-                            })?
-                        });
-                    }
+                    let (ceil, cub) = peers(cuda && !async_form, c, set, &mut host, &mut d)?;
                     let gbs = |t: f64| bytes / t / 1e9;
                     let (rc, rb) = (ceil.map(|x| x / t), cub.map(|x| x / t));
                     let target = match (c.ceiling_target, c.cublas_target, pinned, async_form) {
@@ -257,6 +232,35 @@ pub fn run(dev: &Device, a: &AuxArgs, json: bool) -> Result<(), Error> {
         );
     }
     Ok(())
+}
+
+/// The ceiling (a plain copy of the same bytes) and cuBLAS's time for one case, where they
+/// are measured (CUDA, synchronous forms, built with cuBLAS).
+#[allow(unused_variables)]
+fn peers(
+    measure: bool,
+    c: &Case,
+    set: bool,
+    host: &mut HostBuf,
+    d: &mut DeviceBuffer<f32>,
+) -> Result<(Option<f64>, Option<f64>), Error> {
+    #[cfg(feature = "cublas")]
+    if measure {
+        let way = if set { Way::Set } else { Way::Get };
+        let elems = c.elems();
+        let ceil = time(7, || plain_copy(way, &mut host.slice()[..elems], d))?;
+        let cub = if c.vector {
+            time(7, || {
+                cublas_vector(way, c.cols, host.slice(), c.hld, d, c.dld)
+            })?
+        } else {
+            time(7, || {
+                cublas_matrix(way, c.rows, c.cols, host.slice(), c.hld, d, c.dld)
+            })?
+        };
+        return Ok((Some(ceil), Some(cub)));
+    }
+    Ok((None, None))
 }
 
 fn verdict(r: Option<f64>, want: f64, of: &str) -> String {

@@ -296,9 +296,9 @@ impl<T> Drop for PinnedBuffer<T> {
     }
 }
 
-/// From this size on, pinned buffers are huge-page memory registered with the driver: the host's
-/// strided packing reads `cuMemHostAlloc` memory (4 KiB pages) at 10 GB/s on the H100 host where
-/// it reads pageable (huge-page) memory at 25 GB/s.
+/// From this size on, pinned buffers are huge-page memory registered with the driver, like the
+/// pageable memory the host packing reads fastest (one H100 run read `cuMemHostAlloc` memory at
+/// 10 GB/s against 25 GB/s pageable; across runs the packing rate varies, see NOTES.md).
 const HUGE: usize = 2 << 20;
 
 /// `bytes` of zeroed, 2 MiB-aligned memory advised for huge pages, touched, then page-locked.

@@ -10,7 +10,8 @@
 //!   into page-locked staging buffers owned by the handle (packed in parallel, while the copy
 //!   engine moves the previous piece); a non-contiguous device side goes through a chunk of the
 //!   workspace and a scatter or gather kernel. Columns of at least 512 bytes are moved by the
-//!   copy engine's 2-D copies instead, on both sides.
+//!   copy engine's 2-D copies instead, on both sides, and so are columns of at least 64 bytes
+//!   whose host side is page-locked and not contiguous.
 //! - Workspace ([`workspace_bytes`], F4): a chunk of up to 16 MiB when the device side is not
 //!   contiguous and its columns are narrow; under a smaller fixed workspace the transfer runs
 //!   in smaller chunks (`PerfDegraded`, same bytes); `MemoryError` only when not even one
@@ -19,8 +20,9 @@
 //! - The synchronous forms take any host slice and return when the copy has finished; they
 //!   wait only for the handle's stream. The `_async` forms take a [`PinnedBuffer`], return at
 //!   once and run in the handle's stream order; touching the buffer waits for them. Those
-//!   whose host side needs packing run it on a host thread in stream order, which a graph
-//!   cannot capture (`Unsupported` under capture); the others can be captured.
+//!   whose host side needs packing (strided vectors, matrices with columns under 64 bytes) run it
+//!   on a host thread in stream order, which a graph cannot capture (`Unsupported` under
+//!   capture); the others can be captured.
 //!
 //! ```
 //! use gpublas::{transfer, Device, Handle};

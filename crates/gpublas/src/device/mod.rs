@@ -650,6 +650,15 @@ impl Stream {
         }
     }
 
+    /// The raw `CUstream` (null for the legacy default stream and on the host backend), for
+    /// C callers and interoperation; the stream stays owned by this object.
+    pub fn as_raw(&self) -> *mut c_void {
+        match &self.0 {
+            StreamKind::Host { .. } => std::ptr::null_mut(),
+            StreamKind::Cuda(s, _) => s.cu_stream() as *mut c_void,
+        }
+    }
+
     /// Whether work on this stream is being captured into a graph.
     pub fn is_capturing(&self) -> Result<bool, Error> {
         match &self.0 {

@@ -1,0 +1,246 @@
+/*
+ * The rocSOLVER memory-model document's example, ported to gpublas's C interface: a 1024 x 1024
+ * system with one right-hand side solved by dgetrf + dgetrs under each of the four workspace
+ * schemes, after a size query with null device pointers. Also: Level-1 calls in both pointer
+ * modes and as batches, a strided transfer, and bad arguments that must fail with the right
+ * status and a message. Runs on either backend (GPUBLAS_DEVICE=host|cuda); exits 0 when every
+ * check passed.
+ */
+#include "gpublas.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+static int checks = 0;
+
+static void expect(const char *what, gpublas_status got, gpublas_status want) {
+    checks++;
+    if (got != want) {
+        failures++;
+        fprintf(stderr, "FAIL %s: got %s, wanted %s (%s)\n", what, gpublas_status_to_string(got),
+                gpublas_status_to_string(want), gpublas_get_last_error_message());
+    }
+}
+
+static void expect_true(const char *what, int cond) {
+    checks++;
+    if (!cond) {
+        failures++;
+        fprintf(stderr, "FAIL %s\n", what);
+    }
+}
+
+#define N 1024
+#define LDA (N + 3)
+
+/* A diagonally dominant matrix (column-major, leading dimension LDA) and b = A x_true. */
+static void make_system(double *a, double *b, double *x_true) {
+    unsigned s = 12345u;
+    for (int j = 0; j < N; j++) {
+        for (int i = 0; i < LDA; i++) {
+            s = s * 1103515245u + 12345u;
+            a[i + (size_t)j * LDA] = (double)((s >> 8) & 0xffff) / 65536.0 - 0.5;
+        }
+        a[j + (size_t)j * LDA] += N;
+        x_true[j] = 1.0 + (j % 7);
+    }
+    for (int i = 0; i < N; i++) {
+        double acc = 0.0;
+        for (int j = 0; j < N; j++) acc += a[i + (size_t)j * LDA] * x_true[j];
+        b[i] = acc;
+    }
+}
+
+/* Uploads the system, runs dgetrf + dgetrs and checks statuses, info and the solution. */
+static void solve(gpublas_handle h, const char *scheme, gpublas_status want) {
+    static double a[(size_t)LDA * N], b[N], x_true[N], x[N];
+    make_system(a, b, x_true);
+    void *da = NULL, *db = NULL, *dipiv = NULL, *dinfo = NULL;
+    char what[160];
+    expect("gpublas_malloc", gpublas_malloc(h, sizeof(double) * LDA * N, &da), GPUBLAS_STATUS_SUCCESS);
+    expect("gpublas_malloc", gpublas_malloc(h, sizeof(double) * N, &db), GPUBLAS_STATUS_SUCCESS);
+    expect("gpublas_malloc", gpublas_malloc(h, sizeof(int32_t) * N, &dipiv), GPUBLAS_STATUS_SUCCESS);
+    expect("gpublas_malloc", gpublas_malloc(h, sizeof(int32_t), &dinfo), GPUBLAS_STATUS_SUCCESS);
+    expect("set_matrix", gpublas_set_matrix(h, LDA, N, sizeof(double), a, LDA, da, LDA), GPUBLAS_STATUS_SUCCESS);
+    expect("set_vector", gpublas_set_vector(h, N, sizeof(double), b, 1, db, 1), GPUBLAS_STATUS_SUCCESS);
+
+    snprintf(what, sizeof what, "%s: dgetrf", scheme);
+    expect(what, gpublas_dgetrf(h, N, N, da, LDA, dipiv, dinfo), want);
+    snprintf(what, sizeof what, "%s: dgetrs", scheme);
+    expect(what, gpublas_dgetrs(h, GPUBLAS_OPERATION_NONE, N, 1, da, LDA, dipiv, db, N), want);
+
+    int32_t info = -1;
+    expect("get info", gpublas_get_vector(h, 1, sizeof(int32_t), dinfo, 1, &info, 1), GPUBLAS_STATUS_SUCCESS);
+    expect("get x", gpublas_get_vector(h, N, sizeof(double), db, 1, x, 1), GPUBLAS_STATUS_SUCCESS);
+    double err = 0.0;
+    for (int i = 0; i < N; i++) err = fmax(err, fabs(x[i] - x_true[i]) / x_true[i]);
+    snprintf(what, sizeof what, "%s: info = 0 (got %d) and the solution (max rel err %.2e)", scheme, info, err);
+    expect_true(what, info == 0 && err < 1e-10);
+
+    gpublas_free(h, da);
+    gpublas_free(h, db);
+    gpublas_free(h, dipiv);
+    gpublas_free(h, dinfo);
+}
+
+/* Level 1 in both pointer modes, a list batch and a strided batch. */
+static void level1(gpublas_handle h) {
+    float x[8], y[8];
+    for (int i = 0; i < 8; i++) {
+        x[i] = (float)(i + 1);
+        y[i] = (float)(2 * i - 3);
+    }
+    float want = 0.0f;
+    for (int i = 0; i < 8; i++) want += x[i] * y[i];
+    void *dx = NULL, *dy = NULL, *dr = NULL;
+    gpublas_malloc(h, sizeof x, &dx);
+    gpublas_malloc(h, sizeof y, &dy);
+    gpublas_malloc(h, sizeof(float) * 2, &dr);
+    gpublas_set_vector(h, 8, sizeof(float), x, 1, dx, 1);
+    gpublas_set_vector(h, 8, sizeof(float), y, 1, dy, 1);
+
+    float r = -1.0f;
+    expect("sdot, host pointer mode", gpublas_sdot(h, 8, dx, 1, dy, 1, &r), GPUBLAS_STATUS_SUCCESS);
+    expect_true("sdot value", r == want);
+
+    expect("set_pointer_mode device", gpublas_set_pointer_mode(h, GPUBLAS_POINTER_MODE_DEVICE), GPUBLAS_STATUS_SUCCESS);
+    expect("sdot, device pointer mode", gpublas_sdot(h, 8, dx, 1, dy, 1, dr), GPUBLAS_STATUS_SUCCESS);
+    float rd = -1.0f;
+    gpublas_get_vector(h, 1, sizeof(float), dr, 1, &rd, 1);
+    expect_true("sdot value from device memory", rd == want);
+    gpublas_set_pointer_mode(h, GPUBLAS_POINTER_MODE_HOST);
+
+    /* Two vectors of 4 at stride 4: norms of [1,2,3,4] and [5,6,7,8]. */
+    float norms[2] = {0, 0};
+    expect("snrm2_strided_batched", gpublas_snrm2_strided_batched(h, 4, dx, 1, 4, 2, norms), GPUBLAS_STATUS_SUCCESS);
+    expect_true("snrm2_strided_batched values",
+                fabsf(norms[0] - sqrtf(30.0f)) < 1e-5f && fabsf(norms[1] - sqrtf(174.0f)) < 1e-5f);
+
+    /* A list batch: a host array of device pointers. */
+    const float *xs[2] = {(const float *)dx, (const float *)dx + 4};
+    const float *ys[2] = {(const float *)dy, (const float *)dy + 4};
+    float dots[2] = {0, 0};
+    expect("sdot_batched", gpublas_sdot_batched(h, 4, xs, 1, ys, 1, 2, dots), GPUBLAS_STATUS_SUCCESS);
+    float d0 = 0, d1 = 0;
+    for (int i = 0; i < 4; i++) {
+        d0 += x[i] * y[i];
+        d1 += x[4 + i] * y[4 + i];
+    }
+    expect_true("sdot_batched values", dots[0] == d0 && dots[1] == d1);
+
+    /* saxpy with a strided device side: y[0,2,4,6] += 2 x[0..4]. */
+    float alpha = 2.0f, back[8];
+    gpublas_set_vector(h, 8, sizeof(float), y, 1, dy, 1);
+    expect("saxpy incy 2", gpublas_saxpy(h, 4, &alpha, dx, 1, dy, 2), GPUBLAS_STATUS_SUCCESS);
+    expect("get_vector", gpublas_get_vector(h, 8, sizeof(float), dy, 1, back, 1), GPUBLAS_STATUS_SUCCESS);
+    int ok = 1;
+    for (int i = 0; i < 8; i++) {
+        float w = (i % 2 == 0) ? y[i] + 2.0f * x[i / 2] : y[i];
+        ok &= back[i] == w;
+    }
+    expect_true("saxpy values, odd elements untouched", ok);
+
+    /* A strided host gather: every second element of x into the device. */
+    float got[4];
+    expect("set_vector incx 2", gpublas_set_vector(h, 4, sizeof(float), x, 2, dy, 1), GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, 4, sizeof(float), dy, 1, got, 1);
+    expect_true("set_vector incx 2 values", got[0] == 1 && got[1] == 3 && got[2] == 5 && got[3] == 7);
+
+    gpublas_free(h, dx);
+    gpublas_free(h, dy);
+    gpublas_free(h, dr);
+}
+
+/* Bad arguments: the status names the problem and the message carries the values. */
+static void errors(gpublas_handle h) {
+    double a[4] = {1, 2, 3, 4};
+    void *da = NULL, *dinfo = NULL, *dipiv = NULL;
+    gpublas_malloc(h, sizeof a, &da);
+    gpublas_malloc(h, sizeof(int32_t) * 2, &dipiv);
+    gpublas_malloc(h, sizeof(int32_t), &dinfo);
+    gpublas_set_vector(h, 4, sizeof(double), a, 1, da, 1);
+
+    expect("dgetrf lda < m", gpublas_dgetrf(h, 2, 2, da, 1, dipiv, dinfo), GPUBLAS_STATUS_INVALID_SIZE);
+    expect_true("the message names lda", strstr(gpublas_get_last_error_message(), "lda") != NULL);
+    expect("dgetrf m < 0", gpublas_dgetrf(h, -1, 2, da, 2, dipiv, dinfo), GPUBLAS_STATUS_INVALID_SIZE);
+    expect("dgetrf null A", gpublas_dgetrf(h, 2, 2, NULL, 2, dipiv, dinfo), GPUBLAS_STATUS_INVALID_POINTER);
+    expect("dgetrs bad operation", gpublas_dgetrs(h, 7, 2, 1, da, 2, dipiv, da, 2), GPUBLAS_STATUS_INVALID_VALUE);
+    expect("dgetrf null handle", gpublas_dgetrf(NULL, 2, 2, da, 2, dipiv, dinfo), GPUBLAS_STATUS_INVALID_HANDLE);
+    expect("set_vector elem_size 3", gpublas_set_vector(h, 1, 3, a, 1, da, 1), GPUBLAS_STATUS_INVALID_VALUE);
+    expect("stop without start", gpublas_stop_device_memory_size_query(h, &(size_t){0}), GPUBLAS_STATUS_SIZE_QUERY_MISMATCH);
+    double back[4];
+    gpublas_get_vector(h, 4, sizeof(double), da, 1, back, 1);
+    expect_true("outputs untouched after the errors", memcmp(a, back, sizeof a) == 0);
+    gpublas_free(h, da);
+    gpublas_free(h, dipiv);
+    gpublas_free(h, dinfo);
+}
+
+int main(void) {
+    gpublas_handle handle = NULL;
+    expect("create_handle", gpublas_create_handle(&handle), GPUBLAS_STATUS_SUCCESS);
+    if (!handle) return 1;
+
+    /* 1. Automatic (library-managed) workspace, the default. */
+    expect_true("managed at creation", gpublas_is_managing_device_memory(handle));
+    solve(handle, "managed", GPUBLAS_STATUS_SUCCESS);
+
+    /* The document's size query: null device pointers, then the minimum size. */
+    size_t memory_size = 0;
+    expect("start query", gpublas_start_device_memory_size_query(handle), GPUBLAS_STATUS_SUCCESS);
+    gpublas_status s1 = gpublas_dgetrf(handle, N, N, NULL, LDA, NULL, NULL);
+    gpublas_status s2 = gpublas_dgetrs(handle, GPUBLAS_OPERATION_NONE, N, 1, NULL, LDA, NULL, NULL, N);
+    expect_true("query: dgetrf records its need",
+                s1 == GPUBLAS_STATUS_SIZE_INCREASED || s1 == GPUBLAS_STATUS_SIZE_UNCHANGED);
+    expect_true("query: dgetrs records its need",
+                s2 == GPUBLAS_STATUS_SIZE_INCREASED || s2 == GPUBLAS_STATUS_SIZE_UNCHANGED);
+    expect("stop query", gpublas_stop_device_memory_size_query(handle, &memory_size), GPUBLAS_STATUS_SUCCESS);
+    expect_true("the query found a need", memory_size > 0);
+    printf("size query over dgetrf + dgetrs (1024, 1 rhs): %zu bytes\n", memory_size);
+
+    /* 2. User-managed by call: exactly the queried size; both calls succeed in full. */
+    void *stream = NULL;
+    expect("get_stream", gpublas_get_stream(handle, &stream), GPUBLAS_STATUS_SUCCESS);
+    expect("set_device_memory_size", gpublas_set_device_memory_size(handle, memory_size), GPUBLAS_STATUS_SUCCESS);
+    expect_true("user-managed", gpublas_is_user_managing_device_memory(handle) && !gpublas_is_managing_device_memory(handle));
+    size_t got = 0;
+    gpublas_get_device_memory_size(handle, &got);
+    expect_true("get_device_memory_size", got >= memory_size);
+    solve(handle, "user-managed by call", GPUBLAS_STATUS_SUCCESS);
+
+    /* 3. User-owned: the caller's buffer, then back to managed. */
+    void *device_memory = NULL;
+    expect("malloc workspace", gpublas_malloc(handle, memory_size, &device_memory), GPUBLAS_STATUS_SUCCESS);
+    expect("set_workspace", gpublas_set_workspace(handle, device_memory, memory_size), GPUBLAS_STATUS_SUCCESS);
+    expect_true("user-owned", !gpublas_is_managing_device_memory(handle) && !gpublas_is_user_managing_device_memory(handle));
+    solve(handle, "user-owned", GPUBLAS_STATUS_SUCCESS);
+    expect("set_workspace(NULL, 0)", gpublas_set_workspace(handle, NULL, 0), GPUBLAS_STATUS_SUCCESS);
+    expect_true("managed again", gpublas_is_managing_device_memory(handle));
+    expect("free workspace", gpublas_free(handle, device_memory), GPUBLAS_STATUS_SUCCESS);
+
+    /* 4. User-managed by environment, read once at creation. */
+    char value[32];
+    snprintf(value, sizeof value, "%zu", memory_size);
+    setenv("GPUBLAS_DEVICE_MEMORY_SIZE", value, 1);
+    gpublas_handle h2 = NULL;
+    expect("create_handle with the environment", gpublas_create_handle(&h2), GPUBLAS_STATUS_SUCCESS);
+    unsetenv("GPUBLAS_DEVICE_MEMORY_SIZE");
+    expect_true("user-managed by environment", gpublas_is_user_managing_device_memory(h2));
+    size_t env_size = 0;
+    gpublas_get_device_memory_size(h2, &env_size);
+    expect_true("the environment's size", env_size >= memory_size);
+    solve(h2, "user-managed by environment", GPUBLAS_STATUS_SUCCESS);
+
+    level1(handle);
+    errors(handle);
+
+    expect("destroy", gpublas_destroy_handle(h2), GPUBLAS_STATUS_SUCCESS);
+    expect("destroy", gpublas_destroy_handle(handle), GPUBLAS_STATUS_SUCCESS);
+    expect("destroy null", gpublas_destroy_handle(NULL), GPUBLAS_STATUS_INVALID_HANDLE);
+
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures == 0 ? 0 : 1;
+}

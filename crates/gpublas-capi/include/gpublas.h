@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 // How many routine entry points this build generated.
-#define GPUBLAS_ROUTINE_COUNT 408
+#define GPUBLAS_ROUTINE_COUNT 420
 
 // The object behind a `gpublas_handle`.
 typedef struct GpublasHandle GpublasHandle;
@@ -29,6 +29,15 @@ typedef struct GpublasHandle *gpublas_handle;
 
 // Where scalars and Level-1 results live (values of `rocblas_pointer_mode`).
 typedef int32_t gpublas_pointer_mode;
+
+// What a routine does with a matrix (values of rocBLAS's `rocblas_operation`).
+typedef int32_t gpublas_operation;
+
+// Element types of the `_ex` routines (values of rocBLAS's `rocblas_datatype`).
+typedef int32_t gpublas_datatype;
+
+// The arithmetic of `gpublas_gemm_ex`.
+typedef int32_t gpublas_compute_type;
 
 // A single-precision complex number (layout of C99 `float _Complex`).
 typedef struct gpublas_float_complex {
@@ -46,9 +55,6 @@ typedef struct gpublas_double_complex {
   double y;
 } gpublas_double_complex;
 
-// What a routine does with a matrix (values of rocBLAS's `rocblas_operation`).
-typedef int32_t gpublas_operation;
-
 // Which triangle is stored (values of `rocblas_fill`).
 typedef int32_t gpublas_fill;
 
@@ -57,6 +63,9 @@ typedef int32_t gpublas_diagonal;
 
 // On which side a matrix multiplies (values of `rocblas_side`).
 typedef int32_t gpublas_side;
+
+// How `gpublas_?trsm_ex` treats the diagonal blocks of `A`.
+typedef int32_t gpublas_trsm_method;
 
 // The call succeeded.
 #define GPUBLAS_STATUS_SUCCESS 0
@@ -126,6 +135,48 @@ typedef int32_t gpublas_side;
 
 // Device memory: nothing waits, the call can be captured into a graph.
 #define GPUBLAS_POINTER_MODE_DEVICE 1
+
+// Invert the diagonal blocks into the workspace and solve with products (as `trsm`).
+#define GPUBLAS_TRSM_METHOD_INVERT 0
+
+// Substitution on the diagonal blocks: no inverse formed, the accuracy of substitution.
+#define GPUBLAS_TRSM_METHOD_SUBSTITUTE 1
+
+// Read the diagonal blocks' inverses from `inv_a` (as `gpublas_?trtri` writes it).
+#define GPUBLAS_TRSM_METHOD_INVERSE 2
+
+// IEEE half precision.
+#define GPUBLAS_DATATYPE_F16_R 150
+
+// f32.
+#define GPUBLAS_DATATYPE_F32_R 151
+
+// f64.
+#define GPUBLAS_DATATYPE_F64_R 152
+
+// Single-precision complex.
+#define GPUBLAS_DATATYPE_F32_C 154
+
+// Double-precision complex.
+#define GPUBLAS_DATATYPE_F64_C 155
+
+// bfloat16.
+#define GPUBLAS_DATATYPE_BF16_R 168
+
+// f32 arithmetic (the only choice for half inputs).
+#define GPUBLAS_COMPUTE_32F 0
+
+// f32 data on TF32 tensor cores.
+#define GPUBLAS_COMPUTE_32F_FAST_TF32 1
+
+// f32 data on f16 tensor cores.
+#define GPUBLAS_COMPUTE_32F_FAST_16F 2
+
+// f32 data on bf16 tensor cores.
+#define GPUBLAS_COMPUTE_32F_FAST_16BF 3
+
+// f64 (and complex f64) arithmetic.
+#define GPUBLAS_COMPUTE_64F 4
 
 #ifdef __cplusplus
 extern "C" {
@@ -284,6 +335,284 @@ gpublas_status gpublas_get_matrix_async(gpublas_handle handle,
                                         int64_t lda,
                                         void *b,
                                         int64_t ldb);
+
+// `C = alpha op(A) op(B) + beta C` with the element types given as arguments: `a_type` =
+// `b_type` (f16, bf16, f32, f64, complex), `c_type` equal to them or f32 for half inputs;
+// `alpha`/`beta` are f32 for half inputs, else of the input type; `compute_type` as
+// `gpublas::blas3::ComputeType`.
+gpublas_status gpublas_gemm_ex(gpublas_handle handle,
+                               gpublas_operation transa,
+                               gpublas_operation transb,
+                               int64_t m,
+                               int64_t n,
+                               int64_t k,
+                               const void *alpha,
+                               const void *a,
+                               gpublas_datatype a_type,
+                               int64_t lda,
+                               const void *b,
+                               gpublas_datatype b_type,
+                               int64_t ldb,
+                               const void *beta,
+                               void *c,
+                               gpublas_datatype c_type,
+                               int64_t ldc,
+                               gpublas_compute_type compute_type);
+
+// `gpublas_gemm_ex` of each entry of host arrays of device pointers.
+gpublas_status gpublas_gemm_ex_batched(gpublas_handle handle,
+                                       gpublas_operation transa,
+                                       gpublas_operation transb,
+                                       int64_t m,
+                                       int64_t n,
+                                       int64_t k,
+                                       const void *alpha,
+                                       const void *const *a,
+                                       gpublas_datatype a_type,
+                                       int64_t lda,
+                                       const void *const *b,
+                                       gpublas_datatype b_type,
+                                       int64_t ldb,
+                                       const void *beta,
+                                       void *const *c,
+                                       gpublas_datatype c_type,
+                                       int64_t ldc,
+                                       int64_t batch_count,
+                                       gpublas_compute_type compute_type);
+
+// `gpublas_gemm_ex` of `batch_count` entries at fixed strides.
+gpublas_status gpublas_gemm_ex_strided_batched(gpublas_handle handle,
+                                               gpublas_operation transa,
+                                               gpublas_operation transb,
+                                               int64_t m,
+                                               int64_t n,
+                                               int64_t k,
+                                               const void *alpha,
+                                               const void *a,
+                                               gpublas_datatype a_type,
+                                               int64_t lda,
+                                               int64_t stride_a,
+                                               const void *b,
+                                               gpublas_datatype b_type,
+                                               int64_t ldb,
+                                               int64_t stride_b,
+                                               const void *beta,
+                                               void *c,
+                                               gpublas_datatype c_type,
+                                               int64_t ldc,
+                                               int64_t stride_c,
+                                               int64_t batch_count,
+                                               gpublas_compute_type compute_type);
+
+// `sum x[i] * y[i]` of f16/bf16/f32 elements (`x_type` = `y_type`), accumulated and returned
+// in `result_type` (f32 or f64), the result in the pointer mode.
+gpublas_status gpublas_dot_ex(gpublas_handle handle,
+                              int64_t n,
+                              const void *x,
+                              gpublas_datatype x_type,
+                              int64_t incx,
+                              const void *y,
+                              gpublas_datatype y_type,
+                              int64_t incy,
+                              void *result,
+                              gpublas_datatype result_type);
+
+// `gpublas_dot_ex` of each pair of a list; one result per pair.
+gpublas_status gpublas_dot_ex_batched(gpublas_handle handle,
+                                      int64_t n,
+                                      const void *const *x,
+                                      gpublas_datatype x_type,
+                                      int64_t incx,
+                                      const void *const *y,
+                                      gpublas_datatype y_type,
+                                      int64_t incy,
+                                      int64_t batch_count,
+                                      void *result,
+                                      gpublas_datatype result_type);
+
+// `gpublas_dot_ex` of `batch_count` pairs at strides `stride_x`, `stride_y`.
+gpublas_status gpublas_dot_ex_strided_batched(gpublas_handle handle,
+                                              int64_t n,
+                                              const void *x,
+                                              gpublas_datatype x_type,
+                                              int64_t incx,
+                                              int64_t stride_x,
+                                              const void *y,
+                                              gpublas_datatype y_type,
+                                              int64_t incy,
+                                              int64_t stride_y,
+                                              int64_t batch_count,
+                                              void *result,
+                                              gpublas_datatype result_type);
+
+// The Euclidean norm of f16/bf16/f32 elements, accumulated and returned in `result_type`.
+gpublas_status gpublas_nrm2_ex(gpublas_handle handle,
+                               int64_t n,
+                               const void *x,
+                               gpublas_datatype x_type,
+                               int64_t incx,
+                               void *result,
+                               gpublas_datatype result_type);
+
+// `gpublas_nrm2_ex` of each vector of a list.
+gpublas_status gpublas_nrm2_ex_batched(gpublas_handle handle,
+                                       int64_t n,
+                                       const void *const *x,
+                                       gpublas_datatype x_type,
+                                       int64_t incx,
+                                       int64_t batch_count,
+                                       void *result,
+                                       gpublas_datatype result_type);
+
+// `gpublas_nrm2_ex` of `batch_count` vectors `stride_x` apart.
+gpublas_status gpublas_nrm2_ex_strided_batched(gpublas_handle handle,
+                                               int64_t n,
+                                               const void *x,
+                                               gpublas_datatype x_type,
+                                               int64_t incx,
+                                               int64_t stride_x,
+                                               int64_t batch_count,
+                                               void *result,
+                                               gpublas_datatype result_type);
+
+// `C = alpha op(A) op(B) + beta C` with the element types given as arguments: `a_type` =
+// `b_type` (f16, bf16, f32, f64, complex), `c_type` equal to them or f32 for half inputs;
+// `alpha`/`beta` are f32 for half inputs, else of the input type; `compute_type` as
+// `gpublas::blas3::ComputeType`.
+gpublas_status gpublas_gemm_ex(gpublas_handle handle,
+                               gpublas_operation transa,
+                               gpublas_operation transb,
+                               int64_t m,
+                               int64_t n,
+                               int64_t k,
+                               const void *alpha,
+                               const void *a,
+                               gpublas_datatype a_type,
+                               int64_t lda,
+                               const void *b,
+                               gpublas_datatype b_type,
+                               int64_t ldb,
+                               const void *beta,
+                               void *c,
+                               gpublas_datatype c_type,
+                               int64_t ldc,
+                               gpublas_compute_type compute_type);
+
+// `gpublas_gemm_ex` of each entry of host arrays of device pointers.
+gpublas_status gpublas_gemm_ex_batched(gpublas_handle handle,
+                                       gpublas_operation transa,
+                                       gpublas_operation transb,
+                                       int64_t m,
+                                       int64_t n,
+                                       int64_t k,
+                                       const void *alpha,
+                                       const void *const *a,
+                                       gpublas_datatype a_type,
+                                       int64_t lda,
+                                       const void *const *b,
+                                       gpublas_datatype b_type,
+                                       int64_t ldb,
+                                       const void *beta,
+                                       void *const *c,
+                                       gpublas_datatype c_type,
+                                       int64_t ldc,
+                                       int64_t batch_count,
+                                       gpublas_compute_type compute_type);
+
+// `gpublas_gemm_ex` of `batch_count` entries at fixed strides.
+gpublas_status gpublas_gemm_ex_strided_batched(gpublas_handle handle,
+                                               gpublas_operation transa,
+                                               gpublas_operation transb,
+                                               int64_t m,
+                                               int64_t n,
+                                               int64_t k,
+                                               const void *alpha,
+                                               const void *a,
+                                               gpublas_datatype a_type,
+                                               int64_t lda,
+                                               int64_t stride_a,
+                                               const void *b,
+                                               gpublas_datatype b_type,
+                                               int64_t ldb,
+                                               int64_t stride_b,
+                                               const void *beta,
+                                               void *c,
+                                               gpublas_datatype c_type,
+                                               int64_t ldc,
+                                               int64_t stride_c,
+                                               int64_t batch_count,
+                                               gpublas_compute_type compute_type);
+
+// `sum x[i] * y[i]` of f16/bf16/f32 elements (`x_type` = `y_type`), accumulated and returned
+// in `result_type` (f32 or f64), the result in the pointer mode.
+gpublas_status gpublas_dot_ex(gpublas_handle handle,
+                              int64_t n,
+                              const void *x,
+                              gpublas_datatype x_type,
+                              int64_t incx,
+                              const void *y,
+                              gpublas_datatype y_type,
+                              int64_t incy,
+                              void *result,
+                              gpublas_datatype result_type);
+
+// `gpublas_dot_ex` of each pair of a list; one result per pair.
+gpublas_status gpublas_dot_ex_batched(gpublas_handle handle,
+                                      int64_t n,
+                                      const void *const *x,
+                                      gpublas_datatype x_type,
+                                      int64_t incx,
+                                      const void *const *y,
+                                      gpublas_datatype y_type,
+                                      int64_t incy,
+                                      int64_t batch_count,
+                                      void *result,
+                                      gpublas_datatype result_type);
+
+// `gpublas_dot_ex` of `batch_count` pairs at strides `stride_x`, `stride_y`.
+gpublas_status gpublas_dot_ex_strided_batched(gpublas_handle handle,
+                                              int64_t n,
+                                              const void *x,
+                                              gpublas_datatype x_type,
+                                              int64_t incx,
+                                              int64_t stride_x,
+                                              const void *y,
+                                              gpublas_datatype y_type,
+                                              int64_t incy,
+                                              int64_t stride_y,
+                                              int64_t batch_count,
+                                              void *result,
+                                              gpublas_datatype result_type);
+
+// The Euclidean norm of f16/bf16/f32 elements, accumulated and returned in `result_type`.
+gpublas_status gpublas_nrm2_ex(gpublas_handle handle,
+                               int64_t n,
+                               const void *x,
+                               gpublas_datatype x_type,
+                               int64_t incx,
+                               void *result,
+                               gpublas_datatype result_type);
+
+// `gpublas_nrm2_ex` of each vector of a list.
+gpublas_status gpublas_nrm2_ex_batched(gpublas_handle handle,
+                                       int64_t n,
+                                       const void *const *x,
+                                       gpublas_datatype x_type,
+                                       int64_t incx,
+                                       int64_t batch_count,
+                                       void *result,
+                                       gpublas_datatype result_type);
+
+// `gpublas_nrm2_ex` of `batch_count` vectors `stride_x` apart.
+gpublas_status gpublas_nrm2_ex_strided_batched(gpublas_handle handle,
+                                               int64_t n,
+                                               const void *x,
+                                               gpublas_datatype x_type,
+                                               int64_t incx,
+                                               int64_t stride_x,
+                                               int64_t batch_count,
+                                               void *result,
+                                               gpublas_datatype result_type);
 
 // `blas1::asum` for `f32` (see the Rust documentation of that function).
 gpublas_status gpublas_sasum(gpublas_handle handle,
@@ -4442,6 +4771,230 @@ gpublas_status gpublas_ztrsm_strided_batched(gpublas_handle handle,
                                              int64_t ldb,
                                              int64_t stride_b,
                                              int64_t batch_count);
+
+// `blas3::trsm_ex` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_strsm_ex(gpublas_handle handle,
+                                gpublas_side side,
+                                gpublas_fill uplo,
+                                gpublas_operation transa,
+                                gpublas_diagonal diag,
+                                int64_t m,
+                                int64_t n,
+                                const float *alpha,
+                                const float *a,
+                                int64_t lda,
+                                float *b,
+                                int64_t ldb,
+                                gpublas_trsm_method method,
+                                const float *inv_a,
+                                int64_t ldinv);
+
+// `blas3::trsm_ex_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_strsm_ex_batched(gpublas_handle handle,
+                                        gpublas_side side,
+                                        gpublas_fill uplo,
+                                        gpublas_operation transa,
+                                        gpublas_diagonal diag,
+                                        int64_t m,
+                                        int64_t n,
+                                        const float *alpha,
+                                        const float *const *a,
+                                        int64_t lda,
+                                        float *const *b,
+                                        int64_t ldb,
+                                        int64_t batch_count,
+                                        gpublas_trsm_method method,
+                                        const float *inv_a,
+                                        int64_t ldinv);
+
+// `blas3::trsm_ex_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_strsm_ex_strided_batched(gpublas_handle handle,
+                                                gpublas_side side,
+                                                gpublas_fill uplo,
+                                                gpublas_operation transa,
+                                                gpublas_diagonal diag,
+                                                int64_t m,
+                                                int64_t n,
+                                                const float *alpha,
+                                                const float *a,
+                                                int64_t lda,
+                                                int64_t stride_a,
+                                                float *b,
+                                                int64_t ldb,
+                                                int64_t stride_b,
+                                                int64_t batch_count,
+                                                gpublas_trsm_method method,
+                                                const float *inv_a,
+                                                int64_t ldinv,
+                                                int64_t stride_inv_a);
+
+// `blas3::trsm_ex` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtrsm_ex(gpublas_handle handle,
+                                gpublas_side side,
+                                gpublas_fill uplo,
+                                gpublas_operation transa,
+                                gpublas_diagonal diag,
+                                int64_t m,
+                                int64_t n,
+                                const double *alpha,
+                                const double *a,
+                                int64_t lda,
+                                double *b,
+                                int64_t ldb,
+                                gpublas_trsm_method method,
+                                const double *inv_a,
+                                int64_t ldinv);
+
+// `blas3::trsm_ex_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtrsm_ex_batched(gpublas_handle handle,
+                                        gpublas_side side,
+                                        gpublas_fill uplo,
+                                        gpublas_operation transa,
+                                        gpublas_diagonal diag,
+                                        int64_t m,
+                                        int64_t n,
+                                        const double *alpha,
+                                        const double *const *a,
+                                        int64_t lda,
+                                        double *const *b,
+                                        int64_t ldb,
+                                        int64_t batch_count,
+                                        gpublas_trsm_method method,
+                                        const double *inv_a,
+                                        int64_t ldinv);
+
+// `blas3::trsm_ex_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtrsm_ex_strided_batched(gpublas_handle handle,
+                                                gpublas_side side,
+                                                gpublas_fill uplo,
+                                                gpublas_operation transa,
+                                                gpublas_diagonal diag,
+                                                int64_t m,
+                                                int64_t n,
+                                                const double *alpha,
+                                                const double *a,
+                                                int64_t lda,
+                                                int64_t stride_a,
+                                                double *b,
+                                                int64_t ldb,
+                                                int64_t stride_b,
+                                                int64_t batch_count,
+                                                gpublas_trsm_method method,
+                                                const double *inv_a,
+                                                int64_t ldinv,
+                                                int64_t stride_inv_a);
+
+// `blas3::trsm_ex` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctrsm_ex(gpublas_handle handle,
+                                gpublas_side side,
+                                gpublas_fill uplo,
+                                gpublas_operation transa,
+                                gpublas_diagonal diag,
+                                int64_t m,
+                                int64_t n,
+                                const struct gpublas_float_complex *alpha,
+                                const struct gpublas_float_complex *a,
+                                int64_t lda,
+                                struct gpublas_float_complex *b,
+                                int64_t ldb,
+                                gpublas_trsm_method method,
+                                const struct gpublas_float_complex *inv_a,
+                                int64_t ldinv);
+
+// `blas3::trsm_ex_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctrsm_ex_batched(gpublas_handle handle,
+                                        gpublas_side side,
+                                        gpublas_fill uplo,
+                                        gpublas_operation transa,
+                                        gpublas_diagonal diag,
+                                        int64_t m,
+                                        int64_t n,
+                                        const struct gpublas_float_complex *alpha,
+                                        const struct gpublas_float_complex *const *a,
+                                        int64_t lda,
+                                        struct gpublas_float_complex *const *b,
+                                        int64_t ldb,
+                                        int64_t batch_count,
+                                        gpublas_trsm_method method,
+                                        const struct gpublas_float_complex *inv_a,
+                                        int64_t ldinv);
+
+// `blas3::trsm_ex_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctrsm_ex_strided_batched(gpublas_handle handle,
+                                                gpublas_side side,
+                                                gpublas_fill uplo,
+                                                gpublas_operation transa,
+                                                gpublas_diagonal diag,
+                                                int64_t m,
+                                                int64_t n,
+                                                const struct gpublas_float_complex *alpha,
+                                                const struct gpublas_float_complex *a,
+                                                int64_t lda,
+                                                int64_t stride_a,
+                                                struct gpublas_float_complex *b,
+                                                int64_t ldb,
+                                                int64_t stride_b,
+                                                int64_t batch_count,
+                                                gpublas_trsm_method method,
+                                                const struct gpublas_float_complex *inv_a,
+                                                int64_t ldinv,
+                                                int64_t stride_inv_a);
+
+// `blas3::trsm_ex` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztrsm_ex(gpublas_handle handle,
+                                gpublas_side side,
+                                gpublas_fill uplo,
+                                gpublas_operation transa,
+                                gpublas_diagonal diag,
+                                int64_t m,
+                                int64_t n,
+                                const struct gpublas_double_complex *alpha,
+                                const struct gpublas_double_complex *a,
+                                int64_t lda,
+                                struct gpublas_double_complex *b,
+                                int64_t ldb,
+                                gpublas_trsm_method method,
+                                const struct gpublas_double_complex *inv_a,
+                                int64_t ldinv);
+
+// `blas3::trsm_ex_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztrsm_ex_batched(gpublas_handle handle,
+                                        gpublas_side side,
+                                        gpublas_fill uplo,
+                                        gpublas_operation transa,
+                                        gpublas_diagonal diag,
+                                        int64_t m,
+                                        int64_t n,
+                                        const struct gpublas_double_complex *alpha,
+                                        const struct gpublas_double_complex *const *a,
+                                        int64_t lda,
+                                        struct gpublas_double_complex *const *b,
+                                        int64_t ldb,
+                                        int64_t batch_count,
+                                        gpublas_trsm_method method,
+                                        const struct gpublas_double_complex *inv_a,
+                                        int64_t ldinv);
+
+// `blas3::trsm_ex_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztrsm_ex_strided_batched(gpublas_handle handle,
+                                                gpublas_side side,
+                                                gpublas_fill uplo,
+                                                gpublas_operation transa,
+                                                gpublas_diagonal diag,
+                                                int64_t m,
+                                                int64_t n,
+                                                const struct gpublas_double_complex *alpha,
+                                                const struct gpublas_double_complex *a,
+                                                int64_t lda,
+                                                int64_t stride_a,
+                                                struct gpublas_double_complex *b,
+                                                int64_t ldb,
+                                                int64_t stride_b,
+                                                int64_t batch_count,
+                                                gpublas_trsm_method method,
+                                                const struct gpublas_double_complex *inv_a,
+                                                int64_t ldinv,
+                                                int64_t stride_inv_a);
 
 // `blas3::trtri` for `f32` (see the Rust documentation of that function).
 gpublas_status gpublas_strtri(gpublas_handle handle,

@@ -305,6 +305,54 @@ impl Ctx<'_> {
         }
     }
 
+    /// trsm_ex's method; `inverse` is the caller's inverse when the method asks for it.
+    pub(crate) fn trsm_method<I>(
+        &self,
+        v: gpublas_trsm_method,
+        inverse: Option<I>,
+    ) -> Result<gpublas::blas3::TrsmMethod<I>, Error> {
+        use gpublas::blas3::TrsmMethod;
+        match (v, inverse) {
+            (GPUBLAS_TRSM_METHOD_INVERT, _) => Ok(TrsmMethod::Invert),
+            (GPUBLAS_TRSM_METHOD_SUBSTITUTE, _) => Ok(TrsmMethod::Substitute),
+            (GPUBLAS_TRSM_METHOD_INVERSE, Some(i)) => Ok(TrsmMethod::Inverse(i)),
+            _ => Err(self.bad_enum(
+                "method",
+                v,
+                "GPUBLAS_TRSM_METHOD_INVERT/SUBSTITUTE/INVERSE (0/1/2)",
+            )),
+        }
+    }
+
+    pub(crate) fn compute(
+        &self,
+        v: gpublas_compute_type,
+    ) -> Result<gpublas::blas3::ComputeType, Error> {
+        use gpublas::blas3::ComputeType as C;
+        match v {
+            GPUBLAS_COMPUTE_32F => Ok(C::F32),
+            GPUBLAS_COMPUTE_32F_FAST_TF32 => Ok(C::F32FastTf32),
+            GPUBLAS_COMPUTE_32F_FAST_16F => Ok(C::F32FastF16),
+            GPUBLAS_COMPUTE_32F_FAST_16BF => Ok(C::F32FastBf16),
+            GPUBLAS_COMPUTE_64F => Ok(C::F64),
+            _ => Err(self.bad_enum(
+                "compute_type",
+                v,
+                "GPUBLAS_COMPUTE_32F/32F_FAST_TF32/32F_FAST_16F/32F_FAST_16BF/64F (0..4)",
+            )),
+        }
+    }
+
+    /// `InvalidValue` for a combination of element types the routine does not have.
+    pub(crate) fn bad_types(&self, types: &[(&str, gpublas_datatype)], allowed: &str) -> Error {
+        let list: Vec<String> = types.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        Error::InvalidValue(format!(
+            "{}: {} is not a supported combination; supported: {allowed}",
+            self.name,
+            list.join(", ")
+        ))
+    }
+
     /// A device operand of `len` elements at `ptr`: a placeholder for null during a size
     /// query, `InvalidPointer` for null otherwise (unless nothing is addressed).
     ///

@@ -21,7 +21,10 @@
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)]
 
+mod ex;
 mod imp;
+
+pub use ex::*;
 
 use std::ffi::{c_char, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -93,6 +96,43 @@ pub type gpublas_pointer_mode = i32;
 pub const GPUBLAS_POINTER_MODE_HOST: gpublas_pointer_mode = 0;
 /// Device memory: nothing waits, the call can be captured into a graph.
 pub const GPUBLAS_POINTER_MODE_DEVICE: gpublas_pointer_mode = 1;
+
+/// How `gpublas_?trsm_ex` treats the diagonal blocks of `A`.
+pub type gpublas_trsm_method = i32;
+/// Invert the diagonal blocks into the workspace and solve with products (as `trsm`).
+pub const GPUBLAS_TRSM_METHOD_INVERT: gpublas_trsm_method = 0;
+/// Substitution on the diagonal blocks: no inverse formed, the accuracy of substitution.
+pub const GPUBLAS_TRSM_METHOD_SUBSTITUTE: gpublas_trsm_method = 1;
+/// Read the diagonal blocks' inverses from `inv_a` (as `gpublas_?trtri` writes it).
+pub const GPUBLAS_TRSM_METHOD_INVERSE: gpublas_trsm_method = 2;
+
+/// Element types of the `_ex` routines (values of rocBLAS's `rocblas_datatype`).
+pub type gpublas_datatype = i32;
+/// IEEE half precision.
+pub const GPUBLAS_DATATYPE_F16_R: gpublas_datatype = 150;
+/// f32.
+pub const GPUBLAS_DATATYPE_F32_R: gpublas_datatype = 151;
+/// f64.
+pub const GPUBLAS_DATATYPE_F64_R: gpublas_datatype = 152;
+/// Single-precision complex.
+pub const GPUBLAS_DATATYPE_F32_C: gpublas_datatype = 154;
+/// Double-precision complex.
+pub const GPUBLAS_DATATYPE_F64_C: gpublas_datatype = 155;
+/// bfloat16.
+pub const GPUBLAS_DATATYPE_BF16_R: gpublas_datatype = 168;
+
+/// The arithmetic of `gpublas_gemm_ex`.
+pub type gpublas_compute_type = i32;
+/// f32 arithmetic (the only choice for half inputs).
+pub const GPUBLAS_COMPUTE_32F: gpublas_compute_type = 0;
+/// f32 data on TF32 tensor cores.
+pub const GPUBLAS_COMPUTE_32F_FAST_TF32: gpublas_compute_type = 1;
+/// f32 data on f16 tensor cores.
+pub const GPUBLAS_COMPUTE_32F_FAST_16F: gpublas_compute_type = 2;
+/// f32 data on bf16 tensor cores.
+pub const GPUBLAS_COMPUTE_32F_FAST_16BF: gpublas_compute_type = 3;
+/// f64 (and complex f64) arithmetic.
+pub const GPUBLAS_COMPUTE_64F: gpublas_compute_type = 4;
 
 /// A single-precision complex number (layout of C99 `float _Complex`).
 #[repr(C)]

@@ -767,7 +767,210 @@ fn f7_bad_arguments(dev: &str) {
         "y untouched by the failed calls"
     );
     // The routine table: every generated entry point is there.
-    assert_eq!(GPUBLAS_ROUTINE_COUNT, 408);
+    assert_eq!(GPUBLAS_ROUTINE_COUNT, 420);
+}
+
+/// The `_ex` routines through their type arguments: gemm_ex (f16 in, f32 out), dot_ex (bf16
+/// in, f64 out), nrm2_ex (strided f32), trsm_ex with the inverse from trtri; bad type pairs.
+fn f10_ex_routines(dev: &str) {
+    let c = C::on(dev);
+    let mut r = rng(6);
+    // gemm_ex: small integers are exact in f16 and their products exact in f32.
+    let (m, n, k) = (24usize, 17usize, 40usize);
+    let ai: Vec<f64> = (0..m * k).map(|_| r.gen_range(-4..5) as f64).collect();
+    let bi: Vec<f64> = (0..k * n).map(|_| r.gen_range(-4..5) as f64).collect();
+    let ah: Vec<gpublas::f16> = ai.iter().map(|&v| gpublas::f16::from_f64(v)).collect();
+    let bh: Vec<gpublas::f16> = bi.iter().map(|&v| gpublas::f16::from_f64(v)).collect();
+    let (da, db, dc) = (c.up(&ah), c.up(&bh), c.up(&vec![9.0f32; m * n]));
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    // SAFETY: device pointers spanning A (m × k), B (k × n), C (m × n).
+    let s = unsafe {
+        gpublas_gemm_ex(
+            c.h,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_OPERATION_NONE,
+            m as i64,
+            n as i64,
+            k as i64,
+            &alpha as *const f32 as *const c_void,
+            da as *const c_void,
+            GPUBLAS_DATATYPE_F16_R,
+            m as i64,
+            db as *const c_void,
+            GPUBLAS_DATATYPE_F16_R,
+            k as i64,
+            &beta as *const f32 as *const c_void,
+            dc as *mut c_void,
+            GPUBLAS_DATATYPE_F32_R,
+            m as i64,
+            GPUBLAS_COMPUTE_32F,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    let got = c.down(dc, m * n);
+    for j in 0..n {
+        for i in 0..m {
+            let w: f64 = (0..k).map(|l| ai[i + l * m] * bi[l + j * k]).sum();
+            assert_eq!(got[i + j * m] as f64, w, "gemm_ex ({i}, {j})");
+        }
+    }
+    // SAFETY: as above, with a type pair gemm_ex does not have (f16 in, f64 out).
+    let s = unsafe {
+        gpublas_gemm_ex(
+            c.h,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_OPERATION_NONE,
+            m as i64,
+            n as i64,
+            k as i64,
+            &alpha as *const f32 as *const c_void,
+            da as *const c_void,
+            GPUBLAS_DATATYPE_F16_R,
+            m as i64,
+            db as *const c_void,
+            GPUBLAS_DATATYPE_F16_R,
+            k as i64,
+            &beta as *const f32 as *const c_void,
+            dc as *mut c_void,
+            GPUBLAS_DATATYPE_F64_R,
+            m as i64,
+            GPUBLAS_COMPUTE_32F,
+        )
+    };
+    assert_eq!(s, GPUBLAS_STATUS_INVALID_VALUE);
+    assert!(last().contains("c_type = 152"), "{}", last());
+
+    // dot_ex, bf16 inputs with an f64 result.
+    let xv: Vec<f64> = (0..1000).map(|_| r.gen_range(-8..9) as f64 / 4.0).collect();
+    let yv: Vec<f64> = (0..1000).map(|_| r.gen_range(-8..9) as f64 / 4.0).collect();
+    let xb: Vec<gpublas::bf16> = xv.iter().map(|&v| gpublas::bf16::from_f64(v)).collect();
+    let yb: Vec<gpublas::bf16> = yv.iter().map(|&v| gpublas::bf16::from_f64(v)).collect();
+    let (dx, dy) = (c.up(&xb), c.up(&yb));
+    let mut res = 0.0f64;
+    // SAFETY: two vectors of 1000; one host f64.
+    let s = unsafe {
+        gpublas_dot_ex(
+            c.h,
+            1000,
+            dx as *const c_void,
+            GPUBLAS_DATATYPE_BF16_R,
+            1,
+            dy as *const c_void,
+            GPUBLAS_DATATYPE_BF16_R,
+            1,
+            &mut res as *mut f64 as *mut c_void,
+            GPUBLAS_DATATYPE_F64_R,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    assert_eq!(res, xv.iter().zip(&yv).map(|(a, b)| a * b).sum::<f64>());
+
+    // nrm2_ex, two f32 vectors of 3 at stride 5, f32 results.
+    let v = [3.0f32, 4.0, 12.0, -1.0, -1.0, 1.0, 2.0, 2.0, -1.0, -1.0];
+    let dv = c.up(&v);
+    let mut norms = [0.0f32; 2];
+    // SAFETY: 2 strided vectors within 10 elements; two host f32.
+    let s = unsafe {
+        gpublas_nrm2_ex_strided_batched(
+            c.h,
+            3,
+            dv as *const c_void,
+            GPUBLAS_DATATYPE_F32_R,
+            1,
+            5,
+            2,
+            norms.as_mut_ptr() as *mut c_void,
+            GPUBLAS_DATATYPE_F32_R,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    assert_eq!(norms, [13.0, 3.0]);
+
+    // trsm_ex with the inverse written by trtri equals trsm.
+    let (nt, mt) = (70usize, 9usize);
+    let mut a = rand_vec(&mut r, nt * nt);
+    for i in 0..nt {
+        a[i + i * nt] += 4.0;
+    }
+    let b = rand_vec(&mut r, mt * nt);
+    let (da, dinv, db1, db2) = (c.up(&a), c.up(&vec![0.0f64; nt * nt]), c.up(&b), c.up(&b));
+    let one = 1.0f64;
+    // SAFETY: A and its inverse n × n, B m × n.
+    unsafe {
+        let s = gpublas_dtrtri(
+            c.h,
+            GPUBLAS_FILL_UPPER,
+            GPUBLAS_DIAGONAL_NON_UNIT,
+            nt as i64,
+            da,
+            nt as i64,
+            dinv,
+            nt as i64,
+        );
+        assert_eq!(s, 0, "{}", last());
+        let s = gpublas_dtrsm(
+            c.h,
+            GPUBLAS_SIDE_RIGHT,
+            GPUBLAS_FILL_UPPER,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_DIAGONAL_NON_UNIT,
+            mt as i64,
+            nt as i64,
+            &one,
+            da,
+            nt as i64,
+            db1,
+            mt as i64,
+        );
+        assert_eq!(s, 0, "{}", last());
+        let s = gpublas_dtrsm_ex(
+            c.h,
+            GPUBLAS_SIDE_RIGHT,
+            GPUBLAS_FILL_UPPER,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_DIAGONAL_NON_UNIT,
+            mt as i64,
+            nt as i64,
+            &one,
+            da,
+            nt as i64,
+            db2,
+            mt as i64,
+            GPUBLAS_TRSM_METHOD_INVERSE,
+            dinv,
+            nt as i64,
+        );
+        assert_eq!(s, 0, "{}", last());
+        let s = gpublas_dtrsm_ex(
+            c.h,
+            GPUBLAS_SIDE_RIGHT,
+            GPUBLAS_FILL_UPPER,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_DIAGONAL_NON_UNIT,
+            mt as i64,
+            nt as i64,
+            &one,
+            da,
+            nt as i64,
+            db2,
+            mt as i64,
+            9,
+            std::ptr::null(),
+            0,
+        );
+        assert_eq!(s, GPUBLAS_STATUS_INVALID_VALUE);
+    }
+    let (x1, x2) = (c.down(db1, mt * nt), c.down(db2, mt * nt));
+    for (p, q) in x1.iter().zip(&x2) {
+        assert!((p - q).abs() < 1e-12 * p.abs().max(1.0), "{p} vs {q}");
+    }
+    // X A = B check for the trsm result.
+    for i in 0..mt {
+        for j in 0..nt {
+            let s: f64 = (0..=j).map(|l| x1[i + l * mt] * a[l + j * nt]).sum();
+            assert!((s - b[i + j * mt]).abs() < 1e-10, "({i}, {j})");
+        }
+    }
 }
 
 macro_rules! on_both_backends {
@@ -793,4 +996,5 @@ on_both_backends!(
     f6_level1_pointer_modes,
     m9_query_null_pointers_then_preallocate,
     f7_bad_arguments,
+    f10_ex_routines,
 );

@@ -416,6 +416,10 @@ where
                 Some(c) => Some(time_calls(&stream, how.reps, how.inner, |i| {
                     T::theirs(c, op, n, &xs[i % rot], &ys[i % rot], &mut r, &mut ri32)
                 })?),
+                // On the host the peer is the machine's read bandwidth for the same bytes.
+                None if dev.backend() == Backend::Host => {
+                    Some(crate::probe::host_read_probe(bytes, how.reps))
+                }
                 None => None,
             };
             let row = Row {
@@ -571,6 +575,13 @@ fn blas1_bench(dev: &Device, quick: bool, sweep: bool) -> Result<Vec<Value>, Err
         "Level-1 on {} (median; TB/s = bytes read / time; speedup = cuBLAS time / gpublas time)",
         dev.name()
     );
+    if dev.backend() == Backend::Host {
+        out!(
+            "host: {} threads; the cuBLAS columns hold a read-bandwidth probe instead (every thread \
+             summing a buffer of the same bytes), so speedup = gpublas bandwidth / the machine's",
+            h.host_threads()
+        );
+    }
     out!(
         "{:6} {:6} {:4} {:>10} {:>6} | {:>10} {:>8} | {:>10} {:>8} | {:>7}",
         "group",

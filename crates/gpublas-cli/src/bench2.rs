@@ -426,12 +426,17 @@ impl Bench<'_> {
             Step::Reset => v.reset(),
             Step::Call(_) => ours(h, v).map(|st| status = st),
         });
-        let t_theirs = self.c.as_ref().map(|c| {
-            time_steps(&stream, reps, inner, |s| match s {
+        let t_theirs = match &self.c {
+            Some(c) => Some(time_steps(&stream, reps, inner, |s| match s {
                 Step::Reset => v.reset(),
                 Step::Call(_) => theirs(c, v),
-            })
-        });
+            })),
+            // On the host the peer is the machine's read bandwidth for the same bytes.
+            None if self.dev.backend() == gpublas::Backend::Host => {
+                Some(Ok(crate::probe::host_read_probe(bytes, reps)))
+            }
+            None => None,
+        };
         let row = Row {
             op: op.to_string(),
             ty: T::NAME,
@@ -837,6 +842,13 @@ pub fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, 
          ceiling; speedup = cuBLAS time / gpublas time; ws bytes = a size query of the call; \
          rel diff = max |gpublas - cuBLAS| / max |cuBLAS| after one call of each from the same inputs"
     );
+    if dev.backend() == Backend::Host {
+        out!(
+            "host: {} threads; the cuBLAS columns hold a read-bandwidth probe instead (every thread \
+             summing a buffer of the same bytes), so speedup = gpublas bandwidth / the machine's",
+            b.h.host_threads()
+        );
+    }
     out!(
         "{:10} {:4} {:>17} {:>10} | {:>10} {:>7} {:>6} | {:>10} {:>7} | {:>7} {:>8}",
         "op",

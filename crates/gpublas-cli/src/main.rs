@@ -10,6 +10,7 @@ mod bench_trsm;
 mod bench_util;
 mod coldstart;
 mod plot;
+mod probe;
 mod query3;
 mod query_aux;
 

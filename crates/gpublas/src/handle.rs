@@ -31,6 +31,8 @@ pub struct Handle {
     pub(crate) lt: Option<crate::device::lt::Lt>,
     /// Page-locked staging slots of the transfers (CUDA), allocated on first need.
     pub(crate) staging: Vec<crate::device::PinnedBuffer<u8>>,
+    /// How the host backend uses threads (`set_host_threads`).
+    pub(crate) host_par: crate::common::host::Par,
 }
 
 impl Handle {
@@ -93,7 +95,36 @@ impl Handle {
             list_addrs: Vec::new(),
             lt: None,
             staging: Vec::new(),
+            host_par: crate::common::host::Par::global(),
         })
+    }
+
+    /// Threads for the host backend's work: `0` (the default) uses rayon's global pool, whose
+    /// size follows `RAYON_NUM_THREADS` (else one per core); `1` runs every call on the
+    /// calling thread with no other threads (for programs that run many handles on many
+    /// threads); `n > 1` gives the handle its own pool of `n` threads. Results are bit-identical
+    /// whatever the setting: work is split into pieces that do not depend on it. No effect on
+    /// CUDA.
+    ///
+    /// ```
+    /// use gpublas::{Device, Handle};
+    /// let mut h = Handle::new(&Device::host())?;
+    /// h.set_host_threads(1)?;
+    /// assert_eq!(h.host_threads(), 1);
+    /// # Ok::<(), gpublas::Error>(())
+    /// ```
+    pub fn set_host_threads(&mut self, n: usize) -> Result<(), Error> {
+        self.host_par = match n {
+            0 => crate::common::host::Par::global(),
+            1 => crate::common::host::Par::single(),
+            n => crate::common::host::Par::pool(n)?,
+        };
+        Ok(())
+    }
+
+    /// How many threads the host backend's calls use (see [`Handle::set_host_threads`]).
+    pub fn host_threads(&self) -> usize {
+        self.host_par.threads()
     }
 
     /// The device this handle runs on.

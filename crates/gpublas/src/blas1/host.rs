@@ -131,11 +131,191 @@ fn at(off: usize, n: usize, inc: isize, i: usize) -> usize {
     }
 }
 
+/// Independent accumulators per unit-stride loop: enough for the compiler to keep several
+/// vector registers busy.
+const LANES: usize = 8;
+
+/// `sum x·y` (conjugated x for dotc) over unit-stride slices, as (re, im).
+fn dot_unit<E: Blas1Elem, const CPLX: bool>(x: &[E], y: &[E], conj: bool) -> (f64, f64) {
+    let mut re = [0.0f64; LANES];
+    let mut im = [0.0f64; LANES];
+    let mut xc = x.chunks_exact(LANES);
+    let mut yc = y.chunks_exact(LANES);
+    for (xa, ya) in (&mut xc).zip(&mut yc) {
+        for k in 0..LANES {
+            let (xr, xi) = xa[k].parts();
+            let (yr, yi) = ya[k].parts();
+            if CPLX {
+                let xi = if conj { -xi } else { xi };
+                re[k] += xr * yr - xi * yi;
+                im[k] += xr * yi + xi * yr;
+            } else {
+                re[k] += xr * yr;
+            }
+        }
+    }
+    for (xv, yv) in xc.remainder().iter().zip(yc.remainder()) {
+        let (xr, xi) = xv.parts();
+        let (yr, yi) = yv.parts();
+        let xi = if conj { -xi } else { xi };
+        re[0] += xr * yr - xi * yi;
+        im[0] += xr * yi + xi * yr;
+    }
+    (re.iter().sum(), im.iter().sum())
+}
+
+/// `sum |re| + |im|` over a unit-stride slice.
+fn asum_unit<E: Blas1Elem>(x: &[E]) -> f64 {
+    let mut s = [0.0f64; LANES];
+    let mut xc = x.chunks_exact(LANES);
+    for xa in &mut xc {
+        for k in 0..LANES {
+            let (r, i) = xa[k].parts();
+            s[k] += r.abs() + i.abs();
+        }
+    }
+    for v in xc.remainder() {
+        let (r, i) = v.parts();
+        s[0] += r.abs() + i.abs();
+    }
+    s.iter().sum()
+}
+
+/// Blue's three sums over a unit-stride slice (big, medium, small).
+fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
+    // Components narrower than f64 square without overflow or underflow in f64: one sum.
+    // f64 components take one pass of plain squares with the largest magnitude beside it, and
+    // only when that lies outside Blue's safe range a second pass with his scaling.
+    let mut med = [0.0f64; LANES];
+    let mut top = [0.0f64; LANES];
+    let mut xc = x.chunks_exact(LANES);
+    for xa in &mut xc {
+        for k in 0..LANES {
+            let (r, i) = xa[k].parts();
+            med[k] += r * r + i * i;
+            if WIDE {
+                top[k] = top[k].max(r.abs()).max(i.abs());
+            }
+        }
+    }
+    for v in xc.remainder() {
+        let (r, i) = v.parts();
+        med[0] += r * r + i * i;
+        top[0] = top[0].max(r.abs()).max(i.abs());
+    }
+    let amax = top.iter().fold(0.0f64, |m, v| m.max(*v));
+    if !WIDE || amax == 0.0 || (TSML..=TBIG).contains(&amax) {
+        return [0.0, med.iter().sum(), 0.0];
+    }
+    let mut st = [0.0f64; 3];
+    for v in x {
+        let (r, i) = v.parts();
+        blue(&mut st, r);
+        blue(&mut st, i);
+    }
+    st
+}
+
+/// The first extreme magnitude of a unit-stride slice whose element 0 has index `base`:
+/// [value (NaN: none), index]. NaN is never picked.
+fn iamax_unit<E: Blas1Elem>(x: &[E], base: usize, max: bool) -> [f64; 2] {
+    const NONE: usize = usize::MAX;
+    let mut bv = [if max { -1.0f64 } else { f64::INFINITY }; LANES];
+    let mut bi = [NONE; LANES];
+    let mut xc = x.chunks_exact(LANES);
+    let mut c = 0;
+    for xa in &mut xc {
+        for k in 0..LANES {
+            let m = xa[k].mag();
+            // Within a lane indices rise, so a strict comparison keeps the first of equals;
+            // NaN compares false and is never taken; for iamin the first infinity counts
+            // when nothing smaller came before it.
+            let take = if max {
+                m > bv[k]
+            } else {
+                m < bv[k] || (m == bv[k] && bi[k] == NONE)
+            };
+            bv[k] = if take { m } else { bv[k] };
+            bi[k] = if take { c + k } else { bi[k] };
+        }
+        c += LANES;
+    }
+    let mut st = [f64::NAN, f64::MAX];
+    for k in 0..LANES {
+        if bi[k] != NONE && better(max, bv[k], (base + bi[k]) as f64, st[0], st[1]) {
+            st = [bv[k], (base + bi[k]) as f64];
+        }
+    }
+    for (j, v) in xc.remainder().iter().enumerate() {
+        let i = (base + c + j) as f64;
+        if better(max, v.mag(), i, st[0], st[1]) {
+            st = [v.mag(), i];
+        }
+    }
+    st
+}
+
+/// One vector's operands: x (slice, offset), y if any (slice, offset, increment).
+type Operands<'s, E> = (&'s [E], usize, Option<(&'s [E], usize, isize)>);
+
+/// The partial state of logical elements `lo..hi` of one vector.
+fn block<E: Blas1Elem>(
+    kind: Kind,
+    n: usize,
+    incx: isize,
+    ops: &Operands<'_, E>,
+    lo: usize,
+    hi: usize,
+) -> [f64; 3] {
+    let (xs, xo, ys) = *ops;
+    let mut st = [0.0f64; 3];
+    let cplx = matches!(E::TAG, "c" | "z");
+    let unit = incx == 1 && ys.is_none_or(|(_, _, incy)| incy == 1);
+    if unit && hi > lo {
+        let x = &xs[xo + lo..xo + hi];
+        match kind {
+            Kind::Dot | Kind::Dotc => {
+                let (ys, yo, _) = ys.unwrap_or((xs, xo, 1));
+                let y = &ys[yo + lo..yo + hi];
+                let (re, im) = if cplx {
+                    dot_unit::<E, true>(x, y, kind == Kind::Dotc)
+                } else {
+                    dot_unit::<E, false>(x, y, false)
+                };
+                st[0] = re;
+                st[1] = im;
+            }
+            Kind::Asum => st[0] = asum_unit(x),
+            Kind::Nrm2 => {
+                st = if matches!(E::TAG, "d" | "z") {
+                    nrm2_unit::<E, true>(x)
+                } else {
+                    nrm2_unit::<E, false>(x)
+                }
+            }
+            Kind::Iamax | Kind::Iamin => {
+                let r = iamax_unit(x, lo, kind == Kind::Iamax);
+                st[0] = r[0];
+                st[1] = r[1];
+            }
+        }
+        return st;
+    }
+    identity(kind, &mut st);
+    for i in lo..hi {
+        let xv = xs[at(xo, n, incx, i)];
+        let yv = ys.map(|(ys, yo, incy)| ys[at(yo, n, incy, i)]);
+        step(kind, &mut st, xv, yv, i);
+    }
+    st
+}
+
 pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
     lease: &WorkspaceLease<'_>,
     c: &mut Call<'_, E, R>,
     plan: Plan,
 ) -> Result<(), Error> {
+    let par = lease.handle().host_par.clone();
     let words = c.kind.partial_bytes() / 8;
     let part_slice = lease
         .buffer(0)
@@ -146,50 +326,56 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
     } else {
         &mut []
     };
-    let mut st = vec![0.0f64; words];
     let batch = c.x.count();
-    let n = c.n;
+    let (n, incx, kind) = (c.n, c.incx, c.kind);
+    let mut ops: Vec<Operands<'_, E>> = Vec::with_capacity(batch);
+    for v in 0..batch {
+        let (xb, xo) = c.x.entry(v);
+        let xs = xb
+            .host_slice()
+            .ok_or_else(|| Error::InvalidPointer("x is not host memory".into()))?;
+        let ys = match &c.y {
+            Some((yb, incy)) => {
+                let (b, o) = yb.entry(v);
+                Some((
+                    b.host_slice()
+                        .ok_or_else(|| Error::InvalidPointer("y is not host memory".into()))?,
+                    o,
+                    *incy,
+                ))
+            }
+            None => None,
+        };
+        ops.push((xs, xo, ys));
+    }
+    let finish_one = |st: &[f64], o: &Operands<'_, E>| -> R { finish(kind, st, o.0[o.1]) };
+    let g = plan.g;
     let mut results: Vec<R> = Vec::with_capacity(batch);
     for v0 in (0..batch).step_by(plan.chunk) {
         let m = plan.chunk.min(batch - v0);
-        for v in v0..v0 + m {
-            let (xb, xo) = c.x.entry(v);
-            let xs = xb
-                .host_slice()
-                .ok_or_else(|| Error::InvalidPointer("x is not host memory".into()))?;
-            let ys = match &c.y {
-                Some((yb, incy)) => {
-                    let (b, o) = yb.entry(v);
-                    Some((
-                        b.host_slice()
-                            .ok_or_else(|| Error::InvalidPointer("y is not host memory".into()))?,
-                        o,
-                        *incy,
-                    ))
-                }
-                None => None,
-            };
-            let g = plan.g;
+        if g == 1 {
+            // One block per vector: the vectors of the chunk spread over the threads.
+            results.extend(par.map(m, |i| {
+                let o = &ops[v0 + i];
+                finish_one(&block(kind, n, incx, o, 0, n), o)
+            }));
+            continue;
+        }
+        for (v, o) in ops.iter().enumerate().skip(v0).take(m) {
+            // The plan's blocks (fixed by the shape, not by the threads) spread over the
+            // threads; their states meet in the workspace in block order.
+            let states = par.map(g, |b| block(kind, n, incx, o, b * n / g, (b + 1) * n / g));
+            for (b, st) in states.iter().enumerate() {
+                let k = ((v - v0) * g + b) * words;
+                parts[k..k + words].copy_from_slice(&st[..words]);
+            }
+            let mut st = [0.0f64; 3];
+            identity(kind, &mut st[..words]);
             for b in 0..g {
-                identity(c.kind, &mut st);
-                for i in b * n / g..(b + 1) * n / g {
-                    let xv = xs[at(xo, n, c.incx, i)];
-                    let yv = ys.map(|(ys, yo, incy)| ys[at(yo, n, incy, i)]);
-                    step(c.kind, &mut st, xv, yv, i);
-                }
-                if g > 1 {
-                    let k = ((v - v0) * g + b) * words;
-                    parts[k..k + words].copy_from_slice(&st);
-                }
+                let k = ((v - v0) * g + b) * words;
+                combine(kind, &mut st[..words], &parts[k..k + words]);
             }
-            if g > 1 {
-                identity(c.kind, &mut st);
-                for b in 0..g {
-                    let k = ((v - v0) * g + b) * words;
-                    combine(c.kind, &mut st, &parts[k..k + words]);
-                }
-            }
-            results.push(finish(c.kind, &st, xs[xo]));
+            results.push(finish_one(&st, o));
         }
     }
     match &mut c.out {

@@ -82,6 +82,64 @@ fn oper<T: Scalar>(c: Mat, a: &[T], i: usize, j: usize) -> T {
     }
 }
 
+/// Rows per piece of a non-transposed product: a piece of the result stays in the L1 cache
+/// while the columns stream past it.
+const ROWS_PER_PIECE: usize = 512;
+/// Columns per piece of a transposed product.
+const COLS_PER_PIECE: usize = 16;
+/// Independent accumulators of a transposed product's column dot.
+const LANES: usize = 8;
+
+/// `t = op(A) x` for a full general matrix (`x` gathered to unit stride). Pieces are fixed
+/// by the shape and every element's sum runs in one fixed order, so the result is the same
+/// bit for bit on any number of threads.
+#[allow(clippy::too_many_arguments)]
+fn gemv_full<T: Scalar>(
+    par: &crate::common::host::Par,
+    op: Op,
+    m: usize,
+    n: usize,
+    a: &[T],
+    lda: usize,
+    x: &[T],
+    t: &mut [T],
+) {
+    if op == Op::N {
+        par.chunks_mut(t, ROWS_PER_PIECE, |p, tp| {
+            let r0 = p * ROWS_PER_PIECE;
+            tp.iter_mut().for_each(|v| *v = T::zero());
+            for (j, &xj) in x.iter().enumerate().take(n) {
+                let col = &a[r0 + j * lda..r0 + j * lda + tp.len()];
+                for (ti, &aij) in tp.iter_mut().zip(col) {
+                    *ti = *ti + aij * xj;
+                }
+            }
+        });
+        return;
+    }
+    let conj = op == Op::C;
+    par.chunks_mut(t, COLS_PER_PIECE, |p, tp| {
+        for (q, tj) in tp.iter_mut().enumerate() {
+            let j = p * COLS_PER_PIECE + q;
+            let col = &a[j * lda..j * lda + m];
+            let mut acc = [T::zero(); LANES];
+            let mut cc = col.chunks_exact(LANES);
+            let mut xc = x.chunks_exact(LANES);
+            for (ca, xa) in (&mut cc).zip(&mut xc) {
+                for k in 0..LANES {
+                    let v = if conj { ca[k].conj() } else { ca[k] };
+                    acc[k] = acc[k] + v * xa[k];
+                }
+            }
+            for (cv, xv) in cc.remainder().iter().zip(xc.remainder()) {
+                let v = if conj { cv.conj() } else { *cv };
+                acc[0] = acc[0] + v * *xv;
+            }
+            *tj = acc.iter().fold(T::zero(), |s, v| s + *v);
+        }
+    });
+}
+
 /// Whether the applied triangular operator is lower triangular.
 fn applied_lower(c: Mat) -> bool {
     (c.uplo == Uplo::Lower) == (c.op == Op::N)
@@ -94,6 +152,7 @@ pub(super) fn run<T: Scalar>(
 ) -> Result<(), Error> {
     let (lx, ly) = c.lens();
     let batch = c.a.count();
+    let par = lease.handle().host_par.clone();
     let part = lease
         .buffer(0)
         .map(|s| (s.device_ptr(), s.len()))
@@ -116,7 +175,10 @@ pub(super) fn run<T: Scalar>(
                 let (xb, incx) = c.x.as_ref().ok_or_else(not_host)?;
                 let x = xb.host_entry(e).ok_or_else(not_host)?;
                 let product = alpha != T::zero();
-                if product {
+                if let (true, Kind::Gemv, Storage::Full { lda }) = (product, c.kind, c.storage) {
+                    let xv: Vec<T> = (0..lx).map(|j| x[at(lx, *incx, j)]).collect();
+                    gemv_full(&par, c.op, c.m, c.n, a, lda, &xv, &mut t);
+                } else if product {
                     for (i, ti) in t.iter_mut().enumerate() {
                         let mut s = T::zero();
                         for j in 0..lx {

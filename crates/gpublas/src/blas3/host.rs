@@ -103,6 +103,7 @@ pub(crate) fn run<T: Scalar>(
     _plan: &Plan,
     steps: &[Step],
 ) -> Result<(), Error> {
+    let _threads = lease.handle().host_par.enter();
     let e_all: &mut [T] = workspace(lease, 2)?;
     let r_all: &mut [T] = workspace(lease, 3)?;
     let a = c.a;
@@ -479,8 +480,9 @@ pub(super) fn gemm<T: Scalar>(
     if k == 0 {
         return Ok(());
     }
+    let threads = crate::common::host::current_par();
     let par = if m * n * k >= PAR_MIN_FLOPS {
-        Par::rayon(0)
+        threads.faer()
     } else {
         Par::Seq
     };
@@ -495,12 +497,13 @@ pub(super) fn gemm<T: Scalar>(
         c: (cs, ldc),
         par,
     };
-    match T::TAG {
+    // On the handle's own pool when it has one (faer splits over the current rayon pool).
+    threads.install(move || match T::TAG {
         "s" => args.run::<f32>(alpha),
         "d" => args.run::<f64>(alpha),
         "c" => args.run::<faer::c32>(alpha),
         _ => args.run::<faer::c64>(alpha),
-    }
+    })
 }
 
 struct Args<'x, T> {

@@ -136,6 +136,7 @@ fn at(off: usize, n: usize, inc: isize, i: usize) -> usize {
 const LANES: usize = 8;
 
 /// `sum x·y` (conjugated x for dotc) over unit-stride slices, as (re, im).
+#[inline(always)]
 fn dot_unit<E: Blas1Elem, const CPLX: bool>(x: &[E], y: &[E], conj: bool) -> (f64, f64) {
     let mut re = [0.0f64; LANES];
     let mut im = [0.0f64; LANES];
@@ -165,6 +166,7 @@ fn dot_unit<E: Blas1Elem, const CPLX: bool>(x: &[E], y: &[E], conj: bool) -> (f6
 }
 
 /// `sum |re| + |im|` over a unit-stride slice.
+#[inline(always)]
 fn asum_unit<E: Blas1Elem>(x: &[E]) -> f64 {
     let mut s = [0.0f64; LANES];
     let mut xc = x.chunks_exact(LANES);
@@ -182,6 +184,7 @@ fn asum_unit<E: Blas1Elem>(x: &[E]) -> f64 {
 }
 
 /// Blue's three sums over a unit-stride slice (big, medium, small).
+#[inline(always)]
 fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
     // Components narrower than f64 square without overflow or underflow in f64: one sum.
     // f64 components take one pass of plain squares with the largest magnitude beside it, and
@@ -216,40 +219,61 @@ fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
     st
 }
 
+/// Elements per piece of iamax/iamin's search: a piece's extreme is a plain vectorised
+/// reduction, and only a piece that beats the best so far is scanned again (in cache) for
+/// the index.
+const EXT_PIECE: usize = 2048;
+
 /// The first extreme magnitude of a unit-stride slice whose element 0 has index `base`:
 /// [value (NaN: none), index]. NaN is never picked.
+#[inline(always)]
 fn iamax_unit<E: Blas1Elem>(x: &[E], base: usize, max: bool) -> [f64; 2] {
-    const NONE: usize = usize::MAX;
-    let mut bv = [if max { -1.0f64 } else { f64::INFINITY }; LANES];
-    let mut bi = [NONE; LANES];
-    let mut xc = x.chunks_exact(LANES);
-    let mut c = 0;
-    for xa in &mut xc {
-        for k in 0..LANES {
-            let m = xa[k].mag();
-            // Within a lane indices rise, so a strict comparison keeps the first of equals;
-            // NaN compares false and is never taken; for iamin the first infinity counts
-            // when nothing smaller came before it.
-            let take = if max {
-                m > bv[k]
-            } else {
-                m < bv[k] || (m == bv[k] && bi[k] == NONE)
-            };
-            bv[k] = if take { m } else { bv[k] };
-            bi[k] = if take { c + k } else { bi[k] };
-        }
-        c += LANES;
-    }
     let mut st = [f64::NAN, f64::MAX];
-    for k in 0..LANES {
-        if bi[k] != NONE && better(max, bv[k], (base + bi[k]) as f64, st[0], st[1]) {
-            st = [bv[k], (base + bi[k]) as f64];
+    let start = if max { -1.0f64 } else { f64::INFINITY };
+    for (p, piece) in x.chunks(EXT_PIECE).enumerate() {
+        let mut lane = [start; LANES];
+        let mut xc = piece.chunks_exact(LANES);
+        for xa in &mut xc {
+            for k in 0..LANES {
+                // f64::max/min ignore a NaN operand.
+                lane[k] = if max {
+                    lane[k].max(xa[k].mag())
+                } else {
+                    lane[k].min(xa[k].mag())
+                };
+            }
         }
-    }
-    for (j, v) in xc.remainder().iter().enumerate() {
-        let i = (base + c + j) as f64;
-        if better(max, v.mag(), i, st[0], st[1]) {
-            st = [v.mag(), i];
+        for v in xc.remainder() {
+            lane[0] = if max {
+                lane[0].max(v.mag())
+            } else {
+                lane[0].min(v.mag())
+            };
+        }
+        let ext = lane
+            .iter()
+            .fold(start, |a, &v| if max { a.max(v) } else { a.min(v) });
+        let none = st[0].is_nan();
+        // Equal values keep the earlier index, so only a strictly better piece counts; with
+        // nothing found yet, any non-NaN element counts (for iamin: infinities too).
+        let scan = if none {
+            if max {
+                ext >= 0.0
+            } else {
+                true
+            }
+        } else if max {
+            ext > st[0]
+        } else {
+            ext < st[0]
+        };
+        if scan {
+            if let Some(j) = piece.iter().position(|v| {
+                let m = v.mag();
+                m == ext || (none && !max && ext == f64::INFINITY && !m.is_nan())
+            }) {
+                st = [piece[j].mag(), (base + p * EXT_PIECE + j) as f64];
+            }
         }
     }
     st
@@ -257,6 +281,68 @@ fn iamax_unit<E: Blas1Elem>(x: &[E], base: usize, max: bool) -> [f64; 2] {
 
 /// One vector's operands: x (slice, offset), y if any (slice, offset, increment).
 type Operands<'s, E> = (&'s [E], usize, Option<(&'s [E], usize, isize)>);
+
+/// The partial state of logical elements `lo..hi` of one vector whose operands have unit
+/// stride; inlined into the caller's SIMD context.
+#[inline(always)]
+fn unit_block<E: Blas1Elem>(
+    kind: Kind,
+    ops: &Operands<'_, E>,
+    lo: usize,
+    hi: usize,
+    cplx: bool,
+) -> [f64; 3] {
+    let (xs, xo, ys) = *ops;
+    let mut st = [0.0f64; 3];
+    let x = &xs[xo + lo..xo + hi];
+    match kind {
+        Kind::Dot | Kind::Dotc => {
+            let (ys, yo, _) = ys.unwrap_or((xs, xo, 1));
+            let y = &ys[yo + lo..yo + hi];
+            let (re, im) = if cplx {
+                dot_unit::<E, true>(x, y, kind == Kind::Dotc)
+            } else {
+                dot_unit::<E, false>(x, y, false)
+            };
+            st[0] = re;
+            st[1] = im;
+        }
+        Kind::Asum => st[0] = asum_unit(x),
+        Kind::Nrm2 => {
+            st = if matches!(E::TAG, "d" | "z") {
+                nrm2_unit::<E, true>(x)
+            } else {
+                nrm2_unit::<E, false>(x)
+            }
+        }
+        Kind::Iamax | Kind::Iamin => {
+            let r = iamax_unit(x, lo, kind == Kind::Iamax);
+            st[0] = r[0];
+            st[1] = r[1];
+        }
+    }
+    st
+}
+
+/// [`unit_block`] as a pulp operation: `with_simd` is inlined into pulp's function compiled for
+/// the CPU's vector unit, and `unit_block` into it, so the loops vectorise for that unit (a
+/// closure would stay out of line, compiled for the baseline).
+struct UnitBlock<'o, 's, E> {
+    kind: Kind,
+    ops: &'o Operands<'s, E>,
+    lo: usize,
+    hi: usize,
+    cplx: bool,
+}
+
+impl<E: Blas1Elem> pulp::WithSimd for UnitBlock<'_, '_, E> {
+    type Output = [f64; 3];
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> [f64; 3] {
+        unit_block(self.kind, self.ops, self.lo, self.hi, self.cplx)
+    }
+}
 
 /// The partial state of logical elements `lo..hi` of one vector.
 fn block<E: Blas1Elem>(
@@ -272,34 +358,14 @@ fn block<E: Blas1Elem>(
     let cplx = matches!(E::TAG, "c" | "z");
     let unit = incx == 1 && ys.is_none_or(|(_, _, incy)| incy == 1);
     if unit && hi > lo {
-        let x = &xs[xo + lo..xo + hi];
-        match kind {
-            Kind::Dot | Kind::Dotc => {
-                let (ys, yo, _) = ys.unwrap_or((xs, xo, 1));
-                let y = &ys[yo + lo..yo + hi];
-                let (re, im) = if cplx {
-                    dot_unit::<E, true>(x, y, kind == Kind::Dotc)
-                } else {
-                    dot_unit::<E, false>(x, y, false)
-                };
-                st[0] = re;
-                st[1] = im;
-            }
-            Kind::Asum => st[0] = asum_unit(x),
-            Kind::Nrm2 => {
-                st = if matches!(E::TAG, "d" | "z") {
-                    nrm2_unit::<E, true>(x)
-                } else {
-                    nrm2_unit::<E, false>(x)
-                }
-            }
-            Kind::Iamax | Kind::Iamin => {
-                let r = iamax_unit(x, lo, kind == Kind::Iamax);
-                st[0] = r[0];
-                st[1] = r[1];
-            }
-        }
-        return st;
+        // Compiled for the widest vector unit the CPU has (AVX2/AVX-512 where present).
+        return pulp::Arch::new().dispatch(UnitBlock {
+            kind,
+            ops,
+            lo,
+            hi,
+            cplx,
+        });
     }
     identity(kind, &mut st);
     for i in lo..hi {

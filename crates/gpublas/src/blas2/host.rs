@@ -104,23 +104,84 @@ fn gemv_full<T: Scalar>(
     x: &[T],
     t: &mut [T],
 ) {
+    let arch = pulp::Arch::new();
     if op == Op::N {
         par.chunks_mut(t, ROWS_PER_PIECE, |p, tp| {
-            let r0 = p * ROWS_PER_PIECE;
-            tp.iter_mut().for_each(|v| *v = T::zero());
-            for (j, &xj) in x.iter().enumerate().take(n) {
-                let col = &a[r0 + j * lda..r0 + j * lda + tp.len()];
-                for (ti, &aij) in tp.iter_mut().zip(col) {
-                    *ti = *ti + aij * xj;
-                }
-            }
+            arch.dispatch(RowsPiece {
+                a,
+                lda,
+                x: &x[..n],
+                r0: p * ROWS_PER_PIECE,
+                t: tp,
+            })
         });
         return;
     }
     let conj = op == Op::C;
     par.chunks_mut(t, COLS_PER_PIECE, |p, tp| {
-        for (q, tj) in tp.iter_mut().enumerate() {
-            let j = p * COLS_PER_PIECE + q;
+        arch.dispatch(ColsPiece {
+            a,
+            lda,
+            x: &x[..m],
+            c0: p * COLS_PER_PIECE,
+            conj,
+            t: tp,
+        })
+    });
+}
+
+/// Rows `r0..r0 + t.len()` of `A x`, column by column (a pulp operation, so the loop is
+/// compiled for the CPU's vector unit).
+struct RowsPiece<'a, T> {
+    a: &'a [T],
+    lda: usize,
+    x: &'a [T],
+    r0: usize,
+    t: &'a mut [T],
+}
+
+impl<T: Scalar> pulp::WithSimd for RowsPiece<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let RowsPiece { a, lda, x, r0, t } = self;
+        t.iter_mut().for_each(|v| *v = T::zero());
+        for (j, &xj) in x.iter().enumerate() {
+            let col = &a[r0 + j * lda..r0 + j * lda + t.len()];
+            for (ti, &aij) in t.iter_mut().zip(col) {
+                *ti = *ti + aij * xj;
+            }
+        }
+    }
+}
+
+/// Entries `c0..c0 + t.len()` of `op(A)ᵀ`-style column dots (transposed products).
+struct ColsPiece<'a, T> {
+    a: &'a [T],
+    lda: usize,
+    x: &'a [T],
+    c0: usize,
+    conj: bool,
+    t: &'a mut [T],
+}
+
+impl<T: Scalar> pulp::WithSimd for ColsPiece<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let ColsPiece {
+            a,
+            lda,
+            x,
+            c0,
+            conj,
+            t,
+        } = self;
+        let m = x.len();
+        for (q, tj) in t.iter_mut().enumerate() {
+            let j = c0 + q;
             let col = &a[j * lda..j * lda + m];
             let mut acc = [T::zero(); LANES];
             let mut cc = col.chunks_exact(LANES);
@@ -137,7 +198,138 @@ fn gemv_full<T: Scalar>(
             }
             *tj = acc.iter().fold(T::zero(), |s, v| s + *v);
         }
-    });
+    }
+}
+
+/// The full-storage kernels of symv/hemv, trmv and trsv on unit-stride copies of `x`: column
+/// by column, each column an axpy or a dot that vectorises. One per call (these products are
+/// sequential in their columns); compiled for the CPU's vector unit through pulp.
+struct Full<'a, T> {
+    kind: Kind,
+    op: Op,
+    uplo: Uplo,
+    unit: bool,
+    n: usize,
+    a: &'a [T],
+    lda: usize,
+    /// Input vector (symv, trmv) or right-hand side overwritten by the solution (trsv).
+    x: &'a mut [T],
+    /// Output of symv/trmv.
+    t: &'a mut [T],
+}
+
+impl<T: Scalar> pulp::WithSimd for Full<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        full(self)
+    }
+}
+
+#[inline(always)]
+fn full<T: Scalar>(f: Full<'_, T>) {
+    let Full {
+        kind,
+        op,
+        uplo,
+        unit,
+        n,
+        a,
+        lda,
+        x,
+        t,
+    } = f;
+    let upper = uplo == Uplo::Upper;
+    let col = |j: usize, lo: usize, hi: usize| &a[lo + j * lda..hi + j * lda];
+    let dot = |c: &[T], v: &[T], conj: bool| -> T {
+        let mut acc = [T::zero(); LANES];
+        let mut cc = c.chunks_exact(LANES);
+        let mut vc = v.chunks_exact(LANES);
+        for (ca, va) in (&mut cc).zip(&mut vc) {
+            for k in 0..LANES {
+                let e = if conj { ca[k].conj() } else { ca[k] };
+                acc[k] = acc[k] + e * va[k];
+            }
+        }
+        for (e, w) in cc.remainder().iter().zip(vc.remainder()) {
+            let e = if conj { e.conj() } else { *e };
+            acc[0] = acc[0] + e * *w;
+        }
+        acc.iter().fold(T::zero(), |s, v| s + *v)
+    };
+    let axpy = |y: &mut [T], c: &[T], s: T| {
+        for (yi, &ci) in y.iter_mut().zip(c) {
+            *yi = *yi + ci * s;
+        }
+    };
+    // The off-diagonal rows of column j inside the stored triangle.
+    let rows = |j: usize| if upper { (0, j) } else { (j + 1, n) };
+    match kind {
+        Kind::Symv | Kind::Hemv => {
+            let herm = kind == Kind::Hemv;
+            t.iter_mut().for_each(|v| *v = T::zero());
+            for j in 0..n {
+                let (lo, hi) = rows(j);
+                let c = col(j, lo, hi);
+                let xj = x[j];
+                axpy(&mut t[lo..hi], c, xj);
+                let d = a[j + j * lda];
+                let d = if herm { T::from_real(d.re()) } else { d };
+                t[j] = t[j] + d * xj + dot(c, &x[lo..hi], herm);
+            }
+        }
+        Kind::Trmv => {
+            t.iter_mut().for_each(|v| *v = T::zero());
+            for j in 0..n {
+                let (lo, hi) = rows(j);
+                let c = col(j, lo, hi);
+                let d = if unit { T::one() } else { a[j + j * lda] };
+                if op == Op::N {
+                    axpy(&mut t[lo..hi], c, x[j]);
+                    t[j] = t[j] + d * x[j];
+                } else {
+                    let conj = op == Op::C;
+                    let d = if conj { d.conj() } else { d };
+                    t[j] = dot(c, &x[lo..hi], conj) + d * x[j];
+                }
+            }
+        }
+        Kind::Trsv => {
+            let conj = op == Op::C;
+            let diag = |j: usize| {
+                let d = a[j + j * lda];
+                if conj {
+                    d.conj()
+                } else {
+                    d
+                }
+            };
+            // op N walks the columns in the order the triangle allows and subtracts each
+            // solved entry's column (axpy); op T/C solves entry j from a dot with column j.
+            let forward = (op == Op::N) != upper;
+            let order: Box<dyn Iterator<Item = usize>> = if forward {
+                Box::new(0..n)
+            } else {
+                Box::new((0..n).rev())
+            };
+            for j in order {
+                let (lo, hi) = rows(j);
+                if op == Op::N {
+                    if !unit {
+                        x[j] = x[j] / a[j + j * lda];
+                    }
+                    let xj = x[j];
+                    let c = col(j, lo, hi);
+                    axpy(&mut x[lo..hi], c, T::zero() - xj);
+                } else {
+                    let s = x[j] - dot(col(j, lo, hi), &x[lo..hi], conj);
+                    x[j] = if unit { s } else { s / diag(j) };
+                }
+            }
+        }
+        Kind::Gemv => {}
+    }
 }
 
 /// Whether the applied triangular operator is lower triangular.
@@ -178,6 +370,19 @@ pub(super) fn run<T: Scalar>(
                 if let (true, Kind::Gemv, Storage::Full { lda }) = (product, c.kind, c.storage) {
                     let xv: Vec<T> = (0..lx).map(|j| x[at(lx, *incx, j)]).collect();
                     gemv_full(&par, c.op, c.m, c.n, a, lda, &xv, &mut t);
+                } else if let (true, Storage::Full { lda }) = (product, c.storage) {
+                    let mut xv: Vec<T> = (0..lx).map(|j| x[at(lx, *incx, j)]).collect();
+                    pulp::Arch::new().dispatch(Full {
+                        kind: c.kind,
+                        op: c.op,
+                        uplo: c.uplo,
+                        unit: false,
+                        n: c.n,
+                        a,
+                        lda,
+                        x: &mut xv,
+                        t: &mut t,
+                    });
                 } else if product {
                     for (i, ti) in t.iter_mut().enumerate() {
                         let mut s = T::zero();
@@ -204,7 +409,24 @@ pub(super) fn run<T: Scalar>(
                 let n = c.n;
                 let lower = applied_lower(c_);
                 let x = c.out.host_entry_mut(e).ok_or_else(not_host)?;
-                if plan.algo == Algo::InPlace {
+                if let Storage::Full { lda } = c.storage {
+                    let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
+                    let mut r = vec![T::zero(); n];
+                    pulp::Arch::new().dispatch(Full {
+                        kind: Kind::Trmv,
+                        op: c.op,
+                        uplo: c.uplo,
+                        unit: c.diag == Diag::Unit,
+                        n,
+                        a,
+                        lda,
+                        x: &mut xv,
+                        t: &mut r,
+                    });
+                    for (i, v) in r.iter().enumerate() {
+                        x[at(n, inc, i)] = *v;
+                    }
+                } else if plan.algo == Algo::InPlace {
                     // Each output is written only after every output that still needs its old value.
                     let order: Box<dyn Iterator<Item = usize>> = if lower {
                         Box::new((0..n).rev())
@@ -241,6 +463,24 @@ pub(super) fn run<T: Scalar>(
                 let lower = applied_lower(c_);
                 let unit = c.diag == Diag::Unit;
                 let x = c.out.host_entry_mut(e).ok_or_else(not_host)?;
+                if let Storage::Full { lda } = c.storage {
+                    let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
+                    pulp::Arch::new().dispatch(Full {
+                        kind: Kind::Trsv,
+                        op: c.op,
+                        uplo: c.uplo,
+                        unit,
+                        n,
+                        a,
+                        lda,
+                        x: &mut xv,
+                        t: &mut [],
+                    });
+                    for (i, v) in xv.iter().enumerate() {
+                        x[at(n, inc, i)] = *v;
+                    }
+                    continue;
+                }
                 let order: Box<dyn Iterator<Item = usize>> = if lower {
                     Box::new(0..n)
                 } else {

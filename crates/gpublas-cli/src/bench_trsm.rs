@@ -39,7 +39,12 @@ pub struct TrsmArgs {
 /// JSON on stdout).
 pub fn run(dev: &Device, args: &TrsmArgs, json: bool) -> Result<(), Error> {
     crate::bench::TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
-    let rows = imp::run(dev, args.quick, args.only.as_deref())?;
+    // On the host backend the peer is faer called directly.
+    let rows = if dev.backend() == gpublas::Backend::Host {
+        crate::bench_host::run(dev, crate::bench_host::Which::Trsm, args.quick)?
+    } else {
+        imp::run(dev, args.quick, args.only.as_deref())?
+    };
     if json {
         println!(
             "{}",

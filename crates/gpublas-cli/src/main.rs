@@ -3,6 +3,7 @@
 mod bench;
 mod bench2;
 mod bench3;
+mod bench_host;
 mod bench_solver;
 mod bench_transfer;
 mod bench_trsm;

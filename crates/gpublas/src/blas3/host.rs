@@ -107,6 +107,24 @@ pub(crate) fn run<T: Scalar>(
     let e_all: &mut [T] = workspace(lease, 2)?;
     let r_all: &mut [T] = workspace(lease, 3)?;
     let a = c.a;
+    if c.kind == super::Kind::Trsm
+        && c.method != super::Method::Given
+        && c.ints.is_none()
+        && !steps.iter().any(|s| s.is_solver())
+    {
+        // A user's trsm is faer's blocked triangular solve on the CPU (the block program's
+        // small steps are tuned for GPU kernels); same workspace lease and statuses.
+        let (lo, hi) = c.range.unwrap_or((0, c.c.count()));
+        for e in lo..hi {
+            let alpha = value(&c.alpha, e)?;
+            let av = a.host_entry(e).ok_or_else(not_host)?;
+            let bv = c.c.host_entry_mut(e).ok_or_else(not_host)?;
+            crate::common::faer_host::trsm(
+                c.side, c.uplo, c.opa, c.diag, c.m, c.n, alpha, av, c.lda, bv, c.ldc,
+            )?;
+        }
+        return Ok(());
+    }
     let b = c.b.map(|b| b.0);
     let mut ints = c.ints.take();
     let r = (|| {

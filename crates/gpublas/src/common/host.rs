@@ -154,3 +154,19 @@ pub(crate) fn current_par() -> Par {
         .with(|c| c.borrow().clone())
         .unwrap_or_else(Par::global)
 }
+
+/// Products and triangular algorithms below this many flops stay on the calling thread.
+pub(crate) const PAR_MIN_FLOPS: usize = 1 << 21;
+
+/// Runs `f` with faer's element type for `T` (the same layout, by tag), with the slices cast.
+macro_rules! with_faer_type {
+    ($t:ty, $f:ident, $($args:expr),*) => {
+        match <$t as crate::common::elem::Blas1Elem>::TAG {
+            "s" => $f::<f32>($($args),*),
+            "d" => $f::<f64>($($args),*),
+            "c" => $f::<faer::c32>($($args),*),
+            _ => $f::<faer::c64>($($args),*),
+        }
+    };
+}
+pub(crate) use with_faer_type;

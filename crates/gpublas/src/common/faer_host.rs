@@ -4,6 +4,7 @@
 
 use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::linalg::triangular_solve as ts;
+use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{MatMut, MatRef};
 
 use super::host::{current_par, with_faer_type, PAR_MIN_FLOPS};
@@ -171,6 +172,149 @@ fn potrf_typed<F: faer::traits::ComplexField + bytemuck::Pod>(
         Ok(_) => Ok(0),
         Err(faer::linalg::cholesky::llt::factor::LltError::NonPositivePivot { index }) => {
             Ok(i32::try_from(index + 1).unwrap_or(i32::MAX))
+        }
+    }
+}
+
+/// Columns per panel of the host LU: the panel is factored column by column, the rest of the
+/// matrix by one triangular solve and one product per panel.
+const LU_NB: usize = 64;
+
+/// LU with partial pivoting of the `m × n` matrix at `lda`, in place, with the program's rules:
+/// the pivot is the first largest `|re| + |im|` of its column (never NaN); a zero pivot is not
+/// divided by, sets `info` once and leaves its column as it is. Writes `min(m, n)` 1-based
+/// pivots to `ipiv`; returns `info`.
+pub(crate) fn getrf<T: Scalar>(
+    m: usize,
+    n: usize,
+    a: &mut [T],
+    lda: usize,
+    ipiv: &mut [i32],
+) -> Result<i32, Error> {
+    let k = m.min(n);
+    let mut info = 0i32;
+    let threads = current_par();
+    for j0 in (0..k).step_by(LU_NB) {
+        let jb = LU_NB.min(k - j0);
+        pulp::Arch::new().dispatch(Panel {
+            a: &mut *a,
+            lda,
+            m,
+            j0,
+            jb,
+            ipiv: &mut *ipiv,
+            info: &mut info,
+        });
+        // The panel's interchanges on the columns left and right of it, in order.
+        for (jj, &pv) in ipiv.iter().enumerate().skip(j0).take(jb) {
+            let p = pv as usize - 1;
+            if p != jj {
+                for col in (0..j0).chain(j0 + jb..n) {
+                    a.swap(jj + col * lda, p + col * lda);
+                }
+            }
+        }
+        if j0 + jb < n {
+            let rest = n - j0 - jb;
+            let par = par_for(2 * (m - j0) * jb * rest);
+            threads.install(|| with_faer_type!(T, lu_update, &mut *a, m, n, lda, j0, jb, par))?;
+        }
+    }
+    Ok(info)
+}
+
+/// `U12 = L11⁻¹ A12` and `A22 -= L21 U12` after the panel of columns `j0..j0 + jb`.
+#[allow(clippy::too_many_arguments)]
+fn lu_update<F: faer::traits::ComplexField + bytemuck::Pod>(
+    a: &mut [impl bytemuck::Pod],
+    m: usize,
+    n: usize,
+    lda: usize,
+    j0: usize,
+    jb: usize,
+    par: faer::Par,
+) -> Result<(), Error> {
+    let a: &mut [F] = bytemuck::try_cast_slice_mut(a).map_err(cast_err)?;
+    let whole = MatMut::from_column_major_slice_with_stride_mut(a, m, n, lda);
+    let (left, right) = whole.split_at_col_mut(j0 + jb);
+    let panel = left.rb().subcols(j0, jb);
+    let l11 = panel.subrows(j0, jb);
+    let l21 = panel.subrows(j0 + jb, m - j0 - jb);
+    let (top, a22) = right.split_at_row_mut(j0 + jb);
+    let mut u12 = top.subrows_mut(j0, jb);
+    ts::solve_unit_lower_triangular_in_place(l11, u12.rb_mut(), par);
+    faer::linalg::matmul::matmul(
+        a22,
+        faer::Accum::Add,
+        l21,
+        u12.rb(),
+        F::from_f64_impl(-1.0),
+        par,
+    );
+    Ok(())
+}
+
+/// One panel of the host LU (a pulp operation: its loops are compiled for the CPU's vector
+/// unit).
+struct Panel<'a, T> {
+    a: &'a mut [T],
+    lda: usize,
+    m: usize,
+    j0: usize,
+    jb: usize,
+    ipiv: &'a mut [i32],
+    info: &'a mut i32,
+}
+
+impl<T: Scalar> pulp::WithSimd for Panel<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let Panel {
+            a,
+            lda,
+            m,
+            j0,
+            jb,
+            ipiv,
+            info,
+        } = self;
+        for j in j0..j0 + jb {
+            let col = j * lda;
+            let mut p = j;
+            let mut best = -1.0f64;
+            for r in j..m {
+                let v = a[col + r].mag();
+                if v > best {
+                    best = v;
+                    p = r;
+                }
+            }
+            ipiv[j] = i32::try_from(p + 1).unwrap_or(i32::MAX);
+            let d = a[col + p];
+            if d == T::zero() {
+                if *info == 0 {
+                    *info = i32::try_from(j + 1).unwrap_or(i32::MAX);
+                }
+                continue;
+            }
+            if p != j {
+                for k in j0..j0 + jb {
+                    a.swap(j + k * lda, p + k * lda);
+                }
+            }
+            for x in &mut a[col + j + 1..col + m] {
+                *x = *x / d;
+            }
+            for k in j + 1..j0 + jb {
+                let (lo, hi) = a.split_at_mut(k * lda);
+                let l = &lo[col + j + 1..col + m];
+                let u = hi[j];
+                for (x, &lv) in hi[j + 1..m].iter_mut().zip(l) {
+                    *x = *x - lv * u;
+                }
+            }
         }
     }
 }

@@ -597,34 +597,33 @@ fn run_host<T: Scalar>(
             hi.piv[e * kp..(e + 1) * kp].copy_from_slice(&src[e * sp..e * sp + kp]);
         }
     }
-    if c.kind == Kind::Potrf {
-        // faer's blocked Cholesky on the CPU (left-looking: info is the first failing
-        // pivot, and only the stored triangle is read or written, as the program does).
+    if matches!(c.kind, Kind::Potrf | Kind::Getrf) {
+        // Whole factorizations on the CPU: faer's blocked Cholesky (left-looking: info is the
+        // first failing pivot, only the stored triangle touched), and a blocked LU whose
+        // panels follow the program's rules with faer's solves and products for the rest.
         let _threads = lease.handle().host_par.enter();
         for e in 0..batch {
             let a =
                 c.c.host_entry_mut(e)
                     .ok_or_else(crate::common::host::not_host)?;
-            hi.info[e] = crate::common::faer_host::potrf(c.uplo, c.m, a, c.ldc)?;
+            hi.info[e] = if c.kind == Kind::Potrf {
+                crate::common::faer_host::potrf(c.uplo, c.m, a, c.ldc)?
+            } else {
+                let piv = &mut hi.piv[e * kp..(e + 1) * kp];
+                crate::common::faer_host::getrf(c.m, c.n, a, c.ldc, piv)?
+            };
         }
-        if let Some(info) = c.info.as_mut() {
-            let dst = match info {
-                Results::Host(s) => Some(&mut **s),
-                Results::Device(b) => b.host_slice_mut(),
-            }
-            .ok_or_else(crate::common::host::not_host)?;
-            dst[..batch].copy_from_slice(&hi.info);
-        }
-        return Ok(());
+    } else {
+        let mut c3 = carrier(c, ph);
+        c3.ints = Some(Ints::Host(hi));
+        let r = blas3::host::run(lease, &mut c3, &plan.p3, steps);
+        let Some(Ints::Host(h2)) = c3.ints.take() else {
+            return r;
+        };
+        hi = h2;
+        drop(c3);
+        r?;
     }
-    let mut c3 = carrier(c, ph);
-    c3.ints = Some(Ints::Host(hi));
-    let r = blas3::host::run(lease, &mut c3, &plan.p3, steps);
-    let Some(Ints::Host(hi)) = c3.ints.take() else {
-        return r;
-    };
-    drop(c3);
-    r?;
     if c.kind == Kind::Getrf {
         if let Some((ipiv, sp)) = c.ipiv.as_mut() {
             let dst = match ipiv {

@@ -197,7 +197,10 @@ fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
             let (r, i) = xa[k].parts();
             med[k] += r * r + i * i;
             if WIDE {
-                top[k] = top[k].max(r.abs()).max(i.abs());
+                // Plain comparisons (one vector max each); NaN makes `med` NaN anyway.
+                let (ar, ai) = (r.abs(), i.abs());
+                top[k] = if ar > top[k] { ar } else { top[k] };
+                top[k] = if ai > top[k] { ai } else { top[k] };
             }
         }
     }
@@ -235,20 +238,18 @@ fn iamax_unit<E: Blas1Elem>(x: &[E], base: usize, max: bool) -> [f64; 2] {
         let mut xc = piece.chunks_exact(LANES);
         for xa in &mut xc {
             for k in 0..LANES {
-                // f64::max/min ignore a NaN operand.
-                lane[k] = if max {
-                    lane[k].max(xa[k].mag())
-                } else {
-                    lane[k].min(xa[k].mag())
-                };
+                // Plain comparisons (one vector max or min each): NaN compares false and is
+                // never kept.
+                let m = xa[k].mag();
+                let better = if max { m > lane[k] } else { m < lane[k] };
+                lane[k] = if better { m } else { lane[k] };
             }
         }
         for v in xc.remainder() {
-            lane[0] = if max {
-                lane[0].max(v.mag())
-            } else {
-                lane[0].min(v.mag())
-            };
+            let m = v.mag();
+            if (max && m > lane[0]) || (!max && m < lane[0]) {
+                lane[0] = m;
+            }
         }
         let ext = lane
             .iter()

@@ -82,9 +82,13 @@ fn oper<T: Scalar>(c: Mat, a: &[T], i: usize, j: usize) -> T {
     }
 }
 
-/// Rows per piece of a non-transposed product: a piece of the result stays in the L1 cache
-/// while the columns stream past it.
-const ROWS_PER_PIECE: usize = 512;
+/// Rows per piece of a non-transposed product: a piece of the result stays in the L1/L2 cache
+/// while runs of its columns stream past it.
+const ROWS_PER_PIECE: usize = 2048;
+/// Columns per block of a non-transposed product (at most `MAX_COL_BLOCKS` blocks): pieces ×
+/// blocks give every thread work while each column run stays long.
+const COLS_PER_BLOCK: usize = 1024;
+const MAX_COL_BLOCKS: usize = 16;
 /// Columns per piece of a transposed product.
 const COLS_PER_PIECE: usize = 16;
 /// Independent accumulators of a transposed product's column dot.
@@ -106,15 +110,35 @@ fn gemv_full<T: Scalar>(
 ) {
     let arch = pulp::Arch::new();
     if op == Op::N {
-        par.chunks_mut(t, ROWS_PER_PIECE, |p, tp| {
+        // Pieces of rows × blocks of columns, so each piece streams long runs of its columns
+        // and every thread has work; the blocks' partial sums are added in block order.
+        let pieces = m.div_ceil(ROWS_PER_PIECE);
+        let blocks = n.div_ceil(COLS_PER_BLOCK).clamp(1, MAX_COL_BLOCKS);
+        let cb = n.div_ceil(blocks);
+        let parts = par.map(pieces * blocks, |task| {
+            let (p, q) = (task % pieces, task / pieces);
+            let r0 = p * ROWS_PER_PIECE;
+            let rows = ROWS_PER_PIECE.min(m - r0);
+            let (c0, c1) = (q * cb, ((q + 1) * cb).min(n));
+            let mut tp = vec![T::zero(); rows];
             arch.dispatch(RowsPiece {
                 a,
                 lda,
-                x: &x[..n],
-                r0: p * ROWS_PER_PIECE,
-                t: tp,
-            })
+                x: &x[c0..c1],
+                r0,
+                c0,
+                t: &mut tp,
+            });
+            tp
         });
+        for (p, tp) in t.chunks_mut(ROWS_PER_PIECE).enumerate() {
+            tp.iter_mut().for_each(|v| *v = T::zero());
+            for q in 0..blocks {
+                for (ti, v) in tp.iter_mut().zip(&parts[q * pieces + p]) {
+                    *ti = *ti + *v;
+                }
+            }
+        }
         return;
     }
     let conj = op == Op::C;
@@ -135,8 +159,10 @@ fn gemv_full<T: Scalar>(
 struct RowsPiece<'a, T> {
     a: &'a [T],
     lda: usize,
+    /// The vector's entries for columns `c0..c0 + x.len()`.
     x: &'a [T],
     r0: usize,
+    c0: usize,
     t: &'a mut [T],
 }
 
@@ -145,10 +171,18 @@ impl<T: Scalar> pulp::WithSimd for RowsPiece<'_, T> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) {
-        let RowsPiece { a, lda, x, r0, t } = self;
+        let RowsPiece {
+            a,
+            lda,
+            x,
+            r0,
+            c0,
+            t,
+        } = self;
         t.iter_mut().for_each(|v| *v = T::zero());
         for (j, &xj) in x.iter().enumerate() {
-            let col = &a[r0 + j * lda..r0 + j * lda + t.len()];
+            let s = r0 + (c0 + j) * lda;
+            let col = &a[s..s + t.len()];
             for (ti, &aij) in t.iter_mut().zip(col) {
                 *ti = *ti + aij * xj;
             }

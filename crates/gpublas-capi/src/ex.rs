@@ -28,6 +28,12 @@ impl Form {
     }
 }
 
+/// The error of an operand built for another form than the call's (cannot happen: `In::new`
+/// builds a list exactly for the batched form).
+fn form_mismatch() -> Error {
+    Error::InvalidValue("internal: an operand of another form than the call's".into())
+}
+
 /// A read operand in one of the three forms.
 enum In<T> {
     One(DeviceBuffer<T>),
@@ -60,10 +66,12 @@ impl<T: gpublas::Element> In<T> {
         }
     }
 
-    fn one(&self) -> &DeviceBuffer<T> {
+    /// The single buffer of a single or strided form (an error, never a panic, should a
+    /// list come here).
+    fn one(&self) -> Result<&DeviceBuffer<T>, Error> {
         match self {
-            In::One(b) => b,
-            In::List(_) => unreachable!("a list where a single buffer was built"),
+            In::One(b) => Ok(b),
+            In::List(_) => Err(form_mismatch()),
         }
     }
 
@@ -127,9 +135,9 @@ unsafe fn gemm_t<I: GemmExIn, O: GemmExOut<I>>(
                 g.n,
                 g.k,
                 alpha.get(),
-                a.one(),
+                a.one()?,
                 lda,
-                b.one(),
+                b.one()?,
                 ldb,
                 beta.get(),
                 cb,
@@ -144,10 +152,10 @@ unsafe fn gemm_t<I: GemmExIn, O: GemmExOut<I>>(
                 g.n,
                 g.k,
                 alpha.get(),
-                a.one(),
+                a.one()?,
                 lda,
                 g.a.2,
-                b.one(),
+                b.one()?,
                 ldb,
                 g.b.2,
                 beta.get(),
@@ -177,7 +185,7 @@ unsafe fn gemm_t<I: GemmExIn, O: GemmExOut<I>>(
                     g.compute,
                 )
             }
-            _ => unreachable!("forms and operands agree"),
+            (Form::Batched(_), In::One(_)) => Err(form_mismatch()),
         }
     }
 }
@@ -409,31 +417,31 @@ unsafe fn red_t<X: ExInput, A: ExAcc>(cx: &mut Ctx<'_>, r: &Red) -> Result<Statu
         };
         let mut res = cx.results::<A>("result", r.result, r.form.count())?;
         let (n, incx) = (r.n, r.x.1);
-        match (r.form, &y, r.y) {
-            (Form::Single, Some(y), Some(yy)) => {
-                b1::dot_ex(cx.h, n, x.one(), incx, y.one(), yy.1, res.get())
+        let y = y.as_ref().zip(r.y);
+        match (r.form, y) {
+            (Form::Single, Some((y, (_, incy, _)))) => {
+                b1::dot_ex(cx.h, n, x.one()?, incx, y.one()?, incy, res.get())
             }
-            (Form::Batched(_), Some(y), Some(yy)) => {
-                b1::dot_ex_batched(cx.h, n, &x.refs(), incx, &y.refs(), yy.1, res.get())
+            (Form::Batched(_), Some((y, (_, incy, _)))) => {
+                b1::dot_ex_batched(cx.h, n, &x.refs(), incx, &y.refs(), incy, res.get())
             }
-            (Form::Strided(b), Some(y), Some(yy)) => b1::dot_ex_strided_batched(
+            (Form::Strided(b), Some((y, (_, incy, stride_y)))) => b1::dot_ex_strided_batched(
                 cx.h,
                 n,
-                x.one(),
+                x.one()?,
                 incx,
                 r.x.2,
-                y.one(),
-                yy.1,
-                yy.2,
+                y.one()?,
+                incy,
+                stride_y,
                 b,
                 res.get(),
             ),
-            (Form::Single, None, _) => b1::nrm2_ex(cx.h, n, x.one(), incx, res.get()),
-            (Form::Batched(_), None, _) => b1::nrm2_ex_batched(cx.h, n, &x.refs(), incx, res.get()),
-            (Form::Strided(b), None, _) => {
-                b1::nrm2_ex_strided_batched(cx.h, n, x.one(), incx, r.x.2, b, res.get())
+            (Form::Single, None) => b1::nrm2_ex(cx.h, n, x.one()?, incx, res.get()),
+            (Form::Batched(_), None) => b1::nrm2_ex_batched(cx.h, n, &x.refs(), incx, res.get()),
+            (Form::Strided(b), None) => {
+                b1::nrm2_ex_strided_batched(cx.h, n, x.one()?, incx, r.x.2, b, res.get())
             }
-            _ => unreachable!("y and its arguments come together"),
         }
     }
 }

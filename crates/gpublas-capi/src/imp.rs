@@ -102,7 +102,13 @@ pub(crate) fn with_handle(
     let Some(hb) = (unsafe { live(handle) }) else {
         return invalid_handle();
     };
-    match catch_unwind(AssertUnwindSafe(|| f(hb))) {
+    shield(|| f(hb))
+}
+
+/// Runs `f` with no panic crossing the boundary: its result as a status, a panic as
+/// `GPUBLAS_STATUS_INTERNAL_ERROR` with a message.
+pub(crate) fn shield(f: impl FnOnce() -> Result<Status, Error>) -> gpublas_status {
+    match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => status_of(r),
         Err(_) => {
             set_last_error("internal error: a panic was caught at the C boundary".into());
@@ -129,7 +135,7 @@ pub(crate) unsafe fn destroy(handle: gpublas_handle) -> gpublas_status {
     if unsafe { live(handle) }.is_none() {
         return invalid_handle();
     }
-    let r = catch_unwind(AssertUnwindSafe(|| {
+    shield(|| {
         // SAFETY: a live handle from Box::into_raw; the magic is cleared before the memory is
         // freed so a stale second destroy is refused while the allocator has not reused it.
         let mut b = unsafe { Box::from_raw(handle) };
@@ -138,14 +144,7 @@ pub(crate) unsafe fn destroy(handle: gpublas_handle) -> gpublas_status {
         b.allocations.clear();
         drop(b);
         r.map(|_| Status::Success)
-    }));
-    match r {
-        Ok(r) => status_of(r),
-        Err(_) => {
-            set_last_error("internal error: a panic was caught at the C boundary".into());
-            GPUBLAS_STATUS_INTERNAL_ERROR
-        }
-    }
+    })
 }
 
 /// Runs a routine's body with a conversion context, no panic crossing the boundary.
@@ -166,26 +165,7 @@ pub(crate) fn guard(
     })
 }
 
-/// Elements spanned by `n` elements at increment `inc`.
-pub(crate) fn vec_span(n: usize, inc: isize) -> Option<usize> {
-    if n == 0 {
-        return Some(0);
-    }
-    (n - 1).checked_mul(inc.unsigned_abs())?.checked_add(1)
-}
-
-/// Elements spanned by a column-major `rows × cols` matrix with leading dimension `ld`.
-pub(crate) fn mat_span(rows: usize, cols: usize, ld: usize) -> Option<usize> {
-    if rows == 0 || cols == 0 {
-        return Some(0);
-    }
-    (cols - 1).checked_mul(ld)?.checked_add(rows)
-}
-
-/// Elements of a packed triangle of order `n`.
-pub(crate) fn packed_span(n: usize) -> Option<usize> {
-    n.checked_mul(n.checked_add(1)?).map(|v| v / 2)
-}
+pub(crate) use gpublas::spans::{mat_span, packed_span, vec_span};
 
 /// Elements spanned by `batch` entries of `span` elements, `stride` apart.
 pub(crate) fn strided(span: Option<usize>, stride: usize, batch: usize) -> Option<usize> {

@@ -27,7 +27,6 @@ mod imp;
 pub use ex::*;
 
 use std::ffi::{c_char, c_void};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use gpublas::{DeviceBuffer, Error, Handle, Status};
 
@@ -182,17 +181,6 @@ pub(crate) fn status_of(r: Result<Status, Error>) -> gpublas_status {
     }
 }
 
-/// Runs `f` with no panic crossing the boundary.
-fn shielded(f: impl FnOnce() -> Result<Status, Error>) -> gpublas_status {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => status_of(r),
-        Err(_) => {
-            imp::set_last_error("internal error: a panic was caught at the C boundary".into());
-            GPUBLAS_STATUS_INTERNAL_ERROR
-        }
-    }
-}
-
 /// Writes `v` through `out`, or `InvalidPointer` naming `what` when `out` is null.
 ///
 /// # Safety
@@ -223,7 +211,7 @@ pub unsafe extern "C" fn gpublas_create_handle_on(
     device: *const c_char,
     handle: *mut gpublas_handle,
 ) -> gpublas_status {
-    shielded(|| {
+    imp::shield(|| {
         let dev = if device.is_null() {
             imp::default_device()?
         } else {

@@ -28,6 +28,12 @@ mod handle;
 pub mod kernels;
 pub mod memory;
 pub mod solver;
+
+/// How many elements a buffer must hold for a BLAS operand layout (the spans every routine
+/// checks its operands against); `None` when the count overflows.
+pub mod spans {
+    pub use crate::common::operand::{mat_span, packed_span, vec_span};
+}
 pub mod transfer;
 
 pub use common::elem::{ComplexScalar, ExAcc, ExInput, RealScalar, Scalar};

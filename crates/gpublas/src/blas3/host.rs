@@ -5,15 +5,14 @@
 use faer::linalg::matmul::matmul_with_conj;
 use faer::{Accum, Conj, MatMut, MatRef, Par};
 
+use crate::common::faer_host::{cast_err, par_for};
+
 use super::plan::Plan;
 use super::program::{Fill, Space, Step, K, M};
 use super::{Call, Sc};
 use crate::common::host::{coef_value, not_host};
 use crate::device::host_workspace_bytes;
 use crate::{Error, Op, Scalar, WorkspaceLease};
-
-/// Products with fewer multiply-adds than this run on one thread.
-const PAR_MIN_FLOPS: usize = 1 << 21;
 
 /// The operands of one batch entry, by space.
 struct Spaces<'x, T> {
@@ -499,11 +498,7 @@ pub(super) fn gemm<T: Scalar>(
         return Ok(());
     }
     let threads = crate::common::host::current_par();
-    let par = if m * n * k >= PAR_MIN_FLOPS {
-        threads.faer()
-    } else {
-        Par::Seq
-    };
+    let par = par_for(m * n * k);
     let args = Args {
         ta,
         tb,
@@ -534,10 +529,6 @@ struct Args<'x, T> {
     b: (&'x [T], usize),
     c: (&'x mut [T], usize),
     par: Par,
-}
-
-fn cast_err(e: bytemuck::PodCastError) -> Error {
-    Error::InvalidValue(format!("host gemm: element type cast failed: {e}"))
 }
 
 impl<T: Scalar> Args<'_, T> {

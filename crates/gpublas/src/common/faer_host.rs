@@ -1,6 +1,6 @@
-//! The host backend's calls into faer for whole algorithms (triangular solves, Cholesky),
-//! where the GPU's block programs (thousands of small steps tuned for kernels) would be slow
-//! on a CPU. Operands are gpublas's column-major slices viewed in place, never copied.
+//! The host backend's whole algorithms on faer (triangular solves, Cholesky, the LU's solves
+//! and products), where the GPU's block programs (thousands of small steps tuned for kernels)
+//! would be slow on a CPU. Operands are gpublas's column-major slices viewed in place.
 
 use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::linalg::triangular_solve as ts;
@@ -10,11 +10,15 @@ use faer::{MatMut, MatRef};
 use super::host::{current_par, with_faer_type, PAR_MIN_FLOPS};
 use crate::{Diag, Error, Op, Scalar, Side, Uplo};
 
-fn cast_err(e: bytemuck::PodCastError) -> Error {
+/// The error of a cast between gpublas's element type and faer's (the same layout by tag, so
+/// it cannot fail; an error rather than a panic all the same).
+pub(crate) fn cast_err(e: bytemuck::PodCastError) -> Error {
     Error::InvalidValue(format!("host faer call: element type cast failed: {e}"))
 }
 
-fn par_for(flops: usize) -> faer::Par {
+/// faer's parallelism for a call of `flops` multiply-adds: the current host setting from
+/// `PAR_MIN_FLOPS` up, one thread below.
+pub(crate) fn par_for(flops: usize) -> faer::Par {
     if flops >= PAR_MIN_FLOPS {
         current_par().faer()
     } else {

@@ -155,7 +155,8 @@ pub(crate) fn current_par() -> Par {
         .unwrap_or_else(Par::global)
 }
 
-/// Products and triangular algorithms below this many flops stay on the calling thread.
+/// Products and triangular algorithms with fewer multiply-adds than this stay on the calling
+/// thread.
 pub(crate) const PAR_MIN_FLOPS: usize = 1 << 21;
 
 /// Runs `f` with faer's element type for `T` (the same layout, by tag), with the slices cast.

@@ -179,23 +179,24 @@ impl<R> Results<'_, R> {
 }
 
 /// Elements spanned by a vector of `n` elements at increment `inc` (`None` on overflow).
-pub(crate) fn vec_span(n: usize, inc: isize) -> Option<usize> {
+pub fn vec_span(n: usize, inc: isize) -> Option<usize> {
     if n == 0 {
         return Some(0);
     }
     (n - 1).checked_mul(inc.unsigned_abs())?.checked_add(1)
 }
 
-/// Elements spanned by a column-major `rows × cols` matrix with leading dimension `ld`.
-pub(crate) fn mat_span(rows: usize, cols: usize, ld: usize) -> Option<usize> {
+/// Elements spanned by a column-major `rows × cols` matrix with leading dimension `ld`
+/// (`None` on overflow).
+pub fn mat_span(rows: usize, cols: usize, ld: usize) -> Option<usize> {
     if rows == 0 || cols == 0 {
         return Some(0);
     }
     (cols - 1).checked_mul(ld)?.checked_add(rows)
 }
 
-/// Elements of a packed triangle of order `n`.
-pub(crate) fn packed_span(n: usize) -> Option<usize> {
+/// Elements of a packed triangle of order `n` (`None` on overflow).
+pub fn packed_span(n: usize) -> Option<usize> {
     n.checked_mul(n.checked_add(1)?).map(|v| v / 2)
 }
 

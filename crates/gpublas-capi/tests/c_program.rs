@@ -6,20 +6,25 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// target/<profile>, where cargo puts the library beside the test binary's `deps/`.
-fn profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    exe.parent()
-        .and_then(|d| d.parent())
-        .expect("target/<profile>/deps")
-        .to_path_buf()
+/// The directory holding the cdylib: `cargo test` builds it into `target/<profile>/deps/`
+/// beside the test binary (and copies it up to `target/<profile>/` only on `cargo build`), so
+/// the test binary's own directory comes first; it always holds this run's build.
+fn lib_dir() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let deps = exe.parent()?.to_path_buf();
+    let up = deps.parent().map(|d| d.to_path_buf());
+    [Some(deps), up]
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("libgpublas_capi.so").exists())
 }
 
 #[test]
 fn m1_m7_c_program_four_schemes_and_query() {
-    let dir = profile_dir();
-    let lib = dir.join("libgpublas_capi.so");
-    assert!(lib.exists(), "the cdylib {} was not built", lib.display());
+    let exe_dir = std::env::current_exe().ok();
+    let Some(dir) = lib_dir() else {
+        panic!("libgpublas_capi.so was not built beside the test binary {exe_dir:?} or one directory up");
+    };
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let exe = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("schemes");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());

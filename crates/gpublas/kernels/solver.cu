@@ -10,6 +10,9 @@
 //   gather: that list applied to every column at once (rows read into shared memory first);
 //   swap:  row interchanges on columns, one thread per column (when there is no room for lists);
 //   chol:  Cholesky of a diagonal block of order <= 32, one warp, a row per lane in registers;
+//   cholb: Cholesky of a diagonal block of order <= 128 (64 for double2), one block, its
+//          triangle in shared memory: right-looking, a column's scaling then its update, each
+//          warp updating whole columns;
 //   init:  info = 0 per entry.
 
 typedef long long i64;
@@ -502,6 +505,55 @@ __device__ void chol(const Sol& j) {
     }
 }
 
+template <class T>
+__device__ void cholb(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* S = (T*)smem_raw;
+    const int e = blockIdx.x, t = threadIdx.x, nt = blockDim.x;
+    if (e >= j.ne) return;
+    int* info = (int*)j.info + e * j.info_s;
+    // Every thread reads the same value: the whole block returns or none does.
+    if (*info != 0) return;
+    T* A = (T*)j.a + e * j.es;
+    const int n = (int)j.cols, sl = n + 1;
+    const bool lower = j.lower != 0;
+    // S[r + k * sl] = L(r, k), r >= k (for the upper triangle, L = Uᴴ); reads walk A's columns.
+    for (int i = t; i < n * n; i += nt) {
+        const int p = i % n, q = i / n;
+        if (lower && p >= q) S[p + q * sl] = A[p + (i64)q * j.ld];
+        if (!lower && q >= p) S[q + p * sl] = cj(A[p + (i64)q * j.ld]);
+    }
+    __syncthreads();
+    typedef decltype(rpart(S[0])) R;
+    const int w = t / 32, lane = t % 32, nw = nt / 32;
+    int fail = -1;
+    for (int c = 0; c < n; ++c) {
+        const double d = (double)rpart(S[c + c * sl]);
+        if (!(d > 0.0)) {
+            fail = c;
+            break;
+        }
+        const double s = sqrt(d);
+        const R inv = (R)(1.0 / s);
+        for (int r = c + 1 + t; r < n; r += nt) S[r + c * sl] = scl(S[r + c * sl], inv);
+        __syncthreads();
+        if (t == 0) S[c + c * sl] = real_of<T>(s);
+        for (int k = c + 1 + w; k < n; k += nw) {
+            const T lkc = cj(S[k + c * sl]);
+            for (int r = k + lane; r < n; r += 32) S[r + k * sl] = fms(S[r + k * sl], S[r + c * sl], lkc);
+        }
+        __syncthreads();
+    }
+    if (fail >= 0 && t == 0) *info = j.k0 + fail + 1;
+    __syncthreads();
+    for (int i = t; i < n * n; i += nt) {
+        const int p = i % n, q = i / n;
+        if (lower && p >= q) A[p + (i64)q * j.ld] = S[p + q * sl];
+        if (!lower && q >= p) A[p + (i64)q * j.ld] = cj(S[q + p * sl]);
+    }
+}
+
 __device__ void init(const Sol& j) {
     pdl_enter();
     const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -514,7 +566,8 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(128) sol_luw_##TAG(Sol j) { lu_warp<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_swap_##TAG(Sol j) { swap_rows<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_gather_##TAG(Sol j) { gather<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); }
+    extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_cholb_##TAG(Sol j) { cholb<T>(j); }
 SOLVER_KERNELS(s, float)
 SOLVER_KERNELS(d, double)
 SOLVER_KERNELS(c, float2)

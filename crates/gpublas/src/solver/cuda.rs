@@ -221,7 +221,19 @@ pub(crate) fn launch<T: Scalar>(
             j.k0 = k0 as i32;
             j.lower = lower as i32;
             let mut prm = [param(&j)];
-            s.launch(&SOLVER, &format!("sol_chol_{tag}"), ne as u32, 32, &mut prm)
+            if n <= 32 {
+                return s.launch(&SOLVER, &format!("sol_chol_{tag}"), ne as u32, 32, &mut prm);
+            }
+            // One block per entry, the triangle in shared memory (padded columns).
+            let smem = n * (n + 1) * elem as usize;
+            s.launch_with(
+                &SOLVER,
+                &format!("sol_cholb_{tag}"),
+                (ne as u32, 1, 1),
+                (256, smem as u32),
+                false,
+                &mut prm,
+            )
         }
         _ => Ok(()),
     }

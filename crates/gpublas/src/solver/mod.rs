@@ -552,7 +552,19 @@ fn run_cuda<T: Scalar>(
                     e.0 += dt;
                     e.1 += 1;
                 }
-                tracing::info!(routine = c3.name, m = c.m, n = c.n, steps = steps.len(), profile = ?acc, "solver step times (s, count)");
+                // Asked for by name: printed, not logged (no subscriber is needed to see it).
+                let parts: Vec<String> = acc
+                    .iter()
+                    .map(|(k, (t, n))| format!("{k} {:.3} ms / {n}", t * 1e3))
+                    .collect();
+                eprintln!(
+                    "GPUBLAS_PROFILE_STEPS {} m={} n={} steps={}: {}",
+                    c3.name,
+                    c.m,
+                    c.n,
+                    steps.len(),
+                    parts.join(", ")
+                );
             } else {
                 blas3::cuda::run(lease, lt, &c3, &plan.p3, steps)?;
             }

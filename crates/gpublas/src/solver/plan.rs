@@ -14,6 +14,16 @@ use crate::memory::rounded_total;
 /// Order of a Cholesky leaf, and the unit the recursion splits at.
 pub(crate) const LEAF: usize = 32;
 
+/// Order of a Cholesky leaf for elements of `elem` bytes: one block factors it in shared memory
+/// (mirrors `cholb` in solver.cu; a leaf of at most 32 is one warp's).
+pub(crate) fn chol_leaf(elem: usize) -> usize {
+    if elem <= 8 {
+        128
+    } else {
+        64
+    }
+}
+
 /// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
 pub(crate) const PANEL: usize = 64;
 
@@ -111,7 +121,12 @@ impl Shape2 {
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
             _ => {
                 let k = self.kmin();
-                let top = if k > LEAF {
+                let leaf = if self.kind == Kind::Potrf {
+                    chol_leaf(self.elem)
+                } else {
+                    LEAF
+                };
+                let top = if k > leaf {
                     let n1 = split(k);
                     (n1, k - n1)
                 } else {
@@ -128,7 +143,7 @@ impl Shape2 {
 
     /// Order of Cholesky's largest trailing update.
     fn herk_n(&self) -> usize {
-        if self.kind == Kind::Potrf && self.m > LEAF {
+        if self.kind == Kind::Potrf && self.m > chol_leaf(self.elem) {
             self.m - split(self.m)
         } else {
             0

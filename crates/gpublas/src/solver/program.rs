@@ -6,10 +6,10 @@
 //! its interchanges to the right half, solve for `U12`, update `A22`, factor it, apply its
 //! interchanges to the left half. Leaves of 32 columns are one panel kernel over all rows.
 //! Cholesky: factor `A11`, solve for the off-diagonal block, a rank-k update of the trailing
-//! triangle (diagonal blocks through E, the rest as products), factor it; leaves of 32 are a
-//! one-warp kernel.
+//! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
+//! (64 complex double) are one block in shared memory (a warp's registers up to 32).
 
-use super::plan::{split, SPlan, LEAF, PANEL};
+use super::plan::{chol_leaf, split, SPlan, PANEL};
 use super::Kind;
 use crate::blas3::plan::INV_NB;
 use crate::blas3::program::{mat, rank_k_steps, RankK, Space, Step, K, M};
@@ -155,7 +155,7 @@ impl Builder<'_> {
 
     /// Cholesky of the order-`nc` diagonal block at `c0`.
     fn chol<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
-        if nc <= LEAF {
+        if nc <= chol_leaf(std::mem::size_of::<T>()) {
             self.v.push(Step::Chol {
                 lower,
                 n: nc,

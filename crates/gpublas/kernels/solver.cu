@@ -10,9 +10,8 @@
 //   gather: that list applied to every column at once (rows read into shared memory first);
 //   swap:  row interchanges on columns, one thread per column (when there is no room for lists);
 //   chol:  Cholesky of a diagonal block of order <= 32, one warp, a row per lane in registers;
-//   cholb: Cholesky of a diagonal block of order <= 128 (64 for double2), one block, its
-//          triangle in shared memory: right-looking, a column's scaling then its update, each
-//          warp updating whole columns;
+//   cholr: Cholesky of a diagonal block of order <= 64 (cholr4) or <= 128 (cholr8, not for
+//          double2), 16 × 16 threads each holding a tile in registers, a column per barrier;
 //   init:  info = 0 per entry.
 
 typedef long long i64;
@@ -505,52 +504,93 @@ __device__ void chol(const Sol& j) {
     }
 }
 
-template <class T>
-__device__ void cholb(const Sol& j) {
+// Cholesky of a diagonal block of order <= 16 * R, one block of 16 × 16 threads, each holding
+// an R × R tile of the block in registers (rows tr + 16 i, columns tk + 16 q). Per column:
+// its owners publish it to shared memory (two buffers alternate), one barrier, then every
+// thread applies it to its tile (the column's owners also scale it). Entries above the
+// diagonal are carried along but never stored.
+template <class T, int R>
+__device__ void cholr(const Sol& j) {
     pdl_enter();
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    T* S = (T*)smem_raw;
-    const int e = blockIdx.x, t = threadIdx.x, nt = blockDim.x;
+    __shared__ T colbuf[2][16 * R];
+    const int e = blockIdx.x;
     if (e >= j.ne) return;
     int* info = (int*)j.info + e * j.info_s;
     // Every thread reads the same value: the whole block returns or none does.
     if (*info != 0) return;
     T* A = (T*)j.a + e * j.es;
-    const int n = (int)j.cols, sl = n + 1;
+    const int n = (int)j.cols;
     const bool lower = j.lower != 0;
-    // S[r + k * sl] = L(r, k), r >= k (for the upper triangle, L = Uᴴ); reads walk A's columns.
-    for (int i = t; i < n * n; i += nt) {
-        const int p = i % n, q = i / n;
-        if (lower && p >= q) S[p + q * sl] = A[p + (i64)q * j.ld];
-        if (!lower && q >= p) S[q + p * sl] = cj(A[p + (i64)q * j.ld]);
+    const int tr = threadIdx.x & 15, tk = threadIdx.x >> 4;
+    typedef decltype(rpart(zero_of<T>())) Rl;
+    T a[R][R];
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int r = tr + 16 * i, k = tk + 16 * q;
+            a[i][q] = zero_of<T>();
+            if (r < n && k <= r) a[i][q] = lower ? A[r + (i64)k * j.ld] : cj(A[k + (i64)r * j.ld]);
+        }
     }
-    __syncthreads();
-    typedef decltype(rpart(S[0])) R;
-    const int w = t / 32, lane = t % 32, nw = nt / 32;
     int fail = -1;
+#pragma unroll 1
     for (int c = 0; c < n; ++c) {
-        const double d = (double)rpart(S[c + c * sl]);
+        const int cb = c & 15, cq = c >> 4, p = c & 1;
+        if (tk == cb) {
+#pragma unroll
+            for (int i = 0; i < R; ++i) {
+                T v = a[i][0];
+#pragma unroll
+                for (int q = 1; q < R; ++q)
+                    if (q == cq) v = a[i][q];
+                colbuf[p][tr + 16 * i] = v;
+            }
+        }
+        __syncthreads();
+        const double d = (double)rpart(colbuf[p][c]);
         if (!(d > 0.0)) {
             fail = c;
             break;
         }
-        const double s = sqrt(d);
-        const R inv = (R)(1.0 / s);
-        for (int r = c + 1 + t; r < n; r += nt) S[r + c * sl] = scl(S[r + c * sl], inv);
-        __syncthreads();
-        if (t == 0) S[c + c * sl] = real_of<T>(s);
-        for (int k = c + 1 + w; k < n; k += nw) {
-            const T lkc = cj(S[k + c * sl]);
-            for (int r = k + lane; r < n; r += 32) S[r + k * sl] = fms(S[r + k * sl], S[r + c * sl], lkc);
+        // One reciprocal square root on the column's critical path (sqrt and two divisions
+        // took 7 % longer per leaf on the H100).
+        const double ri = rsqrt(d);
+        const double s = d * ri;
+        const Rl inv = (Rl)ri, invd = (Rl)(ri * ri);
+        T rv[R], kv[R];
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+            rv[i] = scl(colbuf[p][tr + 16 * i], invd);
+            kv[i] = cj(colbuf[p][tk + 16 * i]);
         }
-        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int k = tk + 16 * q;
+            if (k > c) {
+#pragma unroll
+                for (int i = 0; i < R; ++i) a[i][q] = fms(a[i][q], rv[i], kv[q]);
+            } else if (k == c) {
+#pragma unroll
+                for (int i = 0; i < R; ++i) {
+                    const int r = tr + 16 * i;
+                    if (r == c) a[i][q] = real_of<T>(s);
+                    else if (r > c) a[i][q] = scl(a[i][q], inv);
+                }
+            }
+        }
     }
-    if (fail >= 0 && t == 0) *info = j.k0 + fail + 1;
-    __syncthreads();
-    for (int i = t; i < n * n; i += nt) {
-        const int p = i % n, q = i / n;
-        if (lower && p >= q) A[p + (i64)q * j.ld] = S[p + q * sl];
-        if (!lower && q >= p) A[p + (i64)q * j.ld] = cj(S[q + p * sl]);
+    if (fail >= 0 && threadIdx.x == 0) *info = j.k0 + fail + 1;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+#pragma unroll
+        for (int q = 0; q < R; ++q) {
+            const int r = tr + 16 * i, k = tk + 16 * q;
+            if (r < n && k <= r) {
+                if (lower) A[r + (i64)k * j.ld] = a[i][q];
+                else A[k + (i64)r * j.ld] = cj(a[i][q]);
+            }
+        }
     }
 }
 
@@ -561,17 +601,24 @@ __device__ void init(const Sol& j) {
 }
 
 #ifdef GPUBLAS_FAMILY_SOLVER
-#define SOLVER_KERNELS(TAG, T) \
+#define SOLVER_KERNELS(TAG, T, LUW_BLOCKS) \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_lu_##TAG(Sol j) { lu<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(128) sol_luw_##TAG(Sol j) { lu_warp<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(128, LUW_BLOCKS) sol_luw_##TAG(Sol j) { lu_warp<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_swap_##TAG(Sol j) { swap_rows<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_gather_##TAG(Sol j) { gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(MAXT) sol_cholb_##TAG(Sol j) { cholb<T>(j); }
-SOLVER_KERNELS(s, float)
-SOLVER_KERNELS(d, double)
-SOLVER_KERNELS(c, float2)
-SOLVER_KERNELS(z, double2)
+    extern "C" __global__ void __launch_bounds__(256) sol_cholr4_##TAG(Sol j) { cholr<T, 4>(j); }
+// LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of
+// the four 128 registers allow: 240 -> 230 us for 10000 double 32 x 32 on the H100; double2's
+// rows need their registers).
+SOLVER_KERNELS(s, float, 5)
+SOLVER_KERNELS(d, double, 5)
+SOLVER_KERNELS(c, float2, 5)
+SOLVER_KERNELS(z, double2, 1)
+// Leaves of 65 .. 128 (complex double stops at 64).
+extern "C" __global__ void __launch_bounds__(256) sol_cholr8_s(Sol j) { cholr<float, 8>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_cholr8_d(Sol j) { cholr<double, 8>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_cholr8_c(Sol j) { cholr<float2, 8>(j); }
 extern "C" __global__ void __launch_bounds__(MAXT) sol_init(Sol j) { init(j); }
 extern "C" __global__ void __launch_bounds__(MAXT) sol_perm(Sol j) { perm(j); }
 #endif

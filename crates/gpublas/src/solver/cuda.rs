@@ -224,14 +224,14 @@ pub(crate) fn launch<T: Scalar>(
             if n <= 32 {
                 return s.launch(&SOLVER, &format!("sol_chol_{tag}"), ne as u32, 32, &mut prm);
             }
-            // One block per entry, the triangle in shared memory (padded columns).
-            let smem = n * (n + 1) * elem as usize;
-            s.launch_with(
+            // One block of 16 × 16 threads per entry, the block in registers (tiles of 4 × 4
+            // up to order 64, of 8 × 8 up to 128: `chol_leaf` keeps double2 at 64).
+            let r = if n <= 64 { 4 } else { 8 };
+            s.launch(
                 &SOLVER,
-                &format!("sol_cholb_{tag}"),
-                (ne as u32, 1, 1),
-                (256, smem as u32),
-                false,
+                &format!("sol_cholr{r}_{tag}"),
+                ne as u32,
+                256,
                 &mut prm,
             )
         }

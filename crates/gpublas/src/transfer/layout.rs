@@ -118,16 +118,8 @@ fn pack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
             let it = src[..=first].iter().rev().step_by(ld);
             dst.iter_mut().zip(it).for_each(|(d, s)| *d = *s);
         } else {
-            let src = &src[k0 * ld..];
-            match ld {
-                2 => gather_every::<T, 2>(src, dst),
-                3 => gather_every::<T, 3>(src, dst),
-                4 => gather_every::<T, 4>(src, dst),
-                _ => {
-                    let it = src.iter().step_by(ld);
-                    dst.iter_mut().zip(it).for_each(|(d, s)| *d = *s);
-                }
-            }
+            let it = src[k0 * ld..].iter().step_by(ld);
+            dst.iter_mut().zip(it).for_each(|(d, s)| *d = *s);
         }
         return;
     }
@@ -142,29 +134,6 @@ fn pack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
         c += 1;
         r = 0;
     }
-}
-
-/// `dst[i] = src[i * L]`: fixed-size chunks compile to vector loads and shuffles, where
-/// `step_by` loads one element at a time (the small host increments are the common case).
-#[inline(always)]
-fn gather_every<T: Copy, const L: usize>(src: &[T], dst: &mut [T]) {
-    let Some((last, body)) = dst.split_last_mut() else {
-        return;
-    };
-    let chunks = src.chunks_exact(L);
-    body.iter_mut().zip(chunks).for_each(|(d, c)| *d = c[0]);
-    *last = src[body.len() * L];
-}
-
-/// `dst[i * L] = src[i]`, as `gather_every`.
-#[inline(always)]
-fn scatter_every<T: Copy, const L: usize>(src: &[T], dst: &mut [T]) {
-    let Some((last, body)) = src.split_last() else {
-        return;
-    };
-    let chunks = dst.chunks_exact_mut(L);
-    chunks.zip(body).for_each(|(c, s)| c[0] = *s);
-    dst[body.len() * L] = *last;
 }
 
 /// A run of a column: inline for short runs (a call to memcpy costs more than 16 elements).
@@ -189,16 +158,8 @@ fn unpack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T], lo: us
             let it = dst[..=first].iter_mut().rev().step_by(ld);
             it.zip(src).for_each(|(d, s)| *d = *s);
         } else {
-            let dst = &mut dst[k0 * ld - lo..];
-            match ld {
-                2 => scatter_every::<T, 2>(src, dst),
-                3 => scatter_every::<T, 3>(src, dst),
-                4 => scatter_every::<T, 4>(src, dst),
-                _ => {
-                    let it = dst.iter_mut().step_by(ld);
-                    it.zip(src).for_each(|(d, s)| *d = *s);
-                }
-            }
+            let it = dst[k0 * ld - lo..].iter_mut().step_by(ld);
+            it.zip(src).for_each(|(d, s)| *d = *s);
         }
         return;
     }

@@ -1,0 +1,199 @@
+// A/B timing of solver.cu kernels (standalone, nvcc): build with -DSOLVER_SRC='"file"'.
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+#include <random>
+#include <cuda_runtime.h>
+#define GPUBLAS_FAMILY_SOLVER
+#include SOLVER_SRC
+#ifdef HAVE_LUCL
+#include "lucl.cu"
+#endif
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+
+template <class L, class R>
+static double med(int reps, R reset, L launch) {
+    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    std::vector<float> t;
+    for (int i = 0; i < reps + 2; ++i) {
+        reset(); CK(cudaDeviceSynchronize());
+        cudaEventRecord(a); launch(); cudaEventRecord(b); CK(cudaEventSynchronize(b));
+        float ms; cudaEventElapsedTime(&ms, a, b); if (i >= 2) t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end()); return t[t.size() / 2] * 1000.0;  // us
+}
+
+static std::vector<double> spd(int n, int ne, std::mt19937_64& g) {
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> out((size_t)n * n * ne), m((size_t)n * n);
+    for (int e = 0; e < ne; ++e) {
+        for (auto& x : m) x = u(g);
+        double* A = out.data() + (size_t)e * n * n;
+        for (int i = 0; i < n; ++i) for (int k = 0; k < n; ++k) {
+            double s = 0; for (int t = 0; t < n; ++t) s += m[i + t * n] * m[k + t * n];
+            A[i + k * n] = s / n + (i == k ? 1.0 : 0.0);
+        }
+    }
+    return out;
+}
+
+static double sum_abs(const double* d, size_t n) { double s = 0; for (size_t i = 0; i < n; ++i) s += fabs(d[i]); return s; }
+
+int main() {
+    std::mt19937_64 g(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+#ifndef ONLY7
+    // 1. batched LU 10000 x 32^2 (one warp each)
+    {
+        const int ne = 10000, n = 32; size_t N = (size_t)ne * n * n;
+        std::vector<double> h(N); for (auto& x : h) x = u(g);
+        double *A, *A0; int *piv, *info;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&piv, ne * n * 4)); CK(cudaMalloc(&info, ne * 4));
+        CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+        Sol j{}; j.a = (u64)A; j.ld = n; j.es = n * n; j.rows = n; j.cols = n; j.piv = (u64)piv; j.piv_s = n; j.info = (u64)info; j.info_s = 1; j.pivot = 1; j.ne = ne;
+        auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
+        double t = med(20, reset, [&] { sol_luw_d<<<(ne + 3) / 4, 128>>>(j); });
+        std::vector<double> o(N); std::vector<int> p(ne * n);
+        cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p.data(), piv, ne * n * 4, cudaMemcpyDeviceToHost);
+        long ps = 0; for (int x : p) ps += x;
+        printf("luw 10000x32: %.1f us  checksum %.12e piv %ld\n", t, sum_abs(o.data(), N), ps);
+        cudaFree(A); cudaFree(A0); cudaFree(piv); cudaFree(info);
+    }
+    // 2. batched Cholesky 10000 x 32^2 (one warp each)
+    {
+        const int ne = 10000, n = 32; size_t N = (size_t)ne * n * n;
+        auto h = spd(n, ne, g);
+        double *A, *A0; int* info;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&info, ne * 4));
+        CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+        Sol j{}; j.a = (u64)A; j.ld = n; j.es = n * n; j.cols = n; j.info = (u64)info; j.info_s = 1; j.lower = 1; j.ne = ne;
+        auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
+        double t = med(20, reset, [&] { sol_chol_d<<<ne, 32>>>(j); });
+        std::vector<double> o(N); cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost);
+        printf("chol warp 10000x32: %.1f us  checksum %.12e\n", t, sum_abs(o.data(), N));
+        cudaFree(A); cudaFree(A0); cudaFree(info);
+    }
+    // 3. Cholesky leaves of 64 and 128: shared-memory block vs register tiles
+    for (int n : {64, 128}) for (int ne : {1, 1000}) {
+        size_t N = (size_t)ne * n * n;
+        auto h = spd(n, ne, g);
+        double *A, *A0; int* info;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&info, ne * 4));
+        CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+        Sol j{}; j.a = (u64)A; j.ld = n; j.es = n * n; j.cols = n; j.info = (u64)info; j.info_s = 1; j.lower = 1; j.ne = ne;
+        auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
+        std::vector<double> ob(N);
+#ifdef HAVE_CHOLB
+        int smem = n * (n + 1) * 8;
+        CK(cudaFuncSetAttribute(sol_cholb_d, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 << 10));
+        double tb = med(20, reset, [&] { sol_cholb_d<<<ne, 256, smem>>>(j); });
+        CK(cudaGetLastError());
+        cudaMemcpy(ob.data(), A, N * 8, cudaMemcpyDeviceToHost);
+        printf("cholb n=%d ne=%d: %.1f us  checksum %.12e\n", n, ne, tb, sum_abs(ob.data(), N));
+#endif
+#ifdef HAVE_CHOLR
+        double tr = med(20, reset, [&] { if (n <= 64) sol_cholr4_d<<<ne, 256>>>(j); else sol_cholr8_d<<<ne, 256>>>(j); });
+        CK(cudaGetLastError());
+        std::vector<double> orr(N); cudaMemcpy(orr.data(), A, N * 8, cudaMemcpyDeviceToHost);
+        double md = 0; for (int e = 0; e < ne; ++e) for (int k = 0; k < n; ++k) for (int r = k; r < n; ++r) { size_t i = (size_t)e * n * n + r + k * n; md = std::max(md, fabs(ob[i] - orr[i])); }
+        printf("cholr n=%d ne=%d: %.1f us  max|cholb - cholr| %.3e checksum %.12e\n", n, ne, tr, md, sum_abs(orr.data(), N));
+#endif
+        cudaFree(A); cudaFree(A0); cudaFree(info);
+    }
+    // 4. LU panel of 64 columns over 8192 / 16384 rows (cooperative, 128 rows per block)
+    for (int rows : {8192, 16384}) {
+        const int cols = 64, G = rows / 128; size_t N = (size_t)rows * cols;
+        std::vector<double> h(N); for (auto& x : h) x = u(g);
+        double *A, *A0; int *piv, *info; unsigned char* slots;
+        size_t gen = (size_t)(G + 1) * 64 * 8 + (size_t)G * 16;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&piv, cols * 4)); CK(cudaMalloc(&info, 4)); CK(cudaMalloc(&slots, 2 * gen));
+        CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+        Sol j{}; j.a = (u64)A; j.ld = rows; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.info = (u64)info; j.pivot = 1; j.ne = 1;
+        j.grid = G; j.k1 = G; j.aux = 0; j.slots = (u64)slots; j.smem_rows = 128;
+        int smem = 128 * cols * 8;
+        CK(cudaFuncSetAttribute(sol_lu_d, cudaFuncAttributeMaxDynamicSharedMemorySize, 160 << 10));
+        auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, 4); cudaMemset(slots, 0, 2 * gen); };
+        void* args[] = {&j};
+        double t = med(10, reset, [&] { CK(cudaLaunchCooperativeKernel((void*)sol_lu_d, G, 128, args, smem, 0)); });
+        std::vector<double> o(N); std::vector<int> p(cols);
+        cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p.data(), piv, cols * 4, cudaMemcpyDeviceToHost);
+        long ps = 0; for (int x : p) ps += x;
+        printf("lu panel %d x 64 (G=%d): %.1f us  checksum %.12e piv %ld\n", rows, G, t, sum_abs(o.data(), N), ps);
+        cudaFree(A); cudaFree(A0); cudaFree(piv); cudaFree(info); cudaFree(slots);
+    }
+    // 5. batched LU panels: 1000 x (128 rows x 64 columns), one block each
+    {
+        const int ne = 1000, rows = 128, cols = 64; size_t N = (size_t)ne * rows * cols;
+        std::vector<double> h(N); for (auto& x : h) x = u(g);
+        double *A, *A0; int *piv, *info;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&piv, ne * cols * 4)); CK(cudaMalloc(&info, ne * 4));
+        CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+        Sol j{}; j.a = (u64)A; j.ld = rows; j.es = rows * cols; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.piv_s = cols; j.info = (u64)info; j.info_s = 1; j.pivot = 1; j.ne = ne;
+        j.grid = 1; j.k1 = 1; j.smem_rows = rows;
+        int smem = rows * cols * 8;
+        auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
+        double t = med(10, reset, [&] { sol_lu_d<<<ne, 128, smem>>>(j); });
+        CK(cudaGetLastError());
+        std::vector<double> o(N); std::vector<int> p(ne * cols);
+        cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p.data(), piv, ne * cols * 4, cudaMemcpyDeviceToHost);
+        long ps = 0; for (int x : p) ps += x;
+        printf("lu panel batched 1000 x 128 x 64: %.1f us  checksum %.12e piv %ld\n", t, sum_abs(o.data(), N), ps);
+    }
+    // 6. a panel with exactly singular columns and NaNs (info, NaN never chosen)
+    {
+        const int rows = 4096, cols = 64, G = 32; size_t N = (size_t)rows * cols;
+        std::vector<double> h(N); for (auto& x : h) x = u(g);
+        for (int r = 0; r < rows; ++r) { h[r + 5 * rows] = 0.0; h[r + 9 * rows] = h[r + 8 * rows]; }
+        h[100 + 20 * rows] = NAN;
+        double *A; int *piv, *info; unsigned char* slots;
+        size_t gen = (size_t)(G + 1) * 64 * 8 + (size_t)G * 16;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&piv, cols * 4)); CK(cudaMalloc(&info, 4)); CK(cudaMalloc(&slots, 2 * gen));
+        CK(cudaMemcpy(A, h.data(), N * 8, cudaMemcpyHostToDevice)); cudaMemset(info, 0, 4); cudaMemset(slots, 0, 2 * gen);
+        Sol j{}; j.a = (u64)A; j.ld = rows; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.info = (u64)info; j.pivot = 1; j.ne = 1;
+        j.grid = G; j.k1 = G; j.aux = 0; j.slots = (u64)slots; j.smem_rows = 128;
+        void* args[] = {&j};
+        CK(cudaLaunchCooperativeKernel((void*)sol_lu_d, G, 128, args, 128 * cols * 8, 0)); CK(cudaDeviceSynchronize());
+        std::vector<double> o(N); std::vector<int> p(cols); int inf;
+        cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p.data(), piv, cols * 4, cudaMemcpyDeviceToHost); cudaMemcpy(&inf, info, 4, cudaMemcpyDeviceToHost);
+        long ps = 0; for (int x : p) ps += x;
+        double cs = 0; size_t nan = 0; for (double x : o) { if (x != x) ++nan; else cs += fabs(x); }
+        printf("lu panel singular+NaN 4096 x 64: info %d checksum %.12e nans %zu piv %ld\n", inf, cs, nan, ps);
+    }
+#endif
+#ifdef HAVE_LUCL
+    // 7. 32-column panels: the cooperative kernel against the cluster kernel
+    for (int rows : {4096, 8192}) {
+        const int cols = 32; size_t N = (size_t)rows * cols;
+        std::vector<double> h(N); for (auto& x : h) x = u(g);
+        double *A, *A0; int *piv, *info; unsigned char* slots;
+        const int G = rows / 128;
+        size_t gen = (size_t)(G + 1) * 64 * 8 + (size_t)G * 16;
+        CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&piv, cols * 4)); CK(cudaMalloc(&info, 4)); CK(cudaMalloc(&slots, 2 * gen));
+        CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+        Sol j{}; j.a = (u64)A; j.ld = rows; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.info = (u64)info; j.pivot = 1; j.ne = 1;
+        j.grid = G; j.k1 = G; j.aux = 0; j.slots = (u64)slots; j.smem_rows = 128;
+        auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, 4); cudaMemset(slots, 0, 2 * gen); };
+        void* args[] = {&j};
+        double t0 = med(10, reset, [&] { CK(cudaLaunchCooperativeKernel((void*)sol_lu_d, G, 128, args, 128 * cols * 8, 0)); });
+        std::vector<double> o(N), o2(N); std::vector<int> p(cols), p2(cols);
+        cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p.data(), piv, cols * 4, cudaMemcpyDeviceToHost);
+        for (int CS : {16}) {
+            const int rpb = (rows + CS - 1) / CS;
+            const int smem = rpb * cols * 8;
+            const int threads = std::min(512, ((rpb + 31) / 32) * 32);
+            CK(cudaFuncSetAttribute(sol_lucl_d, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+            CK(cudaFuncSetAttribute(sol_lucl_d, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+            cudaLaunchConfig_t cfg = {}; cfg.gridDim = dim3(CS); cfg.blockDim = dim3(threads); cfg.dynamicSmemBytes = smem;
+            cudaLaunchAttribute at[1]; at[0].id = cudaLaunchAttributeClusterDimension; at[0].val.clusterDim.x = CS; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1;
+            cfg.attrs = at; cfg.numAttrs = 1;
+            double t1 = med(10, reset, [&] { CK(cudaLaunchKernelEx(&cfg, sol_lucl_d, j)); });
+            cudaMemcpy(o2.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p2.data(), piv, cols * 4, cudaMemcpyDeviceToHost);
+            double md = 0; for (size_t i = 0; i < N; ++i) md = std::max(md, fabs(o[i] - o2[i]));
+            int pd = 0; for (int c = 0; c < cols; ++c) pd += p[c] != p2[c];
+            printf("panel %d x 32: cooperative (G=%d) %.1f us, cluster of %d: %.1f us, max diff %.3e, pivots differing %d\n", rows, G, t0, CS, t1, md, pd);
+        }
+    }
+#endif
+    return 0;
+}

@@ -4,7 +4,7 @@
 //! and match plain f64 loops. Sizes straddle the splits: one block and many blocks per
 //! vector (8192 elements per block), one and many row pieces of gemv (512 rows).
 
-use gpublas::{blas1, blas2, blas3, Coef, Device, Handle, Op, Results};
+use gpublas::{blas1, blas2, blas3, solver, Coef, Device, Handle, Op, Results, Uplo};
 use rand::{Rng, SeedableRng};
 
 fn data(seed: u64, n: usize) -> Vec<f64> {
@@ -206,4 +206,134 @@ fn f10_gemm_one_thread_and_several_agree() {
         h
     };
     assert_eq!(h.host_threads(), 1);
+}
+
+/// F10 on the host: batches of small factorizations spread their matrices over the threads;
+/// every matrix of a strided getrf/potrf batch (37 × 37 with a zero column in one matrix, and
+/// 33 × 33 positive definite with one indefinite) gives the bits, pivots and info of the same
+/// matrix factored alone, on 1 thread, the global pool and 3 threads.
+#[test]
+fn f10_batched_factorizations_same_bits_on_any_threads() {
+    let dev = Device::host();
+    let (n, lda, batch) = (37usize, 40usize, 24usize);
+    let stride = lda * n + 3;
+    let mut a0 = data(8, stride * batch);
+    // Matrix 5 has a zero column 9: info 10 there, the factorization completes.
+    for r in 0..n {
+        a0[5 * stride + r + 9 * lda] = 0.0;
+    }
+    let (pn, pld) = (33usize, 33usize);
+    let pstride = pn * pld;
+    let mut p0 = vec![0.0f64; pstride * batch];
+    for e in 0..batch {
+        let b = data(100 + e as u64, pn * pn);
+        for i in 0..pn {
+            for k in 0..pn {
+                let s: f64 = (0..pn).map(|t| b[i + t * pn] * b[k + t * pn]).sum();
+                p0[e * pstride + i + k * pld] = s + if i == k { pn as f64 } else { 0.0 };
+            }
+        }
+    }
+    // Matrix 3 is indefinite at order 20.
+    p0[3 * pstride + 19 + 19 * pld] = -1e3;
+    let mut seen = Vec::new();
+    for mut h in handles(&dev) {
+        let mut a = dev.upload(&a0).unwrap();
+        let (mut piv, mut info) = (vec![0i32; n * batch], vec![-1i32; batch]);
+        let _ = solver::getrf_strided_batched(
+            &mut h,
+            n,
+            n,
+            &mut a,
+            lda,
+            stride,
+            Results::Host(&mut piv),
+            n,
+            Results::Host(&mut info),
+            batch,
+        )
+        .unwrap();
+        let mut p = dev.upload(&p0).unwrap();
+        let mut pinfo = vec![-1i32; batch];
+        let _ = solver::potrf_strided_batched(
+            &mut h,
+            Uplo::Lower,
+            pn,
+            &mut p,
+            pld,
+            pstride,
+            Results::Host(&mut pinfo),
+            batch,
+        )
+        .unwrap();
+        let (a, p) = (a.to_vec().unwrap(), p.to_vec().unwrap());
+        // Each matrix alone (one entry: not spread).
+        for e in 0..batch {
+            let mut one = dev.upload(&a0[e * stride..e * stride + lda * n]).unwrap();
+            let (mut piv1, mut info1) = (vec![0i32; n], [-1i32]);
+            let _ = solver::getrf(
+                &mut h,
+                n,
+                n,
+                &mut one,
+                lda,
+                Results::Host(&mut piv1),
+                Results::Host(&mut info1),
+            )
+            .unwrap();
+            let one = one.to_vec().unwrap();
+            assert_eq!(info[e], info1[0], "getrf info of matrix {e}");
+            assert_eq!(&piv[e * n..(e + 1) * n], &piv1[..], "pivots of matrix {e}");
+            for k in 0..lda * n {
+                assert_eq!(
+                    a[e * stride + k].to_bits(),
+                    one[k].to_bits(),
+                    "getrf {e} at {k}"
+                );
+            }
+            let mut onep = dev.upload(&p0[e * pstride..(e + 1) * pstride]).unwrap();
+            let mut pinfo1 = [-1i32];
+            let _ = solver::potrf(
+                &mut h,
+                Uplo::Lower,
+                pn,
+                &mut onep,
+                pld,
+                Results::Host(&mut pinfo1),
+            )
+            .unwrap();
+            let onep = onep.to_vec().unwrap();
+            assert_eq!(pinfo[e], pinfo1[0], "potrf info of matrix {e}");
+            for k in 0..pstride {
+                assert_eq!(
+                    p[e * pstride + k].to_bits(),
+                    onep[k].to_bits(),
+                    "potrf {e} at {k}"
+                );
+            }
+        }
+        assert_eq!(info[5], 10, "the zero column");
+        assert_eq!(pinfo[3], 20, "the indefinite minor");
+        assert!(info.iter().enumerate().all(|(e, &v)| e == 5 || v == 0));
+        // Padding between the strided matrices is untouched.
+        for e in 0..batch - 1 {
+            for k in lda * n..stride {
+                assert_eq!(a[e * stride + k].to_bits(), a0[e * stride + k].to_bits());
+            }
+        }
+        seen.push((a, p, piv, info, pinfo));
+    }
+    for s in &seen[1..] {
+        assert!(s
+            .0
+            .iter()
+            .zip(&seen[0].0)
+            .all(|(x, y)| x.to_bits() == y.to_bits()));
+        assert!(s
+            .1
+            .iter()
+            .zip(&seen[0].1)
+            .all(|(x, y)| x.to_bits() == y.to_bits()));
+        assert_eq!((&s.2, &s.3, &s.4), (&seen[0].2, &seen[0].3, &seen[0].4));
+    }
 }

@@ -94,6 +94,19 @@ impl Par {
         self.install(|| (0..n).into_par_iter().map(f).collect())
     }
 
+    /// `f` on each of `items`, results in order, over the threads when there is more than one.
+    pub(crate) fn map_items<I: Send, R: Send>(
+        &self,
+        items: Vec<I>,
+        f: impl Fn(I) -> R + Sync + Send,
+    ) -> Vec<R> {
+        use rayon::prelude::*;
+        if !self.parallel || items.len() <= 1 {
+            return items.into_iter().map(f).collect();
+        }
+        self.install(|| items.into_par_iter().map(f).collect())
+    }
+
     /// `f` on each chunk of `len` elements of `data` (the last may be shorter), with its
     /// index, over the threads.
     pub(crate) fn chunks_mut<T: Send>(

@@ -142,6 +142,35 @@ impl<'b, T: Element> BatchMut<'_, 'b, T> {
         };
         buf.host_slice_mut().and_then(|s| s.get_mut(off..))
     }
+
+    /// Every entry's host slice at once, disjoint (host backend only): entry `v` from its first
+    /// element to the next entry's (the last to the buffer's end). `None` for device memory, a
+    /// strided layout whose entries would overlap (the checks rule both out), or a buffer too
+    /// short for the count.
+    pub(crate) fn host_entries_mut(&mut self) -> Option<Vec<&mut [T]>> {
+        match self {
+            BatchMut::Single(b) => Some(vec![b.host_slice_mut()?]),
+            BatchMut::List(l) => l.iter_mut().map(|b| b.host_slice_mut()).collect(),
+            BatchMut::Strided { buf, stride, count } => {
+                let (stride, count) = (*stride, *count);
+                let mut rest = buf.host_slice_mut()?;
+                if count > 1 && stride == 0 {
+                    return None;
+                }
+                let mut out = Vec::with_capacity(count);
+                for v in 0..count {
+                    let take = if v + 1 < count { stride } else { rest.len() };
+                    if take > rest.len() {
+                        return None;
+                    }
+                    let (head, tail) = std::mem::take(&mut rest).split_at_mut(take);
+                    out.push(head);
+                    rest = tail;
+                }
+                Some(out)
+            }
+        }
+    }
 }
 
 impl<'a, T: Element> Batch<'a, T> {

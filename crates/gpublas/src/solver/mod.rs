@@ -613,17 +613,43 @@ fn run_host<T: Scalar>(
         // Whole factorizations on the CPU: faer's blocked Cholesky (left-looking: info is the
         // first failing pivot, only the stored triangle touched), and a blocked LU whose
         // panels follow the program's rules with faer's solves and products for the rest.
-        let _threads = lease.handle().host_par.enter();
-        for e in 0..batch {
-            let a =
-                c.c.host_entry_mut(e)
-                    .ok_or_else(crate::common::host::not_host)?;
-            hi.info[e] = if c.kind == Kind::Potrf {
-                crate::common::faer_host::potrf(c.uplo, c.m, a, c.ldc)?
+        let par = lease.handle().host_par.clone();
+        let _threads = par.enter();
+        let (kind, uplo, m, n, ld) = (c.kind, c.uplo, c.m, c.n, c.ldc);
+        let one = |a: &mut [T], piv: &mut [i32]| -> Result<i32, Error> {
+            if kind == Kind::Potrf {
+                crate::common::faer_host::potrf(uplo, m, a, ld)
             } else {
+                crate::common::faer_host::getrf(m, n, a, ld, piv)
+            }
+        };
+        // Entries small enough that faer would run each on one thread spread over the
+        // threads instead (each entry's arithmetic is the same on any thread: same bits).
+        let flops = m.saturating_mul(n).saturating_mul(m.min(n));
+        let spread = batch > 1 && kp > 0 && flops < crate::common::host::PAR_MIN_FLOPS;
+        if spread {
+            let entries =
+                c.c.host_entries_mut()
+                    .ok_or_else(crate::common::host::not_host)?;
+            if entries.len() != batch {
+                return Err(Error::InvalidValue(format!(
+                    "host solver: {} matrices for a batch of {batch}",
+                    entries.len()
+                )));
+            }
+            let items: Vec<_> = entries.into_iter().zip(hi.piv.chunks_mut(kp)).collect();
+            let infos = par.map_items(items, |(a, piv)| one(a, piv));
+            for (e, r) in infos.into_iter().enumerate() {
+                hi.info[e] = r?;
+            }
+        } else {
+            for e in 0..batch {
+                let a =
+                    c.c.host_entry_mut(e)
+                        .ok_or_else(crate::common::host::not_host)?;
                 let piv = &mut hi.piv[e * kp..(e + 1) * kp];
-                crate::common::faer_host::getrf(c.m, c.n, a, c.ldc, piv)?
-            };
+                hi.info[e] = one(a, piv)?;
+            }
         }
     } else {
         let mut c3 = carrier(c, ph);

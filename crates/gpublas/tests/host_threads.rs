@@ -337,3 +337,89 @@ fn f10_batched_factorizations_same_bits_on_any_threads() {
         assert_eq!((&s.2, &s.3, &s.4), (&seen[0].2, &seen[0].3, &seen[0].4));
     }
 }
+
+/// F10 on the host: a strided gemv batch of small matrices spreads its entries over the
+/// threads; each entry equals the same gemv alone (bits), on every thread setting, and the
+/// elements between strided outputs (increment -2, padding) are untouched.
+#[test]
+fn f10_batched_gemv_same_bits_as_alone_on_any_threads() {
+    let dev = Device::host();
+    let (m, n, lda, batch) = (40usize, 33usize, 41usize, 30usize);
+    let (sa, sx, sy) = (lda * n + 5, m + 3, 2 * n + 7);
+    let a0 = data(20, sa * batch);
+    let x0 = data(21, sx * batch);
+    let y0 = data(22, sy * batch);
+    let (alpha, beta) = (0.75, -1.25);
+    let mut seen = Vec::new();
+    for mut h in handles(&dev) {
+        let (a, x) = (dev.upload(&a0).unwrap(), dev.upload(&x0).unwrap());
+        let mut y = dev.upload(&y0).unwrap();
+        let _ = blas2::gemv_strided_batched(
+            &mut h,
+            Op::T,
+            m,
+            n,
+            Coef::Host(alpha),
+            &a,
+            lda,
+            sa,
+            &x,
+            1,
+            sx,
+            Coef::Host(beta),
+            &mut y,
+            -2,
+            sy,
+            batch,
+        )
+        .unwrap();
+        let y = y.to_vec().unwrap();
+        for e in 0..batch {
+            let a1 = dev.upload(&a0[e * sa..e * sa + lda * n]).unwrap();
+            let x1 = dev.upload(&x0[e * sx..e * sx + m]).unwrap();
+            let mut y1 = dev.upload(&y0[e * sy..(e + 1) * sy]).unwrap();
+            let _ = blas2::gemv(
+                &mut h,
+                Op::T,
+                m,
+                n,
+                Coef::Host(alpha),
+                &a1,
+                lda,
+                &x1,
+                1,
+                Coef::Host(beta),
+                &mut y1,
+                -2,
+            )
+            .unwrap();
+            let y1 = y1.to_vec().unwrap();
+            for k in 0..sy {
+                assert_eq!(y[e * sy + k].to_bits(), y1[k].to_bits(), "entry {e} at {k}");
+            }
+            // The output's own elements changed; the ones between and after did not.
+            for k in 0..sy {
+                let inside = k < 2 * (n - 1) + 1 && k % 2 == 0;
+                if !inside {
+                    assert_eq!(y[e * sy + k].to_bits(), y0[e * sy + k].to_bits());
+                }
+            }
+            let x = &x0[e * sx..e * sx + m];
+            let a = &a0[e * sa..];
+            for i in 0..n {
+                let s: f64 = (0..m).map(|r| a[r + i * lda] * x[r]).sum();
+                let yi = y0[e * sy + 2 * (n - 1 - i)];
+                let want = alpha * s + beta * yi;
+                let got = y[e * sy + 2 * (n - 1 - i)];
+                assert!((got - want).abs() <= 1e-13 * (m as f64), "{got} vs {want}");
+            }
+        }
+        seen.push(y);
+    }
+    for s in &seen[1..] {
+        assert!(s
+            .iter()
+            .zip(&seen[0])
+            .all(|(p, q)| p.to_bits() == q.to_bits()));
+    }
+}

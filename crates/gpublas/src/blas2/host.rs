@@ -383,7 +383,6 @@ pub(super) fn run<T: Scalar>(
         .buffer(0)
         .map(|s| (s.device_ptr(), s.len()))
         .unwrap_or((0, 0));
-    let mut t = vec![T::zero(); ly];
     let c_ = Mat {
         kind: c.kind,
         op: c.op,
@@ -392,142 +391,223 @@ pub(super) fn run<T: Scalar>(
         n: c.n,
         storage: c.storage,
     };
+    let g = Shared {
+        mat: c_,
+        kind: c.kind,
+        op: c.op,
+        uplo: c.uplo,
+        diag: c.diag,
+        m: c.m,
+        n: c.n,
+        storage: c.storage,
+        inc_out: c.inc_out,
+        x: c.x.as_ref(),
+        alpha: &c.alpha,
+        beta: &c.beta,
+        algo: plan.algo,
+        lx,
+        ly,
+        part,
+    };
+    // Batches of small full-storage matrices spread their entries over the threads (each
+    // entry on one thread, computed as alone: the same bits); the rest runs entry by entry
+    // with each entry's own parallelism (trmv's workspace result is one entry's).
+    let small = c.m.max(1).saturating_mul(c.n) <= SPREAD_MAX;
+    let full = matches!(c.storage, Storage::Full { .. });
+    let spread = batch > 1 && small && full && par.threads() > 1;
+    let outs = if spread {
+        c.out.host_entries_mut().filter(|o| o.len() == batch)
+    } else {
+        None
+    };
+    if let Some(outs) = outs {
+        let single = crate::common::host::Par::single();
+        let a_b = &c.a;
+        let items: Vec<_> = outs.into_iter().enumerate().collect();
+        let done = par.map_items(items, |(e, out)| {
+            let a = a_b.host_entry(e).ok_or_else(not_host)?;
+            let mut t = vec![T::zero(); ly];
+            entry(&g, &single, e, a, out, &mut t)
+        });
+        return done.into_iter().collect();
+    }
+    let mut t = vec![T::zero(); ly];
     for e in 0..batch {
         let a = c.a.host_entry(e).ok_or_else(not_host)?;
-        match c.kind {
-            Kind::Gemv | Kind::Symv | Kind::Hemv => {
-                let alpha = coef_value(&c.alpha, e)?;
-                let beta = coef_value(&c.beta, e)?;
-                let (xb, incx) = c.x.as_ref().ok_or_else(not_host)?;
-                let x = xb.host_entry(e).ok_or_else(not_host)?;
-                let product = alpha != T::zero();
-                if let (true, Kind::Gemv, Storage::Full { lda }) = (product, c.kind, c.storage) {
-                    let xv: Vec<T> = (0..lx).map(|j| x[at(lx, *incx, j)]).collect();
-                    gemv_full(&par, c.op, c.m, c.n, a, lda, &xv, &mut t);
-                } else if let (true, Storage::Full { lda }) = (product, c.storage) {
-                    let mut xv: Vec<T> = (0..lx).map(|j| x[at(lx, *incx, j)]).collect();
-                    pulp::Arch::new().dispatch(Full {
-                        kind: c.kind,
-                        op: c.op,
-                        uplo: c.uplo,
-                        unit: false,
-                        n: c.n,
-                        a,
-                        lda,
-                        x: &mut xv,
-                        t: &mut t,
-                    });
-                } else if product {
-                    for (i, ti) in t.iter_mut().enumerate() {
-                        let mut s = T::zero();
-                        for j in 0..lx {
-                            s = s + oper(c_, a, i, j) * x[at(lx, *incx, j)];
-                        }
-                        *ti = s;
+        let out = c.out.host_entry_mut(e).ok_or_else(not_host)?;
+        entry(&g, &par, e, a, out, &mut t)?;
+    }
+    Ok(())
+}
+
+/// Matrices of at most this many elements spread a batch over the threads (one piece of gemv
+/// each: `gemv_full` would run them on one thread anyway).
+const SPREAD_MAX: usize = 1 << 16;
+
+/// What every entry of a call shares (the call itself holds the outputs).
+struct Shared<'g, 'a, T> {
+    mat: Mat,
+    kind: Kind,
+    op: Op,
+    uplo: Uplo,
+    diag: Diag,
+    m: usize,
+    n: usize,
+    storage: Storage,
+    inc_out: isize,
+    x: Option<&'g (crate::common::operand::Batch<'a, T>, isize)>,
+    alpha: &'g crate::Coef<'a, T>,
+    beta: &'g crate::Coef<'a, T>,
+    algo: Algo,
+    lx: usize,
+    ly: usize,
+    /// The workspace (trmv's result for the non-full storages).
+    part: (u64, usize),
+}
+
+/// Entry `e`: `a` its matrix, `out` its output vector (y, or x updated in place), `t` a
+/// scratch vector of the output's length.
+fn entry<T: Scalar>(
+    g: &Shared<'_, '_, T>,
+    par: &crate::common::host::Par,
+    e: usize,
+    a: &[T],
+    out: &mut [T],
+    t: &mut [T],
+) -> Result<(), Error> {
+    match g.kind {
+        Kind::Gemv | Kind::Symv | Kind::Hemv => {
+            let alpha = coef_value(g.alpha, e)?;
+            let beta = coef_value(g.beta, e)?;
+            let (xb, incx) = g.x.ok_or_else(not_host)?;
+            let x = xb.host_entry(e).ok_or_else(not_host)?;
+            let product = alpha != T::zero();
+            if let (true, Kind::Gemv, Storage::Full { lda }) = (product, g.kind, g.storage) {
+                let xv: Vec<T> = (0..g.lx).map(|j| x[at(g.lx, *incx, j)]).collect();
+                gemv_full(par, g.op, g.m, g.n, a, lda, &xv, t);
+            } else if let (true, Storage::Full { lda }) = (product, g.storage) {
+                let mut xv: Vec<T> = (0..g.lx).map(|j| x[at(g.lx, *incx, j)]).collect();
+                pulp::Arch::new().dispatch(Full {
+                    kind: g.kind,
+                    op: g.op,
+                    uplo: g.uplo,
+                    unit: false,
+                    n: g.n,
+                    a,
+                    lda,
+                    x: &mut xv,
+                    t,
+                });
+            } else if product {
+                for (i, ti) in t.iter_mut().enumerate() {
+                    let mut s = T::zero();
+                    for j in 0..g.lx {
+                        s = s + oper(g.mat, a, i, j) * x[at(g.lx, *incx, j)];
                     }
-                }
-                let inc = c.inc_out;
-                let y = c.out.host_entry_mut(e).ok_or_else(not_host)?;
-                for (i, ti) in t.iter().enumerate() {
-                    let yi = &mut y[at(ly, inc, i)];
-                    let kept = if beta == T::zero() {
-                        T::zero()
-                    } else {
-                        beta * *yi
-                    };
-                    *yi = if product { alpha * *ti + kept } else { kept };
+                    *ti = s;
                 }
             }
-            Kind::Trmv => {
-                let inc = c.inc_out;
-                let n = c.n;
-                let lower = applied_lower(c_);
-                let x = c.out.host_entry_mut(e).ok_or_else(not_host)?;
-                if let Storage::Full { lda } = c.storage {
-                    let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
-                    let mut r = vec![T::zero(); n];
-                    pulp::Arch::new().dispatch(Full {
-                        kind: Kind::Trmv,
-                        op: c.op,
-                        uplo: c.uplo,
-                        unit: c.diag == Diag::Unit,
-                        n,
-                        a,
-                        lda,
-                        x: &mut xv,
-                        t: &mut r,
-                    });
-                    for (i, v) in r.iter().enumerate() {
-                        x[at(n, inc, i)] = *v;
-                    }
-                } else if plan.algo == Algo::InPlace {
-                    // Each output is written only after every output that still needs its old value.
-                    let order: Box<dyn Iterator<Item = usize>> = if lower {
-                        Box::new((0..n).rev())
-                    } else {
-                        Box::new(0..n)
-                    };
-                    for i in order {
-                        let mut s = T::zero();
-                        for j in 0..n {
-                            s = s + oper(c_, a, i, j) * x[at(n, inc, j)];
-                        }
-                        x[at(n, inc, i)] = s;
-                    }
+            let inc = g.inc_out;
+            let y = &mut *out;
+            for (i, ti) in t.iter().enumerate() {
+                let yi = &mut y[at(g.ly, inc, i)];
+                let kept = if beta == T::zero() {
+                    T::zero()
                 } else {
-                    // The result array, built in the workspace before it overwrites x.
-                    let bytes = host_workspace_bytes(part.0, part.1);
-                    let res: &mut [T] =
-                        bytemuck::cast_slice_mut(&mut bytes[..n * std::mem::size_of::<T>()]);
-                    for (i, r) in res.iter_mut().enumerate() {
-                        let mut s = T::zero();
-                        for j in 0..n {
-                            s = s + oper(c_, a, i, j) * x[at(n, inc, j)];
-                        }
-                        *r = s;
-                    }
-                    for (i, r) in res.iter().enumerate() {
-                        x[at(n, inc, i)] = *r;
-                    }
-                }
+                    beta * *yi
+                };
+                *yi = if product { alpha * *ti + kept } else { kept };
             }
-            Kind::Trsv => {
-                let inc = c.inc_out;
-                let n = c.n;
-                let lower = applied_lower(c_);
-                let unit = c.diag == Diag::Unit;
-                let x = c.out.host_entry_mut(e).ok_or_else(not_host)?;
-                if let Storage::Full { lda } = c.storage {
-                    let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
-                    pulp::Arch::new().dispatch(Full {
-                        kind: Kind::Trsv,
-                        op: c.op,
-                        uplo: c.uplo,
-                        unit,
-                        n,
-                        a,
-                        lda,
-                        x: &mut xv,
-                        t: &mut [],
-                    });
-                    for (i, v) in xv.iter().enumerate() {
-                        x[at(n, inc, i)] = *v;
-                    }
-                    continue;
+        }
+        Kind::Trmv => {
+            let inc = g.inc_out;
+            let n = g.n;
+            let lower = applied_lower(g.mat);
+            let x = &mut *out;
+            if let Storage::Full { lda } = g.storage {
+                let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
+                let mut r = vec![T::zero(); n];
+                pulp::Arch::new().dispatch(Full {
+                    kind: Kind::Trmv,
+                    op: g.op,
+                    uplo: g.uplo,
+                    unit: g.diag == Diag::Unit,
+                    n,
+                    a,
+                    lda,
+                    x: &mut xv,
+                    t: &mut r,
+                });
+                for (i, v) in r.iter().enumerate() {
+                    x[at(n, inc, i)] = *v;
                 }
+            } else if g.algo == Algo::InPlace {
+                // Each output is written only after every output that still needs its old value.
                 let order: Box<dyn Iterator<Item = usize>> = if lower {
-                    Box::new(0..n)
-                } else {
                     Box::new((0..n).rev())
+                } else {
+                    Box::new(0..n)
                 };
                 for i in order {
-                    let mut s = x[at(n, inc, i)];
-                    let (lo, hi) = if lower { (0, i) } else { (i + 1, n) };
-                    for j in lo..hi {
-                        s = s - oper(c_, a, i, j) * x[at(n, inc, j)];
+                    let mut s = T::zero();
+                    for j in 0..n {
+                        s = s + oper(g.mat, a, i, j) * x[at(n, inc, j)];
                     }
-                    x[at(n, inc, i)] = if unit { s } else { s / oper(c_, a, i, i) };
+                    x[at(n, inc, i)] = s;
                 }
+            } else {
+                // The result array, built in the workspace before it overwrites x.
+                let bytes = host_workspace_bytes(g.part.0, g.part.1);
+                let res: &mut [T] =
+                    bytemuck::cast_slice_mut(&mut bytes[..n * std::mem::size_of::<T>()]);
+                for (i, r) in res.iter_mut().enumerate() {
+                    let mut s = T::zero();
+                    for j in 0..n {
+                        s = s + oper(g.mat, a, i, j) * x[at(n, inc, j)];
+                    }
+                    *r = s;
+                }
+                for (i, r) in res.iter().enumerate() {
+                    x[at(n, inc, i)] = *r;
+                }
+            }
+        }
+        Kind::Trsv => {
+            let inc = g.inc_out;
+            let n = g.n;
+            let lower = applied_lower(g.mat);
+            let unit = g.diag == Diag::Unit;
+            let x = &mut *out;
+            if let Storage::Full { lda } = g.storage {
+                let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
+                pulp::Arch::new().dispatch(Full {
+                    kind: Kind::Trsv,
+                    op: g.op,
+                    uplo: g.uplo,
+                    unit,
+                    n,
+                    a,
+                    lda,
+                    x: &mut xv,
+                    t: &mut [],
+                });
+                for (i, v) in xv.iter().enumerate() {
+                    x[at(n, inc, i)] = *v;
+                }
+                return Ok(());
+            }
+            let order: Box<dyn Iterator<Item = usize>> = if lower {
+                Box::new(0..n)
+            } else {
+                Box::new((0..n).rev())
+            };
+            for i in order {
+                let mut s = x[at(n, inc, i)];
+                let (lo, hi) = if lower { (0, i) } else { (i + 1, n) };
+                for j in lo..hi {
+                    s = s - oper(g.mat, a, i, j) * x[at(n, inc, j)];
+                }
+                x[at(n, inc, i)] = if unit { s } else { s / oper(g.mat, a, i, i) };
             }
         }
     }

@@ -627,16 +627,12 @@ fn run_host<T: Scalar>(
         // threads instead (each entry's arithmetic is the same on any thread: same bits).
         let flops = m.saturating_mul(n).saturating_mul(m.min(n));
         let spread = batch > 1 && kp > 0 && flops < crate::common::host::PAR_MIN_FLOPS;
-        if spread {
-            let entries =
-                c.c.host_entries_mut()
-                    .ok_or_else(crate::common::host::not_host)?;
-            if entries.len() != batch {
-                return Err(Error::InvalidValue(format!(
-                    "host solver: {} matrices for a batch of {batch}",
-                    entries.len()
-                )));
-            }
+        let entries = if spread {
+            c.c.host_entries_mut().filter(|v| v.len() == batch)
+        } else {
+            None
+        };
+        if let Some(entries) = entries {
             let items: Vec<_> = entries.into_iter().zip(hi.piv.chunks_mut(kp)).collect();
             let infos = par.map_items(items, |(a, piv)| one(a, piv));
             for (e, r) in infos.into_iter().enumerate() {

@@ -228,52 +228,92 @@ fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
 const EXT_PIECE: usize = 2048;
 
 /// The first extreme magnitude of a unit-stride slice whose element 0 has index `base`:
-/// [value (NaN: none), index]. NaN is never picked.
+/// [value (NaN: none), index]. NaN is never picked. Real f32 compares its magnitudes as f32
+/// (exact, and four times fewer operations than widening each to f64 first).
 #[inline(always)]
 fn iamax_unit<E: Blas1Elem>(x: &[E], base: usize, max: bool) -> [f64; 2] {
+    if E::TAG == "s" {
+        if let Ok(x) = bytemuck::try_cast_slice::<E, f32>(x) {
+            return iamax_by::<f32, f32, 16>(x, base, max, |v| v.abs());
+        }
+    }
+    iamax_by::<E, f64, LANES>(x, base, max, |v| v.mag())
+}
+
+/// A magnitude iamax/iamin compares: f32 or f64.
+trait Mag: Copy + PartialOrd + Into<f64> {
+    const NEG: Self;
+    const INF: Self;
+}
+
+impl Mag for f32 {
+    const NEG: f32 = -1.0;
+    const INF: f32 = f32::INFINITY;
+}
+
+impl Mag for f64 {
+    const NEG: f64 = -1.0;
+    const INF: f64 = f64::INFINITY;
+}
+
+#[inline(always)]
+fn iamax_by<E: Copy, M: Mag, const L: usize>(
+    x: &[E],
+    base: usize,
+    max: bool,
+    mag: impl Fn(E) -> M,
+) -> [f64; 2] {
     let mut st = [f64::NAN, f64::MAX];
-    let start = if max { -1.0f64 } else { f64::INFINITY };
+    let start = if max { M::NEG } else { M::INF };
+    let mut best = start;
     for (p, piece) in x.chunks(EXT_PIECE).enumerate() {
-        let mut lane = [start; LANES];
-        let mut xc = piece.chunks_exact(LANES);
+        let mut lane = [start; L];
+        let mut xc = piece.chunks_exact(L);
         for xa in &mut xc {
-            for k in 0..LANES {
+            for k in 0..L {
                 // Plain comparisons (one vector max or min each): NaN compares false and is
                 // never kept.
-                let m = xa[k].mag();
+                let m = mag(xa[k]);
                 let better = if max { m > lane[k] } else { m < lane[k] };
                 lane[k] = if better { m } else { lane[k] };
             }
         }
-        for v in xc.remainder() {
-            let m = v.mag();
+        for &v in xc.remainder() {
+            let m = mag(v);
             if (max && m > lane[0]) || (!max && m < lane[0]) {
                 lane[0] = m;
             }
         }
-        let ext = lane
-            .iter()
-            .fold(start, |a, &v| if max { a.max(v) } else { a.min(v) });
+        let ext = lane.iter().fold(start, |a, &v| {
+            let better = if max { v > a } else { v < a };
+            if better {
+                v
+            } else {
+                a
+            }
+        });
         let none = st[0].is_nan();
         // Equal values keep the earlier index, so only a strictly better piece counts; with
         // nothing found yet, any non-NaN element counts (for iamin: infinities too).
         let scan = if none {
             if max {
-                ext >= 0.0
+                ext > M::NEG
             } else {
                 true
             }
         } else if max {
-            ext > st[0]
+            ext > best
         } else {
-            ext < st[0]
+            ext < best
         };
         if scan {
-            if let Some(j) = piece.iter().position(|v| {
-                let m = v.mag();
-                m == ext || (none && !max && ext == f64::INFINITY && !m.is_nan())
+            #[allow(clippy::eq_op)]
+            if let Some(j) = piece.iter().position(|&v| {
+                let m = mag(v);
+                m == ext || (none && !max && ext == M::INF && m == m)
             }) {
-                st = [piece[j].mag(), (base + p * EXT_PIECE + j) as f64];
+                best = mag(piece[j]);
+                st = [best.into(), (base + p * EXT_PIECE + j) as f64];
             }
         }
     }

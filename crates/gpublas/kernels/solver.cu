@@ -514,7 +514,7 @@ __device__ void chol(const Sol& j) {
 // an R × R tile of the block in registers (rows tr + 16 i, columns tk + 16 q). Per column:
 // its owners publish it to shared memory (two buffers alternate), one barrier, then every
 // thread applies it to its tile (the column's owners also scale it). Entries above the
-// diagonal are carried along but never stored.
+// diagonal are never stored (tiles wholly above it are not even updated).
 template <class T, int R>
 __device__ void cholr(const Sol& j) {
     pdl_enter();
@@ -575,7 +575,9 @@ __device__ void cholr(const Sol& j) {
             const int k = tk + 16 * q;
             if (k > c) {
 #pragma unroll
-                for (int i = 0; i < R; ++i) a[i][q] = fms(a[i][q], rv[i], kv[q]);
+                // Tiles above the diagonal (i < q) are never stored: left alone (H100, double
+                // 128: 93 -> 88 us per leaf).
+                for (int i = q; i < R; ++i) a[i][q] = fms(a[i][q], rv[i], kv[q]);
             } else if (k == c) {
 #pragma unroll
                 for (int i = 0; i < R; ++i) {

@@ -423,3 +423,153 @@ fn f10_batched_gemv_same_bits_as_alone_on_any_threads() {
             .all(|(p, q)| p.to_bits() == q.to_bits()));
     }
 }
+
+/// F1/F10 on the host: the vector updates at unit stride run in pieces of 2^14 elements over
+/// the threads (the pieces of every entry of a batch together). Each element is computed
+/// alone, so every thread setting gives the same bits; the results match an f64 loop of the
+/// reference formulas exactly, the strided batch's padding between entries is untouched, and a
+/// rotm entry with flag -2 leaves its vectors alone.
+#[test]
+fn f1_f10_updates_same_bits_on_any_threads() {
+    let dev = Device::host();
+    for &n in &[1usize, 1000, (1 << 14) * 3 + 5] {
+        let xs = data(30, n);
+        let ys = data(31, n);
+        let (alpha, c, s) = (0.75f64, 0.6f64, -0.8f64);
+        let mut seen: Vec<Vec<Vec<u64>>> = Vec::new();
+        for mut h in handles(&dev) {
+            let x = dev.upload(&xs).unwrap();
+            let mut outs = Vec::new();
+            let mut y = dev.upload(&ys).unwrap();
+            let _ = blas1::axpy(&mut h, n, Coef::Host(alpha), &x, 1, &mut y, 1).unwrap();
+            outs.push(y.to_vec().unwrap());
+            let mut y = dev.upload(&ys).unwrap();
+            let _ = blas1::copy(&mut h, n, &x, 1, &mut y, 1).unwrap();
+            outs.push(y.to_vec().unwrap());
+            let mut xm = dev.upload(&xs).unwrap();
+            let _ = blas1::scal(&mut h, n, Coef::Host(alpha), &mut xm, 1).unwrap();
+            outs.push(xm.to_vec().unwrap());
+            let (mut xm, mut y) = (dev.upload(&xs).unwrap(), dev.upload(&ys).unwrap());
+            let _ = blas1::swap(&mut h, n, &mut xm, 1, &mut y, 1).unwrap();
+            outs.push(xm.to_vec().unwrap());
+            outs.push(y.to_vec().unwrap());
+            let (mut xm, mut y) = (dev.upload(&xs).unwrap(), dev.upload(&ys).unwrap());
+            let _ = blas1::rot(
+                &mut h,
+                n,
+                &mut xm,
+                1,
+                &mut y,
+                1,
+                Coef::Host(c),
+                Coef::Host(s),
+            )
+            .unwrap();
+            outs.push(xm.to_vec().unwrap());
+            outs.push(y.to_vec().unwrap());
+            let p = dev.upload(&[-1.0f64, 0.5, -0.25, 2.0, 1.5]).unwrap();
+            let (mut xm, mut y) = (dev.upload(&xs).unwrap(), dev.upload(&ys).unwrap());
+            let _ = blas1::rotm(&mut h, n, &mut xm, 1, &mut y, 1, &p).unwrap();
+            outs.push(xm.to_vec().unwrap());
+            outs.push(y.to_vec().unwrap());
+
+            let want: [Vec<f64>; 9] = [
+                xs.iter().zip(&ys).map(|(x, y)| alpha * x + y).collect(),
+                xs.clone(),
+                xs.iter().map(|x| alpha * x).collect(),
+                ys.clone(),
+                xs.clone(),
+                xs.iter().zip(&ys).map(|(x, y)| c * x + s * y).collect(),
+                xs.iter().zip(&ys).map(|(x, y)| c * y - s * x).collect(),
+                xs.iter().zip(&ys).map(|(x, y)| 0.5 * x + 2.0 * y).collect(),
+                xs.iter()
+                    .zip(&ys)
+                    .map(|(x, y)| -0.25 * x + 1.5 * y)
+                    .collect(),
+            ];
+            for (k, (got, want)) in outs.iter().zip(&want).enumerate() {
+                for i in 0..n {
+                    assert_eq!(
+                        got[i].to_bits(),
+                        want[i].to_bits(),
+                        "output {k} n={n} i={i}"
+                    );
+                }
+            }
+            seen.push(
+                outs.iter()
+                    .map(|v| v.iter().map(|e| e.to_bits()).collect())
+                    .collect(),
+            );
+        }
+        assert!(
+            seen.iter().all(|s| *s == seen[0]),
+            "n={n}: thread settings differ"
+        );
+    }
+
+    // A strided batch of short vectors (many entries, each one piece) and one of long vectors
+    // (each several pieces), f32: padding untouched, rotm's flag -2 entry untouched.
+    for &(n, batch) in &[(100usize, 300usize), ((1 << 14) + 7, 5)] {
+        let stride = n + 3;
+        let xs: Vec<f32> = data(32, stride * batch).iter().map(|&v| v as f32).collect();
+        let ys: Vec<f32> = data(33, stride * batch).iter().map(|&v| v as f32).collect();
+        let mut params = Vec::new();
+        for e in 0..batch {
+            let flag = if e == 1 { -2.0f32 } else { -1.0 };
+            params.extend_from_slice(&[flag, 0.5, -0.25, 2.0, 1.5]);
+        }
+        let mut seen = Vec::new();
+        for mut h in handles(&dev) {
+            let x = dev.upload(&xs).unwrap();
+            let mut y = dev.upload(&ys).unwrap();
+            let _ = blas1::axpy_strided_batched(
+                &mut h,
+                n,
+                Coef::Host(-1.5f32),
+                &x,
+                1,
+                stride,
+                &mut y,
+                1,
+                stride,
+                batch,
+            )
+            .unwrap();
+            let ya = y.to_vec().unwrap();
+            let p = dev.upload(&params).unwrap();
+            let (mut xm, mut y) = (dev.upload(&xs).unwrap(), dev.upload(&ys).unwrap());
+            let _ = blas1::rotm_strided_batched(
+                &mut h, n, &mut xm, 1, stride, &mut y, 1, stride, &p, 5, batch,
+            )
+            .unwrap();
+            let (xr, yr) = (xm.to_vec().unwrap(), y.to_vec().unwrap());
+            for e in 0..batch {
+                for k in 0..stride {
+                    let i = e * stride + k;
+                    let (x0, y0) = (xs[i], ys[i]);
+                    if k >= n {
+                        assert_eq!(ya[i].to_bits(), y0.to_bits(), "axpy padding {e} {k}");
+                        assert_eq!(xr[i].to_bits(), x0.to_bits(), "rotm padding {e} {k}");
+                        assert_eq!(yr[i].to_bits(), y0.to_bits(), "rotm padding {e} {k}");
+                        continue;
+                    }
+                    // f32 products and sums of the reference formulas, rounded as f32.
+                    assert_eq!(ya[i], -1.5f32 * x0 + y0, "axpy {e} {k}");
+                    let (wx, wy) = if e == 1 {
+                        (x0, y0)
+                    } else {
+                        (0.5f32 * x0 + 2.0 * y0, -0.25f32 * x0 + 1.5 * y0)
+                    };
+                    assert_eq!(xr[i].to_bits(), wx.to_bits(), "rotm x {e} {k}");
+                    assert_eq!(yr[i].to_bits(), wy.to_bits(), "rotm y {e} {k}");
+                }
+            }
+            seen.push((ya, xr, yr));
+        }
+        assert!(
+            seen.iter().all(|s| *s == seen[0]),
+            "n={n}: thread settings differ"
+        );
+    }
+}

@@ -1,8 +1,170 @@
 //! The host backend of the vector updates and rotation set-ups.
 
 use super::update::{Setup, SetupCall, Upd, UpdCall, Vx};
-use crate::common::host::{at, coef_value, not_host};
+use crate::common::host::{at, coef_value, not_host, Par};
 use crate::{Error, RealScalar, Scalar};
+
+/// Elements per piece of a unit-stride update: pieces (of one long vector or of many short
+/// ones) spread over the threads. Every element is computed alone, so the split never changes
+/// a bit.
+const PIECE: usize = 1 << 14;
+
+/// One piece of a unit-stride update: x read and y written (axpy, copy), x written (scal), or
+/// both written (swap, rot, rotm).
+enum Piece<'s, T> {
+    In(&'s [T], &'s mut [T]),
+    Out(&'s mut [T]),
+    Both(&'s mut [T], &'s mut [T]),
+}
+
+/// A piece with its entry's scalars (alpha or s; rot's c; rotm's H as [h11, h21, h12, h22]),
+/// as a pulp operation so the loop is compiled for the CPU's vector unit.
+struct Apply<'s, T: Scalar> {
+    kind: Upd,
+    alpha: T,
+    cr: T::Real,
+    h: [T; 4],
+    piece: Piece<'s, T>,
+}
+
+impl<T: Scalar> pulp::WithSimd for Apply<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        apply(self)
+    }
+}
+
+/// The same formulas as the strided loop in [`run`], element by element.
+#[inline(always)]
+fn apply<T: Scalar>(a: Apply<'_, T>) {
+    let Apply {
+        kind,
+        alpha,
+        cr,
+        h,
+        piece,
+    } = a;
+    match piece {
+        Piece::In(x, y) => match kind {
+            Upd::Axpy => y
+                .iter_mut()
+                .zip(x)
+                .for_each(|(yi, &xi)| *yi = alpha * xi + *yi),
+            _ => y.copy_from_slice(x),
+        },
+        Piece::Out(x) => x.iter_mut().for_each(|xi| *xi = alpha * *xi),
+        Piece::Both(x, y) => match kind {
+            Upd::Swap => x.swap_with_slice(y),
+            Upd::Rot => x.iter_mut().zip(y).for_each(|(xi, yi)| {
+                let (a, b) = (*xi, *yi);
+                *xi = a.scale(cr) + alpha * b;
+                *yi = b.scale(cr) - alpha.conj() * a;
+            }),
+            _ => {
+                let [h11, h21, h12, h22] = h;
+                x.iter_mut().zip(y).for_each(|(xi, yi)| {
+                    let (a, b) = (*xi, *yi);
+                    *xi = h11 * a + h12 * b;
+                    *yi = h21 * a + h22 * b;
+                })
+            }
+        },
+    }
+}
+
+/// Unit-stride updates: every entry cut into pieces of [`PIECE`] elements, the pieces of all
+/// entries spread over the threads. `Ok(false)` (nothing written) where the entries are not
+/// disjoint slices of at least `n` elements, which the strided loop then handles.
+fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Error> {
+    let n = c.n;
+    let batch = c.x.view().count();
+    let one = [T::one(), T::zero(), T::zero(), T::one()];
+    let mut scalars = Vec::with_capacity(batch);
+    for e in 0..batch {
+        let h = match &c.param {
+            // flag -2 (None): the identity, nothing to do
+            Some(p) => rotm_matrix(
+                p.host_entry(e)
+                    .and_then(|p| p.get(..5))
+                    .ok_or_else(not_host)?,
+            ),
+            None => Some(one),
+        };
+        scalars.push((coef_value(&c.alpha, e)?, coef_value(&c.c, e)?, h));
+    }
+    let kind = c.kind;
+    let mut pieces: Vec<Apply<'_, T>> = Vec::new();
+    match (&mut c.x, &mut c.y) {
+        (Vx::In(xb), Some(yb)) => {
+            let Some(ys) = yb.host_entries_mut() else {
+                return Ok(false);
+            };
+            for (e, y) in ys.into_iter().enumerate() {
+                let x = xb.host_entry(e).ok_or_else(not_host)?;
+                let (alpha, cr, h) = scalars[e];
+                let (Some(x), Some(y)) = (x.get(..n), y.get_mut(..n)) else {
+                    return Ok(false);
+                };
+                for (xp, yp) in x.chunks(PIECE).zip(y.chunks_mut(PIECE)) {
+                    pieces.push(Apply {
+                        kind,
+                        alpha,
+                        cr,
+                        h: h.unwrap_or(one),
+                        piece: Piece::In(xp, yp),
+                    });
+                }
+            }
+        }
+        (Vx::Out(xb), None) => {
+            let Some(xs) = xb.host_entries_mut() else {
+                return Ok(false);
+            };
+            for (e, x) in xs.into_iter().enumerate() {
+                let (alpha, cr, h) = scalars[e];
+                let Some(x) = x.get_mut(..n) else {
+                    return Ok(false);
+                };
+                for xp in x.chunks_mut(PIECE) {
+                    pieces.push(Apply {
+                        kind,
+                        alpha,
+                        cr,
+                        h: h.unwrap_or(one),
+                        piece: Piece::Out(xp),
+                    });
+                }
+            }
+        }
+        (Vx::Out(xb), Some(yb)) => {
+            let (Some(xs), Some(ys)) = (xb.host_entries_mut(), yb.host_entries_mut()) else {
+                return Ok(false);
+            };
+            for (e, (x, y)) in xs.into_iter().zip(ys).enumerate() {
+                let (alpha, cr, h) = scalars[e];
+                let (Some(x), Some(y)) = (x.get_mut(..n), y.get_mut(..n)) else {
+                    return Ok(false);
+                };
+                let Some(h) = h else { continue };
+                for (xp, yp) in x.chunks_mut(PIECE).zip(y.chunks_mut(PIECE)) {
+                    pieces.push(Apply {
+                        kind,
+                        alpha,
+                        cr,
+                        h,
+                        piece: Piece::Both(xp, yp),
+                    });
+                }
+            }
+        }
+        (Vx::In(_), None) => {}
+    }
+    let arch = pulp::Arch::new();
+    par.map_items(pieces, |a| arch.dispatch(a));
+    Ok(true)
+}
 
 /// Index of element `i` for an increment that may be 0 (an input read `n` times).
 fn idx(n: usize, inc: isize, i: usize) -> usize {
@@ -13,7 +175,12 @@ fn idx(n: usize, inc: isize, i: usize) -> usize {
     }
 }
 
-pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>) -> Result<(), Error> {
+pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<(), Error> {
+    let x_unit = c.incx == 1;
+    let y_unit = c.y.is_none() || c.incy == 1;
+    if x_unit && y_unit && run_unit(c, par)? {
+        return Ok(());
+    }
     let n = c.n;
     let batch = c.x.view().count();
     let (incx, incy) = (c.incx, c.incy);

@@ -118,7 +118,8 @@ fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<St
     if h.device().backend() == Backend::Cuda {
         cuda_update::run(h, &c)?;
     } else {
-        host_update::run(&mut c)?;
+        let par = h.host_par.clone();
+        host_update::run(&mut c, &par)?;
     }
     Ok(Status::Success)
 }

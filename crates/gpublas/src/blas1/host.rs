@@ -165,15 +165,16 @@ fn dot_unit<E: Blas1Elem, const CPLX: bool>(x: &[E], y: &[E], conj: bool) -> (f6
     (re.iter().sum(), im.iter().sum())
 }
 
-/// `sum |re| + |im|` over a unit-stride slice.
+/// `sum |re| + |im|` over a unit-stride slice. Real types leave out the imaginary part's
+/// `+ 0.0`, which the compiler may not fold (one add per element less).
 #[inline(always)]
-fn asum_unit<E: Blas1Elem>(x: &[E]) -> f64 {
+fn asum_unit<E: Blas1Elem, const CPLX: bool>(x: &[E]) -> f64 {
     let mut s = [0.0f64; LANES];
     let mut xc = x.chunks_exact(LANES);
     for xa in &mut xc {
         for k in 0..LANES {
             let (r, i) = xa[k].parts();
-            s[k] += r.abs() + i.abs();
+            s[k] += if CPLX { r.abs() + i.abs() } else { r.abs() };
         }
     }
     for v in xc.remainder() {
@@ -185,7 +186,7 @@ fn asum_unit<E: Blas1Elem>(x: &[E]) -> f64 {
 
 /// Blue's three sums over a unit-stride slice (big, medium, small).
 #[inline(always)]
-fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
+fn nrm2_unit<E: Blas1Elem, const WIDE: bool, const CPLX: bool>(x: &[E]) -> [f64; 3] {
     // Components narrower than f64 square without overflow or underflow in f64: one sum.
     // f64 components take one pass of plain squares with the largest magnitude beside it, and
     // only when that lies outside Blue's safe range a second pass with his scaling.
@@ -195,12 +196,15 @@ fn nrm2_unit<E: Blas1Elem, const WIDE: bool>(x: &[E]) -> [f64; 3] {
     for xa in &mut xc {
         for k in 0..LANES {
             let (r, i) = xa[k].parts();
-            med[k] += r * r + i * i;
+            med[k] += if CPLX { r * r + i * i } else { r * r };
             if WIDE {
                 // Plain comparisons (one vector max each); NaN makes `med` NaN anyway.
-                let (ar, ai) = (r.abs(), i.abs());
+                let ar = r.abs();
                 top[k] = if ar > top[k] { ar } else { top[k] };
-                top[k] = if ai > top[k] { ai } else { top[k] };
+                if CPLX {
+                    let ai = i.abs();
+                    top[k] = if ai > top[k] { ai } else { top[k] };
+                }
             }
         }
     }
@@ -348,12 +352,19 @@ fn unit_block<E: Blas1Elem>(
             st[0] = re;
             st[1] = im;
         }
-        Kind::Asum => st[0] = asum_unit(x),
-        Kind::Nrm2 => {
-            st = if matches!(E::TAG, "d" | "z") {
-                nrm2_unit::<E, true>(x)
+        Kind::Asum => {
+            st[0] = if cplx {
+                asum_unit::<E, true>(x)
             } else {
-                nrm2_unit::<E, false>(x)
+                asum_unit::<E, false>(x)
+            }
+        }
+        Kind::Nrm2 => {
+            st = match (matches!(E::TAG, "d" | "z"), cplx) {
+                (true, true) => nrm2_unit::<E, true, true>(x),
+                (true, false) => nrm2_unit::<E, true, false>(x),
+                (false, true) => nrm2_unit::<E, false, true>(x),
+                (false, false) => nrm2_unit::<E, false, false>(x),
             }
         }
         Kind::Iamax | Kind::Iamin => {

@@ -180,10 +180,25 @@ impl<T: Scalar> pulp::WithSimd for RowsPiece<'_, T> {
             t,
         } = self;
         t.iter_mut().for_each(|v| *v = T::zero());
-        for (j, &xj) in x.iter().enumerate() {
+        let rows = t.len();
+        let col = |j: usize| {
             let s = r0 + (c0 + j) * lda;
-            let col = &a[s..s + t.len()];
-            for (ti, &aij) in t.iter_mut().zip(col) {
+            &a[s..s + rows]
+        };
+        // Four columns per pass over the piece: a quarter of the loads and stores of `t`, and
+        // four streams in flight. Each element still adds its columns one at a time in column
+        // order, so the bits are those of one column per pass.
+        let quads = x.len() / 4;
+        for q in 0..quads {
+            let j = 4 * q;
+            let (c0_, c1, c2, c3) = (col(j), col(j + 1), col(j + 2), col(j + 3));
+            let (x0, x1, x2, x3) = (x[j], x[j + 1], x[j + 2], x[j + 3]);
+            for ((((ti, &a0), &a1), &a2), &a3) in t.iter_mut().zip(c0_).zip(c1).zip(c2).zip(c3) {
+                *ti = *ti + a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
+            }
+        }
+        for (j, &xj) in x.iter().enumerate().skip(4 * quads) {
+            for (ti, &aij) in t.iter_mut().zip(col(j)) {
                 *ti = *ti + aij * xj;
             }
         }

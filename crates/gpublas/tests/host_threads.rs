@@ -573,3 +573,106 @@ fn f1_f10_updates_same_bits_on_any_threads() {
         );
     }
 }
+
+/// F10 on the host: full-storage symv, trmv and trsv run in column blocks of 256 fixed by the
+/// shape (1000: four blocks, the last short), over the threads: every uplo and op gives the
+/// same bits on 1 thread, the global pool and 3 threads, and matches an f64 loop (trsv: the
+/// residual of the solve, on a well-conditioned triangle).
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn f10_symv_trmv_trsv_same_bits_on_any_threads() {
+    use gpublas::Diag;
+    let dev = Device::host();
+    let n = 1000usize;
+    let lda = n + 3;
+    let mut a0 = data(40, lda * n);
+    for j in 0..n {
+        a0[j + j * lda] += 4.0; // a diagonal far from zero for trsv
+        for i in 0..n {
+            a0[i + j * lda] *= if i == j { 1.0 } else { 2.0 / n as f64 };
+        }
+    }
+    let x0 = data(41, n);
+    let y0 = data(42, n);
+    let el = |i: usize, j: usize| a0[i + j * lda];
+    for uplo in [Uplo::Lower, Uplo::Upper] {
+        let inside = |i: usize, j: usize| match uplo {
+            Uplo::Lower => i >= j,
+            Uplo::Upper => i <= j,
+        };
+        let mut seen: Vec<Vec<u64>> = Vec::new();
+        for mut h in handles(&dev) {
+            let a = dev.upload(&a0).unwrap();
+            let x = dev.upload(&x0).unwrap();
+            let mut outs: Vec<f64> = Vec::new();
+            let mut y = dev.upload(&y0).unwrap();
+            let _ = blas2::symv(
+                &mut h,
+                uplo,
+                n,
+                Coef::Host(1.0),
+                &a,
+                lda,
+                &x,
+                1,
+                Coef::Host(0.0),
+                &mut y,
+                1,
+            )
+            .unwrap();
+            let ys = y.to_vec().unwrap();
+            for i in 0..n {
+                let w: f64 = (0..n)
+                    .map(|j| if inside(i, j) { el(i, j) } else { el(j, i) } * x0[j])
+                    .sum();
+                assert!((ys[i] - w).abs() <= 1e-13 * n as f64, "symv {uplo:?} {i}");
+            }
+            outs.extend(&ys);
+            for op in [Op::N, Op::T] {
+                let opel = |i: usize, j: usize| if op == Op::N { el(i, j) } else { el(j, i) };
+                let opin = |i: usize, j: usize| {
+                    if op == Op::N {
+                        inside(i, j)
+                    } else {
+                        inside(j, i)
+                    }
+                };
+                let mut v = dev.upload(&x0).unwrap();
+                let _ =
+                    blas2::trmv(&mut h, uplo, op, Diag::NonUnit, n, &a, lda, &mut v, 1).unwrap();
+                let vs = v.to_vec().unwrap();
+                for i in 0..n {
+                    let w: f64 = (0..n)
+                        .filter(|&j| opin(i, j))
+                        .map(|j| opel(i, j) * x0[j])
+                        .sum();
+                    assert!(
+                        (vs[i] - w).abs() <= 1e-13 * n as f64,
+                        "trmv {uplo:?} {op:?}"
+                    );
+                }
+                outs.extend(&vs);
+                let mut v = dev.upload(&x0).unwrap();
+                let _ =
+                    blas2::trsv(&mut h, uplo, op, Diag::NonUnit, n, &a, lda, &mut v, 1).unwrap();
+                let vs = v.to_vec().unwrap();
+                for i in 0..n {
+                    let r: f64 = (0..n)
+                        .filter(|&j| opin(i, j))
+                        .map(|j| opel(i, j) * vs[j])
+                        .sum();
+                    assert!(
+                        (r - x0[i]).abs() <= 1e-13 * n as f64,
+                        "trsv {uplo:?} {op:?}"
+                    );
+                }
+                outs.extend(&vs);
+            }
+            seen.push(outs.iter().map(|v| v.to_bits()).collect());
+        }
+        assert!(
+            seen.iter().all(|s| *s == seen[0]),
+            "{uplo:?}: thread settings differ"
+        );
+    }
+}

@@ -250,10 +250,210 @@ impl<T: Scalar> pulp::WithSimd for ColsPiece<'_, T> {
     }
 }
 
-/// The full-storage kernels of symv/hemv, trmv and trsv on unit-stride copies of `x`: column
-/// by column, each column an axpy or a dot that vectorises. One per call (these products are
-/// sequential in their columns); compiled for the CPU's vector unit through pulp.
-struct Full<'a, T> {
+/// Columns per diagonal block of a full-storage trsv, and rows per piece of its updates.
+const TRSV_BLOCK: usize = 256;
+const TRSV_PIECE: usize = 512;
+
+/// One step of a full-storage trsv on a unit-stride copy of `x`, as a pulp operation (the loops
+/// compile for the CPU's vector unit).
+enum TrsvStep<'a, T> {
+    /// Solve the diagonal block `j0..j1` in place, column by column; `outer` holds, for op T/C,
+    /// each column's dot with the entries solved before the block (`None`: there are none).
+    Block {
+        j0: usize,
+        j1: usize,
+        outer: Option<&'a [T]>,
+        x: &'a mut [T],
+    },
+    /// op N: subtract the solved block's columns from rows `r0..r0 + piece.len()`, one column
+    /// at a time in the solve's order (the same operations, in the same order, as one axpy of
+    /// each whole column).
+    Update {
+        j0: usize,
+        xb: &'a [T],
+        r0: usize,
+        piece: &'a mut [T],
+    },
+    /// op T/C: the dots of columns `j0..j0 + out.len()` with the solved rows `lo..lo + xs.len()`.
+    Dots {
+        j0: usize,
+        lo: usize,
+        xs: &'a [T],
+        out: &'a mut [T],
+    },
+}
+
+struct Trsv<'a, T> {
+    op: Op,
+    uplo: Uplo,
+    unit: bool,
+    a: &'a [T],
+    lda: usize,
+    step: TrsvStep<'a, T>,
+}
+
+impl<T: Scalar> pulp::WithSimd for Trsv<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        trsv_step(self)
+    }
+}
+
+#[inline(always)]
+fn trsv_step<T: Scalar>(f: Trsv<'_, T>) {
+    let Trsv {
+        op,
+        uplo,
+        unit,
+        a,
+        lda,
+        step,
+    } = f;
+    let upper = uplo == Uplo::Upper;
+    let conj = op == Op::C;
+    let col = |j: usize, lo: usize, hi: usize| &a[lo + j * lda..hi + j * lda];
+    // op N walks the columns in the order the triangle allows and subtracts each solved
+    // entry's column (axpy); op T/C solves entry j from a dot with column j.
+    let forward = (op == Op::N) != upper;
+    match step {
+        TrsvStep::Block { j0, j1, outer, x } => {
+            // The off-diagonal rows of column j inside the block (x holds rows j0..j1).
+            let rows = |j: usize| if upper { (j0, j) } else { (j + 1, j1) };
+            let order: Box<dyn Iterator<Item = usize>> = if forward {
+                Box::new(j0..j1)
+            } else {
+                Box::new((j0..j1).rev())
+            };
+            for j in order {
+                let (lo, hi) = rows(j);
+                let (lb, hb, jb) = (lo - j0, hi - j0, j - j0);
+                if op == Op::N {
+                    if !unit {
+                        x[jb] = x[jb] / a[j + j * lda];
+                    }
+                    let xj = x[jb];
+                    axpy(&mut x[lb..hb], col(j, lo, hi), T::zero() - xj);
+                } else {
+                    let inner = dot(col(j, lo, hi), &x[lb..hb], conj);
+                    let d = match outer {
+                        Some(o) => inner + o[jb],
+                        None => inner,
+                    };
+                    let s = x[jb] - d;
+                    let dj = a[j + j * lda];
+                    let dj = if conj { dj.conj() } else { dj };
+                    x[jb] = if unit { s } else { s / dj };
+                }
+            }
+        }
+        TrsvStep::Update { j0, xb, r0, piece } => {
+            let rows = piece.len();
+            let mut one = |q: usize| {
+                let s = T::zero() - xb[q];
+                axpy(piece, col(j0 + q, r0, r0 + rows), s);
+            };
+            if forward {
+                (0..xb.len()).for_each(&mut one);
+            } else {
+                (0..xb.len()).rev().for_each(&mut one);
+            }
+        }
+        TrsvStep::Dots { j0, lo, xs, out } => {
+            for (q, o) in out.iter_mut().enumerate() {
+                *o = dot(col(j0 + q, lo, lo + xs.len()), xs, conj);
+            }
+        }
+    }
+}
+
+/// A full-storage trsv in diagonal blocks of [`TRSV_BLOCK`] columns: each block is solved on
+/// one thread, then (op N) its columns are subtracted from the unsolved rows in pieces over the
+/// threads, which repeats the sequential solve's operations exactly; or (op T/C) each block's
+/// columns first take their dots with the solved entries in parallel, then the block is solved
+/// adding its own part. The blocks are fixed by the shape, so the bits never depend on threads.
+#[allow(clippy::too_many_arguments)]
+fn trsv_full<T: Scalar>(
+    par: &crate::common::host::Par,
+    op: Op,
+    uplo: Uplo,
+    unit: bool,
+    n: usize,
+    a: &[T],
+    lda: usize,
+    x: &mut [T],
+) {
+    let arch = pulp::Arch::new();
+    let upper = uplo == Uplo::Upper;
+    let forward = (op == Op::N) != upper;
+    let blocks = n.div_ceil(TRSV_BLOCK);
+    let run = |step: TrsvStep<'_, T>| {
+        arch.dispatch(Trsv {
+            op,
+            uplo,
+            unit,
+            a,
+            lda,
+            step,
+        })
+    };
+    for k in 0..blocks {
+        let b = if forward { k } else { blocks - 1 - k };
+        let (j0, j1) = (b * TRSV_BLOCK, ((b + 1) * TRSV_BLOCK).min(n));
+        if op == Op::N {
+            run(TrsvStep::Block {
+                j0,
+                j1,
+                outer: None,
+                x: &mut x[j0..j1],
+            });
+            // The rows still unsolved: below the block (forward) or above it.
+            let (head, tail) = x.split_at_mut(j0);
+            let (xb, below) = tail.split_at_mut(j1 - j0);
+            let (rest, r_start) = if forward { (below, j1) } else { (head, 0) };
+            let xb: &[T] = xb;
+            par.chunks_mut(rest, TRSV_PIECE, |i, piece| {
+                run(TrsvStep::Update {
+                    j0,
+                    xb,
+                    r0: r_start + i * TRSV_PIECE,
+                    piece,
+                })
+            });
+        } else {
+            // The entries solved before this block: above it (forward) or below it.
+            let (lo, hi) = if forward { (0, j0) } else { (j1, n) };
+            let mut outer = vec![T::zero(); j1 - j0];
+            if hi > lo {
+                let xs: &[T] = &x[lo..hi];
+                par.chunks_mut(&mut outer, 16, |i, out| {
+                    run(TrsvStep::Dots {
+                        j0: j0 + i * 16,
+                        lo,
+                        xs,
+                        out,
+                    })
+                });
+            }
+            run(TrsvStep::Block {
+                j0,
+                j1,
+                outer: (hi > lo).then_some(&outer[..]),
+                x: &mut x[j0..j1],
+            });
+        }
+    }
+}
+
+/// Columns per block of a full-storage symv/hemv/trmv (at most `PROD_MAX_BLOCKS` blocks).
+const PROD_COLS: usize = 256;
+const PROD_MAX_BLOCKS: usize = 64;
+
+/// Columns `j0..j1` of a full-storage symv/hemv or trmv: each column's axpy into the rows it
+/// touches and its diagonal and dot into its own row, summed into `t`, which holds rows
+/// `base..base + t.len()` (a pulp operation: the loops compile for the CPU's vector unit).
+struct ProdBlock<'a, T> {
     kind: Kind,
     op: Op,
     uplo: Uplo,
@@ -261,24 +461,25 @@ struct Full<'a, T> {
     n: usize,
     a: &'a [T],
     lda: usize,
-    /// Input vector (symv, trmv) or right-hand side overwritten by the solution (trsv).
-    x: &'a mut [T],
-    /// Output of symv/trmv.
+    x: &'a [T],
+    j0: usize,
+    j1: usize,
+    base: usize,
     t: &'a mut [T],
 }
 
-impl<T: Scalar> pulp::WithSimd for Full<'_, T> {
+impl<T: Scalar> pulp::WithSimd for ProdBlock<'_, T> {
     type Output = ();
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) {
-        full(self)
+        prod_block(self)
     }
 }
 
 #[inline(always)]
-fn full<T: Scalar>(f: Full<'_, T>) {
-    let Full {
+fn prod_block<T: Scalar>(p: ProdBlock<'_, T>) {
+    let ProdBlock {
         kind,
         op,
         uplo,
@@ -287,97 +488,127 @@ fn full<T: Scalar>(f: Full<'_, T>) {
         a,
         lda,
         x,
+        j0,
+        j1,
+        base,
         t,
-    } = f;
+    } = p;
     let upper = uplo == Uplo::Upper;
-    let col = |j: usize, lo: usize, hi: usize| &a[lo + j * lda..hi + j * lda];
-    let dot = |c: &[T], v: &[T], conj: bool| -> T {
-        let mut acc = [T::zero(); LANES];
-        let mut cc = c.chunks_exact(LANES);
-        let mut vc = v.chunks_exact(LANES);
-        for (ca, va) in (&mut cc).zip(&mut vc) {
-            for k in 0..LANES {
-                let e = if conj { ca[k].conj() } else { ca[k] };
-                acc[k] = acc[k] + e * va[k];
-            }
-        }
-        for (e, w) in cc.remainder().iter().zip(vc.remainder()) {
-            let e = if conj { e.conj() } else { *e };
-            acc[0] = acc[0] + e * *w;
-        }
-        acc.iter().fold(T::zero(), |s, v| s + *v)
-    };
-    let axpy = |y: &mut [T], c: &[T], s: T| {
-        for (yi, &ci) in y.iter_mut().zip(c) {
-            *yi = *yi + ci * s;
-        }
-    };
-    // The off-diagonal rows of column j inside the stored triangle.
     let rows = |j: usize| if upper { (0, j) } else { (j + 1, n) };
-    match kind {
-        Kind::Symv | Kind::Hemv => {
-            let herm = kind == Kind::Hemv;
-            t.iter_mut().for_each(|v| *v = T::zero());
-            for j in 0..n {
-                let (lo, hi) = rows(j);
-                let c = col(j, lo, hi);
-                let xj = x[j];
-                axpy(&mut t[lo..hi], c, xj);
+    let col = |j: usize, lo: usize, hi: usize| &a[lo + j * lda..hi + j * lda];
+    t.iter_mut().for_each(|v| *v = T::zero());
+    for j in j0..j1 {
+        let (lo, hi) = rows(j);
+        let c = col(j, lo, hi);
+        let xj = x[j];
+        match kind {
+            Kind::Symv | Kind::Hemv => {
+                let herm = kind == Kind::Hemv;
+                axpy(&mut t[lo - base..hi - base], c, xj);
                 let d = a[j + j * lda];
                 let d = if herm { T::from_real(d.re()) } else { d };
-                t[j] = t[j] + d * xj + dot(c, &x[lo..hi], herm);
+                t[j - base] = t[j - base] + d * xj + dot(c, &x[lo..hi], herm);
             }
-        }
-        Kind::Trmv => {
-            t.iter_mut().for_each(|v| *v = T::zero());
-            for j in 0..n {
-                let (lo, hi) = rows(j);
-                let c = col(j, lo, hi);
+            _ => {
                 let d = if unit { T::one() } else { a[j + j * lda] };
                 if op == Op::N {
-                    axpy(&mut t[lo..hi], c, x[j]);
-                    t[j] = t[j] + d * x[j];
+                    axpy(&mut t[lo - base..hi - base], c, xj);
+                    t[j - base] = t[j - base] + d * xj;
                 } else {
                     let conj = op == Op::C;
                     let d = if conj { d.conj() } else { d };
-                    t[j] = dot(c, &x[lo..hi], conj) + d * x[j];
+                    t[j - base] = dot(c, &x[lo..hi], conj) + d * xj;
                 }
             }
         }
-        Kind::Trsv => {
-            let conj = op == Op::C;
-            let diag = |j: usize| {
-                let d = a[j + j * lda];
-                if conj {
-                    d.conj()
-                } else {
-                    d
-                }
-            };
-            // op N walks the columns in the order the triangle allows and subtracts each
-            // solved entry's column (axpy); op T/C solves entry j from a dot with column j.
-            let forward = (op == Op::N) != upper;
-            let order: Box<dyn Iterator<Item = usize>> = if forward {
-                Box::new(0..n)
-            } else {
-                Box::new((0..n).rev())
-            };
-            for j in order {
-                let (lo, hi) = rows(j);
-                if op == Op::N {
-                    if !unit {
-                        x[j] = x[j] / a[j + j * lda];
-                    }
-                    let xj = x[j];
-                    let c = col(j, lo, hi);
-                    axpy(&mut x[lo..hi], c, T::zero() - xj);
-                } else {
-                    let s = x[j] - dot(col(j, lo, hi), &x[lo..hi], conj);
-                    x[j] = if unit { s } else { s / diag(j) };
-                }
-            }
+    }
+}
+
+/// `t = A x` for a full-storage symv/hemv or `t = op(A) x` for trmv. The columns split into
+/// blocks fixed by the shape, run over the threads; each block sums into its own partial of the
+/// rows it touches, and the partials are added in block order, so the bits never depend on the
+/// threads. trmv op T/C has no axpys: each block's entries are its own columns' dots, copied.
+#[allow(clippy::too_many_arguments)]
+fn full_product<T: Scalar>(
+    par: &crate::common::host::Par,
+    kind: Kind,
+    op: Op,
+    uplo: Uplo,
+    unit: bool,
+    n: usize,
+    a: &[T],
+    lda: usize,
+    x: &[T],
+    t: &mut [T],
+) {
+    let arch = pulp::Arch::new();
+    let blocks = (n / PROD_COLS).clamp(1, PROD_MAX_BLOCKS);
+    let dots_only = kind == Kind::Trmv && op != Op::N;
+    let upper = uplo == Uplo::Upper;
+    let parts = par.map(blocks, |k| {
+        let (j0, j1) = (k * n / blocks, (k + 1) * n / blocks);
+        let (base, len) = if dots_only {
+            (j0, j1 - j0)
+        } else if upper {
+            (0, j1)
+        } else {
+            (j0, n - j0)
+        };
+        let mut p = vec![T::zero(); len];
+        arch.dispatch(ProdBlock {
+            kind,
+            op,
+            uplo,
+            unit,
+            n,
+            a,
+            lda,
+            x,
+            j0,
+            j1,
+            base,
+            t: &mut p,
+        });
+        (base, p)
+    });
+    if dots_only {
+        for (base, p) in parts {
+            t[base..base + p.len()].copy_from_slice(&p);
         }
-        Kind::Gemv => {}
+        return;
+    }
+    t.iter_mut().for_each(|v| *v = T::zero());
+    for (base, p) in parts {
+        for (ti, v) in t[base..base + p.len()].iter_mut().zip(&p) {
+            *ti = *ti + *v;
+        }
+    }
+}
+
+/// `sum conj?(c) · v` with eight independent accumulators.
+#[inline(always)]
+fn dot<T: Scalar>(c: &[T], v: &[T], conj: bool) -> T {
+    let mut acc = [T::zero(); LANES];
+    let mut cc = c.chunks_exact(LANES);
+    let mut vc = v.chunks_exact(LANES);
+    for (ca, va) in (&mut cc).zip(&mut vc) {
+        for k in 0..LANES {
+            let e = if conj { ca[k].conj() } else { ca[k] };
+            acc[k] = acc[k] + e * va[k];
+        }
+    }
+    for (e, w) in cc.remainder().iter().zip(vc.remainder()) {
+        let e = if conj { e.conj() } else { *e };
+        acc[0] = acc[0] + e * *w;
+    }
+    acc.iter().fold(T::zero(), |s, v| s + *v)
+}
+
+/// `y += c · s`.
+#[inline(always)]
+fn axpy<T: Scalar>(y: &mut [T], c: &[T], s: T) {
+    for (yi, &ci) in y.iter_mut().zip(c) {
+        *yi = *yi + ci * s;
     }
 }
 
@@ -501,18 +732,8 @@ fn entry<T: Scalar>(
                 let xv: Vec<T> = (0..g.lx).map(|j| x[at(g.lx, *incx, j)]).collect();
                 gemv_full(par, g.op, g.m, g.n, a, lda, &xv, t);
             } else if let (true, Storage::Full { lda }) = (product, g.storage) {
-                let mut xv: Vec<T> = (0..g.lx).map(|j| x[at(g.lx, *incx, j)]).collect();
-                pulp::Arch::new().dispatch(Full {
-                    kind: g.kind,
-                    op: g.op,
-                    uplo: g.uplo,
-                    unit: false,
-                    n: g.n,
-                    a,
-                    lda,
-                    x: &mut xv,
-                    t,
-                });
+                let xv: Vec<T> = (0..g.lx).map(|j| x[at(g.lx, *incx, j)]).collect();
+                full_product(par, g.kind, g.op, g.uplo, false, g.n, a, lda, &xv, t);
             } else if product {
                 for (i, ti) in t.iter_mut().enumerate() {
                     let mut s = T::zero();
@@ -540,19 +761,10 @@ fn entry<T: Scalar>(
             let lower = applied_lower(g.mat);
             let x = &mut *out;
             if let Storage::Full { lda } = g.storage {
-                let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
+                let xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
                 let mut r = vec![T::zero(); n];
-                pulp::Arch::new().dispatch(Full {
-                    kind: Kind::Trmv,
-                    op: g.op,
-                    uplo: g.uplo,
-                    unit: g.diag == Diag::Unit,
-                    n,
-                    a,
-                    lda,
-                    x: &mut xv,
-                    t: &mut r,
-                });
+                let unit = g.diag == Diag::Unit;
+                full_product(par, Kind::Trmv, g.op, g.uplo, unit, n, a, lda, &xv, &mut r);
                 for (i, v) in r.iter().enumerate() {
                     x[at(n, inc, i)] = *v;
                 }
@@ -595,17 +807,7 @@ fn entry<T: Scalar>(
             let x = &mut *out;
             if let Storage::Full { lda } = g.storage {
                 let mut xv: Vec<T> = (0..n).map(|j| x[at(n, inc, j)]).collect();
-                pulp::Arch::new().dispatch(Full {
-                    kind: Kind::Trsv,
-                    op: g.op,
-                    uplo: g.uplo,
-                    unit,
-                    n,
-                    a,
-                    lda,
-                    x: &mut xv,
-                    t: &mut [],
-                });
+                trsv_full(par, g.op, g.uplo, unit, n, a, lda, &mut xv);
                 for (i, v) in xv.iter().enumerate() {
                     x[at(n, inc, i)] = *v;
                 }

@@ -47,6 +47,10 @@ pub(crate) const BLOCK: usize = 256;
 const MIN_PER_BLOCK: usize = 8192;
 /// Blocks per multiprocessor the split aims for.
 const BLOCKS_PER_SM: usize = 8;
+/// What the host backend's split counts as multiprocessors: 64 × 8 = 512 blocks, so a long
+/// vector's blocks balance over the host's threads (fixed by the shape, so the bits never
+/// depend on the threads).
+const HOST_SMS: usize = 64;
 /// Most vectors of a strided batch in one launch (keeps the grid within 2^31 blocks).
 const STRIDED_MAX: usize = 1 << 24;
 
@@ -269,7 +273,11 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
         batch,
         list: c.x.is_list(),
         host_results: c.out.is_host(),
-        sms: h.device().multiprocessor_count(),
+        sms: if h.device().backend() == crate::device::Backend::Host {
+            HOST_SMS
+        } else {
+            h.device().multiprocessor_count()
+        },
         out_size: std::mem::size_of::<R>(),
     };
     let plan = if quick_zero || batch == 0 {

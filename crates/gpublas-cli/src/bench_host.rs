@@ -23,19 +23,29 @@ pub(crate) enum Which {
     Solver,
 }
 
-/// Median seconds of `f(false)` (one call) over `reps` calls; `f(true)` restores the inputs,
-/// untimed, before each.
-fn median_time(reps: usize, mut f: impl FnMut(bool) -> Result<(), Error>) -> Result<f64, Error> {
-    f(true)?;
-    f(false)?; // warm-up: plans, workspace, faer's first touch
-    let mut t: Vec<f64> = Vec::with_capacity(reps);
-    for _ in 0..reps {
+/// Median seconds of `ours(false)` and of `faer(false)` (one call each) over `reps` rounds that
+/// alternate them, so a slow stretch of a shared machine costs both alike; `f(true)` restores
+/// the inputs, untimed, before each call.
+fn paired(
+    reps: usize,
+    mut ours: impl FnMut(bool) -> Result<(), Error>,
+    mut faer: impl FnMut(bool) -> Result<(), Error>,
+) -> Result<(f64, f64), Error> {
+    let time = |f: &mut dyn FnMut(bool) -> Result<(), Error>| -> Result<f64, Error> {
         f(true)?;
         let s = std::time::Instant::now();
         f(false)?;
-        t.push(s.elapsed().as_secs_f64());
+        Ok(s.elapsed().as_secs_f64())
+    };
+    // Warm-up: plans, workspace, faer's first touch.
+    time(&mut ours)?;
+    time(&mut faer)?;
+    let (mut a, mut b) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+    for _ in 0..reps {
+        a.push(time(&mut ours)?);
+        b.push(time(&mut faer)?);
     }
-    Ok(crate::bench::median(t))
+    Ok((crate::bench::median(a), crate::bench::median(b)))
 }
 
 /// Random values in [-1, 1), and a diagonal that makes the matrix well conditioned (and, with
@@ -89,11 +99,11 @@ impl Row {
 pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>, Error> {
     let mut h = Handle::with_config(dev, &HandleConfig::default())?;
     let n = if quick { 512 } else { 2048 };
-    let reps = if quick { 3 } else { 11 };
+    let reps = if quick { 3 } else { 21 };
     let par = Par::rayon(0);
     out!(
         "host backend beside faer {} called directly on the same values ({} threads; f64; \
-         median of {reps} calls; ratio = faer time / gpublas time)",
+         median of {reps} calls, alternating with faer's; ratio = faer time / gpublas time)",
         "0.24",
         h.host_threads()
     );
@@ -129,7 +139,7 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
     match which {
         Which::Blas3 => {
             let b = dev.upload(&b0)?;
-            let ours = median_time(reps, |reset| {
+            let ours_f = |reset: bool| {
                 if reset {
                     return Ok(());
                 }
@@ -150,12 +160,12 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     n,
                 )
                 .map(drop)
-            })?;
+            };
             let (am, bm) = (
                 MatRef::from_column_major_slice(&a0, n, n),
                 MatRef::from_column_major_slice(&b0, n, n),
             );
-            let faer = median_time(reps, |reset| {
+            let faer_f = |reset: bool| {
                 if reset {
                     return Ok(());
                 }
@@ -168,11 +178,12 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     par,
                 );
                 Ok(())
-            })?;
+            };
+            let (ours, faer) = paired(reps, ours_f, faer_f)?;
             push("gemm NN", 2.0 * nf * nf * nf, ours, faer);
         }
         Which::Trsm => {
-            let ours = median_time(reps, |reset| {
+            let ours_f = |reset: bool| {
                 if reset {
                     return ours_in.copy_from_host(&b0);
                 }
@@ -193,9 +204,9 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     )
                     .map(drop)
                 }
-            })?;
+            };
             let am = MatRef::from_column_major_slice(&a0, n, n);
-            let faer = median_time(reps, |reset| {
+            let faer_f = |reset: bool| {
                 if reset {
                     theirs.copy_from_slice(&b0);
                     return Ok(());
@@ -208,14 +219,15 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     );
                     Ok(())
                 }
-            })?;
+            };
+            let (ours, faer) = paired(reps, ours_f, faer_f)?;
             push("trsm LLNN", nf * nf * nf, ours, faer);
         }
         Which::Solver => {
             let mut fa = dev.upload(&a0)?;
             let mut ipiv = vec![0i32; n];
             let mut info = [0i32];
-            let ours = median_time(reps, |reset| {
+            let ours_f = |reset: bool| {
                 if reset {
                     return fa.copy_from_host(&a0);
                 }
@@ -229,7 +241,7 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     Results::Host(&mut info),
                 )
                 .map(drop)
-            })?;
+            };
             let mut perm = vec![0usize; n];
             let mut perm_inv = vec![0usize; n];
             let mut mem = faer::dyn_stack::MemBuffer::new(lu_in_place_scratch::<usize, f64>(
@@ -238,7 +250,7 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                 par,
                 Default::default(),
             ));
-            let faer = median_time(reps, |reset| {
+            let faer_f = |reset: bool| {
                 if reset {
                     mine.copy_from_slice(&a0);
                     return Ok(());
@@ -255,22 +267,23 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     );
                     Ok(())
                 }
-            })?;
+            };
+            let (ours, faer) = paired(reps, ours_f, faer_f)?;
             push("getrf", 2.0 * nf * nf * nf / 3.0, ours, faer);
 
-            let ours = median_time(reps, |reset| {
+            let ours_f = |reset: bool| {
                 if reset {
                     return fa.copy_from_host(&a0);
                 }
                 solver::potrf(&mut h, Uplo::Lower, n, &mut fa, n, Results::Host(&mut info))
                     .map(drop)
-            })?;
+            };
             let mut mem = faer::dyn_stack::MemBuffer::new(cholesky_in_place_scratch::<f64>(
                 n,
                 par,
                 Default::default(),
             ));
-            let faer = median_time(reps, |reset| {
+            let faer_f = |reset: bool| {
                 if reset {
                     mine.copy_from_slice(&a0);
                     return Ok(());
@@ -287,7 +300,8 @@ pub(crate) fn run(dev: &Device, which: Which, quick: bool) -> Result<Vec<Value>,
                     .map(drop)
                     .map_err(|e| Error::InvalidValue(format!("faer cholesky: {e:?}")))
                 }
-            })?;
+            };
+            let (ours, faer) = paired(reps, ours_f, faer_f)?;
             push("potrf L", nf * nf * nf / 3.0, ours, faer);
         }
     }

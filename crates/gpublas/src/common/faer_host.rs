@@ -200,6 +200,40 @@ pub(crate) fn getrf<T: Scalar>(
     let threads = current_par();
     for j0 in (0..k).step_by(LU_NB) {
         let jb = LU_NB.min(k - j0);
+        panel::<T>(&threads, a, m, lda, j0, jb, ipiv, &mut info)?;
+        // The panel's interchanges on the columns left and right of it, in order: column by
+        // column (each column's swaps stay in its cache lines), the columns over the threads.
+        swap_columns(&threads, a, lda, n, j0, &ipiv[j0..j0 + jb], (j0, j0 + jb));
+        if j0 + jb < n {
+            let rest = n - j0 - jb;
+            let par = par_for(2 * (m - j0) * jb * rest);
+            threads.install(|| {
+                with_faer_type!(T, lu_update, &mut *a, m, n, lda, j0, jb, j0 + jb, n, par)
+            })?;
+        }
+    }
+    Ok(info)
+}
+
+/// Columns per leaf of the host LU's recursive panel, factored column by column.
+const LU_LEAF: usize = 16;
+
+/// LU of columns `j0..j0 + jb` over rows `j0..m`, recursively (as LAPACK's `getrf2`): the left
+/// half, its interchanges on the right half, `U12 = L11⁻¹ A12`, `A22 -= L21 U12` (faer, over
+/// the threads), the right half, its interchanges on the left half. Leaves of [`LU_LEAF`]
+/// columns run column by column on one thread, so most of the panel's work is products.
+#[allow(clippy::too_many_arguments)]
+fn panel<T: Scalar>(
+    threads: &super::host::Par,
+    a: &mut [T],
+    m: usize,
+    lda: usize,
+    j0: usize,
+    jb: usize,
+    ipiv: &mut [i32],
+    info: &mut i32,
+) -> Result<(), Error> {
+    if jb <= LU_LEAF {
         pulp::Arch::new().dispatch(Panel {
             a: &mut *a,
             lda,
@@ -207,27 +241,84 @@ pub(crate) fn getrf<T: Scalar>(
             j0,
             jb,
             ipiv: &mut *ipiv,
-            info: &mut info,
+            info,
         });
-        // The panel's interchanges on the columns left and right of it, in order.
-        for (jj, &pv) in ipiv.iter().enumerate().skip(j0).take(jb) {
-            let p = pv as usize - 1;
-            if p != jj {
-                for col in (0..j0).chain(j0 + jb..n) {
-                    a.swap(jj + col * lda, p + col * lda);
-                }
-            }
-        }
-        if j0 + jb < n {
-            let rest = n - j0 - jb;
-            let par = par_for(2 * (m - j0) * jb * rest);
-            threads.install(|| with_faer_type!(T, lu_update, &mut *a, m, n, lda, j0, jb, par))?;
-        }
+        return Ok(());
     }
-    Ok(info)
+    let n1 = jb / 2;
+    let n2 = jb - n1;
+    panel::<T>(threads, a, m, lda, j0, n1, ipiv, info)?;
+    let single = super::host::Par::single();
+    swap_columns(
+        &single,
+        a,
+        lda,
+        j0 + jb,
+        j0,
+        &ipiv[j0..j0 + n1],
+        (0, j0 + n1),
+    );
+    let par = par_for(2 * (m - j0) * n1 * n2);
+    threads.install(|| {
+        with_faer_type!(
+            T,
+            lu_update,
+            &mut *a,
+            m,
+            j0 + jb,
+            lda,
+            j0,
+            n1,
+            j0 + n1,
+            j0 + jb,
+            par
+        )
+    })?;
+    panel::<T>(threads, a, m, lda, j0 + n1, n2, ipiv, info)?;
+    let right = &ipiv[j0 + n1..j0 + jb];
+    swap_columns(&single, a, lda, j0 + n1, j0 + n1, right, (0, j0));
+    Ok(())
 }
 
-/// `U12 = L11⁻¹ A12` and `A22 -= L21 U12` after the panel of columns `j0..j0 + jb`.
+/// Applies the interchanges `piv` (1-based rows, of pivot rows `k0..k0 + piv.len()`) in order
+/// to every column of `0..n` outside `skip`, column by column, the columns over the threads.
+#[allow(clippy::too_many_arguments)]
+fn swap_columns<T: Scalar>(
+    threads: &super::host::Par,
+    a: &mut [T],
+    lda: usize,
+    n: usize,
+    k0: usize,
+    piv: &[i32],
+    skip: (usize, usize),
+) {
+    let moves: Vec<(usize, usize)> = piv
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (k0 + i, p as usize - 1))
+        .filter(|&(r, p)| r != p)
+        .collect();
+    if moves.is_empty() || n == 0 {
+        return;
+    }
+    const COLS: usize = 16;
+    let end = (lda * n).min(a.len());
+    let groups: Vec<(usize, &mut [T])> = a[..end].chunks_mut(lda * COLS).enumerate().collect();
+    threads.map_items(groups, |(g, chunk)| {
+        for (c, col) in chunk.chunks_mut(lda).enumerate() {
+            let j = g * COLS + c;
+            if j >= skip.0 && j < skip.1 {
+                continue;
+            }
+            for &(r, p) in &moves {
+                col.swap(r, p);
+            }
+        }
+    });
+}
+
+/// `U12 = L11⁻¹ A12` and `A22 -= L21 U12` for the factored columns `j0..j0 + jb` and the
+/// columns `c0..c1` right of them (`c0 = j0 + jb`; `n` bounds the view).
 #[allow(clippy::too_many_arguments)]
 fn lu_update<F: faer::traits::ComplexField + bytemuck::Pod>(
     a: &mut [impl bytemuck::Pod],
@@ -236,11 +327,14 @@ fn lu_update<F: faer::traits::ComplexField + bytemuck::Pod>(
     lda: usize,
     j0: usize,
     jb: usize,
+    c0: usize,
+    c1: usize,
     par: faer::Par,
 ) -> Result<(), Error> {
     let a: &mut [F] = bytemuck::try_cast_slice_mut(a).map_err(cast_err)?;
     let whole = MatMut::from_column_major_slice_with_stride_mut(a, m, n, lda);
-    let (left, right) = whole.split_at_col_mut(j0 + jb);
+    let (left, right) = whole.split_at_col_mut(c0);
+    let right = right.subcols_mut(0, c1 - c0);
     let panel = left.rb().subcols(j0, jb);
     let l11 = panel.subrows(j0, jb);
     let l21 = panel.subrows(j0 + jb, m - j0 - jb);

@@ -483,7 +483,9 @@ pub(super) fn gemm<T: Scalar>(
         return Ok(());
     }
     let (cs, ldc) = c;
-    if beta != T::one() {
+    // beta = 0 with a product to add: faer writes C without reading it (no zeroing pass).
+    let replace = beta == T::zero() && k > 0;
+    if beta != T::one() && !replace {
         for j in 0..n {
             for x in &mut cs[j * ldc..j * ldc + m] {
                 *x = if beta == T::zero() {
@@ -509,6 +511,7 @@ pub(super) fn gemm<T: Scalar>(
         b,
         c: (cs, ldc),
         par,
+        replace,
     };
     // On the handle's own pool when it has one (faer splits over the current rayon pool).
     threads.install(move || match T::TAG {
@@ -529,6 +532,8 @@ struct Args<'x, T> {
     b: (&'x [T], usize),
     c: (&'x mut [T], usize),
     par: Par,
+    /// Overwrite C (beta = 0) instead of adding to it.
+    replace: bool,
 }
 
 impl<T: Scalar> Args<'_, T> {
@@ -556,7 +561,12 @@ impl<T: Scalar> Args<'_, T> {
         let cs: &mut [F] = bytemuck::try_cast_slice_mut(cs).map_err(cast_err)?;
         let dst = MatMut::from_column_major_slice_with_stride_mut(cs, self.m, self.n, ldc);
         let alpha: F = bytemuck::try_cast(alpha).map_err(cast_err)?;
-        matmul_with_conj(dst, Accum::Add, a, ca, b, cb, alpha, self.par);
+        let accum = if self.replace {
+            Accum::Replace
+        } else {
+            Accum::Add
+        };
+        matmul_with_conj(dst, accum, a, ca, b, cb, alpha, self.par);
         Ok(())
     }
 }

@@ -103,11 +103,19 @@ fn f1_reductions_same_bits_on_any_threads() {
 }
 
 /// F10 on the host: gemv N and T (with increments), one and many row pieces, the same bits
-/// on any threads, and within rounding of an f64 loop.
+/// on any threads, and within rounding of an f64 loop. The narrow shapes take the other splits:
+/// a tall, narrow op T splits its rows into blocks (70000 rows: two), a short, wide op N
+/// takes more column blocks (one row piece: up to 256).
 #[test]
 fn f10_gemv_same_bits_on_any_threads() {
     let dev = Device::host();
-    for &(m, n) in &[(7usize, 5usize), (513, 300), (2000, 1500)] {
+    for &(m, n) in &[
+        (7usize, 5usize),
+        (513, 300),
+        (2000, 1500),
+        (70_000, 20),
+        (30, 40_000),
+    ] {
         let lda = m + 3;
         let a = data(3, lda * n);
         let da = dev.upload(&a).unwrap();

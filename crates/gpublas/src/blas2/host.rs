@@ -91,6 +91,10 @@ const COLS_PER_BLOCK: usize = 1024;
 const MAX_COL_BLOCKS: usize = 16;
 /// Columns per piece of a transposed product.
 const COLS_PER_PIECE: usize = 16;
+/// Tasks a product with few pieces in one direction aims for (blocks in the other direction).
+const COL_TASKS: usize = 256;
+/// Rows per block of a transposed product with few column pieces.
+const ROWS_PER_DOT_BLOCK: usize = 1 << 15;
 /// Independent accumulators of a transposed product's column dot.
 const LANES: usize = 8;
 
@@ -113,7 +117,9 @@ fn gemv_full<T: Scalar>(
         // Pieces of rows × blocks of columns, so each piece streams long runs of its columns
         // and every thread has work; the blocks' partial sums are added in block order.
         let pieces = m.div_ceil(ROWS_PER_PIECE);
-        let blocks = n.div_ceil(COLS_PER_BLOCK).clamp(1, MAX_COL_BLOCKS);
+        // Few row pieces (a short, wide matrix): more column blocks, so every thread has work.
+        let max_blocks = (COL_TASKS / pieces).clamp(MAX_COL_BLOCKS, COL_TASKS);
+        let blocks = n.div_ceil(COLS_PER_BLOCK).clamp(1, max_blocks);
         let cb = n.div_ceil(blocks);
         let parts = par.map(pieces * blocks, |task| {
             let (p, q) = (task % pieces, task / pieces);
@@ -142,16 +148,50 @@ fn gemv_full<T: Scalar>(
         return;
     }
     let conj = op == Op::C;
-    par.chunks_mut(t, COLS_PER_PIECE, |p, tp| {
+    let pieces = n.div_ceil(COLS_PER_PIECE);
+    // Few column pieces (a tall, narrow matrix): the rows split into blocks too, each block's
+    // dots added in block order.
+    let rblocks = if pieces >= COL_TASKS {
+        1
+    } else {
+        (m / ROWS_PER_DOT_BLOCK).clamp(1, COL_TASKS)
+    };
+    if rblocks == 1 {
+        par.chunks_mut(t, COLS_PER_PIECE, |p, tp| {
+            arch.dispatch(ColsPiece {
+                a,
+                lda,
+                x: &x[..m],
+                c0: p * COLS_PER_PIECE,
+                conj,
+                t: tp,
+            })
+        });
+        return;
+    }
+    let parts = par.map(pieces * rblocks, |task| {
+        let (p, q) = (task % pieces, task / pieces);
+        let (r0, r1) = (q * m / rblocks, (q + 1) * m / rblocks);
+        let c0 = p * COLS_PER_PIECE;
+        let mut tp = vec![T::zero(); COLS_PER_PIECE.min(n - c0)];
         arch.dispatch(ColsPiece {
-            a,
+            a: &a[r0..],
             lda,
-            x: &x[..m],
-            c0: p * COLS_PER_PIECE,
+            x: &x[r0..r1],
+            c0,
             conj,
-            t: tp,
-        })
+            t: &mut tp,
+        });
+        tp
     });
+    for (p, tp) in t.chunks_mut(COLS_PER_PIECE).enumerate() {
+        tp.iter_mut().for_each(|v| *v = T::zero());
+        for q in 0..rblocks {
+            for (ti, v) in tp.iter_mut().zip(&parts[q * pieces + p]) {
+                *ti = *ti + *v;
+            }
+        }
+    }
 }
 
 /// Rows `r0..r0 + t.len()` of `A x`, column by column (a pulp operation, so the loop is

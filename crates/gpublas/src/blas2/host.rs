@@ -290,7 +290,8 @@ impl<T: Scalar> pulp::WithSimd for ColsPiece<'_, T> {
     }
 }
 
-/// Columns per diagonal block of a full-storage trsv, and rows per piece of its updates.
+/// Columns per diagonal block of a full-storage trsv, and the fewest rows per piece of its
+/// updates.
 const TRSV_BLOCK: usize = 256;
 const TRSV_PIECE: usize = 512;
 
@@ -390,14 +391,28 @@ fn trsv_step<T: Scalar>(f: Trsv<'_, T>) {
         }
         TrsvStep::Update { j0, xb, r0, piece } => {
             let rows = piece.len();
-            let mut one = |q: usize| {
+            // The block's columns in the solve's order, four per pass over the piece (each
+            // element still takes them one at a time, in that order: the same bits).
+            let order: Vec<usize> = if forward {
+                (0..xb.len()).collect()
+            } else {
+                (0..xb.len()).rev().collect()
+            };
+            let mut quads = order.chunks_exact(4);
+            for q in &mut quads {
+                let c = |i: usize| col(j0 + q[i], r0, r0 + rows);
+                let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
+                let s = |i: usize| T::zero() - xb[q[i]];
+                let (s0, s1, s2, s3) = (s(0), s(1), s(2), s(3));
+                for ((((xi, &a0), &a1), &a2), &a3) in
+                    piece.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3)
+                {
+                    *xi = *xi + a0 * s0 + a1 * s1 + a2 * s2 + a3 * s3;
+                }
+            }
+            for &q in quads.remainder() {
                 let s = T::zero() - xb[q];
                 axpy(piece, col(j0 + q, r0, r0 + rows), s);
-            };
-            if forward {
-                (0..xb.len()).for_each(&mut one);
-            } else {
-                (0..xb.len()).rev().for_each(&mut one);
             }
         }
         TrsvStep::Dots { j0, lo, xs, out } => {
@@ -453,11 +468,15 @@ fn trsv_full<T: Scalar>(
             let (xb, below) = tail.split_at_mut(j1 - j0);
             let (rest, r_start) = if forward { (below, j1) } else { (head, 0) };
             let xb: &[T] = xb;
-            par.chunks_mut(rest, TRSV_PIECE, |i, piece| {
+            // Two pieces per thread, none shorter than TRSV_PIECE rows: long column runs where
+            // there are few threads. Each element's operations do not depend on the pieces, so
+            // neither do the bits.
+            let len = rest.len().div_ceil(2 * par.threads()).max(TRSV_PIECE);
+            par.chunks_mut(rest, len, |i, piece| {
                 run(TrsvStep::Update {
                     j0,
                     xb,
-                    r0: r_start + i * TRSV_PIECE,
+                    r0: r_start + i * len,
                     piece,
                 })
             });

@@ -467,11 +467,11 @@ __device__ void chol(const Sol& j) {
     const int e = blockIdx.x, lane = threadIdx.x;
     if (e >= j.ne) return;
     int* info = (int*)j.info + e * j.info_s;
-    if (*info != 0) return;
     T* A = (T*)j.a + e * j.es;
     const int n = (int)j.cols;
     const bool lower = j.lower != 0;
-    // a[k] = L(lane, k) (for the upper triangle, L = Uᴴ).
+    // a[k] = L(lane, k) (for the upper triangle, L = Uᴴ). The loads are issued before info is
+    // known (reads only), so their latency overlaps its.
     T a[LEAF];
 #pragma unroll
     for (int k = 0; k < LEAF; ++k) {
@@ -479,6 +479,7 @@ __device__ void chol(const Sol& j) {
         if (k < n && lane < n && k <= lane)
             a[k] = lower ? A[lane + k * j.ld] : cj(A[k + lane * j.ld]);
     }
+    if (*info != 0) return;
     int fail = -1;
 #pragma unroll
     for (int jj = 0; jj < LEAF; ++jj) {
@@ -487,9 +488,10 @@ __device__ void chol(const Sol& j) {
             if (!(d > 0.0)) {
                 fail = jj;
             } else {
-                const double s = sqrt(d);
-                if (lane == jj) a[jj] = real_of<T>(s);
-                else if (lane > jj) a[jj] = scl(a[jj], (decltype(rpart(a[0])))(1.0 / s));
+                // One reciprocal square root on the column's critical path, as in `cholr`.
+                const double ri = rsqrt(d);
+                if (lane == jj) a[jj] = real_of<T>(d * ri);
+                else if (lane > jj) a[jj] = scl(a[jj], (decltype(rpart(a[0])))ri);
 #pragma unroll
                 for (int k = jj + 1; k < LEAF; ++k) {
                     if (k < n) {

@@ -43,7 +43,7 @@ static double sum_abs(const double* d, size_t n) { double s = 0; for (size_t i =
 int main() {
     std::mt19937_64 g(7);
     std::uniform_real_distribution<double> u(-1, 1);
-#ifndef ONLY7
+#if !defined(ONLY7) && !defined(ONLY8)
     // 1. batched LU 10000 x 32^2 (one warp each)
     {
         const int ne = 10000, n = 32; size_t N = (size_t)ne * n * n;
@@ -159,6 +159,73 @@ int main() {
         long ps = 0; for (int x : p) ps += x;
         double cs = 0; size_t nan = 0; for (double x : o) { if (x != x) ++nan; else cs += fabs(x); }
         printf("lu panel singular+NaN 4096 x 64: info %d checksum %.12e nans %zu piv %ld\n", inf, cs, nan, ps);
+    }
+#endif
+#ifdef HAVE_LUB
+    // 8. whole LU of small matrices, one block each (lub): times, and bits against a CPU loop
+    //    with the same arithmetic (division, then fma(-l, u, c)) and the same pivot rule.
+    {
+        auto ref = [](std::vector<double>& A, int rows, int cols, int ld, std::vector<int>& piv, int& info) {
+            info = 0;
+            for (int jj = 0; jj < std::min(rows, cols); ++jj) {
+                int p = jj; double best = -2.0;
+                for (int r = jj; r < rows; ++r) {
+                    double m = fabs(A[r + (size_t)jj * ld]); if (m != m) m = -1.0;
+                    if (m > best) { best = m; p = r; }
+                }
+                piv[jj] = p + 1;
+                const double pv = A[p + (size_t)jj * ld];
+                if (pv == 0.0) { if (!info) info = jj + 1; continue; }
+                if (p != jj) for (int c = 0; c < cols; ++c) std::swap(A[jj + (size_t)c * ld], A[p + (size_t)c * ld]);
+                for (int r = jj + 1; r < rows; ++r) A[r + (size_t)jj * ld] = A[r + (size_t)jj * ld] / pv;
+                for (int c = jj + 1; c < cols; ++c) {
+                    const double u = A[jj + (size_t)c * ld];
+                    for (int r = jj + 1; r < rows; ++r) A[r + (size_t)c * ld] = std::fma(-A[r + (size_t)jj * ld], u, A[r + (size_t)c * ld]);
+                }
+            }
+        };
+        struct Case { int rows, cols, ne, special; };
+        const Case cases[] = {{128, 128, 1000, 0}, {64, 64, 1000, 0}, {128, 128, 1, 0}, {100, 100, 7, 0}, {128, 70, 5, 0},
+                              {70, 128, 5, 0}, {65, 65, 5, 0}, {33, 40, 5, 0}, {64, 17, 5, 0}, {120, 120, 3, 1}, {50, 50, 3, 2}, {96, 96, 3, 3}};
+        int bad_total = 0;
+        for (const Case& cs : cases) {
+            const int rows = cs.rows, cols = cs.cols, ne = cs.ne, ld = rows + 3;
+            const size_t es = (size_t)ld * cols + 5, N = es * ne;
+            std::vector<double> h(N);
+            for (auto& x : h) x = u(g);
+            for (int e = 0; e < ne; ++e) {
+                double* M = h.data() + e * es;
+                if (cs.special == 1) { for (int r = 0; r < rows; ++r) { M[r + 7 * ld] = 0.0; M[r + 30 * ld] = M[r + 29 * ld]; } }
+                if (cs.special == 2) { M[3 + 4 * ld] = NAN; M[10 + 0 * ld] = INFINITY; }
+                if (cs.special == 3) { for (size_t i = 0; i < (size_t)ld * cols; ++i) M[i] = (double)((int)(M[i] * 3)); }
+            }
+            double *A, *A0; int *piv, *info;
+            CK(cudaMalloc(&A, N * 8)); CK(cudaMalloc(&A0, N * 8)); CK(cudaMalloc(&piv, ne * 128 * 4)); CK(cudaMalloc(&info, ne * 4));
+            CK(cudaMemcpy(A0, h.data(), N * 8, cudaMemcpyHostToDevice));
+            Sol j{}; j.a = (u64)A; j.ld = ld; j.es = es; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.piv_s = 128; j.info = (u64)info; j.info_s = 1; j.pivot = 1; j.ne = ne;
+            auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
+            const bool big = rows > 64 || cols > 64;
+#ifdef LUR
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 256>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
+#else
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lub8_d<<<ne, 256>>>(j); else sol_lub4_d<<<ne, 256>>>(j); });
+#endif
+            CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+            std::vector<double> o(N); std::vector<int> p(ne * 128), inf(ne);
+            cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost); cudaMemcpy(p.data(), piv, ne * 128 * 4, cudaMemcpyDeviceToHost); cudaMemcpy(inf.data(), info, ne * 4, cudaMemcpyDeviceToHost);
+            int bad = 0, badp = 0, badi = 0; const int check = std::min(ne, 40);
+            for (int e = 0; e < check; ++e) {
+                std::vector<double> M(h.begin() + e * es, h.begin() + (e + 1) * es); std::vector<int> rp(128); int ri;
+                ref(M, rows, cols, ld, rp, ri);
+                for (size_t i = 0; i < es; ++i) { const double x = M[i], y = o[e * es + i]; if (!(x == y || (x != x && y != y))) ++bad; }
+                for (int c = 0; c < std::min(rows, cols); ++c) badp += rp[c] != p[e * 128 + c];
+                badi += ri != inf[e];
+            }
+            bad_total += bad + badp + badi;
+            printf("lub %d x %d x %d (special %d): %.1f us  elements differing %d, pivots %d, info %d (of %d entries)%s\n", ne, rows, cols, cs.special, t, bad, badp, badi, check, bad + badp + badi ? "  MISMATCH" : "");
+            cudaFree(A); cudaFree(A0); cudaFree(piv); cudaFree(info);
+        }
+        printf("lub check: %d mismatches\n", bad_total);
     }
 #endif
 #ifdef HAVE_LUCL

@@ -604,6 +604,144 @@ __device__ void cholr(const Sol& j) {
     }
 }
 
+// LU with partial pivoting of a whole matrix of at most N × N (N = 64 or 128: the batched
+// small case), one block of 2N threads: thread (h, r) holds row slot r's columns h + 2q
+// (q < N/2) in registers, so a pivot row is two threads' registers, read without selection.
+// Interchanges move labels, not rows (as lu_warp): `lab` is the row each slot holds now, and
+// every row is stored once at the end. Per column: its N/32 owner warps each offer their best
+// row, one barrier, every thread picks the same winner; the winner's two threads publish its
+// row and the owners their multipliers, one barrier; every live row is updated. The loop over
+// column pairs is unrolled, so column jj is a static register. The arithmetic per element is
+// lu_warp's (a division, then c - l u per column), so the bits are the unblocked LU's.
+template <class T, int N>
+__device__ void lur(const Sol& j) {
+    pdl_enter();
+    constexpr int Q = N / 2, W = N / 32;
+    __shared__ __align__(16) T prow[2][Q];  // the pivot row: prow[h][q] is column h + 2q
+    __shared__ T lcol[N];
+    __shared__ int lab[N], slot_of[N];
+    // Each owner warp's candidate, by step parity (a step with a zero pivot has one barrier).
+    __shared__ double c_v[2][W];
+    __shared__ int c_key[2][W];
+    __shared__ T c_x[2][W];
+    __shared__ int s_first;
+    const int e = blockIdx.x;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    int* piv = (int*)j.piv + e * j.piv_s;
+    const int rows = (int)j.rows, cols = (int)j.cols, kmax = min(rows, cols);
+    const int r = threadIdx.x % N, h = threadIdx.x / N, lane = threadIdx.x & 31, wq = r >> 5;
+    T a[Q];
+    // Columns past `cols` load as zeros and are updated like the rest but never stored.
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+        const int k = h + 2 * q;
+        a[q] = (r < rows && k < cols) ? A[r + (i64)k * j.ld] : zero_of<T>();
+    }
+    bool live = r < rows;  // a candidate row: not a pivot row yet
+    if (h == 0) {
+        lab[r] = r;
+        slot_of[r] = r;
+    }
+    if (threadIdx.x == 0) s_first = 0;
+    __syncthreads();
+#pragma unroll
+    for (int qq = 0; qq < Q; ++qq) {
+        if (2 * qq >= kmax) break;
+#pragma unroll 1
+        for (int hh = 0; hh < 2; ++hh) {
+            const int jj = 2 * qq + hh, p = hh;
+            if (jj >= kmax) break;
+            // 1. each owner warp's best row: the largest |re| + |im|, the first label of
+            // equals; a NaN is never chosen over a number (with only NaNs, the diagonal row
+            // is). Every warp runs the shuffles: under a per-thread condition they compile to
+            // collective fallbacks (double: 513 -> 320 KB of code; on the H100 instruction-cache
+            // misses were the first stall, and 1000 × 64² took 148 -> 128 us).
+            {
+                double v = -2.0;
+                int key = 0x7fffffff;  // label * 256 + slot
+                const T x = a[qq];
+                if (live && h == hh) {
+                    const int l = lab[r];
+                    double m = (double)mag(x);
+                    if (m != m) m = -1.0;
+                    if (!j.pivot) m = l == jj ? 1.0 : -1.0;
+                    v = m;
+                    key = l * 256 + r;
+                }
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) {
+                    const double v2 = __shfl_xor_sync(0xffffffffu, v, o);
+                    const int k2 = __shfl_xor_sync(0xffffffffu, key, o);
+                    if (v2 > v || (v2 == v && k2 < key)) { v = v2; key = k2; }
+                }
+                const T xw = shf(x, key & 31);
+                if (lane == 0 && h == hh) {
+                    c_v[p][wq] = v;
+                    c_key[p][wq] = key;
+                    c_x[p][wq] = xw;
+                }
+            }
+            __syncthreads();
+            double v = c_v[p][0];
+            int key = c_key[p][0];
+            T pv = c_x[p][0];
+#pragma unroll
+            for (int t = 1; t < W; ++t) {
+                const double v2 = c_v[p][t];
+                const int k2 = c_key[p][t];
+                if (v2 > v || (v2 == v && k2 < key)) { v = v2; key = k2; pv = c_x[p][t]; }
+            }
+            const int w = key & 255, wl = key >> 8;
+            const bool zero = is0(pv);
+            // The slot that holds row jj from now on (as LAPACK, no interchange at a zero pivot).
+            const int ds = zero ? slot_of[jj] : w;
+            if (threadIdx.x == 0) {
+                if (j.pivot) piv[j.k0 + jj] = j.k0 + wl + 1;
+                if (zero) {
+                    if (s_first == 0) s_first = jj + 1;
+                } else {
+                    const int sd = slot_of[jj];
+                    lab[sd] = wl;
+                    slot_of[wl] = sd;
+                    lab[w] = jj;
+                    slot_of[jj] = w;
+                }
+            }
+            if (r == ds) live = false;
+            if (zero) continue;  // the same for every thread
+            // 2. the pivot row (columns right of jj) and the multipliers
+            if (r == ds) {
+#pragma unroll
+                for (int q = qq; q < Q; ++q) prow[h][q] = a[q];
+            }
+            if (h == hh && live) lcol[r] = quot(a[qq], pv);
+            __syncthreads();
+            // 3. the update of the live rows
+            if (live) {
+                const T l = lcol[r];
+                if (h == hh) a[qq] = l;
+#pragma unroll
+                for (int q = qq; q < Q; ++q)
+                    if (q > qq || h > hh) a[q] = fms(a[q], l, prow[h][q]);
+            }
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && s_first) {
+        int* info = (int*)j.info + e * j.info_s;
+        if (*info == 0) *info = j.k0 + s_first;
+    }
+    if (r < rows) {
+        const int l = lab[r];
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+            const int k = h + 2 * q;
+            if (k < cols) A[l + (i64)k * j.ld] = a[q];
+        }
+    }
+}
+
 __device__ void init(const Sol& j) {
     pdl_enter();
     const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -617,7 +755,8 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_swap_##TAG(Sol j) { swap_rows<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_gather_##TAG(Sol j) { gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(256) sol_cholr4_##TAG(Sol j) { cholr<T, 4>(j); }
+    extern "C" __global__ void __launch_bounds__(256) sol_cholr4_##TAG(Sol j) { cholr<T, 4>(j); } \
+    extern "C" __global__ void __launch_bounds__(128) sol_lur64_##TAG(Sol j) { lur<T, 64>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of
 // the four 128 registers allow: 240 -> 230 us for 10000 double 32 x 32 on the H100; double2's
 // rows need their registers).
@@ -629,6 +768,9 @@ SOLVER_KERNELS(z, double2, 1)
 extern "C" __global__ void __launch_bounds__(256) sol_cholr8_s(Sol j) { cholr<float, 8>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholr8_d(Sol j) { cholr<double, 8>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholr8_c(Sol j) { cholr<float2, 8>(j); }
+// Whole LU of 65 .. 128 for real types (complex stops at 64): one block per matrix.
+extern "C" __global__ void __launch_bounds__(256, 1) sol_lur128_s(Sol j) { lur<float, 128>(j); }
+extern "C" __global__ void __launch_bounds__(256, 1) sol_lur128_d(Sol j) { lur<double, 128>(j); }
 extern "C" __global__ void __launch_bounds__(MAXT) sol_init(Sol j) { init(j); }
 extern "C" __global__ void __launch_bounds__(MAXT) sol_perm(Sol j) { perm(j); }
 #endif

@@ -1,7 +1,7 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on Level 3's executor.
 
-use super::plan::{PANEL, PANEL_SMEM, ROWS_PER_BLOCK, SWAP_CHUNK};
+use super::plan::{lu_whole, PANEL, PANEL_SMEM, ROWS_PER_BLOCK, SWAP_CHUNK};
 use super::Ints;
 use crate::blas3::program::{Step, M};
 use crate::device::param;
@@ -114,6 +114,18 @@ pub(crate) fn launch<T: Scalar>(
                     &format!("sol_luw_{tag}"),
                     ne.div_ceil(4) as u32,
                     128,
+                    &mut prm,
+                );
+            }
+            if lu_whole(rows, cols, T::COMPLEX) {
+                // One block per matrix, two threads per row (`lu_small` keeps complex at 64).
+                let order = if rows <= 64 && cols <= 64 { 64 } else { 128 };
+                let mut prm = [param(&j)];
+                return s.launch(
+                    &SOLVER,
+                    &format!("sol_lur{order}_{tag}"),
+                    ne as u32,
+                    2 * order as u32,
                     &mut prm,
                 );
             }

@@ -279,6 +279,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             batch: self.c.count(),
             list: self.c.view().is_list(),
             elem: std::mem::size_of::<T>(),
+            complex: T::COMPLEX,
             piv_host: self.ipiv.as_ref().is_some_and(|p| p.0.is_host()),
             info_host: self.info.as_ref().is_some_and(|i| i.is_host()),
             sms: h.device().multiprocessor_count(),

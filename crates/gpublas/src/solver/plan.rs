@@ -24,6 +24,21 @@ pub(crate) fn chol_leaf(elem: usize) -> usize {
     }
 }
 
+/// Largest order whose whole LU is one step: one block holds the matrix in registers (mirrors
+/// `lur` in solver.cu, whose complex instances stop at 64).
+pub(crate) fn lu_small(complex: bool) -> usize {
+    if complex {
+        64
+    } else {
+        128
+    }
+}
+
+/// The whole LU of an `m × n` matrix is one step (no recursion, interchanges or solves).
+pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
+    m <= lu_small(complex) && n <= lu_small(complex)
+}
+
 /// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
 pub(crate) const PANEL: usize = 64;
 
@@ -45,6 +60,7 @@ pub(crate) struct Shape2 {
     pub batch: usize,
     pub list: bool,
     pub elem: usize,
+    pub complex: bool,
     /// Pivots and info are routed to host memory (gathered in the workspace).
     pub piv_host: bool,
     pub info_host: bool,
@@ -115,10 +131,15 @@ impl Shape2 {
         self.m.min(self.n)
     }
 
+    fn whole_lu(&self) -> bool {
+        matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt) && lu_whole(self.m, self.n, self.complex)
+    }
+
     /// The largest triangular solve of the program: (order, other dimension).
     fn solve_shape(&self) -> (usize, usize) {
         match self.kind {
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
+            _ if self.whole_lu() => (0, 0),
             _ => {
                 let k = self.kmin();
                 let leaf = if self.kind == Kind::Potrf {
@@ -153,7 +174,9 @@ impl Shape2 {
     /// The gather lists of one permutation step: a count and (destination, source) rows.
     fn swap_ints(&self) -> usize {
         let k = match self.kind {
-            Kind::Getrf if self.kmin() > PANEL || self.n > self.m => self.kmin(),
+            Kind::Getrf if !self.whole_lu() && (self.kmin() > PANEL || self.n > self.m) => {
+                self.kmin()
+            }
             Kind::Getrs => self.m,
             _ => 0,
         };
@@ -182,7 +205,7 @@ impl Shape2 {
     /// The panel kernel's blocks for one matrix at a time.
     fn full_grid(&self) -> usize {
         let lu = matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt);
-        if !lu || (self.batch > 1 && !self.list) {
+        if !lu || self.whole_lu() || (self.batch > 1 && !self.list) {
             return 1;
         }
         self.m.div_ceil(ROWS_PER_BLOCK).clamp(1, self.sms.max(1))

@@ -9,7 +9,7 @@
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
 //! (64 complex double) are one block in shared memory (a warp's registers up to 32).
 
-use super::plan::{chol_leaf, split, SPlan, PANEL};
+use super::plan::{chol_leaf, lu_whole, split, SPlan, PANEL};
 use super::Kind;
 use crate::blas3::plan::INV_NB;
 use crate::blas3::program::{mat, rank_k_steps, RankK, Space, Step, K, M};
@@ -194,6 +194,18 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
         Kind::Getrf | Kind::GetrfNpvt => {
             let pivot = g.kind == Kind::Getrf;
             b.v.push(Step::Init);
+            if lu_whole(g.m, g.n, T::COMPLEX) {
+                // A small matrix: one step factors all of it (one block per matrix on the GPU).
+                b.v.push(Step::Lu {
+                    rows: g.m,
+                    cols: g.n,
+                    a: b.c,
+                    k0: 0,
+                    pivot,
+                    leaf: 0,
+                });
+                return b.v;
+            }
             let k = g.m.min(g.n);
             b.lu(g.m, 0, k, pivot);
             if g.n > g.m {

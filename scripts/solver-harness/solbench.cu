@@ -205,8 +205,8 @@ int main() {
             Sol j{}; j.a = (u64)A; j.ld = ld; j.es = es; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.piv_s = 128; j.info = (u64)info; j.info_s = 1; j.pivot = 1; j.ne = ne;
             auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
             const bool big = rows > 64 || cols > 64;
-#ifdef LUR
-            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 256>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
+#if defined(LUR)
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 512>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
 #else
             double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lub8_d<<<ne, 256>>>(j); else sol_lub4_d<<<ne, 256>>>(j); });
 #endif

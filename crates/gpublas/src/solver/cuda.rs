@@ -118,14 +118,19 @@ pub(crate) fn launch<T: Scalar>(
                 );
             }
             if lu_whole(rows, cols, T::COMPLEX) {
-                // One block per matrix, two threads per row (`lu_small` keeps complex at 64).
-                let order = if rows <= 64 && cols <= 64 { 64 } else { 128 };
+                // One block per matrix: two threads per row up to 64, four up to 128
+                // (`lu_small` keeps complex at 64).
+                let (order, threads) = if rows <= 64 && cols <= 64 {
+                    (64, 128)
+                } else {
+                    (128, 512)
+                };
                 let mut prm = [param(&j)];
                 return s.launch(
                     &SOLVER,
                     &format!("sol_lur{order}_{tag}"),
                     ne as u32,
-                    2 * order as u32,
+                    threads,
                     &mut prm,
                 );
             }

@@ -4,7 +4,8 @@
 //!
 //! LU (as LAPACK's `getrf2`, blocked by recursion): factor the left half of the columns, apply
 //! its interchanges to the right half, solve for `U12`, update `A22`, factor it, apply its
-//! interchanges to the left half. Leaves of 32 columns are one panel kernel over all rows.
+//! interchanges to the left half. Leaves of up to 64 columns are one panel kernel over all rows;
+//! a matrix of at most 128 × 128 (64 × 64 complex) is a single step, no recursion.
 //! Cholesky: factor `A11`, solve for the off-diagonal block, a rank-k update of the trailing
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
 //! (64 complex double) are one block in shared memory (a warp's registers up to 32).

@@ -225,22 +225,14 @@ impl<T: Scalar> pulp::WithSimd for RowsPiece<'_, T> {
             let s = r0 + (c0 + j) * lda;
             &a[s..s + rows]
         };
-        // Four columns per pass over the piece: a quarter of the loads and stores of `t`, and
-        // four streams in flight. Each element still adds its columns one at a time in column
-        // order, so the bits are those of one column per pass.
+        // Four columns per pass over the piece, in column order (the bits of one per pass).
         let quads = x.len() / 4;
         for q in 0..quads {
-            let j = 4 * q;
-            let (c0_, c1, c2, c3) = (col(j), col(j + 1), col(j + 2), col(j + 3));
-            let (x0, x1, x2, x3) = (x[j], x[j + 1], x[j + 2], x[j + 3]);
-            for ((((ti, &a0), &a1), &a2), &a3) in t.iter_mut().zip(c0_).zip(c1).zip(c2).zip(c3) {
-                *ti = *ti + a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
-            }
+            let j = [4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3];
+            axpy4(t, j.map(col), j.map(|j| x[j]));
         }
         for (j, &xj) in x.iter().enumerate().skip(4 * quads) {
-            for (ti, &aij) in t.iter_mut().zip(col(j)) {
-                *ti = *ti + aij * xj;
-            }
+            axpy(t, col(j), xj);
         }
     }
 }
@@ -390,29 +382,18 @@ fn trsv_step<T: Scalar>(f: Trsv<'_, T>) {
             }
         }
         TrsvStep::Update { j0, xb, r0, piece } => {
-            let rows = piece.len();
+            let (rows, len) = (piece.len(), xb.len());
             // The block's columns in the solve's order, four per pass over the piece (each
             // element still takes them one at a time, in that order: the same bits).
-            let order: Vec<usize> = if forward {
-                (0..xb.len()).collect()
-            } else {
-                (0..xb.len()).rev().collect()
-            };
-            let mut quads = order.chunks_exact(4);
-            for q in &mut quads {
-                let c = |i: usize| col(j0 + q[i], r0, r0 + rows);
-                let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
-                let s = |i: usize| T::zero() - xb[q[i]];
-                let (s0, s1, s2, s3) = (s(0), s(1), s(2), s(3));
-                for ((((xi, &a0), &a1), &a2), &a3) in
-                    piece.iter_mut().zip(c0).zip(c1).zip(c2).zip(c3)
-                {
-                    *xi = *xi + a0 * s0 + a1 * s1 + a2 * s2 + a3 * s3;
-                }
+            let at = |i: usize| if forward { i } else { len - 1 - i };
+            let c = |q: usize| col(j0 + q, r0, r0 + rows);
+            let s = |q: usize| T::zero() - xb[q];
+            for g in 0..len / 4 {
+                let q = [at(4 * g), at(4 * g + 1), at(4 * g + 2), at(4 * g + 3)];
+                axpy4(piece, q.map(c), q.map(s));
             }
-            for &q in quads.remainder() {
-                let s = T::zero() - xb[q];
-                axpy(piece, col(j0 + q, r0, r0 + rows), s);
+            for i in 4 * (len / 4)..len {
+                axpy(piece, c(at(i)), s(at(i)));
             }
         }
         TrsvStep::Dots { j0, lo, xs, out } => {
@@ -668,6 +649,16 @@ fn dot<T: Scalar>(c: &[T], v: &[T], conj: bool) -> T {
 fn axpy<T: Scalar>(y: &mut [T], c: &[T], s: T) {
     for (yi, &ci) in y.iter_mut().zip(c) {
         *yi = *yi + ci * s;
+    }
+}
+
+/// Four axpys in one pass over `y`: a quarter of its loads and stores and four column streams
+/// in flight. Each element still adds the columns one at a time in order, so the bits are
+/// those of four [`axpy`] calls in turn.
+#[inline(always)]
+fn axpy4<T: Scalar>(y: &mut [T], c: [&[T]; 4], s: [T; 4]) {
+    for ((((yi, &a0), &a1), &a2), &a3) in y.iter_mut().zip(c[0]).zip(c[1]).zip(c[2]).zip(c[3]) {
+        *yi = *yi + a0 * s[0] + a1 * s[1] + a2 * s[2] + a3 * s[3];
     }
 }
 

@@ -180,7 +180,7 @@ fn potrf_typed<F: faer::traits::ComplexField + bytemuck::Pod>(
     }
 }
 
-/// Columns per panel of the host LU: the panel is factored column by column, the rest of the
+/// Columns per panel of the host LU: the panel is factored by [`panel`], the rest of the
 /// matrix by one triangular solve and one product per panel.
 const LU_NB: usize = 64;
 
@@ -207,9 +207,7 @@ pub(crate) fn getrf<T: Scalar>(
         if j0 + jb < n {
             let rest = n - j0 - jb;
             let par = par_for(2 * (m - j0) * jb * rest);
-            threads.install(|| {
-                with_faer_type!(T, lu_update, &mut *a, m, n, lda, j0, jb, j0 + jb, n, par)
-            })?;
+            threads.install(|| with_faer_type!(T, lu_update, &mut *a, m, n, lda, j0, jb, par))?;
         }
     }
     Ok(info)
@@ -259,21 +257,8 @@ fn panel<T: Scalar>(
         (0, j0 + n1),
     );
     let par = par_for(2 * (m - j0) * n1 * n2);
-    threads.install(|| {
-        with_faer_type!(
-            T,
-            lu_update,
-            &mut *a,
-            m,
-            j0 + jb,
-            lda,
-            j0,
-            n1,
-            j0 + n1,
-            j0 + jb,
-            par
-        )
-    })?;
+    // The view ends at the panel's last column: only the right half is updated.
+    threads.install(|| with_faer_type!(T, lu_update, &mut *a, m, j0 + jb, lda, j0, n1, par))?;
     panel::<T>(threads, a, m, lda, j0 + n1, n2, ipiv, info)?;
     let right = &ipiv[j0 + n1..j0 + jb];
     swap_columns(&single, a, lda, j0 + n1, j0 + n1, right, (0, j0));
@@ -317,8 +302,8 @@ fn swap_columns<T: Scalar>(
     });
 }
 
-/// `U12 = L11⁻¹ A12` and `A22 -= L21 U12` for the factored columns `j0..j0 + jb` and the
-/// columns `c0..c1` right of them (`c0 = j0 + jb`; `n` bounds the view).
+/// `U12 = L11⁻¹ A12` and `A22 -= L21 U12` for the factored columns `j0..j0 + jb` and every
+/// column right of them in the `m × n` view.
 #[allow(clippy::too_many_arguments)]
 fn lu_update<F: faer::traits::ComplexField + bytemuck::Pod>(
     a: &mut [impl bytemuck::Pod],
@@ -327,14 +312,11 @@ fn lu_update<F: faer::traits::ComplexField + bytemuck::Pod>(
     lda: usize,
     j0: usize,
     jb: usize,
-    c0: usize,
-    c1: usize,
     par: faer::Par,
 ) -> Result<(), Error> {
     let a: &mut [F] = bytemuck::try_cast_slice_mut(a).map_err(cast_err)?;
     let whole = MatMut::from_column_major_slice_with_stride_mut(a, m, n, lda);
-    let (left, right) = whole.split_at_col_mut(c0);
-    let right = right.subcols_mut(0, c1 - c0);
+    let (left, right) = whole.split_at_col_mut(j0 + jb);
     let panel = left.rb().subcols(j0, jb);
     let l11 = panel.subrows(j0, jb);
     let l21 = panel.subrows(j0 + jb, m - j0 - jb);

@@ -585,7 +585,8 @@ fn f1_f10_updates_same_bits_on_any_threads() {
 /// F10 on the host: full-storage symv, trmv and trsv run in column blocks of 256 fixed by the
 /// shape (1000: four blocks, the last short), over the threads: every uplo and op gives the
 /// same bits on 1 thread, the global pool and 3 threads, and matches an f64 loop (trsv: the
-/// residual of the solve, on a well-conditioned triangle).
+/// residual of the solve, on a well-conditioned triangle; op N also the bits of the sequential
+/// column solve).
 #[test]
 #[allow(clippy::needless_range_loop)]
 fn f10_symv_trmv_trsv_same_bits_on_any_threads() {
@@ -673,6 +674,25 @@ fn f10_symv_trmv_trsv_same_bits_on_any_threads() {
                         (r - x0[i]).abs() <= 1e-13 * n as f64,
                         "trsv {uplo:?} {op:?}"
                     );
+                }
+                if op == Op::N {
+                    // The blocks repeat the sequential column solve's operations exactly: the
+                    // same bits as that loop (each entry divided, then its column subtracted
+                    // from the unsolved rows, in the triangle's order).
+                    let mut s = x0.clone();
+                    let order: Vec<usize> = match uplo {
+                        Uplo::Lower => (0..n).collect(),
+                        Uplo::Upper => (0..n).rev().collect(),
+                    };
+                    for j in order {
+                        s[j] /= el(j, j);
+                        let m = 0.0 - s[j];
+                        for i in (0..n).filter(|&i| i != j && inside(i, j)) {
+                            s[i] += el(i, j) * m;
+                        }
+                    }
+                    let same = s.iter().zip(&vs).all(|(p, q)| p.to_bits() == q.to_bits());
+                    assert!(same, "trsv {uplo:?} N: not the sequential solve's bits");
                 }
                 outs.extend(&vs);
             }

@@ -33,6 +33,8 @@ pub struct Handle {
     pub(crate) staging: Vec<crate::device::PinnedBuffer<u8>>,
     /// How the host backend uses threads (`set_host_threads`).
     pub(crate) host_par: crate::common::host::Par,
+    /// The side stream of look-ahead programs (CUDA), created on first need.
+    side: std::sync::OnceLock<Option<crate::device::SideLane>>,
 }
 
 impl Handle {
@@ -96,6 +98,7 @@ impl Handle {
             lt: None,
             staging: Vec::new(),
             host_par: crate::common::host::Par::global(),
+            side: std::sync::OnceLock::new(),
         })
     }
 
@@ -135,6 +138,17 @@ impl Handle {
     /// The stream the handle's work is submitted to.
     pub fn stream(&self) -> &Stream {
         &self.stream
+    }
+
+    /// The side lane of look-ahead programs (`None` on the host backend), created on first
+    /// use and kept for the handle's life (a graph may hold work captured from it).
+    pub(crate) fn side_lane(&self) -> Result<Option<&crate::device::SideLane>, Error> {
+        if self.side.get().is_none() {
+            let lane = crate::device::SideLane::new(&self.device)?;
+            // A handle is used by one thread at a time (`&mut` calls), so no other set can win.
+            let _ = self.side.set(lane);
+        }
+        Ok(self.side.get().and_then(Option::as_ref))
     }
 
     /// Moves the handle to `stream` (same device). Never blocks the host: the new stream is made

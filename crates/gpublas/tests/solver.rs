@@ -1783,6 +1783,26 @@ fn f1_getrf_tall_panels_beyond_shared_memory(dev: &Device) {
     }
 }
 
+/// Tall enough that the look-ahead program's side-lane panels take leaves narrower than 64
+/// columns (their rows would not fit the side lane's blocks' shared memory), with and without
+/// pivoting; single matrices and a strided pair.
+fn f1_getrf_lookahead_narrow_side_leaves(dev: &Device) {
+    let mut h = handle(dev);
+    let mut r = Gen::new(151);
+    for (t, &(rt, form, fill)) in [
+        (Rt::Getrf, Form::Single, Fill::Sep),
+        (Rt::Npvt, Form::Single, Fill::Dominant),
+        (Rt::Getrf, Form::Strided(2), Fill::Random),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let c = FCase::rotate(rt, 11000, 260, t).with(form, t);
+        let mut p = prepare_fact::<f64>(dev, &mut r, c, &[fill]);
+        run_checked(&mut h, &mut p);
+    }
+}
+
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {
     getrf_suite::<f32>(dev, 102, SUB, RECT_SUB)
 }
@@ -3682,9 +3702,91 @@ fn f7_getrs_out_of_range_pivots_stay_inside_buffers(dev: &Device) {
     }
 }
 
+/// A getrf big enough for the look-ahead program (its panels on a second stream) captured into
+/// a graph on a workspace preallocated by a query: capturing runs nothing, and every replay
+/// gives the bits of an uncaptured call, whose factors and pivots are checked against the
+/// reference loop. The host backend refuses capture.
+fn m13_f10_capture_lookahead_getrf_replays(dev: &Device) {
+    let mut h = fixed_handle(dev, 0);
+    if dev.backend() == gpublas::Backend::Host {
+        assert!(matches!(
+            h.stream().begin_capture(),
+            Err(Error::Unsupported(_))
+        ));
+        return;
+    }
+    let (m, n, lda) = (700usize, 600usize, 703usize);
+    let mut r = Gen::new(211);
+    let (ad, _) = gen_sep::<f64>(m, n, &[], &[], false, true, &mut r);
+    let a0 = store::<f64>(&ad, lda, None);
+    let getrf = |h: &mut Handle,
+                 a: &mut DeviceBuffer<f64>,
+                 p: &mut DeviceBuffer<i32>,
+                 i: &mut DeviceBuffer<i32>| {
+        solver::getrf(h, m, n, a, lda, Results::Device(p), Results::Device(i))
+    };
+    let mut a = dev.upload(&a0).unwrap();
+    let mut piv = dev.upload(&vec![PIV_POISON; n]).unwrap();
+    let mut info = dev.upload(&[INFO_POISON]).unwrap();
+    h.start_device_memory_size_query().unwrap();
+    let _ = getrf(&mut h, &mut a, &mut piv, &mut info).unwrap();
+    let need = h.stop_device_memory_size_query().unwrap();
+    let _ = h.set_device_memory_size(need).unwrap();
+    // The uncaptured call, checked against the reference.
+    assert_eq!(
+        getrf(&mut h, &mut a, &mut piv, &mut info).unwrap(),
+        Status::Success
+    );
+    let (want_a, want_p) = (a.to_vec().unwrap(), piv.to_vec().unwrap());
+    assert_eq!(info.to_vec().unwrap(), vec![0]);
+    let f = Dense {
+        r: m,
+        c: n,
+        v: (0..n)
+            .flat_map(|j| (0..m).map(move |i| (i, j)))
+            .map(|(i, j)| (want_a[i + j * lda], 0.0))
+            .collect(),
+    };
+    let p0: Vec<usize> = want_p.iter().map(|&p| (p - 1) as usize).collect();
+    let (_, ref_p, _) = ref_lu(&ad, true);
+    assert_eq!(p0, ref_p, "pivots differ from the reference loop");
+    let res = lu_residual(&ad, &f, Some(&p0), f64::EPSILON);
+    assert!(res < RESID_MAX, "LU residual ratio {res:.3e}");
+    // Captured: nothing runs until the graph does.
+    a.copy_from_host(&a0).unwrap();
+    piv.copy_from_host(&vec![PIV_POISON; n]).unwrap();
+    info.copy_from_host(&[INFO_POISON]).unwrap();
+    h.stream().begin_capture().unwrap();
+    let st = getrf(&mut h, &mut a, &mut piv, &mut info);
+    let graph = h.stream().end_capture();
+    assert_eq!(st.unwrap(), Status::Success);
+    let graph = graph.unwrap();
+    // Bits: the padding rows hold NaN.
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+    assert!(
+        bits(&a.to_vec().unwrap()) == bits(&a0),
+        "capturing changed A"
+    );
+    assert_eq!(info.to_vec().unwrap(), vec![INFO_POISON]);
+    for rep in 0..3 {
+        a.copy_from_host(&a0).unwrap();
+        piv.copy_from_host(&vec![PIV_POISON; n]).unwrap();
+        info.copy_from_host(&[INFO_POISON]).unwrap();
+        graph.launch().unwrap();
+        h.synchronize().unwrap();
+        assert!(
+            bits(&a.to_vec().unwrap()) == bits(&want_a),
+            "replay {rep}: factors differ"
+        );
+        assert_eq!(piv.to_vec().unwrap(), want_p, "replay {rep}: pivots differ");
+        assert_eq!(info.to_vec().unwrap(), vec![0], "replay {rep}: info");
+    }
+}
+
 on_both_backends!(
     f1_f10_getrf_random_and_separated_all_sizes_forms_f64,
     f1_getrf_tall_panels_beyond_shared_memory,
+    f1_getrf_lookahead_narrow_side_leaves,
     f1_f10_getrf_random_and_separated_sizes_forms_f32,
     f1_f10_getrf_random_and_separated_sizes_forms_c32,
     f1_f10_getrf_random_and_separated_sizes_forms_c64,
@@ -3715,4 +3817,5 @@ on_both_backends!(
     f9_overlapping_strided_outputs_are_invalid,
     f9_strided_solves_may_share_one_factor,
     f7_getrs_out_of_range_pivots_stay_inside_buffers,
+    m13_f10_capture_lookahead_getrf_replays,
 );

@@ -6,7 +6,7 @@ use super::program::{Fill, Space, Step, K, M};
 use super::{Call, Sc};
 use crate::common::operand::Batch;
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
-use crate::device::{param, Element};
+use crate::device::{param, Element, Stream};
 use crate::kernels::L3;
 use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceLease};
 
@@ -316,6 +316,12 @@ pub(crate) fn run<T: Scalar>(
     let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
+    let side = if steps.contains(&Step::Fork) {
+        h.side_lane()?
+    } else {
+        None
+    };
+
     let elem = std::mem::size_of::<T>();
     let batch = c.c.count();
     let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
@@ -364,8 +370,28 @@ pub(crate) fn run<T: Scalar>(
             r: (r_ptr, pr as i64),
             ws_align,
         };
+        // The lane the steps go to: the handle's stream, or the side lane between a Fork and
+        // its Back.
+        let mut on_side = false;
         for st in steps {
+            let s = match (on_side, side) {
+                (true, Some(l)) => l.stream(),
+                _ => stream,
+            };
             match *st {
+                Step::Fork => {
+                    if let Some(l) = side {
+                        l.fork(stream)?;
+                    }
+                    on_side = true;
+                }
+                Step::Back => on_side = false,
+                Step::Join => {
+                    if let Some(l) = side {
+                        l.join(stream)?;
+                    }
+                    on_side = false;
+                }
                 Step::Gemm {
                     a,
                     b,
@@ -377,7 +403,10 @@ pub(crate) fn run<T: Scalar>(
                 } => {
                     let (by_entries, bn, outer, inner_is_entry) =
                         mode(count, ne, uniform).calls(count, ne);
-                    let Some(s) = shape::<T>(st, &bases, by_entries, bn, dev_scal, lt_len) else {
+                    // On the side lane no engine workspace (the main lane's products use it
+                    // meanwhile).
+                    let lim = if on_side { 0 } else { lt_len };
+                    let Some(sh) = shape::<T>(st, &bases, by_entries, bn, dev_scal, lim) else {
                         continue;
                     };
                     for o in 0..outer {
@@ -395,23 +424,23 @@ pub(crate) fn run<T: Scalar>(
                                 ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
                             }
                         };
-                        lt.matmul(
-                            &s,
-                            stream,
-                            sc(alpha),
-                            at(a),
-                            at(b),
-                            sc(beta),
-                            at(cm),
-                            lt_ptr,
-                            lt_len,
-                        )?;
+                        let (wp, wl) = if on_side { (0, 0) } else { (lt_ptr, lt_len) };
+                        lt.matmul(&sh, s, sc(alpha), at(a), at(b), sc(beta), at(cm), wp, wl)?;
                     }
                 }
-                _ if st.is_solver() => {
-                    crate::solver::cuda::launch::<T>(h, st, bases.c, e0, ne, c.ints.as_ref())?
-                }
-                _ => launch_blocks::<T>(h, st, &bases, ne, dev_scal, slots, host_vals)?,
+                _ if st.is_solver() => crate::solver::cuda::launch::<T>(
+                    s,
+                    st,
+                    bases.c,
+                    (e0, ne),
+                    c.ints.as_ref(),
+                    if on_side {
+                        crate::solver::plan::SIDE_GRID
+                    } else {
+                        0
+                    },
+                )?,
+                _ => launch_blocks::<T>(s, st, &bases, ne, dev_scal, slots, host_vals)?,
             }
         }
         e0 += ne;
@@ -475,7 +504,7 @@ fn scal_elem(real: i32, elem: usize) -> u64 {
 }
 
 fn launch_blocks<T: Scalar>(
-    h: &Handle,
+    s: &Stream,
     st: &Step,
     bases: &Bases,
     ne: usize,
@@ -602,7 +631,10 @@ fn launch_blocks<T: Scalar>(
         | Step::Lu { .. }
         | Step::Swap { .. }
         | Step::Chol { .. }
-        | Step::Init => return Ok(()),
+        | Step::Init
+        | Step::Fork
+        | Step::Back
+        | Step::Join => return Ok(()),
     }
     if let Some(k) = beta_k {
         let idx = k.slot();
@@ -630,7 +662,7 @@ fn launch_blocks<T: Scalar>(
     }
     let grid = total.min(1 << 20) as u32;
     let mut prm = [param(&j)];
-    h.stream().launch(
+    s.launch(
         &L3,
         &format!("{kernel}_{}", T::TAG),
         grid,

@@ -421,6 +421,8 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             Ok(())
         }
         Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init => Ok(()),
+        // One lane: program order is an order the program allows.
+        Step::Fork | Step::Back | Step::Join => Ok(()),
         Step::Copy { m, n, src, dst } => {
             let d = sp.take(dst.sp)?;
             let s = sp.get(src.sp);

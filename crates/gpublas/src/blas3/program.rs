@@ -168,6 +168,14 @@ pub(crate) enum Step {
     },
     /// The solver's start: info 0 for every entry, the panel's exchange records cleared.
     Init,
+    /// The steps after it run on the side lane (a second stream on CUDA), once the main
+    /// lane's steps so far have finished. The host runs every step in program order, so a
+    /// program must be correct that way too.
+    Fork,
+    /// The steps after it run on the main lane again, beside the side lane's.
+    Back,
+    /// The main lane waits for the side lane's steps so far.
+    Join,
 }
 
 impl Step {

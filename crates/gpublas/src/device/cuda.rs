@@ -281,6 +281,24 @@ impl CudaDevice {
         self.ctx.new_stream().map_err(drv("cuStreamCreate"))
     }
 
+    /// A stream of the highest priority the device offers: its blocks are scheduled before
+    /// those of streams of default priority as multiprocessors free up.
+    pub(crate) fn new_urgent_stream(&self) -> Result<Arc<CudaStream>, Error> {
+        self.bind()?;
+        let (_, greatest) =
+            result::stream::get_priority_range().map_err(drv("cuCtxGetStreamPriorityRange"))?;
+        self.ctx
+            .new_stream_with_priority(greatest)
+            .map_err(drv("cuStreamCreateWithPriority"))
+    }
+
+    /// An event for ordering streams only (no timing: cheaper to record and wait on).
+    pub(crate) fn new_order_event(&self) -> Result<CudaEvent, Error> {
+        self.ctx
+            .new_event(Some(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING))
+            .map_err(drv("cuEventCreate"))
+    }
+
     pub(crate) fn new_event(&self) -> Result<CudaEvent, Error> {
         self.ctx.new_event(None).map_err(drv("cuEventCreate"))
     }

@@ -847,6 +847,54 @@ impl StreamJoiner {
     }
 }
 
+/// A second stream on the handle's device for work that may run beside the handle's stream
+/// (the solver's look-ahead panel), ordered with it by events only, so a graph capture of the
+/// handle's stream takes the side's work in too (CUDA only).
+pub(crate) struct SideLane {
+    stream: Stream,
+    fork: cudarc::driver::CudaEvent,
+    join: cudarc::driver::CudaEvent,
+}
+
+impl SideLane {
+    /// The side lane of `dev` (`None` on the host backend, whose steps run in program order).
+    pub(crate) fn new(dev: &Device) -> Result<Option<SideLane>, Error> {
+        match &dev.0 {
+            DeviceKind::Host(_) => Ok(None),
+            DeviceKind::Cuda(d) => Ok(Some(SideLane {
+                stream: Stream(StreamKind::Cuda(d.new_urgent_stream()?, d.clone())),
+                fork: d.new_order_event()?,
+                join: d.new_order_event()?,
+            })),
+        }
+    }
+
+    /// The side stream.
+    pub(crate) fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// Work submitted to the side from now on waits for `main`'s work so far.
+    pub(crate) fn fork(&self, main: &Stream) -> Result<(), Error> {
+        match (&main.0, &self.stream.0) {
+            (StreamKind::Cuda(m, _), StreamKind::Cuda(s, _)) => {
+                cuda::stream_order(&self.fork, m, s)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Work submitted to `main` from now on waits for the side's work so far.
+    pub(crate) fn join(&self, main: &Stream) -> Result<(), Error> {
+        match (&main.0, &self.stream.0) {
+            (StreamKind::Cuda(m, _), StreamKind::Cuda(s, _)) => {
+                cuda::stream_order(&self.join, s, m)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 impl Stream {
     /// Launches `func` of `module` with `grid` blocks of `block` threads (CUDA only).
     ///

@@ -4,9 +4,9 @@
 use super::plan::{lu_whole, PANEL, PANEL_SMEM, ROWS_PER_BLOCK, SWAP_CHUNK};
 use super::Ints;
 use crate::blas3::program::{Step, M};
-use crate::device::param;
+use crate::device::{param, Stream};
 use crate::kernels::SOLVER;
-use crate::{Error, Handle, Scalar};
+use crate::{Error, Scalar};
 
 /// Most matrix rows whose occupants the permutation kernel keeps in shared memory.
 const PERM_DIRECT_ROWS: usize = 40 << 10;
@@ -37,15 +37,16 @@ struct Sol {
     pad: i32,
 }
 
-/// Launches one solver step for batch entries `e0 .. e0 + ne`, whose matrices start at
-/// `c.0` (entry `e0`) and lie `c.1` elements apart.
+/// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose matrices start at
+/// `c.0` (entry `e0`) and lie `c.1` elements apart; a panel takes at most `grid_cap` blocks
+/// (0: no cap beyond the plan's).
 pub(crate) fn launch<T: Scalar>(
-    h: &Handle,
+    s: &Stream,
     st: &Step,
     c: (u64, i64),
-    e0: usize,
-    ne: usize,
+    (e0, ne): (usize, usize),
     ints: Option<&Ints>,
+    grid_cap: usize,
 ) -> Result<(), Error> {
     let Some(Ints::Dev(d)) = ints else {
         return Err(Error::InvalidValue(
@@ -72,7 +73,6 @@ pub(crate) fn launch<T: Scalar>(
         info_s: d.info_s as i64,
         ..Default::default()
     };
-    let s = h.stream();
     let tag = T::TAG;
     match *st {
         Step::Init => {
@@ -135,8 +135,9 @@ pub(crate) fn launch<T: Scalar>(
                 );
             }
             // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
+            let cap = if grid_cap > 0 { grid_cap } else { d.grid };
             let g = if ne == 1 {
-                d.grid.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1)
+                d.grid.min(cap).min(rows.div_ceil(ROWS_PER_BLOCK)).max(1)
             } else {
                 1
             };

@@ -20,7 +20,7 @@
 mod api;
 pub(crate) mod cuda;
 pub(crate) mod host;
-mod plan;
+pub(crate) mod plan;
 mod program;
 
 pub use api::*;

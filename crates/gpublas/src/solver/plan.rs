@@ -42,6 +42,40 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
 /// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
 pub(crate) const PANEL: usize = 64;
 
+/// Look-ahead LU: fewest columns (of `min(m, n)`) and block width (from 4096 columns; 128
+/// below). H100, f64 (NOTES, issue 10, 2026-11-25 later): blocks of 512 beat 256 by 5 % at
+/// 32768 and equalled them at 8192 and 16384.
+const AHEAD_MIN: usize = 256;
+const AHEAD_NB: usize = 512;
+const AHEAD_NB_SMALL: usize = 128;
+
+/// The block width of the look-ahead LU of an `m × n` matrix, or `None` for the recursive
+/// program: blocks of columns whose panel (a recursive LU of its own) runs on the side lane
+/// while the main lane updates the rest of the trailing matrix.
+pub(crate) fn lookahead(m: usize, n: usize) -> Option<usize> {
+    let k = m.min(n);
+    let nb = if k >= 4096 { AHEAD_NB } else { AHEAD_NB_SMALL };
+    (k >= AHEAD_MIN.max(2 * nb)).then_some(nb)
+}
+
+/// Columns of a side-lane panel's leaves over `rows` rows of `elem` bytes: the widest of
+/// 64, 32, 16, 8 whose rows fit the shared memory of the side lane's blocks (the panel kernel
+/// works in global memory otherwise, several times slower per column).
+pub(crate) fn side_leaf(rows: usize, elem: usize) -> usize {
+    let g = SIDE_GRID.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1);
+    let per = rows.div_ceil(g);
+    let mut w = PANEL;
+    while w > 8 && per * w * elem > PANEL_SMEM {
+        w /= 2;
+    }
+    w
+}
+
+/// Most blocks of a panel on the side lane: the rest of the device stays with the main
+/// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
+/// and 64 were within 2 % of each other on the H100; 24 and 16 were slower.
+pub(crate) const SIDE_GRID: usize = 48;
+
 /// Most interchanges one permutation step turns into a gather (mirrors `SWAPC` in solver.cu).
 pub(crate) const SWAP_CHUNK: usize = 1024;
 
@@ -117,7 +151,12 @@ pub(crate) fn slot_gen_bytes(grid: usize, elem: usize) -> usize {
 
 /// The split of `nc` columns into two recursion halves: a multiple of the leaf near the middle.
 pub(crate) fn split(nc: usize) -> usize {
-    let h = (nc / 2).div_ceil(LEAF) * LEAF;
+    split_by(nc, LEAF)
+}
+
+/// `split` in multiples of `unit`.
+pub(crate) fn split_by(nc: usize, unit: usize) -> usize {
+    let h = (nc / 2).div_ceil(unit) * unit;
     h.clamp(1, nc - 1)
 }
 

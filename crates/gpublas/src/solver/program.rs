@@ -10,7 +10,7 @@
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
 //! (64 complex double) are one block in shared memory (a warp's registers up to 32).
 
-use super::plan::{chol_leaf, lu_whole, split, SPlan, PANEL};
+use super::plan::{chol_leaf, lookahead, lu_whole, side_leaf, split, split_by, SPlan, LEAF, PANEL};
 use super::Kind;
 use crate::blas3::plan::INV_NB;
 use crate::blas3::program::{mat, rank_k_steps, RankK, Space, Step, K, M};
@@ -50,6 +50,10 @@ struct Builder<'p> {
     c: M,
     /// Panel leaves so far (each tags its exchange records with its number).
     leaf: usize,
+    /// Most columns of a panel leaf (`PANEL`, less for panels on the side lane).
+    unit: usize,
+    /// Bytes of an element.
+    elem: usize,
 }
 
 impl Builder<'_> {
@@ -78,7 +82,7 @@ impl Builder<'_> {
 
     /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.
     fn lu(&mut self, m: usize, c0: usize, nc: usize, pivot: bool) {
-        if nc <= PANEL {
+        if nc <= self.unit {
             self.v.push(Step::Lu {
                 rows: m - c0,
                 cols: nc,
@@ -90,7 +94,7 @@ impl Builder<'_> {
             self.leaf += 1;
             return;
         }
-        let n1 = split(nc);
+        let n1 = split_by(nc, self.unit.min(LEAF));
         let n2 = nc - n1;
         self.lu(m, c0, n1, pivot);
         if pivot {
@@ -132,6 +136,81 @@ impl Builder<'_> {
                 reverse: false,
             });
         }
+    }
+
+    /// LU of the whole `m × n` matrix in blocks of `nb` columns with a look-ahead of one: once
+    /// block `k` is factored, the main lane applies its interchanges to every other column,
+    /// solves its rows of `U` and updates block `k + 1`, whose panel (recursive, as `lu`, with
+    /// leaves narrow enough for the side lane's blocks) then runs on the side lane while the
+    /// main lane updates the rest of the trailing matrix. The side lane's steps use E, R and the
+    /// gather lists; the main lane's beside them only a product.
+    fn lu_ahead(&mut self, m: usize, n: usize, nb: usize, pivot: bool) {
+        let k = m.min(n);
+        let mut c = 0;
+        self.lu(m, 0, nb.min(k), pivot);
+        while c < k {
+            let w = nb.min(k - c);
+            let c1 = c + w;
+            let tc = n - c1;
+            if pivot && c > 0 {
+                self.swap(m, 0, c, c, c1);
+            }
+            if tc > 0 {
+                if pivot {
+                    self.swap(m, c1, tc, c, c1);
+                }
+                let (a11, a12) = (at(self.c, c, c), at(self.c, c, c1));
+                self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, tc, a11, a12);
+            }
+            let rows = m - c1;
+            if c1 >= k || rows == 0 {
+                break;
+            }
+            let w1 = nb.min(k - c1);
+            self.update(rows, (c1, w1), c, w);
+            self.v.push(Step::Fork);
+            self.unit = side_leaf(m - c1, self.elem);
+            self.lu(m, c1, w1, pivot);
+            self.unit = PANEL;
+            self.v.push(Step::Back);
+            self.update(rows, (c1 + w1, n - c1 - w1), c, w);
+            self.v.push(Step::Join);
+            c = c1;
+        }
+    }
+
+    /// Row interchanges `k0 .. k1` on `cols` columns from column `c0`, all `m` rows.
+    fn swap(&mut self, m: usize, c0: usize, cols: usize, k0: usize, k1: usize) {
+        self.v.push(Step::Swap {
+            rows: m,
+            cols,
+            a: at(self.c, 0, c0),
+            k0,
+            k1,
+            reverse: false,
+        });
+    }
+
+    /// `A[r0.., c0..c0+nc] -= L U`, `L` the `rows × w` block below the diagonal block at `c`
+    /// and `U` its rows of the columns, for the `rows` rows from `r0 = c + w`.
+    fn update(&mut self, rows: usize, (c0, nc): (usize, usize), c: usize, w: usize) {
+        if nc == 0 {
+            return;
+        }
+        let r0 = c + w;
+        self.v.push(Step::Gemm {
+            ta: Op::N,
+            tb: Op::N,
+            m: rows,
+            n: nc,
+            k: w,
+            alpha: K::MinusOne,
+            a: at(self.c, r0, c),
+            b: at(self.c, c, c0),
+            beta: K::One,
+            c: at(self.c, r0, c0),
+            count: 1,
+        });
     }
 
     /// `C -= op(X) op(X)ᴴ` on the `lower`/upper triangle of the order-`n` block at `c`, `X`
@@ -190,6 +269,8 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
         p,
         c: mat(Space::C, 0, g.ldc, 0),
         leaf: 0,
+        unit: PANEL,
+        elem: std::mem::size_of::<T>(),
     };
     match g.kind {
         Kind::Getrf | Kind::GetrfNpvt => {
@@ -205,6 +286,10 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
                     pivot,
                     leaf: 0,
                 });
+                return b.v;
+            }
+            if let Some(nb) = lookahead(g.m, g.n) {
+                b.lu_ahead(g.m, g.n, nb, pivot);
                 return b.v;
             }
             let k = g.m.min(g.n);

@@ -15,7 +15,7 @@ use crate::memory::rounded_total;
 pub(crate) const LEAF: usize = 32;
 
 /// Order of a Cholesky leaf for elements of `elem` bytes: one block factors it in shared memory
-/// (mirrors `cholr` in solver.cu; a leaf of at most 32 is one warp's).
+/// (mirrors `cholp` in solver.cu; a leaf of at most 32 is one warp's).
 pub(crate) fn chol_leaf(elem: usize) -> usize {
     if elem <= 8 {
         128

@@ -371,8 +371,14 @@ pub(crate) fn run<T: Scalar>(
             ws_align,
         };
         // The lane the steps go to: the handle's stream, or the side lane between a Fork and
-        // its Back.
+        // its Back. `open` joins the side lane back if a step fails while it may still run
+        // (the workspace is released in the handle stream's order).
         let mut on_side = false;
+        let mut open = Unjoined {
+            side,
+            main: stream,
+            open: false,
+        };
         for st in steps {
             let s = match (on_side, side) {
                 (true, Some(l)) => l.stream(),
@@ -383,14 +389,14 @@ pub(crate) fn run<T: Scalar>(
                     if let Some(l) = side {
                         l.fork(stream)?;
                     }
-                    on_side = true;
+                    (on_side, open.open) = (true, true);
                 }
                 Step::Back => on_side = false,
                 Step::Join => {
                     if let Some(l) = side {
                         l.join(stream)?;
                     }
-                    on_side = false;
+                    (on_side, open.open) = (false, false);
                 }
                 Step::Gemm {
                     a,
@@ -446,6 +452,22 @@ pub(crate) fn run<T: Scalar>(
         e0 += ne;
     }
     Ok(())
+}
+
+/// Joins the side lane back into the main one when dropped while open (a failed step).
+struct Unjoined<'a> {
+    side: Option<&'a crate::device::SideLane>,
+    main: &'a Stream,
+    open: bool,
+}
+
+impl Drop for Unjoined<'_> {
+    fn drop(&mut self) {
+        if let (true, Some(l)) = (self.open, self.side) {
+            // The step's own error is the one reported.
+            let _ = l.join(self.main);
+        }
+    }
 }
 
 /// Writes `[alpha, conj(alpha), beta, 1, 0]` of entries `e0 .. e0 + ne` into `slots` (from

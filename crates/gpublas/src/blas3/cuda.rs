@@ -443,7 +443,7 @@ pub(crate) fn run<T: Scalar>(
                     if on_side {
                         crate::solver::plan::SIDE_GRID
                     } else {
-                        0
+                        usize::MAX
                     },
                 )?,
                 _ => launch_blocks::<T>(s, st, &bases, ne, dev_scal, slots, host_vals)?,

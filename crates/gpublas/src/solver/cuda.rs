@@ -1,7 +1,7 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on Level 3's executor.
 
-use super::plan::{lu_whole, PANEL, PANEL_SMEM, ROWS_PER_BLOCK, SWAP_CHUNK};
+use super::plan::{lu_whole, panel_split, PANEL, PANEL_SMEM, SWAP_CHUNK};
 use super::Ints;
 use crate::blas3::program::{Step, M};
 use crate::device::{param, Stream};
@@ -39,7 +39,7 @@ struct Sol {
 
 /// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose matrices start at
 /// `c.0` (entry `e0`) and lie `c.1` elements apart; a panel takes at most `grid_cap` blocks
-/// (0: no cap beyond the plan's).
+/// (and at most the plan's).
 pub(crate) fn launch<T: Scalar>(
     s: &Stream,
     st: &Step,
@@ -135,13 +135,11 @@ pub(crate) fn launch<T: Scalar>(
                 );
             }
             // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
-            let cap = if grid_cap > 0 { grid_cap } else { d.grid };
-            let g = if ne == 1 {
-                d.grid.min(cap).min(rows.div_ceil(ROWS_PER_BLOCK)).max(1)
+            let (g, rpb) = if ne == 1 {
+                panel_split(rows, d.grid.min(grid_cap))
             } else {
-                1
+                (1, rows)
             };
-            let rpb = rows.div_ceil(g);
             let bytes = rpb * cols * elem as usize;
             let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
             j.grid = g as i32;

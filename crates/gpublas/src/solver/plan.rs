@@ -62,13 +62,19 @@ pub(crate) fn lookahead(m: usize, n: usize) -> Option<usize> {
 /// 64, 32, 16, 8 whose rows fit the shared memory of the side lane's blocks (the panel kernel
 /// works in global memory otherwise, several times slower per column).
 pub(crate) fn side_leaf(rows: usize, elem: usize) -> usize {
-    let g = SIDE_GRID.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1);
-    let per = rows.div_ceil(g);
+    let (_, per) = panel_split(rows, SIDE_GRID);
     let mut w = PANEL;
     while w > 8 && per * w * elem > PANEL_SMEM {
         w /= 2;
     }
     w
+}
+
+/// The blocks of a panel kernel over `rows` rows with at most `grid` of them (at least
+/// `ROWS_PER_BLOCK` rows each), and the rows each block holds.
+pub(crate) fn panel_split(rows: usize, grid: usize) -> (usize, usize) {
+    let g = grid.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1);
+    (g, rows.div_ceil(g))
 }
 
 /// Most blocks of a panel on the side lane: the rest of the device stays with the main
@@ -80,7 +86,7 @@ pub(crate) const SIDE_GRID: usize = 48;
 pub(crate) const SWAP_CHUNK: usize = 1024;
 
 /// Fewest panel rows per block of the panel kernel.
-pub(crate) const ROWS_PER_BLOCK: usize = 128;
+const ROWS_PER_BLOCK: usize = 128;
 
 /// Bytes of shared memory a panel block may keep its rows in (else it works in place).
 pub(crate) const PANEL_SMEM: usize = 160 << 10;

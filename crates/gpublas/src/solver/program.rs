@@ -98,43 +98,17 @@ impl Builder<'_> {
         let n2 = nc - n1;
         self.lu(m, c0, n1, pivot);
         if pivot {
-            self.v.push(Step::Swap {
-                rows: m,
-                cols: n2,
-                a: at(self.c, 0, c0 + n1),
-                k0: c0,
-                k1: c0 + n1,
-                reverse: false,
-            });
+            self.swap(m, c0 + n1, n2, c0, c0 + n1);
         }
         let (a11, a12) = (at(self.c, c0, c0), at(self.c, c0, c0 + n1));
         self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, n1, n2, a11, a12);
         let rows = m - c0 - n1;
         if rows > 0 {
-            self.v.push(Step::Gemm {
-                ta: Op::N,
-                tb: Op::N,
-                m: rows,
-                n: n2,
-                k: n1,
-                alpha: K::MinusOne,
-                a: at(self.c, c0 + n1, c0),
-                b: a12,
-                beta: K::One,
-                c: at(self.c, c0 + n1, c0 + n1),
-                count: 1,
-            });
+            self.update(rows, (c0 + n1, n2), c0, n1);
         }
         self.lu(m, c0 + n1, n2, pivot);
         if pivot {
-            self.v.push(Step::Swap {
-                rows: m,
-                cols: n1,
-                a: at(self.c, 0, c0),
-                k0: c0 + n1,
-                k1: c0 + nc,
-                reverse: false,
-            });
+            self.swap(m, c0, n1, c0 + n1, c0 + nc);
         }
     }
 
@@ -297,14 +271,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
             if g.n > g.m {
                 let rest = g.n - g.m;
                 if pivot {
-                    b.v.push(Step::Swap {
-                        rows: g.m,
-                        cols: rest,
-                        a: at(b.c, 0, g.m),
-                        k0: 0,
-                        k1: g.m,
-                        reverse: false,
-                    });
+                    b.swap(g.m, g.m, rest, 0, g.m);
                 }
                 let (a, r) = (b.c, at(b.c, 0, g.m));
                 b.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, g.m, rest, a, r);

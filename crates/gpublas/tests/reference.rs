@@ -6,13 +6,13 @@
 
 mod common;
 
-#[path = "reference/increments.rs"]
-mod increments;
-#[path = "reference/zero_dims.rs"]
-mod zero_dims;
-#[path = "reference/uplo.rs"]
-mod uplo;
 #[path = "reference/complex_scaling.rs"]
 mod complex_scaling;
+#[path = "reference/increments.rs"]
+mod increments;
 #[path = "reference/stream_order.rs"]
 mod stream_order;
+#[path = "reference/uplo.rs"]
+mod uplo;
+#[path = "reference/zero_dims.rs"]
+mod zero_dims;

@@ -250,7 +250,7 @@ fn check_results<R: Element>(
                     h.device().name()
                 )))
             }
-            Some(_) => {}
+            Some(_) => b.mark_used(&h.stream),
         }
     }
     Ok(())

@@ -264,6 +264,8 @@ impl Checker<'_> {
         if !buf.is_on(self.h.device()) {
             return Err(self.where_is(buf, label));
         }
+        // Downloads, overwrites and the free of this buffer now wait for the handle's stream.
+        buf.mark_used(&self.h.stream);
         if buf.len() < need {
             return Err(Error::InvalidValue(format!(
                 "{}: {} has {} elements; {} needs {need}",
@@ -302,6 +304,7 @@ impl Checker<'_> {
                     let buf = list.get(i);
                     match buf.addr_on(dev) {
                         Some(a) if buf.len() >= need => {
+                            buf.mark_used(&self.h.stream);
                             if let Some(s) = sink.as_deref_mut() {
                                 s.push(a)
                             }

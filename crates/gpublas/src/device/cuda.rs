@@ -33,6 +33,18 @@ pub(crate) struct CudaDevice {
     arch: &'static str,
     kernels: Mutex<KernelCache>,
     pool: Mutex<Option<PoolHandle>>,
+    /// Streams of the device's own for uploads and downloads, lent one per transfer, so a
+    /// transfer waits for its own copy and nothing else.
+    transfer_streams: Mutex<Vec<Arc<CudaStream>>>,
+    /// Buffers dropped while streams that used them may still run: freed once their events
+    /// have passed (see `CudaMem`'s drop).
+    pending_frees: Mutex<Vec<PendingFree>>,
+}
+
+/// A device allocation waiting for the streams that used it.
+struct PendingFree {
+    ptr: u64,
+    after: Vec<CudaEvent>,
 }
 
 #[derive(Clone, Copy)]
@@ -103,6 +115,8 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
         arch,
         kernels: Mutex::new(KernelCache::default()),
         pool: Mutex::new(None),
+        transfer_streams: Mutex::new(Vec::new()),
+        pending_frees: Mutex::new(Vec::new()),
     });
     map.insert(ordinal, dev.clone());
     Ok(dev)
@@ -183,25 +197,41 @@ impl CudaDevice {
         self.ctx.bind_to_thread().map_err(drv("cuCtxSetCurrent"))
     }
 
+    /// Free and total device memory, after freeing the dropped buffers whose users have passed.
     pub(crate) fn mem_info(&self) -> Result<(usize, usize), Error> {
         self.bind()?;
+        self.reclaim(false);
         self.ctx.mem_get_info().map_err(drv("cuMemGetInfo"))
     }
 
+    /// Waits for all work on the device: only for the user's explicit `Device::synchronize`
+    /// (no call path of the library waits for the whole context).
     pub(crate) fn synchronize(&self) -> Result<(), Error> {
-        self.ctx.synchronize().map_err(drv("cuCtxSynchronize"))
+        self.bind()?;
+        self.ctx.synchronize().map_err(drv("cuCtxSynchronize"))?;
+        self.reclaim(false);
+        Ok(())
     }
 
-    /// A synchronising device allocation (`cuMemAlloc`).
+    /// A device allocation (`cuMemAlloc`). Dropped buffers whose users have passed are freed
+    /// first; when the device is full, the allocation waits for the users of the dropped ones
+    /// still pending (their streams only) and tries once more.
     pub(crate) fn alloc(self: &Arc<Self>, bytes: usize) -> Result<CudaMem, Error> {
         self.bind()?;
+        self.reclaim(false);
         // SAFETY: the context is current; the memory is only handed out as a byte range.
-        match unsafe { result::malloc_sync(bytes.max(1)) } {
+        let mut r = unsafe { result::malloc_sync(bytes.max(1)) };
+        if matches!(&r, Err(e) if is_oom(e)) && self.reclaim(true) {
+            // SAFETY: as above.
+            r = unsafe { result::malloc_sync(bytes.max(1)) };
+        }
+        match r {
             Ok(ptr) => Ok(CudaMem {
                 ptr,
                 bytes,
                 dev: self.clone(),
                 owned: true,
+                users: StreamUsers::default(),
             }),
             Err(e) if is_oom(&e) => Err(Error::MemoryError {
                 needed: bytes,
@@ -210,6 +240,61 @@ impl CudaDevice {
             }),
             Err(e) => Err(Error::driver("cuMemAlloc", e)),
         }
+    }
+
+    /// Frees the dropped buffers whose users' events have passed; with `wait`, waits for the
+    /// events of all of them first. Returns whether anything was freed.
+    fn reclaim(&self, wait: bool) -> bool {
+        let ready: Vec<PendingFree> = {
+            let Ok(mut pending) = self.pending_frees.lock() else {
+                return false;
+            };
+            if pending.is_empty() {
+                return false;
+            }
+            let all = std::mem::take(&mut *pending);
+            let (ready, keep) = all.into_iter().partition(|p| {
+                p.after.iter().all(|e| {
+                    if wait {
+                        if let Err(err) = e.synchronize() {
+                            tracing::error!(error = %err, "waiting for a buffer's last use failed");
+                        }
+                        true
+                    } else {
+                        // An error (a failed launch) will not pass later either: free now.
+                        e.try_is_complete().unwrap_or(true)
+                    }
+                })
+            });
+            *pending = keep;
+            ready
+        };
+        for p in &ready {
+            free_now(p.ptr);
+        }
+        !ready.is_empty()
+    }
+
+    /// Lends one of the device's transfer streams to `f` (creating one if all are lent).
+    fn with_transfer_stream<R>(
+        &self,
+        f: impl FnOnce(&CudaStream) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        self.bind()?;
+        let lent = self
+            .transfer_streams
+            .lock()
+            .map_err(|_| Error::driver("transfer streams", "poisoned lock"))?
+            .pop();
+        let stream = match lent {
+            Some(s) => s,
+            None => self.new_stream()?,
+        };
+        let r = f(&stream);
+        if let Ok(mut free) = self.transfer_streams.lock() {
+            free.push(stream);
+        }
+        r
     }
 
     /// The device's default memory pool, with its release threshold raised so freed memory stays
@@ -303,23 +388,49 @@ impl CudaDevice {
         self.ctx.new_event(None).map_err(drv("cuEventCreate"))
     }
 
-    /// Copies host bytes to device memory at `dst`, after all work on the device has finished,
-    /// and waits until they have landed: from pageable memory `cuMemcpyHtoD` may return before
-    /// its DMA completes, and gpublas streams do not wait for the legacy stream.
+    /// Copies host bytes to device memory at `dst` on a transfer stream of the device's own
+    /// and waits until they have landed (that stream only). The caller has waited for the
+    /// buffer's users (`StreamUsers::wait`); nothing else is waited for.
     pub(crate) fn copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), Error> {
-        self.bind()?;
-        self.synchronize()?;
-        // SAFETY: callers pass a `dst` that heads an allocation of at least `src.len()` bytes.
-        unsafe { result::memcpy_htod_sync(dst, src) }.map_err(drv("cuMemcpyHtoD"))?;
-        self.synchronize()
+        if src.is_empty() {
+            return Ok(());
+        }
+        self.with_transfer_stream(|s| {
+            // SAFETY: callers pass a `dst` that heads an allocation of at least `src.len()`
+            // bytes; `src` outlives the copy (the stream is synchronised before returning).
+            unsafe { result::memcpy_htod_async(dst, src, s.cu_stream()) }
+                .map_err(drv("cuMemcpyHtoDAsync"))?;
+            stream_sync(s)
+        })
     }
 
-    /// Copies device memory at `src` to host bytes, after all work on the device has finished.
+    /// Fills `bytes` bytes at `dst` with zeros on a transfer stream and waits for it.
+    pub(crate) fn zero_on_device(&self, dst: u64, bytes: usize) -> Result<(), Error> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.with_transfer_stream(|s| {
+            // SAFETY: callers pass a `dst` that heads an allocation of at least `bytes` bytes.
+            unsafe { sys::cuMemsetD8Async(dst, 0, bytes, s.cu_stream()) }
+                .result()
+                .map_err(drv("cuMemsetD8Async"))?;
+            stream_sync(s)
+        })
+    }
+
+    /// Copies device memory at `src` to host bytes on a transfer stream and waits for it. The
+    /// caller has waited for the buffer's users (`StreamUsers::wait`).
     pub(crate) fn copy_to_host(&self, dst: &mut [u8], src: u64) -> Result<(), Error> {
-        self.bind()?;
-        self.synchronize()?;
-        // SAFETY: callers pass a `src` that heads an allocation of at least `dst.len()` bytes.
-        unsafe { result::memcpy_dtoh_sync(dst, src) }.map_err(drv("cuMemcpyDtoH"))
+        if dst.is_empty() {
+            return Ok(());
+        }
+        self.with_transfer_stream(|s| {
+            // SAFETY: callers pass a `src` that heads an allocation of at least `dst.len()`
+            // bytes; `dst` outlives the copy (the stream is synchronised before returning).
+            unsafe { result::memcpy_dtoh_async(dst, src, s.cu_stream()) }
+                .map_err(drv("cuMemcpyDtoHAsync"))?;
+            stream_sync(s)
+        })
     }
 
     /// Copies host bytes to `dst` in `stream` order; returns once `src` has been staged.
@@ -498,13 +609,16 @@ impl CudaDevice {
     }
 }
 
-/// A synchronising device allocation, freed when dropped.
+/// A device allocation (`cuMemAlloc`), freed when dropped once the streams that used it have
+/// passed their last use.
 pub(crate) struct CudaMem {
     pub(crate) ptr: u64,
     pub(crate) bytes: usize,
     pub(crate) dev: Arc<CudaDevice>,
     /// False for memory owned elsewhere (`DeviceBuffer::from_raw`): never freed here.
     owned: bool,
+    /// The streams whose submitted work may use the memory.
+    pub(crate) users: StreamUsers,
 }
 
 impl CudaMem {
@@ -514,6 +628,7 @@ impl CudaMem {
             bytes,
             dev: dev.clone(),
             owned: false,
+            users: StreamUsers::default(),
         }
     }
 }
@@ -523,13 +638,112 @@ impl Drop for CudaMem {
         if !self.owned {
             return;
         }
-        // cuMemFree does not wait for kernels still using the memory: wait for the device first.
+        // cuMemFree does not wait for kernels still using the memory, and waiting for the
+        // whole context would break other threads' graph captures: the free waits for an event
+        // on each stream that used the memory and is still busy, and happens later (at the
+        // next allocation, drop or memory query) if any has not passed yet.
         let _ = self.dev.bind();
-        let _ = self.dev.synchronize();
-        // SAFETY: `ptr` came from cuMemAlloc in this context and is freed exactly once.
-        if let Err(e) = unsafe { result::free_sync(self.ptr) } {
-            tracing::error!(error = %e, "cuMemFree failed");
+        let after = self.users.last_uses(&self.dev);
+        if after.is_empty() {
+            free_now(self.ptr);
+        } else if let Ok(mut pending) = self.dev.pending_frees.lock() {
+            pending.push(PendingFree {
+                ptr: self.ptr,
+                after,
+            });
         }
+        self.dev.reclaim(false);
+    }
+}
+
+/// Frees a `cuMemAlloc` allocation whose users have all passed.
+fn free_now(ptr: u64) {
+    // SAFETY: `ptr` came from cuMemAlloc in this context (bound by the caller) and is freed
+    // exactly once: by the drop of its `CudaMem`, or from the pending list it moved to.
+    if let Err(e) = unsafe { result::free_sync(ptr) } {
+        tracing::error!(error = %e, "cuMemFree failed");
+    }
+}
+
+/// The streams whose submitted work may still use a buffer: the library's calls add their
+/// handle's stream when they check an operand, and a download, an overwrite or a free waits
+/// for those streams alone (never for the whole device).
+#[derive(Default)]
+pub(crate) struct StreamUsers {
+    /// The raw handle of the stream added last, plus one (0: none): calls from the same
+    /// stream find it here without taking the lock. A stream in `all` is alive, so its raw
+    /// handle names no other stream.
+    last: std::sync::atomic::AtomicU64,
+    all: Mutex<smallvec::SmallVec<[Arc<CudaStream>; 2]>>,
+}
+
+impl StreamUsers {
+    /// Records that work submitted to `stream` from now on may use the buffer.
+    pub(crate) fn add(&self, stream: &Arc<CudaStream>) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let key = stream.cu_stream() as u64 + 1;
+        if self.last.load(Relaxed) == key {
+            return;
+        }
+        let Ok(mut all) = self.all.lock() else {
+            return;
+        };
+        if !all.iter().any(|s| Arc::ptr_eq(s, stream)) {
+            // Streams only buffers still hold, with nothing left to run, are done with it.
+            all.retain(|s| Arc::strong_count(s) > 1 || !stream_idle(s));
+            all.push(stream.clone());
+        }
+        self.last.store(key, Relaxed);
+    }
+
+    /// Waits until the work submitted so far to every stream that used the buffer has
+    /// finished. A stream being captured into a graph is skipped: its work runs when the graph
+    /// is launched, which the caller orders.
+    pub(crate) fn wait(&self) -> Result<(), Error> {
+        let streams: smallvec::SmallVec<[Arc<CudaStream>; 2]> = match self.all.lock() {
+            Ok(all) => all.clone(),
+            Err(_) => return Err(Error::driver("buffer users", "poisoned lock")),
+        };
+        for s in &streams {
+            if !is_capturing(s)? {
+                stream_sync(s)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An event recorded on each stream that used the buffer and is still busy (not one being
+    /// captured); empty when the buffer may be freed at once.
+    fn last_uses(&self, dev: &CudaDevice) -> Vec<CudaEvent> {
+        let streams = match self.all.lock() {
+            Ok(mut all) => std::mem::take(&mut *all),
+            Err(_) => return Vec::new(),
+        };
+        let mut after = Vec::new();
+        for s in &streams {
+            if matches!(is_capturing(s), Ok(false)) && !stream_idle(s) {
+                match dev.new_order_event() {
+                    Ok(e) if e.record(s).is_ok() => after.push(e),
+                    // Without an event, wait for that stream alone rather than free too early.
+                    _ => {
+                        let _ = stream_sync(s);
+                    }
+                }
+            }
+        }
+        after
+    }
+}
+
+/// Whether everything submitted to `s` has finished (a stream being captured is not asked).
+fn stream_idle(s: &CudaStream) -> bool {
+    if !matches!(is_capturing(s), Ok(false)) {
+        return false;
+    }
+    // SAFETY: a plain query of a live stream.
+    match unsafe { sys::cuStreamQuery(s.cu_stream()) }.result() {
+        Ok(()) => true,
+        Err(e) => e.0 != sys::CUresult::CUDA_ERROR_NOT_READY,
     }
 }
 

@@ -230,7 +230,9 @@ impl Device {
         }
     }
 
-    /// Waits for all work submitted to this device.
+    /// Waits for all work submitted to this device, by every thread and handle. The library
+    /// itself never does this (it orders its work on streams); it is for programs that want a
+    /// whole-device barrier, and it fails while any stream of the device is being captured.
     pub fn synchronize(&self) -> Result<(), Error> {
         match &self.0 {
             DeviceKind::Host(_) => Ok(()),
@@ -261,7 +263,7 @@ impl Device {
         })?;
         let mem = self.alloc_mem(bytes)?;
         if let Mem::Cuda(m) = &mem {
-            m.dev.copy_to_device(m.ptr, &vec![0u8; bytes])?;
+            m.dev.zero_on_device(m.ptr, bytes)?;
         }
         Ok(DeviceBuffer {
             mem: Some(mem),
@@ -272,10 +274,10 @@ impl Device {
 
     /// A buffer holding a copy of `data`.
     ///
-    /// It has no stream to order itself on, so it waits for all work on the device first (any
-    /// handle may still be using memory of the device) and until the copy has landed. For
-    /// copies in a handle's stream order that wait for nothing else, use
-    /// [`crate::transfer::set_vector`] and its relatives.
+    /// Returns once the copy has landed, so every later call on any stream reads it. It waits
+    /// for nothing else: the memory is new (a dropped buffer's memory is reused only after the
+    /// streams that used it have passed), so no work of any handle can be using it. For copies
+    /// in a handle's stream order, use [`crate::transfer::set_vector`] and its relatives.
     pub fn upload<T: Element>(&self, data: &[T]) -> Result<DeviceBuffer<T>, Error> {
         let mut b = self.alloc_uninit::<T>(data.len())?;
         b.copy_from_host(data)?;
@@ -520,9 +522,10 @@ impl<T: Element> DeviceBuffer<T> {
         self.mem.as_ref().map(Mem::addr)
     }
 
-    /// Copies the contents to the host, after all work on the device has finished (the buffer
-    /// has no stream of its own, and any handle's work may still write it). For a copy in one
-    /// handle's stream order, use [`crate::transfer::get_vector`].
+    /// Copies the contents to the host, after the work submitted so far by every call that
+    /// named the buffer has finished: it waits for the streams of those calls' handles alone,
+    /// never for the whole device (a stream being captured into a graph is not waited for).
+    /// For a copy in one handle's stream order, use [`crate::transfer::get_vector`].
     pub fn to_vec(&self) -> Result<Vec<T>, Error> {
         let mem = self.mem.as_ref().ok_or_else(|| {
             Error::InvalidPointer(format!(
@@ -535,16 +538,19 @@ impl<T: Element> DeviceBuffer<T> {
             Mem::Host(_) => {
                 out.copy_from_slice(self.host_slice().unwrap_or(&[]));
             }
-            Mem::Cuda(c) => c
-                .dev
-                .copy_to_host(bytemuck::cast_slice_mut(&mut out), c.ptr)?,
+            Mem::Cuda(c) => {
+                c.users.wait()?;
+                c.dev
+                    .copy_to_host(bytemuck::cast_slice_mut(&mut out), c.ptr)?
+            }
         }
         Ok(out)
     }
 
-    /// Overwrites the contents with `data` (same length), after all work on the device has
-    /// finished (see [`Device::upload`] for why; [`crate::transfer::set_vector`] copies in a
-    /// handle's stream order instead).
+    /// Overwrites the contents with `data` (same length), after the work submitted so far by
+    /// every call that named the buffer has finished (their handles' streams alone, as
+    /// [`DeviceBuffer::to_vec`]), and returns once the copy has landed.
+    /// [`crate::transfer::set_vector`] copies in a handle's stream order instead.
     pub fn copy_from_host(&mut self, data: &[T]) -> Result<(), Error> {
         if data.len() != self.len {
             return Err(Error::InvalidSize(format!(
@@ -566,7 +572,19 @@ impl<T: Element> DeviceBuffer<T> {
                 }
                 Ok(())
             }
-            Mem::Cuda(c) => c.dev.copy_to_device(c.ptr, bytemuck::cast_slice(data)),
+            Mem::Cuda(c) => {
+                c.users.wait()?;
+                c.dev.copy_to_device(c.ptr, bytemuck::cast_slice(data))
+            }
+        }
+    }
+
+    /// Records that work submitted to `stream` from now on may use the buffer, so downloads,
+    /// overwrites and the free wait for that stream (cheap when the stream is the last one
+    /// recorded; nothing to record on the host backend or for a placeholder).
+    pub(crate) fn mark_used(&self, stream: &Stream) {
+        if let (Some(Mem::Cuda(c)), StreamKind::Cuda(s, _)) = (&self.mem, &stream.0) {
+            c.users.add(s);
         }
     }
 

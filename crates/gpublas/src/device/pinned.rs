@@ -271,9 +271,14 @@ impl<T> Drop for PinnedBuffer<T> {
             registered,
         } = &self.mem
         {
-            // A captured graph may still copy into it: wait for the device, as `CudaMem` does.
+            // Copies enqueued into it must finish first: wait for the ones `mark_used` recorded
+            // (their streams only; a graph launched later is ordered by its caller).
             let _ = dev.bind();
-            let _ = dev.synchronize();
+            if let Some(e) = self.pending.lock().ok().and_then(|mut p| p.take()) {
+                if let Err(err) = e.synchronize() {
+                    tracing::error!(error = %err, "waiting for a copy into a pinned buffer failed");
+                }
+            }
             match registered {
                 Some(layout) => {
                     // SAFETY: registered and allocated with `layout` by `huge_registered`;

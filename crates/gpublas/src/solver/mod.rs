@@ -323,6 +323,7 @@ fn check_int_buffer(
             h.device().name()
         )));
     }
+    b.mark_used(&h.stream);
     Ok(())
 }
 

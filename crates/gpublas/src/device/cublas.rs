@@ -226,6 +226,8 @@ macro_rules! typed {
 pub struct Cublas {
     h: sys::cublasHandle_t,
     dev: Device,
+    /// The stream cuBLAS works on: buffers it is given record it, so downloads wait for it.
+    stream: Stream,
     /// The handle's pointer mode: HOST (`true`) or DEVICE (`false`).
     host_scalars: Cell<bool>,
 }
@@ -449,6 +451,7 @@ impl Cublas {
             let c = Cublas {
                 h,
                 dev: stream.device(),
+                stream: stream.clone(),
                 host_scalars: Cell::new(false),
             };
             check(
@@ -525,6 +528,7 @@ impl Cublas {
                 buf.len()
             )));
         }
+        buf.mark_used(&self.stream);
         Ok(addr)
     }
 

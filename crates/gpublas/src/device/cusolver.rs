@@ -400,7 +400,9 @@ impl Cusolver {
         buf: &DeviceBuffer<T>,
         need: usize,
     ) -> Result<u64, Error> {
-        checked_addr(call, what, &self.dev, buf, need)
+        let addr = checked_addr(call, what, &self.dev, buf, need)?;
+        buf.mark_used(&self._stream);
+        Ok(addr)
     }
 
     fn cached(&self, key: LworkKey) -> Option<usize> {

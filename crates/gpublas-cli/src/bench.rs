@@ -240,7 +240,7 @@ pub(crate) fn time_steps(
 }
 
 #[cfg(feature = "cublas")]
-pub(crate) type Cublas = gpublas::device::cublas::Cublas;
+pub(crate) type Cublas = gpublas_peers::cublas::Cublas;
 /// cuBLAS is not built: never constructed ([`cublas`] returns `None`).
 #[cfg(not(feature = "cublas"))]
 pub(crate) enum Cublas {}
@@ -292,7 +292,7 @@ fn ours<T: blas1::Scalar<Real = T>>(
 }
 
 #[cfg(feature = "cublas")]
-fn theirs<T: blas1::Scalar + gpublas::device::cublas::CublasReal>(
+fn theirs<T: blas1::Scalar + gpublas_peers::cublas::CublasReal>(
     c: &Cublas,
     op: Op,
     n: usize,
@@ -301,7 +301,7 @@ fn theirs<T: blas1::Scalar + gpublas::device::cublas::CublasReal>(
     r: &mut DeviceBuffer<T>,
     ri: &mut DeviceBuffer<i32>,
 ) -> Result<(), Error> {
-    use gpublas::device::cublas::CublasOp;
+    use gpublas_peers::cublas::CublasOp;
     match op {
         Op::Dot => c.run(CublasOp::Dot, n, x, y, r),
         Op::Nrm2 => c.run(CublasOp::Nrm2, n, x, y, r),

@@ -22,7 +22,7 @@ use crate::bench::{cublas, out, time_steps, Cublas, Step};
 const CEILING_TBS: f64 = 3.07;
 
 #[cfg(feature = "cublas")]
-use gpublas::device::cublas::CublasScalar as CbScalar;
+use gpublas_peers::cublas::CublasScalar as CbScalar;
 /// Without cuBLAS every element type qualifies (no cuBLAS call is ever made).
 #[cfg(not(feature = "cublas"))]
 trait CbScalar {}

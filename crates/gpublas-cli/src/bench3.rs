@@ -70,11 +70,11 @@ mod imp {
     use std::time::Instant;
 
     use gpublas::blas3::{self, ComputeType};
-    use gpublas::device::cublas::{Cublas, CublasCompute, CublasExIn, CublasExOut};
     use gpublas::{
         bf16, f16, Backend, Coef, Complex64, Device, DeviceBuffer, Diag, Element, Error, Handle,
         HandleConfig, Op, Scalar, Side, Status, Stream, Uplo, WorkspaceStats,
     };
+    use gpublas_peers::cublas::{Cublas, CublasCompute, CublasExIn, CublasExOut};
     use serde_json::{json, Value};
 
     use crate::bench::{median, out, time_steps, Step};

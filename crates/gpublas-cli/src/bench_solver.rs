@@ -80,12 +80,12 @@ mod imp {
 mod imp {
     use crate::bench::{median, out};
     use crate::bench_util::{bytes, elems, err, fits, selected, size_query, Rng};
-    use gpublas::device::cublas::Cublas;
-    use gpublas::device::cusolver::{BatchPtrArray, Cusolver};
     use gpublas::{
         solver, Backend, Device, DeviceBuffer, Error, Handle, HandleConfig, Op, Results, Status,
         Stream, Timer, Uplo, WorkspaceStats,
     };
+    use gpublas_peers::cublas::Cublas;
+    use gpublas_peers::cusolver::{BatchPtrArray, Cusolver};
     use serde_json::{json, Value};
 
     /// The groups `--only` selects from, in the order they run.
@@ -990,7 +990,7 @@ mod imp {
         let h = Handle::with_config(dev, &HandleConfig::default())?;
         let c = Cublas::new(h.stream())?;
         let s = Cusolver::new(h.stream())?;
-        let from = gpublas::device::cusolver::ensure_cusolver()?;
+        let from = gpublas_peers::cusolver::ensure_cusolver()?;
         let mut b = Bench {
             s,
             c,

@@ -10,7 +10,7 @@ use gpublas::{transfer, Backend, Device, DeviceBuffer, Error, Handle, PinnedBuff
 use serde_json::{json, Value};
 
 #[cfg(feature = "cublas")]
-use gpublas::device::bench_copy::{cublas_matrix, cublas_vector, plain_copy, Way};
+use gpublas_peers::copy::{cublas_matrix, cublas_vector, plain_copy, Way};
 
 /// Arguments of `bench aux`.
 #[derive(clap::Args)]

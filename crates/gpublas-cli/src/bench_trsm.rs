@@ -73,11 +73,11 @@ mod imp {
 mod imp {
     use crate::bench_util::{bytes, elems, err, fits, selected, size_query, Rng};
     use gpublas::blas3::{self, TrsmMethod};
-    use gpublas::device::cublas::{Cublas, CublasCompute, CublasScalar};
     use gpublas::{
         Backend, Coef, Device, DeviceBuffer, Diag, Error, Handle, HandleConfig, Op, Scalar, Side,
         Status, Stream, Uplo, WorkspaceStats,
     };
+    use gpublas_peers::cublas::{Cublas, CublasCompute, CublasScalar};
     use serde_json::{json, Value};
 
     use crate::bench::{out, time_steps, Step};

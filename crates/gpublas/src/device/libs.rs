@@ -41,8 +41,9 @@ fn preloaded() -> &'static Mutex<Vec<libloading::Library>> {
     LIBS.get_or_init(|| Mutex::new(Vec::new()))
 }
 
-/// Loads the first of `files` found in the library folders. Returns the path loaded.
-pub(crate) fn preload(files: &[&str]) -> Option<PathBuf> {
+/// Loads the first of `files` found in the library folders and keeps it loaded, so a later
+/// `dlopen` by bare name finds it by its soname. Returns the path loaded.
+pub fn preload(files: &[&str]) -> Option<PathBuf> {
     for dir in library_dirs() {
         for f in files {
             let p = dir.join(f);
@@ -123,24 +124,4 @@ pub(crate) fn ensure_cublaslt() -> Result<(), Error> {
         }
     })
     .clone()
-}
-
-/// Makes sure cuBLAS can be loaded (benchmarks only).
-#[cfg(feature = "cublas")]
-pub(crate) fn ensure_cublas() -> Result<(), Error> {
-    static CUBLAS: OnceLock<Result<(), Error>> = OnceLock::new();
-    CUBLAS
-        .get_or_init(|| {
-            preload(&["libcublasLt.so.13"]);
-            preload(&["libcublas.so.13", "libcublas.so"]);
-            // SAFETY: only tries to dlopen the library by its candidate names.
-            if unsafe { cudarc::cublas::sys::is_culib_present() } {
-                Ok(())
-            } else {
-                Err(Error::LibraryMissing(
-                    "cuBLAS (libcublas.so.13) was not found".into(),
-                ))
-            }
-        })
-        .clone()
 }

@@ -3,13 +3,7 @@
 //! Everything else in the crate goes through the types here; `unsafe` lives in this module's
 //! `cuda.rs`, `libs.rs` and the few marked blocks below.
 
-#[cfg(feature = "cublas")]
-pub mod bench_copy;
-#[cfg(feature = "cublas")]
-pub mod cublas;
 pub(crate) mod cuda;
-#[cfg(feature = "cublas")]
-pub mod cusolver;
 pub(crate) mod host;
 pub mod kcache;
 pub mod libs;
@@ -230,6 +224,15 @@ impl Device {
         }
     }
 
+    /// Makes the device's context current on the calling thread (CUDA; nothing to do on the
+    /// host), for code that calls CUDA libraries on gpublas memory and streams.
+    pub fn bind_to_thread(&self) -> Result<(), Error> {
+        match &self.0 {
+            DeviceKind::Host(_) => Ok(()),
+            DeviceKind::Cuda(d) => d.bind(),
+        }
+    }
+
     /// Waits for all work submitted to this device, by every thread and handle. The library
     /// itself never does this (it orders its work on streams); it is for programs that want a
     /// whole-device barrier, and it fails while any stream of the device is being captured.
@@ -295,7 +298,8 @@ impl Device {
         })
     }
 
-    pub(crate) fn same_as(&self, other: &Device) -> bool {
+    /// Whether `self` and `other` are the same device.
+    pub fn same_as(&self, other: &Device) -> bool {
         match (&self.0, &other.0) {
             (DeviceKind::Host(a), DeviceKind::Host(b)) => Arc::ptr_eq(a, b),
             (DeviceKind::Cuda(a), DeviceKind::Cuda(b)) => a.ordinal == b.ordinal,
@@ -581,8 +585,10 @@ impl<T: Element> DeviceBuffer<T> {
 
     /// Records that work submitted to `stream` from now on may use the buffer, so downloads,
     /// overwrites and the free wait for that stream (cheap when the stream is the last one
-    /// recorded; nothing to record on the host backend or for a placeholder).
-    pub(crate) fn mark_used(&self, stream: &Stream) {
+    /// recorded; nothing to record on the host backend or for a placeholder). Every gpublas
+    /// routine does this for its operands; code that launches its own work on the buffer
+    /// (another library on [`Stream::as_raw`]) calls it before that work.
+    pub fn mark_used(&self, stream: &Stream) {
         if let (Some(Mem::Cuda(c)), StreamKind::Cuda(s, _)) = (&self.mem, &stream.0) {
             c.users.add(s);
         }

@@ -1,11 +1,11 @@
-//! Peers of the transfers for `gpublas bench aux` (feature `cublas`, benchmarks only): cuBLAS's
+//! Peers of the transfers for `gpublas bench aux` (benchmarks only): cuBLAS's
 //! `cublasSetVector`/`GetVector`/`SetMatrix`/`GetMatrix` (synchronous, legacy stream) and a
 //! plain contiguous copy of the same bytes (the host link's ceiling).
 
-use super::{libs, DeviceBuffer, DeviceKind, Element};
-use crate::Error;
+use crate::{driver_error, ensure_cublas};
 use cudarc::cublas::sys as cb;
 use cudarc::driver::sys;
+use gpublas::{Backend, DeviceBuffer, Element, Error};
 use std::ffi::c_void;
 
 /// Which way a peer copy goes.
@@ -18,10 +18,10 @@ pub enum Way {
 }
 
 fn cuda_addr<T: Element>(b: &DeviceBuffer<T>) -> Result<u64, Error> {
-    match &b.mem {
-        Some(super::Mem::Cuda(c)) => {
-            c.dev.bind()?;
-            Ok(c.ptr)
+    match (b.device(), b.device_ptr()) {
+        (Some(d), Some(ptr)) if d.backend() == Backend::Cuda => {
+            d.bind_to_thread()?;
+            Ok(ptr)
         }
         _ => Err(Error::Unsupported(
             "the cuBLAS peers need a CUDA buffer".into(),
@@ -45,7 +45,7 @@ fn check(op: &str, s: cb::cublasStatus_t) -> Result<(), Error> {
     if s == cb::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
         Ok(())
     } else {
-        Err(Error::driver(op, format!("{s:?}")))
+        Err(driver_error(op, format!("{s:?}")))
     }
 }
 
@@ -59,7 +59,7 @@ pub fn cublas_vector<T: Element>(
     dev: &mut DeviceBuffer<T>,
     dinc: usize,
 ) -> Result<(), Error> {
-    libs::ensure_cublas()?;
+    ensure_cublas()?;
     let d = cuda_addr(dev)?;
     if host.len() < span(n, hinc, 1) || dev.len() < span(n, dinc, 1) {
         return Err(Error::InvalidValue(
@@ -108,7 +108,7 @@ pub fn cublas_matrix<T: Element>(
     dev: &mut DeviceBuffer<T>,
     dld: usize,
 ) -> Result<(), Error> {
-    libs::ensure_cublas()?;
+    ensure_cublas()?;
     let d = cuda_addr(dev)?;
     if host.len() < span(cols, hld, rows) || dev.len() < span(cols, dld, rows) {
         return Err(Error::InvalidValue(
@@ -170,10 +170,11 @@ pub fn plain_copy<T: Element>(
             Way::Get => sys::cuMemcpyDtoH_v2(host.as_mut_ptr() as *mut c_void, d, bytes),
         }
     };
-    r.result().map_err(|e| Error::driver("cuMemcpy", e))?;
+    r.result().map_err(|e| driver_error("cuMemcpy", e))?;
     // From pageable memory the call may return before the DMA lands: wait for it.
-    match dev.device().map(|d| d.0) {
-        Some(DeviceKind::Cuda(c)) => c.synchronize(),
-        _ => Ok(()),
+    // (A benchmark of the host link alone: waiting for the whole device is what it measures.)
+    match dev.device() {
+        Some(d) => d.synchronize(),
+        None => Ok(()),
     }
 }

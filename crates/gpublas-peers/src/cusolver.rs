@@ -3,7 +3,7 @@
 //! A [`Cusolver`] is a `cusolverDn` handle bound to a gpublas [`Stream`]; its wrappers are
 //! `?getrf_bufferSize` + `?getrf`, `?getrs`, `?potrf_bufferSize` + `?potrf` and
 //! `?potrfBatched` (pointer arrays, [`BatchPtrArray`]) for `f32` and `f64`. cuBLAS's
-//! `cublas?getrfBatched` lives with the cuBLAS handle ([`super::cublas::Cublas::getrf_batched`])
+//! `cublas?getrfBatched` lives with the cuBLAS handle ([`crate::cublas::Cublas::getrf_batched`])
 //! and takes the same [`BatchPtrArray`].
 //!
 //! As in `cublas.rs`, every wrapper checks its arguments before the raw call: sizes and leading
@@ -15,8 +15,8 @@
 //!
 //! Loading: cudarc opens cuSOLVER by bare name (`libcusolver.so`, `.so.13`, `.so.12`, `.so.11`,
 //! … — CUDA 13 ships cuSOLVER 12 as `libcusolver.so.12`) and panics when none loads. We first
-//! load cuBLAS (through [`super::libs`]) and cuSOLVER's other dependencies (nvJitLink, cuSPARSE)
-//! and cuSOLVER itself by full path from [`super::libs::library_dirs`], so the bare-name
+//! load cuBLAS (through `gpublas::device::libs`) and cuSOLVER's other dependencies (nvJitLink, cuSPARSE)
+//! and cuSOLVER itself by full path from `gpublas::device::libs::library_dirs`, so the bare-name
 //! `dlopen` resolves through the sonames, then check that cudarc can open it and that every
 //! symbol used here is present: a missing library or symbol is `Error::LibraryMissing`.
 
@@ -26,10 +26,11 @@ use std::sync::OnceLock;
 
 use cudarc::cusolver::sys;
 
-use super::cublas::CublasReal;
-use super::{libs, Device, DeviceBuffer, DeviceKind, Element, Stream, StreamKind};
-use crate::common::operand::mat_span;
-use crate::{Error, Op, Uplo};
+use crate::cublas::CublasReal;
+use crate::{driver_error, ensure_cublas};
+use gpublas::device::libs;
+use gpublas::spans::mat_span;
+use gpublas::{Backend, Device, DeviceBuffer, Element, Error, Op, Stream, Uplo};
 
 /// cuSOLVER's library files, tried in this order in each library folder.
 const CUSOLVER_FILES: &[&str] = &["libcusolver.so.12", "libcusolver.so.13", "libcusolver.so"];
@@ -69,7 +70,7 @@ pub fn ensure_cusolver() -> Result<String, Error> {
     static CUSOLVER: OnceLock<Result<String, Error>> = OnceLock::new();
     CUSOLVER
         .get_or_init(|| {
-            libs::ensure_cublas()?;
+            ensure_cublas()?;
             for dep in CUSOLVER_DEPS {
                 libs::preload(dep);
             }
@@ -115,7 +116,7 @@ fn check(op: &str, s: sys::cusolverStatus_t) -> Result<(), Error> {
     if s == sys::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS {
         Ok(())
     } else {
-        Err(Error::driver(op, format!("{s:?}")))
+        Err(driver_error(op, format!("{s:?}")))
     }
 }
 
@@ -179,14 +180,18 @@ fn no_overlap(
 
 /// The address of `buf` after checking that it is memory of `dev` holding at least `need`
 /// elements (`call` names the library and routine in errors).
-pub(crate) fn checked_addr<T: Element>(
+fn checked_addr<T: Element>(
     call: &str,
     what: &str,
     dev: &Device,
     buf: &DeviceBuffer<T>,
     need: usize,
 ) -> Result<u64, Error> {
-    let Some(addr) = buf.addr_on(dev) else {
+    let Some(addr) = buf
+        .device()
+        .filter(|d| d.same_as(dev))
+        .and(buf.device_ptr())
+    else {
         return Err(Error::InvalidPointer(format!(
             "{call}: {what} is {} but the call works on {}",
             match buf.device() {
@@ -360,11 +365,11 @@ impl Cusolver {
     /// A cuSOLVER dense handle working on `stream` (CUDA only). `Error::LibraryMissing` when
     /// cuSOLVER or a library it needs cannot be loaded.
     pub fn new(stream: &Stream) -> Result<Cusolver, Error> {
-        let StreamKind::Cuda(s, d) = &stream.0 else {
+        if stream.device().backend() != Backend::Cuda {
             return Err(Error::Unsupported("cuSOLVER on the host backend".into()));
-        };
+        }
         ensure_cusolver()?;
-        d.bind()?;
+        stream.device().bind_to_thread()?;
         let mut h = std::ptr::null_mut();
         // SAFETY: plain handle creation in the current (the stream's) context; the library
         // and every symbol used were checked by `ensure_cusolver`. The handle is owned by `c`
@@ -379,7 +384,7 @@ impl Cusolver {
             };
             check(
                 "cusolverDnSetStream",
-                sys::cusolverDnSetStream(h, s.cu_stream() as _),
+                sys::cusolverDnSetStream(h, stream.as_raw() as _),
             )?;
             Ok(c)
         }
@@ -387,10 +392,10 @@ impl Cusolver {
 
     /// Makes the handle's context current on this thread (cuSOLVER calls use it).
     fn bind(&self) -> Result<(), Error> {
-        match &self.dev.0 {
-            DeviceKind::Cuda(d) => d.bind(),
-            DeviceKind::Host(_) => Err(Error::Unsupported("cuSOLVER on the host backend".into())),
+        if self.dev.backend() != Backend::Cuda {
+            return Err(Error::Unsupported("cuSOLVER on the host backend".into()));
         }
+        self.dev.bind_to_thread()
     }
 
     fn ptr<T: Element>(
@@ -423,7 +428,7 @@ impl Cusolver {
     /// A `?_bufferSize` answer as a count of elements.
     fn lwork_count(call: &str, lwork: c_int) -> Result<usize, Error> {
         usize::try_from(lwork).map_err(|_| {
-            Error::driver(
+            driver_error(
                 format!("cusolverDn?{call}_bufferSize"),
                 format!("returned a negative workspace size ({lwork})"),
             )
@@ -693,7 +698,7 @@ impl Drop for Cusolver {
     }
 }
 
-/// Checks shared by `cublas?getrfBatched` ([`super::cublas::Cublas::getrf_batched`]): the
+/// Checks shared by `cublas?getrfBatched` ([`crate::cublas::Cublas::getrf_batched`]): the
 /// `n`, `lda`, `batch` ints and the elements `A`, the pivots and `info` must hold.
 pub(crate) struct GetrfBatchedShape {
     pub(crate) n: c_int,

@@ -23,6 +23,7 @@ pub mod blas2;
 pub mod blas3;
 mod common;
 pub mod device;
+mod enums;
 mod error;
 mod handle;
 pub mod kernels;
@@ -38,8 +39,9 @@ pub mod transfer;
 
 pub use common::elem::{ComplexScalar, ExAcc, ExInput, RealScalar, Scalar};
 pub use common::operand::Results;
-pub use common::types::{Coef, Diag, Op, Side, Uplo};
+pub use common::types::Coef;
 pub use device::{Backend, Device, DeviceBuffer, Element, Graph, PinnedBuffer, Stream, Timer};
+pub use enums::{Diag, Op, Side, Uplo};
 pub use error::{Error, Status};
 pub use half::{bf16, f16};
 pub use handle::Handle;

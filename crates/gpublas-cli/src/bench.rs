@@ -52,7 +52,7 @@ pub fn run(dev: &Device, what: &What, json: bool) -> Result<(), Error> {
     let rows = match what {
         What::Workspace => workspace(dev)?,
         What::Blas1 { quick, sweep } => blas1_bench(dev, *quick, *sweep)?,
-        What::Blas2 { quick, only } => crate::bench2::run(dev, *quick, only.as_deref())?,
+        What::Blas2 { quick, only } => crate::bench_blas2::run(dev, *quick, only.as_deref())?,
     };
     crate::plot::maybe(
         &format!("gpublas vs cuBLAS on {}: read bandwidth", dev.name()),
@@ -679,4 +679,35 @@ fn blas1_bench(dev: &Device, quick: bool, sweep: bool) -> Result<Vec<Value>, Err
     let s = h.workspace_stats();
     out!("workspace: {s}");
     Ok(rows.iter().map(Row::json).collect())
+}
+
+/// The GPU half of a `gpublas bench` family: gpublas against its peer (cuBLAS or cuSOLVER) in
+/// one process, `quick` for a smoke run, `only` selecting groups; returns the rows.
+pub(crate) type GpuFamily =
+    fn(&Device, bool, Option<&str>) -> Result<Vec<serde_json::Value>, Error>;
+
+/// Runs one `gpublas bench` family: against its peer on a GPU (`on_gpu`), against faer called
+/// directly on the host backend (`on_host`). Prints the table (to stderr with `json`, which
+/// prints the rows as JSON on stdout).
+pub(crate) fn run_family(
+    dev: &Device,
+    on_host: crate::bench_host::Which,
+    on_gpu: GpuFamily,
+    quick: bool,
+    only: Option<&str>,
+    json: bool,
+) -> Result<(), Error> {
+    TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
+    let rows = if dev.backend() == gpublas::Backend::Host {
+        crate::bench_host::run(dev, on_host, quick)?
+    } else {
+        on_gpu(dev, quick, only)?
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::Value::Array(rows)).unwrap_or_default()
+        );
+    }
+    Ok(())
 }

@@ -1,8 +1,8 @@
 //! `gpublas`: device information, workspace queries, a tour of the memory model, benchmarks.
 
 mod bench;
-mod bench2;
-mod bench3;
+mod bench_blas2;
+mod bench_blas3;
 mod bench_host;
 mod bench_solver;
 mod bench_transfer;
@@ -12,8 +12,8 @@ mod bench_util;
 mod coldstart;
 mod plot;
 mod probe;
-mod query3;
 mod query_aux;
+mod query_blas3_solver;
 
 use clap::{Parser, Subcommand};
 use gpublas::memory::{HandleConfig, DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR};
@@ -90,7 +90,7 @@ enum BenchWhat {
     Base(bench::What),
     /// Level 3 (gemm, gemm_ex f16/bf16, strided-batched gemm, syrk, herk, syr2k, symm, trmm,
     /// small-gemm overhead) against cuBLAS, in TFLOP/s; needs a GPU and `--features cublas`.
-    Blas3(bench3::Blas3Args),
+    Blas3(bench_blas3::Blas3Args),
     /// Triangular solves (trsm: all side/uplo/op/diag combinations, few right-hand sides,
     /// strided-batched, trsm_ex) and trtri against cuBLAS, in TFLOP/s; needs a GPU and
     /// `--features cublas`.
@@ -132,7 +132,7 @@ fn main() {
             }
             match what {
                 BenchWhat::Base(w) => bench::run(&d, w, *json),
-                BenchWhat::Blas3(a) => bench3::run(&d, a, *json),
+                BenchWhat::Blas3(a) => bench_blas3::run(&d, a, *json),
                 BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
                 BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
                 BenchWhat::Aux(a) => bench_transfer::run(&d, a, *json),
@@ -710,8 +710,8 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
         "axpy", "scal", "copy", "swap", "rot", "rotm", "rotg", "rotmg",
     ];
     const LEVEL2: &[&str] = &["gemv", "symv", "hemv", "trmv", "tbmv", "tpmv", "trsv"];
-    if query3::handles(r) {
-        return query3::query(dev, q);
+    if query_blas3_solver::handles(r) {
+        return query_blas3_solver::query(dev, q);
     }
     if query_aux::handles(r) {
         let args = query_aux::Args {
@@ -735,8 +735,8 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
             REDUCTIONS.join(", "),
             UPDATES.join(", "),
             LEVEL2.join(", "),
-            query3::LEVEL3.join(", "),
-            query3::SOLVER.join(", "),
+            query_blas3_solver::LEVEL3.join(", "),
+            query_blas3_solver::SOLVER.join(", "),
             query_aux::TRANSFERS.join(", ")
         )));
     }

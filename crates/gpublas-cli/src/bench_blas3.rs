@@ -17,7 +17,6 @@
 
 use clap::Args;
 use gpublas::{Device, Error};
-use serde_json::Value;
 
 /// Options of `gpublas bench blas3`.
 #[derive(Args)]
@@ -33,20 +32,14 @@ pub struct Blas3Args {
 /// `gpublas bench blas3`: prints the table (to stderr with `--json`, which prints the rows as
 /// JSON on stdout).
 pub fn run(dev: &Device, args: &Blas3Args, json: bool) -> Result<(), Error> {
-    crate::bench::TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
-    // On the host backend the peer is faer called directly.
-    let rows = if dev.backend() == gpublas::Backend::Host {
-        crate::bench_host::run(dev, crate::bench_host::Which::Blas3, args.quick)?
-    } else {
-        imp::run(dev, args.quick, args.only.as_deref())?
-    };
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&Value::Array(rows)).unwrap_or_default()
-        );
-    }
-    Ok(())
+    crate::bench::run_family(
+        dev,
+        crate::bench_host::Which::Blas3,
+        imp::run,
+        args.quick,
+        args.only.as_deref(),
+        json,
+    )
 }
 
 #[cfg(not(feature = "cublas"))]

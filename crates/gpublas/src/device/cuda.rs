@@ -665,6 +665,9 @@ fn free_now(ptr: u64) {
     }
 }
 
+/// Streams a buffer remembers before it forgets the idle ones still held elsewhere.
+const USERS_KEPT: usize = 16;
+
 /// The streams whose submitted work may still use a buffer: the library's calls add their
 /// handle's stream when they check an operand, and a download, an overwrite or a free waits
 /// for those streams alone (never for the whole device).
@@ -689,8 +692,15 @@ impl StreamUsers {
             return;
         };
         if !all.iter().any(|s| Arc::ptr_eq(s, stream)) {
-            // Streams only buffers still hold, with nothing left to run, are done with it.
+            // Streams that only buffers still hold, with nothing left to run, are done with
+            // it. A stream a handle still holds stays even when idle: that handle may be
+            // between its check (which found it here) and its launch. Past `USERS_KEPT`
+            // streams, idle ones go regardless, so a long-lived buffer shared by many
+            // short-lived handles does not keep every stream alive.
             all.retain(|s| Arc::strong_count(s) > 1 || !stream_idle(s));
+            if all.len() >= USERS_KEPT {
+                all.retain(|s| !stream_idle(s));
+            }
             all.push(stream.clone());
         }
         self.last.store(key, Relaxed);

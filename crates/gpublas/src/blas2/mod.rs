@@ -8,10 +8,10 @@
 //! packed layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative
 //! one walks the vector backwards, as reference BLAS does. An increment of 0 is
 //! `Error::InvalidValue` here, as reference BLAS rejects it in every Level-2 routine (its
-//! `xerbla` check; unlike Level 1, where it is a valid call). `alpha`/`beta` are [`Coef`]s: on the host, or
-//! in device memory (then nothing waits and the call can be captured into a graph).
-//! `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0` means `A`
-//! and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
+//! `xerbla` check; unlike Level 1, where it is a valid call). `alpha`/`beta` are [`Coef`]s:
+//! on the host, or in device memory (then nothing waits and the call can be captured into a
+//! graph). `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0`
+//! means `A` and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
 //! triangle (and not the diagonal when it is `Diag::Unit`; `hemv` takes the diagonal's real
 //! part).
 //!

@@ -234,7 +234,8 @@ struct Query {
     /// (default: n).
     #[arg(long)]
     m: Option<usize>,
-    /// tbmv: off-diagonals of the band (default: 1; at most n - 1). gemm and the rank-k
+    /// tbmv: off-diagonals of the band (default: 1, or 0 when n <= 1; any k, as in reference
+    /// BLAS: k >= n leaves unused band rows). gemm and the rank-k
     /// updates: the inner dimension (default: n).
     #[arg(long)]
     k: Option<usize>,
@@ -412,7 +413,12 @@ impl<T: Element> L2<T> {
         let gemv = c.routine == "gemv";
         let rows = if gemv { m } else { n };
         let (lda, a_span) = match c.routine.as_str() {
-            "tbmv" => (k + 1, (k + 1).checked_mul(n)),
+            "tbmv" => {
+                let rows = k
+                    .checked_add(1)
+                    .ok_or_else(|| overflow(&format!("k + 1 with k = {k}")))?;
+                (rows, rows.checked_mul(n))
+            }
             "tpmv" => (1, n.checked_mul(n + 1).map(|v| v / 2)),
             _ => (rows.max(1), rows.max(1).checked_mul(n)),
         };

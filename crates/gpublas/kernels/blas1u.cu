@@ -1,6 +1,7 @@
 // Level 1 updates: axpy, scal, copy, swap, rot, rotm (elementwise over vectors) and the
 // rotation set-ups rotg, rotmg (one thread per batch entry). No workspace: list batches pass
-// their addresses as a kernel parameter, LIST_MAX at a time.
+// their addresses as a kernel parameter, LIST_MAX at a time. An output increment of 0 (UJob.seq)
+// runs reference BLAS's sequential loop, one thread per batch entry.
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -15,6 +16,7 @@ struct UJob {
     double ar, ai, cr;
     i64 n;
     int e0, nent, blocks_per, list;
+    int seq, pad;                    // seq: one thread per entry runs the steps in order
 };
 struct List { u64 p[LIST_MAX]; };
 
@@ -95,28 +97,58 @@ template <int OP> struct Uses {
     enum { READ_Y = OP != OP_SCAL && OP != OP_COPY, HAS_Y = OP != OP_SCAL, WRITE_X = OP == OP_SCAL || OP >= OP_SWAP };
 };
 
+// Entry e's vectors and coefficients; false when there is nothing to do (rotm's flag -2).
 template <int OP, class T>
-__device__ __forceinline__ void upd(const UJob& j, const u64* list) {
+__device__ __forceinline__ bool entry(const UJob& j, const u64* list, int e, T*& x, T*& y, Coefs<T>& k) {
     typedef typename Real<T>::t R;
-    const int V = 16 / sizeof(T);
-    const int e = blockIdx.x / j.blocks_per, b = blockIdx.x % j.blocks_per;
-    pdl_enter();
-    T* __restrict__ x = list ? (T*)list[e] : (T*)j.x.base + (i64)e * j.x.stride;
-    T* __restrict__ y = Uses<OP>::HAS_Y ? (list ? (T*)list[j.nent + e] : (T*)j.y.base + (i64)e * j.y.stride) : x;
-    Coefs<T> k;
+    x = list ? (T*)list[e] : (T*)j.x.base + (i64)e * j.x.stride;
+    y = Uses<OP>::HAS_Y ? (list ? (T*)list[j.nent + e] : (T*)j.y.base + (i64)e * j.y.stride) : x;
     const int ge = j.e0 + e;
     k.alpha = j.alpha_p ? ((const T*)j.alpha_p)[ge * j.alpha_s] : mk<T>(j.ar, j.ai);
     k.c = j.c_p ? ((const R*)j.c_p)[ge * j.c_s] : (R)j.cr;
     if (OP == OP_ROTM) {
         const R* p = list ? (const R*)list[2 * j.nent + e] : (const R*)j.param + (i64)e * j.param_stride;
         const double flag = re_of(p[0]);
-        if (flag == -2.0) return;
-        const R one = 1, zero = 0;
+        if (flag == -2.0) return false;
+        const R one = 1;
         if (flag < 0) { k.h11 = mk<T>(p[1], 0); k.h21 = mk<T>(p[2], 0); k.h12 = mk<T>(p[3], 0); k.h22 = mk<T>(p[4], 0); }
         else if (flag == 0) { k.h11 = mk<T>(one, 0); k.h21 = mk<T>(p[2], 0); k.h12 = mk<T>(p[3], 0); k.h22 = mk<T>(one, 0); }
         else { k.h11 = mk<T>(p[1], 0); k.h21 = mk<T>(-one, 0); k.h12 = mk<T>(one, 0); k.h22 = mk<T>(p[4], 0); }
-        (void)zero;
     }
+    return true;
+}
+
+// Reference BLAS's loop, one thread per entry, for an output increment of 0: every step reads
+// what the step before wrote, so the steps run in order (i = 0..n-1, element off0 + i * inc).
+// copy keeps only the last step's value, so it runs that step alone.
+template <int OP, class T>
+__device__ __forceinline__ void upd_seq(const UJob& j, const u64* list) {
+    const i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_enter();
+    if (e >= j.nent) return;
+    T* x; T* y; Coefs<T> k;
+    if (!entry<OP, T>(j, list, (int)e, x, y, k)) return;
+    const i64 n = j.n;
+    const i64 first = (OP == OP_COPY && j.y.inc == 0) ? n - 1 : 0;
+    for (i64 i = first; i < n; i++) {
+        const i64 ix = j.x.off0 + i * j.x.inc, iy = j.y.off0 + i * j.y.inc;
+        T xv = x[ix], yv = Uses<OP>::READ_Y ? y[iy] : xv;
+        apply<OP, T>(k, xv, yv);
+        if (Uses<OP>::WRITE_X) x[ix] = xv;
+        if (Uses<OP>::HAS_Y) y[iy] = yv;
+    }
+}
+
+template <int OP, class T>
+__device__ __forceinline__ void upd(const UJob& j, const u64* list) {
+    if (j.seq) { upd_seq<OP, T>(j, list); return; }
+    const int V = 16 / sizeof(T);
+    const int e = blockIdx.x / j.blocks_per, b = blockIdx.x % j.blocks_per;
+    pdl_enter();
+    T* xe; T* ye; Coefs<T> k;
+    if (!entry<OP, T>(j, list, e, xe, ye, k)) return;
+    T* __restrict__ x = xe;
+    T* __restrict__ y = ye;
     const i64 n = j.n;
     const i64 t0 = (i64)b * blockDim.x + threadIdx.x;
     const i64 st = (i64)j.blocks_per * blockDim.x;

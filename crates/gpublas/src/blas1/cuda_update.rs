@@ -1,6 +1,11 @@
 //! The CUDA backend of the vector updates and rotation set-ups (kernels in
 //! `kernels/blas1u.cu`). No workspace: list batches pass their addresses as a kernel
 //! parameter, `LIST_MAX` at a time, so every call is capturable.
+//!
+//! An output increment of 0 (with `n > 1`) chains an entry's steps, so such a call runs
+//! reference BLAS's loop on one thread per batch entry: `n` dependent steps at one thread's
+//! speed (copy runs only the last step, the one whose value survives). It is a correctness
+//! path for a rare call, not a fast one.
 
 use super::update::{Setup, SetupCall, Upd, UpdCall};
 use crate::common::operand::Batch;
@@ -45,6 +50,9 @@ struct UJob {
     nent: i32,
     blocks_per: i32,
     list: i32,
+    /// Non-zero: one thread per entry runs the steps in order (an output increment of 0).
+    seq: i32,
+    pad: i32,
 }
 
 /// Mirrors `SJob` in blas1u.cu.
@@ -106,12 +114,18 @@ pub(super) fn run<T: Scalar>(h: &Handle, c: &UpdCall<'_, '_, T>) -> Result<(), E
     let chunk = if list { LIST_MAX / ops } else { MAX_ENTRIES };
     let target = h.device().multiprocessor_count() * 32;
     let func = format!("u_{op}_{}{}", T::TAG, if list { "_l" } else { "" });
+    let seq = c.sequential();
     let mut ptrs: Vec<u64> = Vec::new();
     for e0 in (0..batch).step_by(chunk) {
         let ne = chunk.min(batch - e0);
         let blocks_per =
             c.n.div_ceil(THREADS * 4 * vecw)
                 .clamp(1, (target / ne).max(1));
+        let blocks = if seq {
+            ne.div_ceil(THREADS)
+        } else {
+            ne * blocks_per
+        };
         let (param_base, param_stride) = match &c.param {
             Some(p @ Batch::Strided { stride, .. }) => (p.entry_addr(e0), *stride as i64),
             Some(p) if !p.is_list() => (p.entry_addr(0), 0),
@@ -136,8 +150,10 @@ pub(super) fn run<T: Scalar>(h: &Handle, c: &UpdCall<'_, '_, T>) -> Result<(), E
             nent: ne as i32,
             blocks_per: blocks_per as i32,
             list: list as i32,
+            seq: seq as i32,
+            pad: 0,
         };
-        let grid = u32::try_from(ne * blocks_per).map_err(|_| {
+        let grid = u32::try_from(blocks).map_err(|_| {
             Error::InvalidSize(format!("{}: batch too large for one launch", c.name))
         })?;
         if list {

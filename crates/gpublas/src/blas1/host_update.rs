@@ -166,7 +166,7 @@ fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Er
     Ok(true)
 }
 
-/// Index of element `i` for an increment that may be 0 (an input read `n` times).
+/// Index of element `i` for an increment that may be 0 (one element visited `n` times).
 fn idx(n: usize, inc: isize, i: usize) -> usize {
     if inc == 0 {
         0
@@ -175,6 +175,8 @@ fn idx(n: usize, inc: isize, i: usize) -> usize {
     }
 }
 
+/// Unit strides run in parallel pieces; everything else runs reference BLAS's loop, step `i`
+/// after step `i - 1`, so an output increment of 0 chains the steps as reference BLAS does.
 pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<(), Error> {
     let x_unit = c.incx == 1;
     let y_unit = c.y.is_none() || c.incy == 1;

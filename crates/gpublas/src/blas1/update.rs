@@ -3,9 +3,24 @@
 //! them borrows workspace: a size query answers `SizeUnchanged`.
 //!
 //! Semantics follow reference BLAS: `n == 0` does nothing; negative increments walk a vector
-//! backwards; `scal` with `incx <= 0` does nothing; an input increment of 0 reads one element
-//! `n` times; an output increment of 0 with `n > 1` would write one element `n` times and is
-//! `Error::InvalidValue` (F9). `axpy` with a host `alpha == 0` does nothing.
+//! backwards (step `i` touches element `(n - 1 - i) |inc|`); `scal` with `incx <= 0` does
+//! nothing; `axpy` with a host `alpha == 0` does nothing. An increment of 0 is a valid call on
+//! input and output (F9): the result is what reference BLAS's sequential loop over
+//! `i = 0..n` leaves in the one element. On an input it reads that element `n` times; on an
+//! output each step reads what the step before wrote:
+//! - `copy` with `incy = 0`: `y[0]` ends as the last `x` element visited;
+//! - `axpy` with `incy = 0`: `y[0] += alpha x_i`, accumulated in order;
+//! - `swap` with `incy = 0`: `y[0]` ends as the last `x` visited, and each `x` element takes the
+//!   value `y[0]` held before its step (x shifted by one, the old `y[0]` in front); likewise
+//!   with the roles exchanged for `incx = 0`;
+//! - `rot`, `rotm`: the rotation is applied step after step through the shared element(s).
+//!
+//! Cost: a call with an output increment of 0 and `n > 1` cannot run in parallel within a
+//! batch entry. On CUDA it runs one thread per batch entry through the reference loop (`copy`
+//! copies just the element that wins), so it takes time in proportion to `n` at a single
+//! thread's speed; on the host it runs the same loop, entry by entry. Outputs of different
+//! batch entries must still not overlap: a strided output whose stride is smaller than one
+//! entry's span (stride 0 with more than one entry included) is `Error::InvalidValue`.
 
 use super::{cuda_update, host_update};
 use crate::common::operand::{check_counts, span_or, vec_span, Batch, BatchMut, Checker};
@@ -55,6 +70,16 @@ pub(crate) struct UpdCall<'a, 'b, T: Scalar> {
     pub param: Option<Batch<'a, T>>,
 }
 
+impl<T: Scalar> UpdCall<'_, '_, T> {
+    /// Whether an output increment of 0 chains the steps of an entry (each reads what the one
+    /// before wrote), so they must run in reference BLAS's order. `scal` with `incx = 0` is a
+    /// quick return and never gets here.
+    pub(crate) fn sequential(&self) -> bool {
+        let x_out = matches!(self.x, Vx::Out(_));
+        self.n > 1 && ((x_out && self.incx == 0) || (self.y.is_some() && self.incy == 0))
+    }
+}
+
 fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<Status, Error> {
     let name = c.name;
     // 1. sizes
@@ -66,14 +91,6 @@ fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<St
         check_counts(name, ("x", batch), ("param", p.count()))?;
     }
     let x_out = matches!(c.x, Vx::Out(_));
-    for (label, inc, out) in [("incx", c.incx, x_out), ("incy", c.incy, c.y.is_some())] {
-        if out && inc == 0 && c.n > 1 && !(c.kind == Upd::Scal) {
-            return Err(Error::InvalidValue(format!(
-                "{name}: {label} = 0 with n = {} would write one element {} times; output increments must be non-zero",
-                c.n, c.n
-            )));
-        }
-    }
     // 2. the query: no workspace (M8)
     if let Some(st) = h.query_step(&[])? {
         return Ok(st);

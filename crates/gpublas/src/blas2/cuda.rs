@@ -134,10 +134,12 @@ pub(super) fn run<T: Scalar>(
     let (kl, ku) = match (c.kind, c.storage) {
         (Kind::Gemv, _) => (big, big),
         (_, Storage::Band { k, .. }) => {
+            // k >= n (valid, as in reference BLAS) covers the whole triangle, as `big` does.
+            let k = i64::try_from(k).unwrap_or(big).min(big);
             if lower {
-                (k as i64, 0)
+                (k, 0)
             } else {
-                (0, k as i64)
+                (0, k)
             }
         }
         _ => {

@@ -3,12 +3,15 @@
 //! and `_strided_batched` (one buffer, a stride), from one generic implementation (SPEC F1).
 //!
 //! Matrices are column-major as in BLAS (`m`, `n`, buffer, `lda`); band matrices use the BLAS
-//! band layout (`k` super- or sub-diagonals, `lda >= k + 1`), packed ones the BLAS packed
-//! layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative one walks
-//! the vector backwards, as reference BLAS does. `alpha`/`beta` are [`Coef`]s: on the host, or
-//! in device memory (then nothing waits and the call can be captured into a graph).
-//! `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0` means `A`
-//! and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
+//! band layout (`k` super- or sub-diagonals, `lda >= k + 1`; any `k >= 0`, as in reference
+//! BLAS: with `k >= n` the band's rows beyond the matrix are never read), packed ones the BLAS
+//! packed layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative
+//! one walks the vector backwards, as reference BLAS does. An increment of 0 is
+//! `Error::InvalidValue` here, as reference BLAS rejects it in every Level-2 routine (its
+//! `xerbla` check; unlike Level 1, where it is a valid call). `alpha`/`beta` are [`Coef`]s:
+//! on the host, or in device memory (then nothing waits and the call can be captured into a
+//! graph). `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0`
+//! means `A` and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
 //! triangle (and not the diagonal when it is `Diag::Unit`; `hemv` takes the diagonal's real
 //! part).
 //!
@@ -111,7 +114,8 @@ impl<T: Scalar> Call<'_, '_, T> {
     /// Rows of the stored matrix (band: k + 1).
     fn stored_rows(&self) -> usize {
         match self.storage {
-            Storage::Band { k, .. } => k + 1,
+            // k + 1 overflowing is an error of check_sizes before anything uses this.
+            Storage::Band { k, .. } => k.saturating_add(1),
             _ => self.m,
         }
     }
@@ -151,23 +155,22 @@ impl<T: Scalar> Call<'_, '_, T> {
         }
     }
 
-    /// Size and shape checks (F2 step 1).
+    /// The argument positions of the increments in reference BLAS (`xerbla`'s `INFO`):
+    /// (input x, output vector).
+    fn inc_positions(&self) -> (usize, usize) {
+        match (self.kind, self.storage) {
+            (Kind::Gemv, _) => (8, 11),
+            (Kind::Symv | Kind::Hemv, _) => (7, 10),
+            (_, Storage::Band { .. }) => (0, 9),
+            (_, Storage::Packed) => (0, 7),
+            (_, Storage::Full { .. }) => (0, 8),
+        }
+    }
+
+    /// Size and shape checks (F2 step 1), in reference BLAS's order (the leading dimension
+    /// before the increments).
     fn check_sizes(&self) -> Result<(), Error> {
         let name = self.name;
-        let incs = [
-            ("incx", self.x.as_ref().map(|x| x.1)),
-            (
-                if self.x.is_some() { "incy" } else { "incx" },
-                Some(self.inc_out),
-            ),
-        ];
-        for (label, inc) in incs {
-            if inc == Some(0) {
-                return Err(Error::InvalidValue(format!(
-                    "{name}: {label} = 0; increments must be non-zero"
-                )));
-            }
-        }
         match self.storage {
             Storage::Full { lda } => check_ld(
                 name,
@@ -176,17 +179,35 @@ impl<T: Scalar> Call<'_, '_, T> {
                 self.m,
                 if self.kind == Kind::Gemv { "m" } else { "n" },
             ),
+            // Any k >= 0, as in reference BLAS: a band wider than the matrix has unused rows.
             Storage::Band { k, lda } => {
-                if k >= self.n.max(1) {
-                    return Err(Error::InvalidSize(format!(
-                        "{name}: k = {k} must be less than max(1, n) = {} (k = n - 1 already covers the whole triangle)",
-                        self.n.max(1)
-                    )));
-                }
-                check_ld(name, "lda", lda, k + 1, "k + 1")
+                let rows = k.checked_add(1).ok_or_else(|| {
+                    Error::InvalidSize(format!(
+                        "{name}: k = {k} leaves no lda >= k + 1 in the address space"
+                    ))
+                })?;
+                check_ld(name, "lda", lda, rows, "k + 1")
             }
             Storage::Packed => Ok(()),
         }?;
+        // Reference BLAS rejects a zero increment in every Level-2 routine (dgemv.f:
+        // `ELSE IF (INCX.EQ.0) INFO = 8`), so gpublas does too.
+        let (x_pos, out_pos) = self.inc_positions();
+        let incs = [
+            ("incx", self.x.as_ref().map(|x| x.1), x_pos),
+            (
+                if self.x.is_some() { "incy" } else { "incx" },
+                Some(self.inc_out),
+                out_pos,
+            ),
+        ];
+        for (label, inc, pos) in incs {
+            if inc == Some(0) {
+                return Err(Error::InvalidValue(format!(
+                    "{name}: {label} = 0; Level-2 increments must be non-zero (reference BLAS rejects it too, with INFO = {pos})"
+                )));
+            }
+        }
         // Every span must exist (no overflow), during a query too (M8).
         self.a_need()?;
         let (lx, ly) = self.lens();
@@ -582,7 +603,8 @@ tri!(
 );
 tri!(
     /// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals in
-    /// BLAS band storage (`?tbmv`; `k < n`, `lda >= k + 1`).
+    /// BLAS band storage (`?tbmv`; any `k`, `lda >= k + 1`; with `k >= n` the band's rows
+    /// beyond the matrix are never read).
     Trmv, tbmv, tbmv_batched, tbmv_strided_batched, "tbmv", [k: usize], [lda: usize], Storage::Band { k, lda }
 );
 tri!(

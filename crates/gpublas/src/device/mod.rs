@@ -588,6 +588,11 @@ impl<T: Element> DeviceBuffer<T> {
     /// The contents as a host slice (host backend only).
     pub(crate) fn host_slice(&self) -> Option<&[T]> {
         let bytes = self.mem.as_ref()?.host_bytes()?;
+        if self.len == 0 {
+            // Memory of no elements may sit at any address (null, or a C caller's unaligned
+            // one): an empty byte slice there would fail the aligned cast.
+            return Some(&[]);
+        }
         Some(bytemuck::cast_slice(
             &bytes[..self.len * std::mem::size_of::<T>()],
         ))
@@ -596,6 +601,9 @@ impl<T: Element> DeviceBuffer<T> {
     pub(crate) fn host_slice_mut(&mut self) -> Option<&mut [T]> {
         let len = self.len;
         let bytes = self.mem.as_mut()?.host_bytes_mut()?;
+        if len == 0 {
+            return Some(&mut []);
+        }
         Some(bytemuck::cast_slice_mut(
             &mut bytes[..len * std::mem::size_of::<T>()],
         ))

@@ -190,6 +190,7 @@ macro_rules! by_form {
         }
     };
 }
+pub(crate) use by_form;
 
 // ---- expected outputs ---------------------------------------------------------------------
 

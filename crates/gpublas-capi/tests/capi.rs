@@ -1065,7 +1065,8 @@ fn m16_c_gemm_k0_is_beta_c(dev: &str) {
     };
     assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "zgemm 1 1 0: {}", last());
     assert_eq!(c.down(dcz, 1), vec![z(1.0, 0.5)]);
-    // Strided, three entries, k = 0: each C scaled, the gaps between entries untouched.
+    // Strided, three entries, k = 0: each C scaled, the gaps between entries untouched; A and
+    // B null with strides that are not 0 (their entries address nothing, wherever they start).
     let (sc, batch) = (ldc * n + 3, 3usize);
     let cs: Vec<f64> = (0..sc * batch).map(|_| r.gen_range(-1.0..1.0)).collect();
     let dcs = c.up(&cs);
@@ -1082,10 +1083,10 @@ fn m16_c_gemm_k0_is_beta_c(dev: &str) {
             &alpha,
             std::ptr::null(),
             m as i64,
-            0,
+            (4 * m) as i64,
             std::ptr::null(),
             1,
-            0,
+            5,
             &beta,
             dcs,
             ldc as i64,

@@ -1229,6 +1229,113 @@ fn f3_solver_zero_dims(dev: &Device) {
     solver_zero::<Complex64>(dev);
 }
 
+// ---- strided operands that span nothing ---------------------------------------------------
+
+/// A strided operand whose entries span nothing addresses nothing, whatever its stride: an
+/// empty (null) buffer with a stride that is not 0 is accepted (the C interface passes such
+/// operands with no memory), and the call gives the reference result.
+fn strided_empty<T: El + gpublas::ComplexScalar>(dev: &Device) {
+    let mut h = Handle::new(dev).unwrap();
+    let mut r = rng(309);
+    // SAFETY: a null pointer of no elements addresses no memory.
+    let none = unsafe { DeviceBuffer::<T>::from_raw(dev, 0, 0) }.unwrap();
+    let (n, ldc) = (3usize, 4usize);
+    let (cd, sc) = output::<T>(&mut r, Form::Strided, (n, n, ldc), false);
+    let beta = (-0.5, 0.25);
+    let be = Coef::Host(T::make(beta.0, beta.1));
+    let (one, rb) = (Coef::Host(T::one()), Coef::Host(T::real(beta.0)));
+    for (what, region, b) in [
+        ("gemm_strided_batched", Region::Full, beta),
+        ("syr2k_strided_batched", Region::Lower, beta),
+        ("her2k_strided_batched", Region::Upper, (beta.0, 0.0)),
+    ] {
+        let mut c = dev.upload(&cd).unwrap();
+        let res = match what {
+            "gemm_strided_batched" => blas3::gemm_strided_batched(
+                &mut h,
+                Op::N,
+                Op::T,
+                n,
+                n,
+                0,
+                one,
+                &none,
+                n,
+                12,
+                &none,
+                n,
+                5,
+                be,
+                &mut c,
+                ldc,
+                sc,
+                BATCH,
+            ),
+            "syr2k_strided_batched" => blas3::syr2k_strided_batched(
+                &mut h,
+                Uplo::Lower,
+                Op::T,
+                n,
+                0,
+                one,
+                &none,
+                1,
+                7,
+                &none,
+                1,
+                9,
+                be,
+                &mut c,
+                ldc,
+                sc,
+                BATCH,
+            ),
+            _ => blas3::her2k_strided_batched(
+                &mut h,
+                Uplo::Upper,
+                Op::N,
+                n,
+                0,
+                one,
+                &none,
+                n,
+                7,
+                &none,
+                n,
+                9,
+                rb,
+                &mut c,
+                ldc,
+                sc,
+                BATCH,
+            ),
+        };
+        let what = format!("{} {what} k=0, empty A and B with strides", T::NAME);
+        ok(&what, res);
+        let herm = what.contains("her2k");
+        let after = c.to_vec().unwrap();
+        check_beta_c(&what, &cd, &after, sc, (n, n, ldc), region, Some((b, herm)));
+    }
+    // Solves with no right-hand sides, B empty with a stride.
+    let a = dev.upload(&rand_els::<T>(&mut r, BATCH * 9)).unwrap();
+    let ipiv = dev.upload(&[1i32; 9]).unwrap();
+    // SAFETY: as above.
+    let mut b = unsafe { DeviceBuffer::<T>::from_raw(dev, 0, 0) }.unwrap();
+    ok(
+        "getrs_strided_batched nrhs=0",
+        solver::getrs_strided_batched(&mut h, Op::N, 3, 0, &a, 3, 9, &ipiv, 3, &mut b, 3, 6, BATCH),
+    );
+    ok(
+        "potrs_strided_batched nrhs=0",
+        solver::potrs_strided_batched(&mut h, Uplo::Lower, 3, 0, &a, 3, 9, &mut b, 3, 6, BATCH),
+    );
+}
+
+fn m16_strided_operands_spanning_nothing_take_any_stride(dev: &Device) {
+    strided_empty::<Complex32>(dev);
+    strided_empty::<Complex64>(dev);
+}
+
 // ---- zero-length buffers elsewhere --------------------------------------------------------
 
 /// Pinned buffers of no elements (allocated, and from a null pointer) give empty slices, and
@@ -1353,6 +1460,7 @@ crate::on_both_backends!(
     f3_trmm_trsm_trtri_zero_dims_touch_nothing,
     f3_batch_count_zero_touches_nothing,
     f3_solver_zero_dims,
+    m16_strided_operands_spanning_nothing_take_any_stride,
     m16_pinned_zero_length_slices,
     m16_level1_level2_null_empty_operands,
 );

@@ -983,6 +983,13 @@ fn z(x: f64, y: f64) -> gpublas_double_complex {
     gpublas_double_complex { x, y }
 }
 
+/// The bytes of a pointer array, as C would lay it out.
+fn bytemuck_free_bytes(ptrs: &[*mut f64]) -> Vec<u8> {
+    ptrs.iter()
+        .flat_map(|p| (*p as usize as u64).to_ne_bytes())
+        .collect()
+}
+
 /// Bit patterns, NaN payloads included.
 fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
@@ -1110,6 +1117,66 @@ fn m16_c_gemm_k0_is_beta_c(dev: &str) {
             want.to_bits(),
             "dgemm_strided_batched k=0 [{idx}]"
         );
+    }
+    // Batched, k = 0: arrays of null A and B pointers; each C scaled. The same call with the C
+    // pointer array at an unaligned address is InvalidPointer, and C is untouched.
+    let cb: Vec<f64> = (0..ldc * n).map(|_| r.gen_range(-1.0..1.0)).collect();
+    let (dc1, dc2) = (c.up(&cb), c.up(&cb));
+    let nulls = [std::ptr::null::<f64>(); 2];
+    let cs_ptrs = [dc1, dc2];
+    let mut raw = vec![0u8; 32];
+    let off = (8 - raw.as_ptr() as usize % 8) % 8 + 1;
+    raw[off..off + 16].copy_from_slice(bytemuck_free_bytes(&cs_ptrs).as_slice());
+    let (alpha, beta) = (1.0f64, 3.0f64);
+    for unaligned in [true, false] {
+        let cptrs = if unaligned {
+            raw[off..].as_ptr() as *const *mut f64
+        } else {
+            cs_ptrs.as_ptr()
+        };
+        // SAFETY: arrays of two pointers (A and B null with k = 0, C each ldc × n); the
+        // unaligned array is refused before it is read.
+        let s = unsafe {
+            gpublas_dgemm_batched(
+                c.h,
+                GPUBLAS_OPERATION_NONE,
+                GPUBLAS_OPERATION_NONE,
+                m as i64,
+                n as i64,
+                0,
+                &alpha,
+                nulls.as_ptr(),
+                m as i64,
+                nulls.as_ptr(),
+                1,
+                &beta,
+                cptrs,
+                ldc as i64,
+                2,
+            )
+        };
+        let want_status = if unaligned {
+            GPUBLAS_STATUS_INVALID_POINTER
+        } else {
+            GPUBLAS_STATUS_SUCCESS
+        };
+        assert_eq!(
+            s,
+            want_status,
+            "dgemm_batched k=0 unaligned={unaligned}: {}",
+            last()
+        );
+        for p in [dc1, dc2] {
+            let got = c.down(p, ldc * n);
+            for (idx, (&g, &c0)) in got.iter().zip(&cb).enumerate() {
+                let want = if !unaligned && idx % ldc < m {
+                    beta * c0
+                } else {
+                    c0
+                };
+                assert_eq!(g.to_bits(), want.to_bits(), "dgemm_batched k=0 [{idx}]");
+            }
+        }
     }
 }
 

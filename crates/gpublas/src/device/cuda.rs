@@ -309,6 +309,10 @@ impl CudaDevice {
     pub(crate) fn copy_to_device(&self, dst: u64, src: &[u8]) -> Result<(), Error> {
         self.bind()?;
         self.synchronize()?;
+        if src.is_empty() {
+            // Nothing to copy: memory of no bytes may be a null pointer (a C caller's).
+            return Ok(());
+        }
         // SAFETY: callers pass a `dst` that heads an allocation of at least `src.len()` bytes.
         unsafe { result::memcpy_htod_sync(dst, src) }.map_err(drv("cuMemcpyHtoD"))?;
         self.synchronize()
@@ -318,6 +322,9 @@ impl CudaDevice {
     pub(crate) fn copy_to_host(&self, dst: &mut [u8], src: u64) -> Result<(), Error> {
         self.bind()?;
         self.synchronize()?;
+        if dst.is_empty() {
+            return Ok(());
+        }
         // SAFETY: callers pass a `src` that heads an allocation of at least `dst.len()` bytes.
         unsafe { result::memcpy_dtoh_sync(dst, src) }.map_err(drv("cuMemcpyDtoH"))
     }

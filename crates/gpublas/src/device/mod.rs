@@ -589,8 +589,8 @@ impl<T: Element> DeviceBuffer<T> {
     pub(crate) fn host_slice(&self) -> Option<&[T]> {
         let bytes = self.mem.as_ref()?.host_bytes()?;
         if self.len == 0 {
-            // Memory of no elements may sit at any address (null, or a C caller's unaligned
-            // one): an empty byte slice there would fail the aligned cast.
+            // Memory of no elements may be at any address, null included, and its byte slice is
+            // then a fresh empty one, not aligned for `T`: the cast would fail.
             return Some(&[]);
         }
         Some(bytemuck::cast_slice(

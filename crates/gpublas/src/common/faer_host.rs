@@ -142,7 +142,8 @@ pub(crate) fn potrf<T: Scalar>(
         Uplo::Lower => r + c * lda,
         Uplo::Upper => c + r * lda,
     };
-    let kept: Vec<T> = leaf_band(n).map(|(r, c)| a[other(r, c)]).collect();
+    // Small orders (batches of them) keep theirs on the stack.
+    let kept: smallvec::SmallVec<[T; 64]> = leaf_band(n).map(|(r, c)| a[other(r, c)]).collect();
     let threads = current_par();
     let par = par_for(n * n * n / 3);
     let info = threads.install(|| with_faer_type!(T, potrf_typed, uplo, n, &mut *a, lda, par));

@@ -69,6 +69,14 @@ fn pick<V: Copy, const N: usize>(n: usize, i: usize, all: [V; N]) -> Vec<V> {
     }
 }
 
+/// Whether column `j` of an order-`n` result gets its residual computed: every column up to
+/// order 100, then every fourth plus the last of each 32 and of the matrix (the O(n) sum per
+/// element is the slow part of these tests unoptimised). Unsampled written elements must
+/// still be numbers, and everything unwritten is still compared bit for bit.
+fn sampled(n: usize, j: usize) -> bool {
+    n <= 100 || j % 4 == 0 || j % 32 == 31 || j + 1 == n
+}
+
 /// The form used for the `i`-th case: rotated so every form meets small and blocked orders.
 fn form_for(i: usize) -> Form {
     FORMS[i % 3]
@@ -888,9 +896,17 @@ fn trtri_case<T: El>(dev: &Device) {
                             real: true,
                         });
                     }
-                    // (A X)(i, j) = δ(i, j), A and X triangular on the same side.
+                    if !sampled(n, j) {
+                        return Some(Want {
+                            v: x(e, i, j),
+                            tol: 0.0,
+                            real: false,
+                        });
+                    }
+                    // (A X)(i, j) = δ(i, j), A and X triangular on the same side: only l
+                    // between i and j contributes.
                     let (mut v, mut s) = (ZERO, 0.0);
-                    for l in 0..n {
+                    for l in i.min(j)..=i.max(j) {
                         let t = mul(tri(&am, e, uplo, unit, i, l), x(e, l, j));
                         v = add(v, t);
                         s += mag(t);
@@ -977,6 +993,14 @@ fn potrf_case<T: El>(dev: &Device) {
                 if !stored(uplo, i, j) {
                     return None;
                 }
+                let x = f(e, i, j);
+                if !sampled(n, j) {
+                    return Some(Want {
+                        v: x,
+                        tol: 0.0,
+                        real: i == j,
+                    });
+                }
                 let (mut v, mut s) = (ZERO, 0.0);
                 for k in 0..=i.min(j) {
                     let t = mul(l(e, i, k), conj(l(e, j, k)));
@@ -989,7 +1013,6 @@ fn potrf_case<T: El>(dev: &Device) {
                     res <= tol,
                     "{what}: entry {e} ({i}, {j}): residual {res:e} > {tol:e}"
                 );
-                let x = f(e, i, j);
                 assert!(
                     i != j || x.0 > 0.0,
                     "{what}: entry {e}: diagonal {i} = {x:?}"

@@ -1124,7 +1124,7 @@ fn m16_c_gemm_k0_is_beta_c(dev: &str) {
     let (dc1, dc2) = (c.up(&cb), c.up(&cb));
     let nulls = [std::ptr::null::<f64>(); 2];
     let cs_ptrs = [dc1, dc2];
-    let mut raw = vec![0u8; 32];
+    let mut raw = [0u8; 32];
     let off = (8 - raw.as_ptr() as usize % 8) % 8 + 1;
     raw[off..off + 16].copy_from_slice(bytemuck_free_bytes(&cs_ptrs).as_slice());
     let (alpha, beta) = (1.0f64, 3.0f64);

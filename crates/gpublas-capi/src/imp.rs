@@ -385,7 +385,15 @@ impl Ctx<'_> {
                 self.name
             )));
         }
-        // SAFETY: the caller promised `batch` readable pointers at `array`.
+        // A slice of pointers must be aligned, even one C would read unaligned.
+        if array % std::mem::align_of::<u64>() as u64 != 0 {
+            return Err(Error::InvalidPointer(format!(
+                "{}: the pointer array {what} = {array:#x} is not aligned to {} bytes",
+                self.name,
+                std::mem::align_of::<u64>()
+            )));
+        }
+        // SAFETY: the caller promised `batch` readable pointers at `array` (non-null, aligned).
         let ptrs = unsafe { std::slice::from_raw_parts(array as *const u64, batch) };
         ptrs.iter()
             .enumerate()

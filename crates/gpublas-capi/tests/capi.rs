@@ -973,6 +973,458 @@ fn f10_ex_routines(dev: &str) {
     }
 }
 
+// ==== issue 27: zero dimensions and the triangle potrf must not reference ====================
+//
+// Reproductions of the reported failures: gemm with k = 0 and syr2k/her2k with k = 0 panicked
+// at the C boundary on the host backend (a zero-length operand failed an aligned cast);
+// dpotrf(LOWER) wrote into the strictly upper triangle. References are plain f64 loops.
+
+fn z(x: f64, y: f64) -> gpublas_double_complex {
+    gpublas_double_complex { x, y }
+}
+
+/// The bytes of a pointer array, as C would lay it out.
+fn bytemuck_free_bytes(ptrs: &[*mut f64]) -> Vec<u8> {
+    ptrs.iter()
+        .flat_map(|p| (*p as usize as u64).to_ne_bytes())
+        .collect()
+}
+
+/// Bit patterns, NaN payloads included.
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// dgemm and zgemm with k = 0 (A and B null, then real empty allocations): C = beta C, with
+/// ldc > m and its padding compared bit for bit; beta = 1 is a quick return; the strided form
+/// with k = 0 as well.
+fn m16_c_gemm_k0_is_beta_c(dev: &str) {
+    let c = C::on(dev);
+    let mut r = rng(2701);
+    let (m, n, ldc) = (3usize, 2usize, 5usize);
+    let c0: Vec<f64> = (0..ldc * n).map(|_| r.gen_range(-1.0..1.0)).collect();
+    let empty = c.up(&[0.0f64; 1]);
+    for (a_ptr, what) in [
+        (std::ptr::null(), "null A, B"),
+        (empty as *const f64, "allocated A, B"),
+    ] {
+        for beta in [0.5f64, 1.0, 0.0] {
+            let dc = c.up(&c0);
+            let (alpha, lda) = (2.0f64, m as i64);
+            // SAFETY: A and B address nothing (k = 0); C spans ldc × n.
+            let s = unsafe {
+                gpublas_dgemm(
+                    c.h,
+                    GPUBLAS_OPERATION_NONE,
+                    GPUBLAS_OPERATION_TRANSPOSE,
+                    m as i64,
+                    n as i64,
+                    0,
+                    &alpha,
+                    a_ptr,
+                    lda,
+                    a_ptr,
+                    n as i64,
+                    &beta,
+                    dc,
+                    ldc as i64,
+                )
+            };
+            assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "dgemm k=0 {what}: {}", last());
+            let got = c.down(dc, ldc * n);
+            for (idx, (&g, &c0)) in got.iter().zip(&c0).enumerate() {
+                let inside = idx % ldc < m;
+                let want = match (inside, beta) {
+                    (false, _) | (true, 1.0) => c0,
+                    (true, 0.0) => 0.0,
+                    _ => beta * c0,
+                };
+                assert_eq!(
+                    g.to_bits(),
+                    want.to_bits(),
+                    "dgemm k=0 {what} beta={beta} [{idx}]"
+                );
+            }
+        }
+    }
+    // The reported case: m = n = 1, k = 0, zgemm.
+    let cz = [z(0.25, -0.5)];
+    let dcz = c.up(&cz);
+    let (alpha, beta) = (z(1.0, 0.0), z(0.0, 2.0));
+    // SAFETY: A and B null with k = 0; C one element.
+    let s = unsafe {
+        gpublas_zgemm(
+            c.h,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_OPERATION_NONE,
+            1,
+            1,
+            0,
+            &alpha,
+            std::ptr::null(),
+            1,
+            std::ptr::null(),
+            1,
+            &beta,
+            dcz,
+            1,
+        )
+    };
+    assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "zgemm 1 1 0: {}", last());
+    assert_eq!(c.down(dcz, 1), vec![z(1.0, 0.5)]);
+    // Strided, three entries, k = 0: each C scaled, the gaps between entries untouched; A and
+    // B null with strides that are not 0 (their entries address nothing, wherever they start).
+    let (sc, batch) = (ldc * n + 3, 3usize);
+    let cs: Vec<f64> = (0..sc * batch).map(|_| r.gen_range(-1.0..1.0)).collect();
+    let dcs = c.up(&cs);
+    let (alpha, beta) = (1.0f64, -2.0f64);
+    // SAFETY: A and B address nothing; C spans the batch.
+    let s = unsafe {
+        gpublas_dgemm_strided_batched(
+            c.h,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_OPERATION_NONE,
+            m as i64,
+            n as i64,
+            0,
+            &alpha,
+            std::ptr::null(),
+            m as i64,
+            (4 * m) as i64,
+            std::ptr::null(),
+            1,
+            5,
+            &beta,
+            dcs,
+            ldc as i64,
+            sc as i64,
+            batch as i64,
+        )
+    };
+    assert_eq!(
+        s,
+        GPUBLAS_STATUS_SUCCESS,
+        "dgemm_strided_batched k=0: {}",
+        last()
+    );
+    let got = c.down(dcs, sc * batch);
+    for (idx, (&g, &c0)) in got.iter().zip(&cs).enumerate() {
+        let off = idx % sc;
+        let inside = off < ldc * n && off % ldc < m;
+        let want = if inside { beta * c0 } else { c0 };
+        assert_eq!(
+            g.to_bits(),
+            want.to_bits(),
+            "dgemm_strided_batched k=0 [{idx}]"
+        );
+    }
+    // Batched, k = 0: arrays of null A and B pointers; each C scaled. The same call with the C
+    // pointer array at an unaligned address is InvalidPointer, and C is untouched.
+    let cb: Vec<f64> = (0..ldc * n).map(|_| r.gen_range(-1.0..1.0)).collect();
+    let (dc1, dc2) = (c.up(&cb), c.up(&cb));
+    let nulls = [std::ptr::null::<f64>(); 2];
+    let cs_ptrs = [dc1, dc2];
+    let mut raw = [0u8; 32];
+    let off = (8 - raw.as_ptr() as usize % 8) % 8 + 1;
+    raw[off..off + 16].copy_from_slice(bytemuck_free_bytes(&cs_ptrs).as_slice());
+    let (alpha, beta) = (1.0f64, 3.0f64);
+    for unaligned in [true, false] {
+        let cptrs = if unaligned {
+            raw[off..].as_ptr() as *const *mut f64
+        } else {
+            cs_ptrs.as_ptr()
+        };
+        // SAFETY: arrays of two pointers (A and B null with k = 0, C each ldc × n); the
+        // unaligned array is refused before it is read.
+        let s = unsafe {
+            gpublas_dgemm_batched(
+                c.h,
+                GPUBLAS_OPERATION_NONE,
+                GPUBLAS_OPERATION_NONE,
+                m as i64,
+                n as i64,
+                0,
+                &alpha,
+                nulls.as_ptr(),
+                m as i64,
+                nulls.as_ptr(),
+                1,
+                &beta,
+                cptrs,
+                ldc as i64,
+                2,
+            )
+        };
+        let want_status = if unaligned {
+            GPUBLAS_STATUS_INVALID_POINTER
+        } else {
+            GPUBLAS_STATUS_SUCCESS
+        };
+        assert_eq!(
+            s,
+            want_status,
+            "dgemm_batched k=0 unaligned={unaligned}: {}",
+            last()
+        );
+        for p in [dc1, dc2] {
+            let got = c.down(p, ldc * n);
+            for (idx, (&g, &c0)) in got.iter().zip(&cb).enumerate() {
+                let want = if !unaligned && idx % ldc < m {
+                    beta * c0
+                } else {
+                    c0
+                };
+                assert_eq!(g.to_bits(), want.to_bits(), "dgemm_batched k=0 [{idx}]");
+            }
+        }
+    }
+}
+
+/// dsyr2k and zher2k (and zherk) with k = 0: the `uplo` triangle becomes beta C, the other
+/// triangle and the padding are untouched; her2k/herk make the diagonal real.
+fn m16_c_syr2k_her2k_k0_is_beta_c(dev: &str) {
+    let c = C::on(dev);
+    let mut r = rng(2702);
+    let (n, ldc) = (4usize, 6usize);
+    for uplo in [GPUBLAS_FILL_LOWER, GPUBLAS_FILL_UPPER] {
+        let stored = |i: usize, j: usize| {
+            if uplo == GPUBLAS_FILL_LOWER {
+                i >= j
+            } else {
+                i <= j
+            }
+        };
+        // dsyr2k
+        let c0: Vec<f64> = (0..ldc * n).map(|_| r.gen_range(-1.0..1.0)).collect();
+        let dc = c.up(&c0);
+        let (alpha, beta) = (1.5f64, -0.75f64);
+        // SAFETY: A and B null with k = 0; C spans ldc × n.
+        let s = unsafe {
+            gpublas_dsyr2k(
+                c.h,
+                uplo,
+                GPUBLAS_OPERATION_NONE,
+                n as i64,
+                0,
+                &alpha,
+                std::ptr::null(),
+                n as i64,
+                std::ptr::null(),
+                n as i64,
+                &beta,
+                dc,
+                ldc as i64,
+            )
+        };
+        assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "dsyr2k k=0: {}", last());
+        let got = c.down(dc, ldc * n);
+        for (idx, (&g, &c0)) in got.iter().zip(&c0).enumerate() {
+            let (i, j) = (idx % ldc, idx / ldc);
+            let want = if i < n && stored(i, j) { beta * c0 } else { c0 };
+            assert_eq!(
+                g.to_bits(),
+                want.to_bits(),
+                "dsyr2k k=0 uplo {uplo} ({i}, {j})"
+            );
+        }
+        // zher2k, then zherk, on complex C with imaginary diagonals.
+        for herk in [false, true] {
+            let cz: Vec<gpublas_double_complex> = (0..ldc * n)
+                .map(|_| z(r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0)))
+                .collect();
+            let dcz = c.up(&cz);
+            let (alpha, beta) = (z(0.5, 0.25), 2.0f64);
+            let ralpha = 0.5f64;
+            // SAFETY: A and B null with k = 0; C spans ldc × n.
+            let s = unsafe {
+                if herk {
+                    gpublas_zherk(
+                        c.h,
+                        uplo,
+                        GPUBLAS_OPERATION_CONJUGATE_TRANSPOSE,
+                        n as i64,
+                        0,
+                        &ralpha,
+                        std::ptr::null(),
+                        1,
+                        &beta,
+                        dcz,
+                        ldc as i64,
+                    )
+                } else {
+                    gpublas_zher2k(
+                        c.h,
+                        uplo,
+                        GPUBLAS_OPERATION_NONE,
+                        n as i64,
+                        0,
+                        &alpha,
+                        std::ptr::null(),
+                        n as i64,
+                        std::ptr::null(),
+                        n as i64,
+                        &beta,
+                        dcz,
+                        ldc as i64,
+                    )
+                }
+            };
+            let what = if herk { "zherk" } else { "zher2k" };
+            assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "{what} k=0: {}", last());
+            let got = c.down(dcz, ldc * n);
+            for (idx, (g, c0)) in got.iter().zip(&cz).enumerate() {
+                let (i, j) = (idx % ldc, idx / ldc);
+                let want = if i < n && stored(i, j) {
+                    z(beta * c0.x, if i == j { 0.0 } else { beta * c0.y })
+                } else {
+                    *c0
+                };
+                assert_eq!(
+                    (g.x.to_bits(), g.y.to_bits()),
+                    (want.x.to_bits(), want.y.to_bits()),
+                    "{what} k=0 uplo {uplo} ({i}, {j})"
+                );
+            }
+        }
+    }
+}
+
+/// The reported dpotrf(LOWER, n = 3, lda = 3) with 9s in the strictly upper part, then
+/// dpotrf/zpotrf of order 70 (blocked) with lda > n, both triangles: the factor matches an f64
+/// Cholesky and the unreferenced triangle and padding are bit-identical.
+fn f3_c_potrf_leaves_other_triangle_untouched(dev: &str) {
+    let c = C::on(dev);
+    // The report's case.
+    let a = [4.0f64, 2.0, 1.0, 9.0, 5.0, 3.5, 9.0, 9.0, 14.0];
+    let (da, dinfo) = (c.up(&a), c.up(&[-1i32]));
+    // SAFETY: A spans 3 × 3; one device info.
+    let s = unsafe { gpublas_dpotrf(c.h, GPUBLAS_FILL_LOWER, 3, da, 3, dinfo) };
+    assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "{}", last());
+    assert_eq!(c.down(dinfo, 1), vec![0]);
+    let got = c.down(da, 9);
+    assert_eq!(
+        (got[3], got[6], got[7]),
+        (9.0, 9.0, 9.0),
+        "upper part written: {got:?}"
+    );
+    let want = [2.0, 1.0, 0.5, 2.0, 1.5, 11.5f64.sqrt()];
+    let lower = [got[0], got[1], got[2], got[4], got[5], got[8]];
+    for (g, w) in lower.iter().zip(&want) {
+        assert!((g - w).abs() < 1e-14, "factor {lower:?}, want {want:?}");
+    }
+
+    // Order 70 at lda 73: a random SPD matrix, the other triangle and padding poisoned.
+    let mut r = rng(2703);
+    let (n, lda) = (70usize, 73usize);
+    for uplo in [GPUBLAS_FILL_LOWER, GPUBLAS_FILL_UPPER] {
+        let lower = uplo == GPUBLAS_FILL_LOWER;
+        let stored = |i: usize, j: usize| if lower { i >= j } else { i <= j };
+        // A = G Gᵀ + n I, real; the complex one adds a skew-symmetric imaginary part.
+        let g: Vec<f64> = (0..n * n).map(|_| r.gen_range(-1.0..1.0)).collect();
+        let h: Vec<f64> = (0..n * n).map(|_| r.gen_range(-1.0..1.0)).collect();
+        let mut ar = vec![0.0f64; n * n];
+        let mut ai = vec![0.0f64; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                ar[i + j * n] = (0..n).map(|k| g[i + k * n] * g[j + k * n]).sum::<f64>()
+                    + if i == j { n as f64 } else { 0.0 };
+                ai[i + j * n] = if i == j {
+                    0.0
+                } else {
+                    h[i + j * n] - h[j + i * n]
+                };
+            }
+        }
+        let poison = |r: &mut rand::rngs::StdRng| 9.0 + r.gen_range(0.0..1.0);
+        let mut real = vec![0.0f64; lda * n];
+        let mut cplx = vec![z(0.0, 0.0); lda * n];
+        for j in 0..n {
+            for i in 0..lda {
+                let (x, y) = if i < n && stored(i, j) {
+                    (ar[i + j * n], ai[i + j * n])
+                } else {
+                    (poison(&mut r), -poison(&mut r))
+                };
+                real[i + j * lda] = x;
+                cplx[i + j * lda] = z(x, y);
+            }
+        }
+        let (dr, dz, dinfo) = (c.up(&real), c.up(&cplx), c.up(&[-1i32, -1]));
+        // SAFETY: A spans lda × n; two device infos.
+        unsafe {
+            let s = gpublas_dpotrf(c.h, uplo, n as i64, dr, lda as i64, dinfo);
+            assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "{}", last());
+            let s = gpublas_zpotrf(c.h, uplo, n as i64, dz, lda as i64, dinfo.add(1));
+            assert_eq!(s, GPUBLAS_STATUS_SUCCESS, "{}", last());
+        }
+        assert_eq!(c.down(dinfo, 2), vec![0, 0]);
+        let (fr, fz) = (c.down(dr, lda * n), c.down(dz, lda * n));
+        // Outside the stored triangle: bit-identical.
+        for j in 0..n {
+            for i in 0..lda {
+                if i < n && stored(i, j) {
+                    continue;
+                }
+                let at = i + j * lda;
+                assert_eq!(
+                    fr[at].to_bits(),
+                    real[at].to_bits(),
+                    "dpotrf uplo {uplo} ({i}, {j})"
+                );
+                assert_eq!(
+                    bits(&[fz[at].x, fz[at].y]),
+                    bits(&[cplx[at].x, cplx[at].y]),
+                    "zpotrf uplo {uplo} ({i}, {j})"
+                );
+            }
+        }
+        // The factor: L Lᴴ (lower) or Uᴴ U (upper) equals A, in f64.
+        let l = |f: &dyn Fn(usize) -> (f64, f64), i: usize, j: usize| -> (f64, f64) {
+            // Entry (i, j) of the lower factor L (L = Uᴴ for upper).
+            if lower {
+                if i >= j {
+                    f(i + j * lda)
+                } else {
+                    (0.0, 0.0)
+                }
+            } else if i >= j {
+                let (x, y) = f(j + i * lda);
+                (x, -y)
+            } else {
+                (0.0, 0.0)
+            }
+        };
+        let real_at = |at: usize| (fr[at], 0.0);
+        let cplx_at = |at: usize| (fz[at].x, fz[at].y);
+        for (name, f) in [
+            ("dpotrf", &real_at as &dyn Fn(usize) -> (f64, f64)),
+            ("zpotrf", &cplx_at),
+        ] {
+            let mut worst = 0.0f64;
+            for i in 0..n {
+                for j in 0..n {
+                    let mut s = (0.0, 0.0);
+                    for k in 0..=i.min(j) {
+                        let (p, q) = (l(f, i, k), l(f, j, k));
+                        // L(i, k) conj(L(j, k))
+                        s.0 += p.0 * q.0 + p.1 * q.1;
+                        s.1 += p.1 * q.0 - p.0 * q.1;
+                    }
+                    let want = (
+                        ar[i + j * n],
+                        if name == "dpotrf" { 0.0 } else { ai[i + j * n] },
+                    );
+                    worst = worst.max((s.0 - want.0).abs() + (s.1 - want.1).abs());
+                }
+            }
+            assert!(
+                worst < 1e-10 * n as f64,
+                "{name} uplo {uplo}: |L Lᴴ - A| = {worst}"
+            );
+        }
+    }
+}
+
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod host {
@@ -997,4 +1449,7 @@ on_both_backends!(
     m9_query_null_pointers_then_preallocate,
     f7_bad_arguments,
     f10_ex_routines,
+    m16_c_gemm_k0_is_beta_c,
+    m16_c_syr2k_her2k_k0_is_beta_c,
+    f3_c_potrf_leaves_other_triangle_untouched,
 );

@@ -2,7 +2,9 @@
 //! and products), where the GPU's block programs (thousands of small steps tuned for kernels)
 //! would be slow on a CPU. Operands are gpublas's column-major slices viewed in place.
 
-use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
+use faer::linalg::cholesky::llt::factor::{
+    cholesky_in_place, cholesky_in_place_scratch, LltParams,
+};
 use faer::linalg::triangular_solve as ts;
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{MatMut, MatRef};
@@ -132,9 +134,23 @@ pub(crate) fn potrf<T: Scalar>(
     if n == 0 {
         return Ok(0);
     }
+    // faer writes the triangle it factors, except that its leaf kernel (a diagonal block of
+    // order at most CHOL_LEAF) also writes that block's other strict triangle: only entries
+    // within CHOL_LEAF - 1 of the diagonal, which are kept here and put back (at most
+    // n · CHOL_LEAF elements, against n³/3 operations; no copy of the whole triangle).
+    let other = |r: usize, c: usize| match uplo {
+        Uplo::Lower => r + c * lda,
+        Uplo::Upper => c + r * lda,
+    };
+    // Small orders (batches of them) keep theirs on the stack.
+    let kept: smallvec::SmallVec<[T; 64]> = leaf_band(n).map(|(r, c)| a[other(r, c)]).collect();
     let threads = current_par();
     let par = par_for(n * n * n / 3);
-    let info = threads.install(|| with_faer_type!(T, potrf_typed, uplo, n, &mut *a, lda, par))?;
+    let info = threads.install(|| with_faer_type!(T, potrf_typed, uplo, n, &mut *a, lda, par));
+    for ((r, c), v) in leaf_band(n).zip(kept) {
+        a[other(r, c)] = v;
+    }
+    let info = info?;
     // The factor's diagonal is real (faer's updates can leave a rounding residue in the
     // imaginary parts of complex diagonals); LAPACK stores it real.
     let done = if info == 0 { n } else { info as usize - 1 };
@@ -143,6 +159,16 @@ pub(crate) fn potrf<T: Scalar>(
         *d = T::from_real(d.re());
     }
     Ok(info)
+}
+
+/// The largest diagonal block faer's Cholesky factors with its leaf kernel (its
+/// `recursion_threshold`, set to this value in [`potrf_typed`]; faer's default is the same).
+const CHOL_LEAF: usize = 64;
+
+/// The (row, column) pairs `r < c` of a triangle of order `n` within `CHOL_LEAF - 1` of the
+/// diagonal, column by column: where faer's leaf kernel can write above the diagonal.
+fn leaf_band(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).flat_map(|c| (c.saturating_sub(CHOL_LEAF - 1)..c).map(move |r| (r, c)))
 }
 
 fn potrf_typed<F: faer::traits::ComplexField + bytemuck::Pod>(
@@ -161,18 +187,17 @@ fn potrf_typed<F: faer::traits::ComplexField + bytemuck::Pod>(
     } else {
         am.transpose_mut()
     };
-    let mut mem = faer::dyn_stack::MemBuffer::try_new(cholesky_in_place_scratch::<F>(
-        n,
-        par,
-        Default::default(),
-    ))
-    .map_err(|_| Error::MemoryError {
-        needed: n * std::mem::size_of::<F>(),
-        available: 0,
-        detail: "the host Cholesky's scratch column could not be allocated".into(),
-    })?;
+    let mut params: faer::Spec<LltParams, F> = Default::default();
+    params.recursion_threshold = CHOL_LEAF;
+    let mut mem =
+        faer::dyn_stack::MemBuffer::try_new(cholesky_in_place_scratch::<F>(n, par, params))
+            .map_err(|_| Error::MemoryError {
+                needed: n * std::mem::size_of::<F>(),
+                available: 0,
+                detail: "the host Cholesky's scratch column could not be allocated".into(),
+            })?;
     let stack = faer::dyn_stack::MemStack::new(&mut mem);
-    match cholesky_in_place(view, Default::default(), par, stack, Default::default()) {
+    match cholesky_in_place(view, Default::default(), par, stack, params) {
         Ok(_) => Ok(0),
         Err(faer::linalg::cholesky::llt::factor::LltError::NonPositivePivot { index }) => {
             Ok(i32::try_from(index + 1).unwrap_or(i32::MAX))

@@ -133,14 +133,16 @@ impl<'b, T: Element> BatchMut<'_, 'b, T> {
     }
 
     /// The host slice holding entry `v` from its first element on (host backend only; `None`
-    /// for device memory or an entry past the buffer, which the checks rule out).
+    /// for device memory). An entry past the buffer's end spans nothing (the checks rule out
+    /// the others): its slice is empty.
     pub(crate) fn host_entry_mut(&mut self, v: usize) -> Option<&mut [T]> {
         let (buf, off): (&mut DeviceBuffer<T>, usize) = match self {
             BatchMut::Single(b) => (b, 0),
             BatchMut::List(l) => (&mut *l[v], 0),
             BatchMut::Strided { buf, stride, .. } => (buf, v * *stride),
         };
-        buf.host_slice_mut().and_then(|s| s.get_mut(off..))
+        buf.host_slice_mut()
+            .map(|s| s.get_mut(off..).unwrap_or_default())
     }
 
     /// Every entry's host slice at once, disjoint (host backend only): entry `v` from its first
@@ -175,10 +177,11 @@ impl<'b, T: Element> BatchMut<'_, 'b, T> {
 
 impl<'a, T: Element> Batch<'a, T> {
     /// The host slice holding entry `v` from its first element on (host backend only; `None`
-    /// for device memory or an entry past the buffer, which the checks rule out).
+    /// for device memory). An entry past the buffer's end spans nothing (the checks rule out
+    /// the others): its slice is empty.
     pub(crate) fn host_entry(&self, v: usize) -> Option<&'a [T]> {
         let (b, off) = self.entry(v);
-        b.host_slice().and_then(|s| s.get(off..))
+        b.host_slice().map(|s| s.get(off..).unwrap_or_default())
     }
 }
 
@@ -327,15 +330,21 @@ impl Checker<'_> {
                         why()
                     )));
                 }
-                let total = (count - 1)
-                    .checked_mul(*stride)
-                    .and_then(|v| v.checked_add(need))
-                    .ok_or_else(|| {
-                        Error::InvalidSize(format!(
-                            "{}: batch of {count} at {sname} = {stride} overflows the address space",
-                            self.call
-                        ))
-                    })?;
+                // Entries that span nothing address nothing, wherever their stride puts them
+                // (the C interface hands such operands over with no memory at all).
+                let total = if need == 0 {
+                    Some(0)
+                } else {
+                    (count - 1)
+                        .checked_mul(*stride)
+                        .and_then(|v| v.checked_add(need))
+                }
+                .ok_or_else(|| {
+                    Error::InvalidSize(format!(
+                        "{}: batch of {count} at {sname} = {stride} overflows the address space",
+                        self.call
+                    ))
+                })?;
                 self.one(
                     buf,
                     &|| format!("{what} (batch of {count}, {sname} = {stride})"),

@@ -612,6 +612,11 @@ impl<T: Element> DeviceBuffer<T> {
     /// The contents as a host slice (host backend only).
     pub(crate) fn host_slice(&self) -> Option<&[T]> {
         let bytes = self.mem.as_ref()?.host_bytes()?;
+        if self.len == 0 {
+            // Memory of no elements may be at any address, null included, and its byte slice is
+            // then a fresh empty one, not aligned for `T`: the cast would fail.
+            return Some(&[]);
+        }
         Some(bytemuck::cast_slice(
             &bytes[..self.len * std::mem::size_of::<T>()],
         ))
@@ -620,6 +625,9 @@ impl<T: Element> DeviceBuffer<T> {
     pub(crate) fn host_slice_mut(&mut self) -> Option<&mut [T]> {
         let len = self.len;
         let bytes = self.mem.as_mut()?.host_bytes_mut()?;
+        if len == 0 {
+            return Some(&mut []);
+        }
         Some(bytemuck::cast_slice_mut(
             &mut bytes[..len * std::mem::size_of::<T>()],
         ))

@@ -12,7 +12,9 @@ use std::sync::{Arc, Mutex};
 use cudarc::driver::{result, sys, CudaEvent, CudaStream};
 
 use super::cuda::CudaDevice;
-use super::{host, host_workspace_bytes, Device, DeviceKind, Element, Stream, StreamKind};
+use super::{
+    host, host_slice_at, host_workspace_bytes, Device, DeviceKind, Element, Stream, StreamKind,
+};
 use crate::Error;
 
 fn drv(op: &str) -> impl FnOnce(result::DriverError) -> Error + '_ {
@@ -193,15 +195,14 @@ impl<T: Element> PinnedBuffer<T> {
     /// The contents, after the asynchronous copies that use the buffer have finished.
     pub fn as_slice(&self) -> &[T] {
         self.wait();
-        let bytes = self.len * std::mem::size_of::<T>();
-        bytemuck::cast_slice(&host_workspace_bytes(self.addr() as u64, bytes)[..])
+        // Typed from the start: an empty byte slice would fail the aligned cast.
+        host_slice_at(self.addr(), self.len)
     }
 
     /// The contents, writable, after the asynchronous copies that use the buffer have finished.
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         self.wait();
-        let bytes = self.len * std::mem::size_of::<T>();
-        bytemuck::cast_slice_mut(host_workspace_bytes(self.addr() as u64, bytes))
+        host_slice_at(self.addr(), self.len)
     }
 
     /// The host address of element 0 (no waiting: for enqueuing copies).

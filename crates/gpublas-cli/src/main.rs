@@ -1069,5 +1069,126 @@ fn tour_level2(dev: &Device) -> Result<(), Error> {
         .map(|(g, w)| (g - w).abs())
         .fold(0.0, f64::max);
     println!("  trmv -> {s1:?}, trsv -> {s2:?}; max |x - x0| = {err:.1e} (the fixed workspace was sized for the gemv)");
+    tour_solver(dev)
+}
+
+/// Level 3 and the solver in the tour: one size query over an LU and its solve (the rocSOLVER
+/// documents' pattern), a workspace of exactly that size, then the calls and their residual;
+/// a Cholesky and a symmetric rank-k update on the same handle.
+fn tour_solver(dev: &Device) -> Result<(), Error> {
+    use gpublas::{blas3, solver, Op, Results, Uplo};
+    let n = 1024;
+    println!(
+        "
+9. Solver: one size query over getrf + getrs (order {n}), then exactly that workspace"
+    );
+    // A diagonally dominant matrix, so the LU is well conditioned; b = A · ones.
+    let a: Vec<f64> = (0..n * n)
+        .map(|i| {
+            let (r, c) = (i % n, i / n);
+            if r == c {
+                n as f64
+            } else {
+                ((r * 7 + c * 3) % 11) as f64 / 11.0 - 0.5
+            }
+        })
+        .collect();
+    let b: Vec<f64> = (0..n).map(|r| (0..n).map(|c| a[r + c * n]).sum()).collect();
+    let mut h = Handle::with_config(
+        dev,
+        &HandleConfig {
+            device_memory_size: Some(0),
+            ..Default::default()
+        },
+    )?;
+    h.start_device_memory_size_query()?;
+    let (mut pa, mut pp) = (
+        DeviceBuffer::<f64>::placeholder(n * n),
+        DeviceBuffer::placeholder(n),
+    );
+    let mut info = [0i32];
+    let _ = solver::getrf(
+        &mut h,
+        n,
+        n,
+        &mut pa,
+        n,
+        Results::Device(&mut pp),
+        Results::Host(&mut info),
+    )?;
+    let _ = solver::getrs(
+        &mut h,
+        Op::N,
+        n,
+        1,
+        &pa,
+        n,
+        &pp,
+        &mut DeviceBuffer::placeholder(n),
+        n,
+    )?;
+    let need = h.stop_device_memory_size_query()?;
+    let _ = h.set_device_memory_size(need)?;
+    let (mut ad, mut bd, mut piv) = (dev.upload(&a)?, dev.upload(&b)?, dev.alloc::<i32>(n)?);
+    let s1 = solver::getrf(
+        &mut h,
+        n,
+        n,
+        &mut ad,
+        n,
+        Results::Device(&mut piv),
+        Results::Host(&mut info),
+    )?;
+    let s2 = solver::getrs(&mut h, Op::N, n, 1, &ad, n, &piv, &mut bd, n)?;
+    let err = bd
+        .to_vec()?
+        .iter()
+        .map(|x| (x - 1.0).abs())
+        .fold(0.0, f64::max);
+    println!(
+        "  query: {need} bytes; getrf -> {s1:?} (info {}), getrs -> {s2:?}; max |x - 1| = {err:.1e}",
+        info[0]
+    );
+    println!("  stats: {}", h.workspace_stats());
+
+    println!(
+        "
+10. Level 3 and Cholesky: C = AᵀA + I by syrk, then potrf on the same fixed workspace"
+    );
+    let k = 256;
+    let m = 512;
+    let g: Vec<f64> = (0..m * k).map(|i| ((i % 17) as f64 - 8.0) / 17.0).collect();
+    let gd = dev.upload(&g)?;
+    let eye: Vec<f64> = (0..k * k)
+        .map(|i| if i % k == i / k { 1.0 } else { 0.0 })
+        .collect();
+    let mut cd = dev.upload(&eye)?;
+    let s3 = blas3::syrk(
+        &mut h,
+        Uplo::Lower,
+        Op::T,
+        k,
+        m,
+        1.0.into(),
+        &gd,
+        m,
+        1.0.into(),
+        &mut cd,
+        k,
+    )?;
+    let s4 = solver::potrf(&mut h, Uplo::Lower, k, &mut cd, k, Results::Host(&mut info))?;
+    let l = cd.to_vec()?;
+    // L Lᵀ against AᵀA + I on the diagonal: a cheap residual.
+    let mut err: f64 = 0.0;
+    for j in 0..k {
+        let llt: f64 = (0..=j).map(|p| l[j + p * k] * l[j + p * k]).sum();
+        let want: f64 = 1.0 + (0..m).map(|r| g[r + j * m] * g[r + j * m]).sum::<f64>();
+        err = err.max((llt - want).abs() / want);
+    }
+    println!(
+        "  syrk -> {s3:?}, potrf -> {s4:?} (info {}); max relative |diag(LLᵀ) - diag(C)| = {err:.1e}",
+        info[0]
+    );
+    println!("  stats: {}", h.workspace_stats());
     Ok(())
 }

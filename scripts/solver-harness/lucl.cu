@@ -128,7 +128,7 @@ __device__ void lu_cl(const Sol& j) {
 #endif
             for (i64 r = threadIdx.x; r < nr; r += blockDim.x) {
                 if (r0 + r <= jj) continue;
-                const T l = quot(P[r + jj * ldp], pv);
+                const T l = quotient(P[r + jj * ldp], pv);
                 P[r + jj * ldp] = l;
                 for (int c = jj + 1; c < cols; ++c) P[r + c * ldp] = fms(P[r + c * ldp], l, prow[c]);
             }

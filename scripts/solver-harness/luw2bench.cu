@@ -13,6 +13,8 @@
 #include <limits>
 #include <cuda_runtime.h>
 #define GPUBLAS_FAMILY_SOLVER
+// The prelude the library puts in front of every kernel source (complex division).
+#include "../../crates/gpublas/kernels/complex_div.cuh"
 #include SOLVER_SRC
 #include "luw2.cu"
 

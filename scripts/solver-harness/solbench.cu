@@ -5,6 +5,8 @@
 #include <random>
 #include <cuda_runtime.h>
 #define GPUBLAS_FAMILY_SOLVER
+// The prelude the library puts in front of every kernel source (complex division).
+#include "../../crates/gpublas/kernels/complex_div.cuh"
 #include SOLVER_SRC
 #ifdef HAVE_LUCL
 #include "lucl.cu"

@@ -83,20 +83,6 @@ __device__ __forceinline__ float mul(float a, float b) { return a * b; }
 __device__ __forceinline__ double mul(double a, double b) { return a * b; }
 __device__ __forceinline__ float2 mul(float2 a, float2 b) { return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 __device__ __forceinline__ double2 mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
-__device__ __forceinline__ float dvd(float a, float b) { return a / b; }
-__device__ __forceinline__ double dvd(double a, double b) { return a / b; }
-// Complex division as Smith's algorithm, so large and small values do not overflow.
-template <class C, class R> __device__ __forceinline__ C cdiv(C a, C b) {
-    R r, d;
-    if (fabs(b.x) >= fabs(b.y)) {
-        r = b.y / b.x; d = b.x + b.y * r;
-        C q; q.x = (a.x + a.y * r) / d; q.y = (a.y - a.x * r) / d; return q;
-    }
-    r = b.x / b.y; d = b.y + b.x * r;
-    C q; q.x = (a.x * r + a.y) / d; q.y = (a.y * r - a.x) / d; return q;
-}
-__device__ __forceinline__ float2 dvd(float2 a, float2 b) { return cdiv<float2, float>(a, b); }
-__device__ __forceinline__ double2 dvd(double2 a, double2 b) { return cdiv<double2, double>(a, b); }
 template <class T> __device__ __forceinline__ T zero();
 template <> __device__ __forceinline__ float zero<float>() { return 0.f; }
 template <> __device__ __forceinline__ double zero<double>() { return 0.0; }
@@ -629,15 +615,19 @@ struct Tri {
         __syncthreads();
     }
     // Solves the diagonal tile of block b in place (rhs in shared memory), one warp stepping
-    // through the rows: the path without a workspace.
-    __device__ __forceinline__ void diag_solve(int b, T* rhs, T (*ts)[NB + 1]) const {
+    // through the rows: the path without a workspace. The diagonal's divisors are prepared by
+    // the whole warp first, off the rows' chain of dependences.
+    __device__ __forceinline__ void diag_solve(int b, T* rhs, T (*ts)[NB + 1], Divisor<T>* dv) const {
         load_diag(b, ts);
         const int nb = (int)min((i64)NB, n - (i64)b * NB);
         if (threadIdx.x < 32) {
             const int w = threadIdx.x;
+            if (!unit)
+                for (int r = w; r < nb; r += 32) dv[r] = Divisor<T>::of(ts[r][r]);
+            __syncwarp();
             for (int q = 0; q < nb; q++) {
                 const int i = fwd ? q : nb - 1 - q;
-                if (w == 0) rhs[i] = unit ? rhs[i] : dvd(rhs[i], ts[i][i]);
+                if (w == 0) rhs[i] = unit ? rhs[i] : dv[i].apply(rhs[i]);
                 __syncwarp();
                 const T xi = rhs[i];
                 for (int r = w; r < nb; r += 32)
@@ -682,6 +672,7 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
     __shared__ T xs[NB];
     __shared__ T rhs[NB];
     __shared__ T part[THREADS];
+    __shared__ Divisor<T> dv[NB];
     const int e = blockIdx.x;
     pdl_enter();
     Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
@@ -702,7 +693,7 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
             __syncthreads();
         }
         t.finish_rhs(b, acc, part, rhs);
-        t.diag_solve(b, rhs, ts);
+        t.diag_solve(b, rhs, ts, dv);
         t.store(b, rhs);
         __syncthreads();
     }
@@ -714,19 +705,24 @@ template <class T, int NB>
 __device__ __forceinline__ void trsv_inv(const Job& j, int e, u64 winv) {
     __shared__ T ts[NB][NB + 1];
     __shared__ T col[NB];
+    __shared__ T rdiag[NB];
     pdl_enter();
     Tri<T, NB> t(j, mat_of<T>(j, e), 0);
     const int b = blockIdx.x;
     t.load_diag(b, ts);
     const int i = threadIdx.x;
     const T one = mk<T>(1.0, 0.0);
+    // The diagonal's reciprocals, all at once (the first step's barrier publishes them): no
+    // division on the columns' chain of dependences. A column's diagonal is only rewritten by
+    // its own step.
+    if (i < NB) rdiag[i] = quotient(one, ts[i][i]);
     for (int q = 0; q < NB; q++) {
         // Lower: columns from the last; upper: from the first. The inverse of the part already
         // done times the column below (above) the diagonal, scaled by -1/diag.
         const int jj = t.fwd ? NB - 1 - q : q;
         if (i < NB) col[i] = ts[i][jj];
         __syncthreads();
-        const T d = dvd(one, col[jj]);
+        const T d = rdiag[jj];
         T s = zero<T>();
         const bool mine = i < NB && (t.fwd ? i > jj : i < jj);
         if (mine) {

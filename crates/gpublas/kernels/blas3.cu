@@ -59,7 +59,6 @@ template <> struct Ar<float> {
     static __device__ __forceinline__ float add(float a, float b) { return a + b; }
     static __device__ __forceinline__ bool zero(float v) { return v == 0.f; }
     static __device__ __forceinline__ float sub(float a, float b) { return a - b; }
-    static __device__ __forceinline__ float div(float a, float b) { return a / b; }
 };
 template <> struct Ar<double> {
     typedef double R;
@@ -70,7 +69,6 @@ template <> struct Ar<double> {
     static __device__ __forceinline__ double add(double a, double b) { return a + b; }
     static __device__ __forceinline__ bool zero(double v) { return v == 0.0; }
     static __device__ __forceinline__ double sub(double a, double b) { return a - b; }
-    static __device__ __forceinline__ double div(double a, double b) { return a / b; }
 };
 template <> struct Ar<float2> {
     typedef float R;
@@ -81,10 +79,6 @@ template <> struct Ar<float2> {
     static __device__ __forceinline__ float2 add(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
     static __device__ __forceinline__ bool zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
     static __device__ __forceinline__ float2 sub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
-    static __device__ __forceinline__ float2 div(float2 a, float2 b) {
-        float d = b.x * b.x + b.y * b.y;
-        return make_float2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
-    }
 };
 template <> struct Ar<double2> {
     typedef double R;
@@ -95,10 +89,6 @@ template <> struct Ar<double2> {
     static __device__ __forceinline__ double2 add(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
     static __device__ __forceinline__ bool zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
     static __device__ __forceinline__ double2 sub(double2 a, double2 b) { return make_double2(a.x - b.x, a.y - b.y); }
-    static __device__ __forceinline__ double2 div(double2 a, double2 b) {
-        double d = b.x * b.x + b.y * b.y;
-        return make_double2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
-    }
 };
 
 // A scalar from the device (of T or of T's real type) or the host value.
@@ -190,6 +180,7 @@ __device__ void trinv(const Job3& j) {
     pdl_enter();
     __shared__ T L[TILE][TILE + 1];
     __shared__ T X[TILE][TILE + 1];
+    __shared__ Divisor<T> dv[TILE];  // the diagonal's, prepared once per block
     const int c = threadIdx.x;
     const i64 nsub = (j.n + TILE - 1) / TILE, total = nsub * j.count * j.ne;
     const T zero = Ar<T>::mk(0.0, 0.0), one = Ar<T>::mk(1.0, 0.0);
@@ -211,17 +202,19 @@ __device__ void trinv(const Job3& j) {
             L[i][c] = v;
         }
         __syncwarp();
+        if (!j.fill && c < nn) dv[c] = Divisor<T>::of(L[c][c]);
+        __syncwarp();
         if (j.lower) {
             for (int i = 0; i < nn; i++) {
                 T s = (i == c) ? one : zero;
                 for (int k = c; k < i; k++) s = Ar<T>::sub(s, Ar<T>::mul(L[i][k], X[k][c]));
-                X[i][c] = (i < c) ? zero : (j.fill ? s : Ar<T>::div(s, L[i][i]));
+                X[i][c] = (i < c) ? zero : (j.fill ? s : dv[i].apply(s));
             }
         } else {
             for (int i = nn - 1; i >= 0; i--) {
                 T s = (i == c) ? one : zero;
                 for (int k = i + 1; k <= c && k < nn; k++) s = Ar<T>::sub(s, Ar<T>::mul(L[i][k], X[k][c]));
-                X[i][c] = (i > c) ? zero : (j.fill ? s : Ar<T>::div(s, L[i][i]));
+                X[i][c] = (i > c) ? zero : (j.fill ? s : dv[i].apply(s));
             }
         }
         if (c < nn)
@@ -240,6 +233,7 @@ __device__ void trsv(const Job3& j) {
     pdl_enter();
     __shared__ T G[TILE][TILE + 1];
     __shared__ T X[TILE][TILE + 1];
+    __shared__ Divisor<T> dv[TILE];  // the diagonal's (in solve order), prepared once per chunk
     const int lane = threadIdx.x;
     const int na = (int)(j.left ? j.m : j.n);
     const i64 nv = j.left ? j.n : j.m;
@@ -293,6 +287,8 @@ __device__ void trsv(const Job3& j) {
                 if (i < na) X[forward ? i : na - 1 - i][lane] = bv[i];
         }
         __syncwarp();
+        if (!j.fill && lane < na) dv[lane] = Divisor<T>::of(G[lane][lane]);
+        __syncwarp();
         if (lane < nvc) {
             T x[TILE];
 #pragma unroll
@@ -300,7 +296,7 @@ __device__ void trsv(const Job3& j) {
 #pragma unroll
             for (int ii = 0; ii < TILE; ii++) {
                 if (ii < na) {
-                    if (!j.fill) x[ii] = Ar<T>::div(x[ii], G[ii][ii]);
+                    if (!j.fill) x[ii] = dv[ii].apply(x[ii]);
 #pragma unroll
                     for (int jj = ii + 1; jj < TILE; jj++)
                         if (jj < na) x[jj] = Ar<T>::sub(x[jj], Ar<T>::mul(G[jj][ii], x[ii]));

@@ -63,16 +63,6 @@ __device__ __forceinline__ float2 fms(float2 c, float2 a, float2 b) {
 __device__ __forceinline__ double2 fms(double2 c, double2 a, double2 b) {
     return make_double2(c.x - (a.x * b.x - a.y * b.y), c.y - (a.x * b.y + a.y * b.x));
 }
-__device__ __forceinline__ float quot(float a, float b) { return a / b; }
-__device__ __forceinline__ double quot(double a, double b) { return a / b; }
-__device__ __forceinline__ float2 quot(float2 a, float2 b) {
-    float d = b.x * b.x + b.y * b.y;
-    return make_float2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
-}
-__device__ __forceinline__ double2 quot(double2 a, double2 b) {
-    double d = b.x * b.x + b.y * b.y;
-    return make_double2((a.x * b.x + a.y * b.y) / d, (a.y * b.x - a.x * b.y) / d);
-}
 __device__ __forceinline__ float cj(float v) { return v; }
 __device__ __forceinline__ double cj(double v) { return v; }
 __device__ __forceinline__ float2 cj(float2 v) { return make_float2(v.x, -v.y); }
@@ -256,8 +246,9 @@ __device__ void lu(const Sol& j) {
             }
             __syncthreads();
             // 4. scale the column below the diagonal and update the rest of the panel
+            const Divisor<T> dpv = Divisor<T>::of(pv);
             for (i64 r = max((i64)jj + 1 - r0, (i64)0) + threadIdx.x; r < nr; r += blockDim.x) {
-                T l = quot(P[r + jj * ldp], pv);
+                T l = dpv.apply(P[r + jj * ldp]);
                 P[r + jj * ldp] = l;
                 for (int c = jj + 1; c < cols; ++c) P[r + c * ldp] = fms(P[r + c * ldp], l, prow[c]);
             }
@@ -340,7 +331,7 @@ __device__ void lu_warp(const Sol& j) {
                 if (row == jj) row = w;
                 else if (lane == wl) row = jj;
                 const bool below = row > jj && lane < rows;
-                if (below) a[jj] = quot(a[jj], pvt);
+                if (below) a[jj] = quotient(a[jj], pvt);
 #pragma unroll
                 for (int c = jj + 1; c < LEAF; ++c) {
                     const T u = shf(a[c], wl);
@@ -482,7 +473,7 @@ __device__ void lu_warp2(const Sol& j) {
                     if (row == jj) row = w;
                     else if (lane == wl) row = jj;
                     if (row > jj) {
-                        a[k] = quot(a[k], pvt);
+                        a[k] = quotient(a[k], pvt);
                         luw2_upd(a, buf, k + 1, B, a[k]);
 #pragma unroll
                         for (int g = 1; g < NB; ++g)
@@ -1030,7 +1021,7 @@ __device__ void lur(const Sol& j) {
 #pragma unroll
                 for (int q = qq; q < Q; ++q) prow[h][q] = a[q];
             }
-            if (h == hh && live) lcol[r] = quot(a[qq], pv);
+            if (h == hh && live) lcol[r] = quotient(a[qq], pv);
             __syncthreads();
             // 3. the update of the live rows
             if (live) {

@@ -1,7 +1,8 @@
 //! The CUDA C++ kernel sources, compiled at run time by NVRTC for the device's architecture.
 //!
 //! A source file can hold several families, each compiled on its own (selected by a
-//! `-DGPUBLAS_FAMILY_<X>` define) so a program compiles only what it calls.
+//! `-DGPUBLAS_FAMILY_<X>` define) so a program compiles only what it calls. Every source is
+//! preceded by `kernels/complex_div.cuh`, the one complex division of the kernels.
 
 use crate::Error;
 
@@ -20,7 +21,21 @@ pub struct KernelModule {
     pub define: &'static str,
 }
 
-const BLAS1: &str = include_str!("../kernels/blas1.cu");
+/// A kernel source with the shared prelude (range-reduced division) in front; `#line` keeps
+/// NVRTC's line numbers those of the file.
+macro_rules! kernel_source {
+    ($file:literal) => {
+        concat!(
+            include_str!("../kernels/complex_div.cuh"),
+            "#line 1 \"",
+            $file,
+            "\"\n",
+            include_str!(concat!("../kernels/", $file))
+        )
+    };
+}
+
+const BLAS1: &str = kernel_source!("blas1.cu");
 
 pub(crate) const ASUM: KernelModule = KernelModule {
     name: "blas1.asum",
@@ -43,8 +58,8 @@ pub(crate) const IAMAX: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_IAMAX",
 };
 
-const BLAS1U: &str = include_str!("../kernels/blas1u.cu");
-const BLAS2: &str = include_str!("../kernels/blas2.cu");
+const BLAS1U: &str = kernel_source!("blas1u.cu");
+const BLAS2: &str = kernel_source!("blas2.cu");
 
 pub(crate) const UPDATE: KernelModule = KernelModule {
     name: "blas1.update",
@@ -62,7 +77,7 @@ pub(crate) const SV: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_SV",
 };
 
-const BLAS3: &str = include_str!("../kernels/blas3.cu");
+const BLAS3: &str = kernel_source!("blas3.cu");
 
 pub(crate) const L3: KernelModule = KernelModule {
     name: "blas3.blocks",
@@ -70,7 +85,7 @@ pub(crate) const L3: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_L3",
 };
 
-const SOLVER_SRC: &str = include_str!("../kernels/solver.cu");
+const SOLVER_SRC: &str = kernel_source!("solver.cu");
 
 pub(crate) const SOLVER: KernelModule = KernelModule {
     name: "solver",
@@ -78,7 +93,7 @@ pub(crate) const SOLVER: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_SOLVER",
 };
 
-const TRANSFER_SRC: &str = include_str!("../kernels/transfer.cu");
+const TRANSFER_SRC: &str = kernel_source!("transfer.cu");
 
 pub(crate) const TRANSFER: KernelModule = KernelModule {
     name: "transfer",

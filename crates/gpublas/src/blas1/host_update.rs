@@ -318,13 +318,15 @@ pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
         if na == zero {
             return (b, b, zero, T::one());
         }
+        // Divisions by the real values, as reference zrotg: their reciprocals overflow when
+        // `|a|` is subnormal (then inf × 0 gave NaN).
         let scale = na + nb;
-        let sa = abs(a.scale(one / scale));
-        let sb = abs(b.scale(one / scale));
+        let sa = abs(a.unscale(scale));
+        let sb = abs(b.unscale(scale));
         let norm = scale * (sa * sa + sb * sb).sqrt();
-        let alpha = a.scale(one / na);
+        let alpha = a.unscale(na);
         let c = na / norm;
-        let s = (alpha * b.conj()).scale(one / norm);
+        let s = (alpha * b.conj()).unscale(norm);
         (alpha.scale(norm), b, c, s)
     } else {
         let (ra, rb) = (a.re(), b.re());
@@ -344,8 +346,11 @@ pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
         if ra.abs() > rb.abs() {
             z = s;
         }
+        // 1 / c with the divisor chosen, not the quotient: an optimizer may compute a branch's
+        // division before the branch, and 1 / 0 would raise divide-by-zero for an unused value.
+        let inv_c = one / if c != zero { c } else { one };
         if rb.abs() >= ra.abs() && c != zero {
-            z = one / c;
+            z = inv_c;
         }
         (T::from_real(r), T::from_real(z), c, T::from_real(s))
     }

@@ -364,7 +364,7 @@ fn trsv_step<T: Scalar>(f: Trsv<'_, T>) {
                 let (lb, hb, jb) = (lo - j0, hi - j0, j - j0);
                 if op == Op::N {
                     if !unit {
-                        x[jb] = x[jb] / a[j + j * lda];
+                        x[jb] = x[jb].safe_div(a[j + j * lda]);
                     }
                     let xj = x[jb];
                     axpy(&mut x[lb..hb], col(j, lo, hi), T::zero() - xj);
@@ -377,7 +377,7 @@ fn trsv_step<T: Scalar>(f: Trsv<'_, T>) {
                     let s = x[jb] - d;
                     let dj = a[j + j * lda];
                     let dj = if conj { dj.conj() } else { dj };
-                    x[jb] = if unit { s } else { s / dj };
+                    x[jb] = if unit { s } else { s.safe_div(dj) };
                 }
             }
         }
@@ -874,7 +874,11 @@ fn entry<T: Scalar>(
                 for j in lo..hi {
                     s = s - oper(g.mat, a, i, j) * x[at(n, inc, j)];
                 }
-                x[at(n, inc, i)] = if unit { s } else { s / oper(g.mat, a, i, i) };
+                x[at(n, inc, i)] = if unit {
+                    s
+                } else {
+                    s.safe_div(oper(g.mat, a, i, i))
+                };
             }
         }
     }

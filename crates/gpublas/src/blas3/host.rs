@@ -401,6 +401,12 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
                 }
             };
             let (bi, bv) = if left { (1, b.ld) } else { (b.ld, 1) };
+            // The diagonal's divisors, prepared once for every right-hand side.
+            let diag: Vec<T::Divisor> = if unit {
+                Vec::new()
+            } else {
+                (0..na).map(|i| g(i, i).divisor()).collect()
+            };
             for vi in 0..nv {
                 let x0 = b.off + vi * bv;
                 for ii in 0..na {
@@ -411,8 +417,8 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
                         let gik = if left { g(i, k) } else { g(k, i) };
                         s = s - gik * d[x0 + k * bi];
                     }
-                    if !unit {
-                        s = s / g(i, i);
+                    if let Some(&dv) = diag.get(i) {
+                        s = s.div_by(dv);
                     }
                     d[x0 + i * bi] = s;
                 }
@@ -446,6 +452,13 @@ fn invert_block<T: Scalar>(
     (d, d0, ldd): (&mut [T], usize, usize),
 ) {
     let l = |i: usize, k: usize| a[s0 + i + k * lda];
+    // The diagonal's divisors, prepared once for every column (none for a unit diagonal,
+    // which is not read).
+    let diag: Vec<T::Divisor> = if unit {
+        Vec::new()
+    } else {
+        (0..n).map(|i| l(i, i).divisor()).collect()
+    };
     for c in 0..n {
         let mut x = [T::zero(); super::plan::INV_NB];
         let order: Vec<usize> = if lower {
@@ -459,7 +472,10 @@ fn invert_block<T: Scalar>(
             for k in ks {
                 s = s - l(i, k) * x[k];
             }
-            x[i] = if unit { s } else { s / l(i, i) };
+            x[i] = match diag.get(i) {
+                Some(&dv) => s.div_by(dv),
+                None => s,
+            };
         }
         for i in 0..n {
             d[d0 + i + c * ldd] = x[i];

@@ -409,8 +409,9 @@ impl<T: Scalar> pulp::WithSimd for Panel<'_, T> {
                     a.swap(j + k * lda, p + k * lda);
                 }
             }
+            let dv = d.divisor();
             for x in &mut a[col + j + 1..col + m] {
-                *x = *x / d;
+                *x = x.div_by(dv);
             }
             for k in j + 1..j0 + jb {
                 let (lo, hi) = a.split_at_mut(k * lda);

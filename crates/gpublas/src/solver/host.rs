@@ -75,8 +75,9 @@ pub(crate) fn exec<T: Scalar>(
                         c.swap(x(j, k), x(p, k));
                     }
                 }
+                let dv = d.divisor();
                 for r in j + 1..rows {
-                    c[x(r, j)] = c[x(r, j)] / d;
+                    c[x(r, j)] = c[x(r, j)].div_by(dv);
                 }
                 for k in j + 1..cols {
                     let u = c[x(j, k)];

@@ -346,9 +346,10 @@ pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
         if ra.abs() > rb.abs() {
             z = s;
         }
-        // 1 / c with the divisor chosen, not the quotient: an optimizer may compute a branch's
-        // division before the branch, and 1 / 0 would raise divide-by-zero for an unused value.
-        let inv_c = one / if c != zero { c } else { one };
+        // 1 / c only where c is not 0. The divisor is chosen first and hidden from the
+        // optimizer: it turns `1 / select(c != 0, c, 1)` into `select(c != 0, 1 / c, 1)`, which
+        // divides by 0 (raising divide-by-zero) for a value it throws away.
+        let inv_c = one / std::hint::black_box(if c != zero { c } else { one });
         if rb.abs() >= ra.abs() && c != zero {
             z = inv_c;
         }

@@ -15,52 +15,23 @@
 
 mod common;
 
+use common::complex::*;
+use common::elem::*;
+use common::forms::*;
+use common::{fixed_handle, handle, user_owned_handle};
 use gpublas::blas2;
 use gpublas::{
-    Coef, Complex32, Complex64, ComplexScalar, Device, DeviceBuffer, Diag, Error, Handle,
-    HandleConfig, Op, Scalar, Status, Uplo,
+    Coef, Complex32, Complex64, ComplexScalar, Device, DeviceBuffer, Diag, Error, Handle, Op,
+    Scalar, Status, Uplo,
 };
-
-// ---- complex arithmetic in f64 (the reference) -------------------------------------------
-
-type C = (f64, f64);
-
-const ZERO: C = (0.0, 0.0);
-const ONE: C = (1.0, 0.0);
-
-fn cmul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn cadd(a: C, b: C) -> C {
-    (a.0 + b.0, a.1 + b.1)
-}
-fn csub(a: C, b: C) -> C {
-    (a.0 - b.0, a.1 - b.1)
-}
-fn cdiv(a: C, b: C) -> C {
-    let d = b.0 * b.0 + b.1 * b.1;
-    ((a.0 * b.0 + a.1 * b.1) / d, (a.1 * b.0 - a.0 * b.1) / d)
-}
-fn conj(a: C) -> C {
-    (a.0, -a.1)
-}
-/// |re| + |im|: the magnitude error bounds are scaled by.
-fn mag(a: C) -> f64 {
-    a.0.abs() + a.1.abs()
-}
 
 // ---- the element types, seen from the test side ------------------------------------------
 
-/// Test-side view of an element: built from and read as (re, im), independently of gpublas.
-trait T: Scalar {
-    const CPLX: bool;
+/// The four BLAS scalars, with the accuracy a sum rounded to each reaches; `hemv` exists for
+/// the complex ones only.
+trait T: El + Scalar {
     /// Relative accuracy, per square root of the summed length, of a sum rounded to this type.
     const TOL: f64;
-    /// Machine epsilon of the type.
-    const EPS: f64;
-    const NAME: &'static str;
-    fn make(re: f64, im: f64) -> Self;
-    fn get(&self) -> C;
     /// `hemv` in `y`'s layout (complex types only).
     fn hemv_call(
         h: &mut Handle,
@@ -74,19 +45,9 @@ trait T: Scalar {
 }
 
 macro_rules! real_t {
-    ($t:ty, $tol:expr, $name:literal) => {
-        #[allow(clippy::unnecessary_cast)]
+    ($t:ty, $tol:expr) => {
         impl T for $t {
-            const CPLX: bool = false;
             const TOL: f64 = $tol;
-            const EPS: f64 = <$t>::EPSILON as f64;
-            const NAME: &'static str = $name;
-            fn make(re: f64, _: f64) -> Self {
-                re as $t
-            }
-            fn get(&self) -> C {
-                (*self as f64, 0.0)
-            }
             fn hemv_call(
                 _: &mut Handle,
                 _: &Case,
@@ -102,19 +63,9 @@ macro_rules! real_t {
     };
 }
 macro_rules! complex_t {
-    ($t:ty, $r:ty, $tol:expr, $name:literal) => {
-        #[allow(clippy::unnecessary_cast)]
+    ($t:ty, $tol:expr) => {
         impl T for $t {
-            const CPLX: bool = true;
             const TOL: f64 = $tol;
-            const EPS: f64 = <$r>::EPSILON as f64;
-            const NAME: &'static str = $name;
-            fn make(re: f64, im: f64) -> Self {
-                <$t>::new(re as $r, im as $r)
-            }
-            fn get(&self) -> C {
-                (self.re as f64, self.im as f64)
-            }
             fn hemv_call(
                 h: &mut Handle,
                 c: &Case,
@@ -129,76 +80,16 @@ macro_rules! complex_t {
         }
     };
 }
-real_t!(f32, 1e-5, "f32");
-real_t!(f64, 1e-12, "f64");
-complex_t!(Complex32, f32, 1e-5, "c32");
-complex_t!(Complex64, f64, 1e-12, "c64");
-
-fn nan<E: T>() -> E {
-    E::make(f64::NAN, f64::NAN)
-}
-
-/// What output gaps hold: finite, so that a write of `beta * gap` would show.
-fn poison<E: T>() -> E {
-    E::make(-777.25, 333.5)
-}
-
-/// Bit-identical (NaN payloads included).
-fn same<E: T>(a: E, b: E) -> bool {
-    let (x, y) = (a.get(), b.get());
-    x.0.to_bits() == y.0.to_bits() && x.1.to_bits() == y.1.to_bits()
-}
-
-/// A seeded SplitMix64 generator: deterministic, and fast in debug builds (the suite draws
-/// tens of millions of values).
-struct Gen(u64);
-
-impl Gen {
-    fn new(seed: u64) -> Gen {
-        Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2545_f491_4f6c_dd1d)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    fn uni(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
-    }
-}
+real_t!(f32, 1e-5);
+real_t!(f64, 1e-12);
+complex_t!(Complex32, 1e-5);
+complex_t!(Complex64, 1e-12);
 
 /// Uniform in [-1, 1) (both parts for complex types).
 fn rnd<E: T>(r: &mut Gen) -> E {
     let re = r.uni();
     let im = if E::CPLX { r.uni() } else { 0.0 };
     E::make(re, im)
-}
-
-fn handle(dev: &Device) -> Handle {
-    Handle::with_config(dev, &HandleConfig::default()).unwrap()
-}
-
-fn fixed_handle(dev: &Device, bytes: usize) -> Handle {
-    Handle::with_config(
-        dev,
-        &HandleConfig {
-            device_memory_size: Some(bytes),
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
-
-/// A handle whose workspace is a user-owned buffer of `bytes` bytes (M5).
-fn user_owned_handle(dev: &Device, bytes: usize) -> Handle {
-    let mut h = fixed_handle(dev, 0);
-    let _ = h
-        .set_workspace(Some(dev.alloc::<u8>(bytes).unwrap()))
-        .unwrap();
-    h
 }
 
 // ---- vectors and batch layouts -----------------------------------------------------------
@@ -218,168 +109,6 @@ fn vspan(len: usize, inc: isize) -> usize {
         0
     } else {
         (len - 1) * inc.unsigned_abs() + 1
-    }
-}
-
-/// Batch layouts a test exercises.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
-
-const FORMS: &[Form] = &[
-    Form::Single,
-    Form::List(0),
-    Form::List(1),
-    Form::List(7),
-    Form::Strided(0),
-    Form::Strided(1),
-    Form::Strided(7),
-];
-
-fn form_count(f: Form) -> usize {
-    match f {
-        Form::Single => 1,
-        Form::List(c) | Form::Strided(c) => c,
-    }
-}
-
-/// Elements between the entries of a strided layout (never read, never written).
-const GAP: usize = 3;
-
-/// One operand of a call in one layout: its buffers and what was uploaded into them. Every
-/// buffer holds one more element than its entries need.
-struct Placed<E> {
-    form: Form,
-    stride: usize,
-    bufs: Vec<DeviceBuffer<E>>,
-    before: Vec<Vec<E>>,
-}
-
-impl<E: T> Placed<E> {
-    /// `entries` (one per batch entry, `span` elements each) in `form`; gaps hold `gap`.
-    fn new(dev: &Device, form: Form, span: usize, entries: &[Vec<E>], gap: E) -> Self {
-        assert_eq!(entries.len(), form_count(form));
-        let stride = span + GAP;
-        let before: Vec<Vec<E>> = match form {
-            Form::Single | Form::List(_) => entries
-                .iter()
-                .map(|e| {
-                    let mut v = e.clone();
-                    v.push(gap);
-                    v
-                })
-                .collect(),
-            Form::Strided(c) => {
-                let mut v = vec![gap; stride * c + 1];
-                for (i, e) in entries.iter().enumerate() {
-                    v[i * stride..i * stride + span].copy_from_slice(e);
-                }
-                vec![v]
-            }
-        };
-        let bufs = before.iter().map(|v| dev.upload(v).unwrap()).collect();
-        Placed {
-            form,
-            stride,
-            bufs,
-            before,
-        }
-    }
-
-    /// The same layout with placeholders of the same lengths (for size queries).
-    fn placeholders(&self) -> Placed<E> {
-        Placed {
-            form: self.form,
-            stride: self.stride,
-            bufs: self
-                .before
-                .iter()
-                .map(|b| DeviceBuffer::placeholder(b.len()))
-                .collect(),
-            before: vec![],
-        }
-    }
-
-    /// (buffer, offset) of entry `v`.
-    fn loc(&self, v: usize) -> (usize, usize) {
-        match self.form {
-            Form::Single => (0, 0),
-            Form::List(_) => (v, 0),
-            Form::Strided(_) => (0, v * self.stride),
-        }
-    }
-
-    fn one(&self) -> &DeviceBuffer<E> {
-        &self.bufs[0]
-    }
-    fn one_mut(&mut self) -> &mut DeviceBuffer<E> {
-        &mut self.bufs[0]
-    }
-    fn refs(&self) -> Vec<&DeviceBuffer<E>> {
-        self.bufs.iter().collect()
-    }
-    fn muts(&mut self) -> Vec<&mut DeviceBuffer<E>> {
-        self.bufs.iter_mut().collect()
-    }
-
-    fn after(&self) -> Vec<Vec<E>> {
-        self.bufs.iter().map(|b| b.to_vec().unwrap()).collect()
-    }
-
-    /// Uploads the original contents again.
-    fn reset(&mut self) {
-        for (b, v) in self.bufs.iter_mut().zip(&self.before) {
-            b.copy_from_host(v).unwrap();
-        }
-    }
-
-    fn untouched(&self, what: &str) {
-        for (b, (got, want)) in self.after().iter().zip(&self.before).enumerate() {
-            if let Some(p) = (0..got.len()).find(|&p| !same(got[p], want[p])) {
-                panic!(
-                    "{what}: buffer {b} element {p} changed from {:?} to {:?}",
-                    want[p].get(),
-                    got[p].get()
-                );
-            }
-        }
-    }
-
-    /// `want[v]`: (position in entry v, value, tolerance) of each output element; every other
-    /// element must be bit-identical to what was uploaded.
-    fn check(&self, what: &str, want: &[Vec<(usize, C, f64)>]) {
-        let after = self.after();
-        let mut marks: Vec<Vec<Option<(C, f64)>>> =
-            after.iter().map(|b| vec![None; b.len()]).collect();
-        for (v, w) in want.iter().enumerate() {
-            let (b, off) = self.loc(v);
-            for &(p, val, tol) in w {
-                marks[b][off + p] = Some((val, tol));
-            }
-        }
-        for b in 0..after.len() {
-            for p in 0..after[b].len() {
-                let got = after[b][p];
-                match marks[b][p] {
-                    Some((w, tol)) => {
-                        let g = got.get();
-                        assert!(
-                            (g.0 - w.0).abs() <= tol && (g.1 - w.1).abs() <= tol,
-                            "{what}: buffer {b} element {p}: got {g:?}, want {w:?} (tol {tol:e})"
-                        );
-                    }
-                    None => assert!(
-                        same(got, self.before[b][p]),
-                        "{what}: buffer {b} element {p} is not an output but changed from {:?} to {:?}",
-                        self.before[b][p].get(),
-                        got.get()
-                    ),
-                }
-            }
-        }
     }
 }
 

@@ -29,111 +29,17 @@
 
 mod common;
 
+use common::complex::*;
+use common::elem::*;
+use common::forms::*;
+use common::{fixed_handle, handle, user_owned_handle};
 use gpublas::blas3::{self, ComputeType, GemmExIn, GemmExOut};
 use gpublas::{
     bf16, f16, Backend, Coef, Complex32, Complex64, ComplexScalar, Device, DeviceBuffer, Diag,
-    Element, Error, Handle, HandleConfig, Op, RealScalar, Scalar, Side, Status, Uplo,
+    Error, Handle, Op, RealScalar, Scalar, Side, Status, Uplo,
 };
 
-// ---- complex arithmetic in f64 (the reference) -------------------------------------------
-
-type C = (f64, f64);
-
-const ZERO: C = (0.0, 0.0);
-const ONE: C = (1.0, 0.0);
-
-fn cmul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn cadd(a: C, b: C) -> C {
-    (a.0 + b.0, a.1 + b.1)
-}
-fn conj(a: C) -> C {
-    (a.0, -a.1)
-}
-/// |re| + |im|: the magnitude error bounds are scaled by.
-fn mag(a: C) -> f64 {
-    a.0.abs() + a.1.abs()
-}
-
 // ---- the element types, seen from the test side ------------------------------------------
-
-/// Test-side view of an element: built from and read as (re, im), independently of gpublas.
-trait El: Element + std::fmt::Debug {
-    const CPLX: bool;
-    /// Machine epsilon of the type.
-    const EPS: f64;
-    const NAME: &'static str;
-    fn make(re: f64, im: f64) -> Self;
-    fn get(&self) -> C;
-}
-
-impl El for f16 {
-    const CPLX: bool = false;
-    const EPS: f64 = 1.0 / 1024.0;
-    const NAME: &'static str = "f16";
-    fn make(re: f64, _: f64) -> Self {
-        f16::from_f64(re)
-    }
-    fn get(&self) -> C {
-        (self.to_f64(), 0.0)
-    }
-}
-impl El for bf16 {
-    const CPLX: bool = false;
-    const EPS: f64 = 1.0 / 128.0;
-    const NAME: &'static str = "bf16";
-    fn make(re: f64, _: f64) -> Self {
-        bf16::from_f64(re)
-    }
-    fn get(&self) -> C {
-        (self.to_f64(), 0.0)
-    }
-}
-impl El for f32 {
-    const CPLX: bool = false;
-    const EPS: f64 = f32::EPSILON as f64;
-    const NAME: &'static str = "f32";
-    fn make(re: f64, _: f64) -> Self {
-        re as f32
-    }
-    fn get(&self) -> C {
-        (*self as f64, 0.0)
-    }
-}
-impl El for f64 {
-    const CPLX: bool = false;
-    const EPS: f64 = f64::EPSILON;
-    const NAME: &'static str = "f64";
-    fn make(re: f64, _: f64) -> Self {
-        re
-    }
-    fn get(&self) -> C {
-        (*self, 0.0)
-    }
-}
-impl El for Complex32 {
-    const CPLX: bool = true;
-    const EPS: f64 = f32::EPSILON as f64;
-    const NAME: &'static str = "c32";
-    fn make(re: f64, im: f64) -> Self {
-        Complex32::new(re as f32, im as f32)
-    }
-    fn get(&self) -> C {
-        (self.re as f64, self.im as f64)
-    }
-}
-impl El for Complex64 {
-    const CPLX: bool = true;
-    const EPS: f64 = f64::EPSILON;
-    const NAME: &'static str = "c64";
-    fn make(re: f64, im: f64) -> Self {
-        Complex64::new(re, im)
-    }
-    fn get(&self) -> C {
-        (self.re, self.im)
-    }
-}
 
 /// The four BLAS scalars; the Hermitian routines exist for the complex ones only.
 trait T: El + Scalar {
@@ -215,42 +121,8 @@ impl<E: Scalar> Clone for Sc<'_, E> {
 }
 impl<E: Scalar> Copy for Sc<'_, E> {}
 
-fn nan<E: El>() -> E {
-    E::make(f64::NAN, f64::NAN)
-}
-
-/// What output gaps hold: finite, so that a write of `beta * gap` would show.
-fn poison<E: El>() -> E {
-    E::make(-777.25, 333.5)
-}
-
-/// Bit-identical (NaN payloads included).
-fn same<E: El>(a: E, b: E) -> bool {
-    bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b)
-}
-
 fn real_of<E: Scalar>(v: f64) -> E::Real {
     <E::Real as RealScalar>::from_f64(v)
-}
-
-/// A seeded SplitMix64 generator: deterministic, and fast in debug builds.
-struct Gen(u64);
-
-impl Gen {
-    fn new(seed: u64) -> Gen {
-        Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2545_f491_4f6c_dd1d)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    fn uni(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
-    }
 }
 
 /// Uniform in [-1, 1) (both parts for complex types), rounded to the type.
@@ -258,202 +130,6 @@ fn rnd<E: El>(r: &mut Gen) -> E {
     let re = r.uni();
     let im = if E::CPLX { r.uni() } else { 0.0 };
     E::make(re, im)
-}
-
-fn handle(dev: &Device) -> Handle {
-    Handle::with_config(dev, &HandleConfig::default()).unwrap()
-}
-
-fn fixed_handle(dev: &Device, bytes: usize) -> Handle {
-    Handle::with_config(
-        dev,
-        &HandleConfig {
-            device_memory_size: Some(bytes),
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
-
-/// A handle whose workspace is a user-owned buffer of `bytes` bytes (M5).
-fn user_owned_handle(dev: &Device, bytes: usize) -> Handle {
-    let mut h = fixed_handle(dev, 0);
-    let _ = h
-        .set_workspace(Some(dev.alloc::<u8>(bytes).unwrap()))
-        .unwrap();
-    h
-}
-
-// ---- batch layouts -----------------------------------------------------------------------
-
-/// Batch layouts a test exercises.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
-
-const FORMS: &[Form] = &[
-    Form::Single,
-    Form::List(0),
-    Form::List(1),
-    Form::List(7),
-    Form::Strided(0),
-    Form::Strided(1),
-    Form::Strided(7),
-];
-
-/// Layouts of the large cases (one or two entries).
-const BIG_FORMS: &[Form] = &[
-    Form::Single,
-    Form::Strided(1),
-    Form::List(1),
-    Form::Strided(2),
-];
-
-fn form_count(f: Form) -> usize {
-    match f {
-        Form::Single => 1,
-        Form::List(c) | Form::Strided(c) => c,
-    }
-}
-
-/// Elements between the entries of a strided layout (never read, never written).
-const GAP: usize = 3;
-
-/// One operand of a call in one layout: its buffers and what was uploaded into them. Every
-/// buffer holds one more element than its entries need.
-struct Placed<E> {
-    form: Form,
-    stride: usize,
-    bufs: Vec<DeviceBuffer<E>>,
-    before: Vec<Vec<E>>,
-}
-
-impl<E: El> Placed<E> {
-    /// `entries` (one per batch entry, `span` elements each) in `form`; gaps hold `gap`.
-    fn new(dev: &Device, form: Form, span: usize, entries: &[Vec<E>], gap: E) -> Self {
-        assert_eq!(entries.len(), form_count(form));
-        let stride = span + GAP;
-        let before: Vec<Vec<E>> = match form {
-            Form::Single | Form::List(_) => entries
-                .iter()
-                .map(|e| {
-                    let mut v = e.clone();
-                    v.push(gap);
-                    v
-                })
-                .collect(),
-            Form::Strided(c) => {
-                let mut v = vec![gap; stride * c + 1];
-                for (i, e) in entries.iter().enumerate() {
-                    v[i * stride..i * stride + span].copy_from_slice(e);
-                }
-                vec![v]
-            }
-        };
-        let bufs = before.iter().map(|v| dev.upload(v).unwrap()).collect();
-        Placed {
-            form,
-            stride,
-            bufs,
-            before,
-        }
-    }
-
-    /// The same layout with placeholders of the same lengths (for size queries).
-    fn placeholders(&self) -> Placed<E> {
-        Placed {
-            form: self.form,
-            stride: self.stride,
-            bufs: self
-                .before
-                .iter()
-                .map(|b| DeviceBuffer::placeholder(b.len()))
-                .collect(),
-            before: vec![],
-        }
-    }
-
-    /// (buffer, offset) of entry `v`.
-    fn loc(&self, v: usize) -> (usize, usize) {
-        match self.form {
-            Form::Single => (0, 0),
-            Form::List(_) => (v, 0),
-            Form::Strided(_) => (0, v * self.stride),
-        }
-    }
-
-    fn one(&self) -> &DeviceBuffer<E> {
-        &self.bufs[0]
-    }
-    fn one_mut(&mut self) -> &mut DeviceBuffer<E> {
-        &mut self.bufs[0]
-    }
-    fn refs(&self) -> Vec<&DeviceBuffer<E>> {
-        self.bufs.iter().collect()
-    }
-    fn muts(&mut self) -> Vec<&mut DeviceBuffer<E>> {
-        self.bufs.iter_mut().collect()
-    }
-
-    fn after(&self) -> Vec<Vec<E>> {
-        self.bufs.iter().map(|b| b.to_vec().unwrap()).collect()
-    }
-
-    /// Uploads the original contents again.
-    fn reset(&mut self) {
-        for (b, v) in self.bufs.iter_mut().zip(&self.before) {
-            b.copy_from_host(v).unwrap();
-        }
-    }
-
-    fn untouched(&self, what: &str) {
-        for (b, (got, want)) in self.after().iter().zip(&self.before).enumerate() {
-            if let Some(p) = (0..got.len()).find(|&p| !same(got[p], want[p])) {
-                panic!(
-                    "{what}: buffer {b} element {p} changed from {:?} to {:?}",
-                    want[p].get(),
-                    got[p].get()
-                );
-            }
-        }
-    }
-
-    /// `want[v]`: (position in entry v, value, tolerance) of each output element; every other
-    /// element must be bit-identical to what was uploaded.
-    fn check(&self, what: &str, want: &[Vec<(usize, C, f64)>]) {
-        let after = self.after();
-        let mut marks: Vec<Vec<Option<(C, f64)>>> =
-            after.iter().map(|b| vec![None; b.len()]).collect();
-        for (v, w) in want.iter().enumerate() {
-            let (b, off) = self.loc(v);
-            for &(p, val, tol) in w {
-                marks[b][off + p] = Some((val, tol));
-            }
-        }
-        for b in 0..after.len() {
-            for p in 0..after[b].len() {
-                let got = after[b][p];
-                match marks[b][p] {
-                    Some((w, tol)) => {
-                        let g = got.get();
-                        assert!(
-                            (g.0 - w.0).abs() <= tol && (g.1 - w.1).abs() <= tol,
-                            "{what}: buffer {b} element {p}: got {g:?}, want {w:?} (tol {tol:e})"
-                        );
-                    }
-                    None => assert!(
-                        same(got, self.before[b][p]),
-                        "{what}: buffer {b} element {p} is not an output but changed from {:?} to {:?}",
-                        self.before[b][p].get(),
-                        got.get()
-                    ),
-                }
-            }
-        }
-    }
 }
 
 // ---- the calls ---------------------------------------------------------------------------
@@ -494,15 +170,6 @@ const OPS: [Op; 3] = [Op::N, Op::T, Op::C];
 const UPLOS: [Uplo; 2] = [Uplo::Upper, Uplo::Lower];
 const SIDES: [Side; 2] = [Side::Left, Side::Right];
 const DIAGS: [Diag; 2] = [Diag::NonUnit, Diag::Unit];
-
-/// Elements a `rows × cols` matrix at leading dimension `ld` spans.
-fn span(rows: usize, cols: usize, ld: usize) -> usize {
-    if rows == 0 || cols == 0 {
-        0
-    } else {
-        (cols - 1) * ld + rows
-    }
-}
 
 impl Case {
     fn new(rt: Rt, m: usize, n: usize, k: usize) -> Case {

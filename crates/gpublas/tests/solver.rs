@@ -29,118 +29,16 @@
 
 mod common;
 
+use common::complex::*;
+use common::elem::*;
+use common::forms::*;
+use common::{fixed_handle, handle};
 use gpublas::solver;
 use gpublas::{
-    Complex32, Complex64, Device, DeviceBuffer, Element, Error, Handle, HandleConfig, Op, Results,
-    Scalar, Status, Uplo,
+    Complex32, Complex64, Device, DeviceBuffer, Error, Handle, Op, Results, Scalar, Status, Uplo,
 };
 
-// ---- complex arithmetic in f64 (the reference) -------------------------------------------
-
-type C = (f64, f64);
-
-const ZERO: C = (0.0, 0.0);
-const ONE: C = (1.0, 0.0);
-
-fn cmul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn cadd(a: C, b: C) -> C {
-    (a.0 + b.0, a.1 + b.1)
-}
-fn csub(a: C, b: C) -> C {
-    (a.0 - b.0, a.1 - b.1)
-}
-fn conj(a: C) -> C {
-    (a.0, -a.1)
-}
-fn cdiv(a: C, b: C) -> C {
-    let d = b.0 * b.0 + b.1 * b.1;
-    let p = cmul(a, conj(b));
-    (p.0 / d, p.1 / d)
-}
-/// |re| + |im|: the magnitude LAPACK's pivot search (`i?amax`) and the norms use.
-fn mag(a: C) -> f64 {
-    a.0.abs() + a.1.abs()
-}
-fn finite(a: C) -> bool {
-    a.0.is_finite() && a.1.is_finite()
-}
-
 // ---- the element types, seen from the test side ------------------------------------------
-
-/// Test-side view of an element: built from and read as (re, im), independently of gpublas.
-trait El: Element + std::fmt::Debug {
-    const CPLX: bool;
-    /// Machine epsilon of the type.
-    const EPS: f64;
-    const NAME: &'static str;
-    fn make(re: f64, im: f64) -> Self;
-    fn get(&self) -> C;
-    /// A NaN with a payload no arithmetic produces: what may be neither read (it would spread)
-    /// nor written (the bits would change).
-    fn pnan() -> Self;
-}
-
-const F32_PNAN: u32 = 0x7fc0_5a5a;
-const F64_PNAN: u64 = 0x7ff8_5a5a_5a5a_5a5a;
-
-impl El for f32 {
-    const CPLX: bool = false;
-    const EPS: f64 = f32::EPSILON as f64;
-    const NAME: &'static str = "f32";
-    fn make(re: f64, _: f64) -> Self {
-        re as f32
-    }
-    fn get(&self) -> C {
-        (*self as f64, 0.0)
-    }
-    fn pnan() -> Self {
-        f32::from_bits(F32_PNAN)
-    }
-}
-impl El for f64 {
-    const CPLX: bool = false;
-    const EPS: f64 = f64::EPSILON;
-    const NAME: &'static str = "f64";
-    fn make(re: f64, _: f64) -> Self {
-        re
-    }
-    fn get(&self) -> C {
-        (*self, 0.0)
-    }
-    fn pnan() -> Self {
-        f64::from_bits(F64_PNAN)
-    }
-}
-impl El for Complex32 {
-    const CPLX: bool = true;
-    const EPS: f64 = f32::EPSILON as f64;
-    const NAME: &'static str = "c32";
-    fn make(re: f64, im: f64) -> Self {
-        Complex32::new(re as f32, im as f32)
-    }
-    fn get(&self) -> C {
-        (self.re as f64, self.im as f64)
-    }
-    fn pnan() -> Self {
-        Complex32::new(f32::from_bits(F32_PNAN), f32::from_bits(F32_PNAN))
-    }
-}
-impl El for Complex64 {
-    const CPLX: bool = true;
-    const EPS: f64 = f64::EPSILON;
-    const NAME: &'static str = "c64";
-    fn make(re: f64, im: f64) -> Self {
-        Complex64::new(re, im)
-    }
-    fn get(&self) -> C {
-        (self.re, self.im)
-    }
-    fn pnan() -> Self {
-        Complex64::new(f64::from_bits(F64_PNAN), f64::from_bits(F64_PNAN))
-    }
-}
 
 /// The four LAPACK scalars.
 trait T: El + Scalar {}
@@ -148,41 +46,6 @@ impl T for f32 {}
 impl T for f64 {}
 impl T for Complex32 {}
 impl T for Complex64 {}
-
-/// Bit-identical (NaN payloads included).
-fn same<E: El>(a: E, b: E) -> bool {
-    bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b)
-}
-
-/// `x` rounded to the element type, back in f64.
-fn round_to<E: El>(x: C) -> C {
-    E::make(x.0, x.1).get()
-}
-
-/// A seeded SplitMix64 generator: deterministic, and fast in debug builds.
-#[derive(Clone)]
-struct Gen(u64);
-
-impl Gen {
-    fn new(seed: u64) -> Gen {
-        Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2545_f491_4f6c_dd1d)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    fn uni(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
-    }
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Uniform in [-s, s) (both parts for complex types), rounded to the type.
 fn rnd<E: El>(r: &mut Gen, s: f64) -> C {
@@ -203,31 +66,7 @@ fn with_phase<E: El>(r: &mut Gen, m: f64) -> C {
     }
 }
 
-fn handle(dev: &Device) -> Handle {
-    Handle::with_config(dev, &HandleConfig::default()).unwrap()
-}
-
-/// `Some(0)`: managed with nothing allocated; `Some(n > 0)`: user-managed with n bytes.
-fn fixed_handle(dev: &Device, bytes: usize) -> Handle {
-    Handle::with_config(
-        dev,
-        &HandleConfig {
-            device_memory_size: Some(bytes),
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
-
 // ---- batch layouts -----------------------------------------------------------------------
-
-/// Batch layouts a test exercises.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
 
 /// Layouts of the correctness suites, in rotation (batches of 0 are in the quick-return test).
 const FORMS: &[Form] = &[
@@ -241,176 +80,10 @@ const FORMS: &[Form] = &[
     Form::List(3),
 ];
 
-/// Layouts of the large cases (one or two entries).
-const BIG_FORMS: &[Form] = &[
-    Form::Single,
-    Form::Strided(1),
-    Form::List(1),
-    Form::Strided(2),
-];
-
 /// Elements between the entries of a strided layout, in rotation.
 const GAPS: [usize; 3] = [0, 1, 7];
 
-fn form_count(f: Form) -> usize {
-    match f {
-        Form::Single => 1,
-        Form::List(c) | Form::Strided(c) => c,
-    }
-}
-
-/// The same kind of layout with `count` entries (`Single` stays single).
-fn with_count(f: Form, count: usize) -> Form {
-    match f {
-        Form::Single => Form::Single,
-        Form::List(_) => Form::List(count),
-        Form::Strided(_) => Form::Strided(count),
-    }
-}
-
-/// Elements a `rows × cols` matrix at leading dimension `ld` spans.
-fn span(rows: usize, cols: usize, ld: usize) -> usize {
-    if rows == 0 || cols == 0 {
-        0
-    } else {
-        (cols - 1) * ld + rows
-    }
-}
-
-/// One operand of a call in one layout: its buffers and what was uploaded into them. Every
-/// buffer holds one more element than its entries need.
-struct Placed<E> {
-    form: Form,
-    stride: usize,
-    bufs: Vec<DeviceBuffer<E>>,
-    before: Vec<Vec<E>>,
-}
-
 impl<E: El> Placed<E> {
-    /// `entries` (one per batch entry, `span` elements each) in `form`, `gap` elements between
-    /// strided entries; gaps and the element past the end hold `fill`.
-    fn new(dev: &Device, form: Form, span: usize, gap: usize, entries: &[Vec<E>], fill: E) -> Self {
-        assert_eq!(entries.len(), form_count(form));
-        let stride = span + gap;
-        let before: Vec<Vec<E>> = match form {
-            Form::Single | Form::List(_) => entries
-                .iter()
-                .map(|e| {
-                    let mut v = e.clone();
-                    v.push(fill);
-                    v
-                })
-                .collect(),
-            Form::Strided(c) => {
-                let mut v = vec![fill; stride * c + 1];
-                for (i, e) in entries.iter().enumerate() {
-                    v[i * stride..i * stride + span].copy_from_slice(e);
-                }
-                vec![v]
-            }
-        };
-        let bufs = before.iter().map(|v| dev.upload(v).unwrap()).collect();
-        Placed {
-            form,
-            stride,
-            bufs,
-            before,
-        }
-    }
-
-    /// The same layout with placeholders of the same lengths (for size queries).
-    fn placeholders(&self) -> Placed<E> {
-        Placed {
-            form: self.form,
-            stride: self.stride,
-            bufs: self
-                .before
-                .iter()
-                .map(|b| DeviceBuffer::placeholder(b.len()))
-                .collect(),
-            before: vec![],
-        }
-    }
-
-    /// (buffer, offset) of entry `v`.
-    fn loc(&self, v: usize) -> (usize, usize) {
-        match self.form {
-            Form::Single => (0, 0),
-            Form::List(_) => (v, 0),
-            Form::Strided(_) => (0, v * self.stride),
-        }
-    }
-
-    fn one(&self) -> &DeviceBuffer<E> {
-        &self.bufs[0]
-    }
-    fn one_mut(&mut self) -> &mut DeviceBuffer<E> {
-        &mut self.bufs[0]
-    }
-    fn refs(&self) -> Vec<&DeviceBuffer<E>> {
-        self.bufs.iter().collect()
-    }
-    fn muts(&mut self) -> Vec<&mut DeviceBuffer<E>> {
-        self.bufs.iter_mut().collect()
-    }
-
-    fn after(&self) -> Vec<Vec<E>> {
-        self.bufs.iter().map(|b| b.to_vec().unwrap()).collect()
-    }
-
-    /// Uploads the original contents again.
-    fn reset(&mut self) {
-        for (b, v) in self.bufs.iter_mut().zip(&self.before) {
-            b.copy_from_host(v).unwrap();
-        }
-    }
-
-    fn untouched(&self, what: &str) {
-        for (b, (got, want)) in self.after().iter().zip(&self.before).enumerate() {
-            if let Some(p) = (0..got.len()).find(|&p| !same(got[p], want[p])) {
-                panic!(
-                    "{what}: buffer {b} element {p} changed from {:?} to {:?}",
-                    want[p].get(),
-                    got[p].get()
-                );
-            }
-        }
-    }
-
-    /// Everything but the positions `is_out(entry, i, j)` of each `rows × cols` entry at `ld`
-    /// is bit-identical to what was uploaded.
-    fn only_outputs_changed(
-        &self,
-        after: &[Vec<E>],
-        rows: usize,
-        cols: usize,
-        ld: usize,
-        is_out: &dyn Fn(usize, usize) -> bool,
-        what: &str,
-    ) {
-        let mut outs: Vec<Vec<bool>> = after.iter().map(|b| vec![false; b.len()]).collect();
-        for v in 0..form_count(self.form) {
-            let (bi, off) = self.loc(v);
-            for j in 0..cols {
-                for i in 0..rows {
-                    if is_out(i, j) {
-                        outs[bi][off + i + j * ld] = true;
-                    }
-                }
-            }
-        }
-        for (bi, o) in outs.iter().enumerate() {
-            for (p, &is_out) in o.iter().enumerate() {
-                assert!(
-                    is_out || same(after[bi][p], self.before[bi][p]),
-                    "{what}: buffer {bi} element {p} is not an output but changed from {:?} to {:?}",
-                    self.before[bi][p].get(),
-                    after[bi][p].get()
-                );
-            }
-        }
-    }
-
     /// The `rows × cols` entry `v` at `ld` of `after`, in f64.
     fn entry(&self, after: &[Vec<E>], v: usize, rows: usize, cols: usize, ld: usize) -> Dense {
         let (bi, off) = self.loc(v);
@@ -1148,7 +821,7 @@ fn prepare_fact<E: T>(dev: &Device, r: &mut Gen, c: FCase, fills: &[Fill]) -> Fa
         want_piv.push(piv);
         fl.push(fill);
     }
-    let a = Placed::new(dev, c.form, span(c.m, c.n, c.lda), c.gap, &st, E::pnan());
+    let a = Placed::with_gap(dev, c.form, span(c.m, c.n, c.lda), c.gap, &st, E::pnan());
     let k = c.k();
     let ipiv = (c.rt == Rt::Getrf).then(|| {
         let len = match c.form {
@@ -1558,8 +1231,8 @@ fn prepare_solve<E: T>(dev: &Device, r: &mut Gen, c: SCase, fill: Fill) -> Solve
         bst.push(store::<E>(&b, c.ldb, None));
         bd.push(b);
     }
-    let a = Placed::new(dev, c.form, span(n, n, c.lda), c.gap, &ast, E::pnan());
-    let b = Placed::new(
+    let a = Placed::with_gap(dev, c.form, span(n, n, c.lda), c.gap, &ast, E::pnan());
+    let b = Placed::with_gap(
         dev,
         c.form,
         span(n, c.nrhs, c.ldb),
@@ -1876,7 +1549,7 @@ fn pivot_choice<E: T>(dev: &Device, seed: u64) {
         let st = store::<E>(&a, c.lda, None);
         let mut run = FactRun::<E> {
             c,
-            a: Placed::new(dev, Form::Single, st.len(), 0, &[st], E::pnan()),
+            a: Placed::with_gap(dev, Form::Single, st.len(), 0, &[st], E::pnan()),
             ipiv: Some(Ints::new(dev, c.piv, vec![PIV_POISON; n + 1])),
             info: Ints::new(dev, c.info, vec![INFO_POISON; 2]),
             ad: vec![a],
@@ -2084,7 +1757,7 @@ fn solve_after<E: T>(
         c,
         a: factors,
         piv,
-        b: Placed::new(dev, c.form, span(c.n, c.nrhs, c.ldb), 3, &bst, E::pnan()),
+        b: Placed::with_gap(dev, c.form, span(c.n, c.nrhs, c.ldb), 3, &bst, E::pnan()),
         ad: ad.to_vec(),
         bd,
         fill: Fill::Random,
@@ -2290,7 +1963,7 @@ fn nan_inputs<E: T>(dev: &Device, seed: u64) {
                 poison_nan(d, at, hermitian);
                 entries.push(store::<E>(d, c.lda, tri));
             }
-            p.a = Placed::new(dev, c.form, span(n, n, c.lda), c.gap, &entries, E::pnan());
+            p.a = Placed::with_gap(dev, c.form, span(n, n, c.lda), c.gap, &entries, E::pnan());
             let what = format!("{} NaN at {at:?}", p.name());
             let count = form_count(c.form);
             let mut hh = std::mem::replace(&mut h, handle(dev));
@@ -2344,10 +2017,10 @@ fn nan_inputs<E: T>(dev: &Device, seed: u64) {
                 poison_nan(d, [NanAt::Col(1), NanAt::All][idx % 2], false);
             }
             let bst: Vec<Vec<E>> = s.bd.iter().map(|d| store::<E>(d, c.ldb, None)).collect();
-            s.b = Placed::new(dev, c.form, span(n, 3, c.ldb), 0, &bst, E::pnan());
+            s.b = Placed::with_gap(dev, c.form, span(n, 3, c.ldb), 0, &bst, E::pnan());
             let mut a0 = s.a.after();
             a0[0][0] = E::make(f64::NAN, 0.0);
-            s.a = Placed::new(
+            s.a = Placed::with_gap(
                 dev,
                 Form::Single,
                 a0[0].len() - 1,
@@ -2409,7 +2082,7 @@ fn quick<E: T>(dev: &Device) {
                 c.pgap = t % 2;
                 let s = span(m, n, c.lda);
                 let entries = vec![vec![E::pnan(); s]; count];
-                let a = Placed::new(dev, form, s, 2, &entries, E::pnan());
+                let a = Placed::with_gap(dev, form, s, 2, &entries, E::pnan());
                 let ipiv = (rt == Rt::Getrf).then(|| Ints::new(dev, c.piv, vec![PIV_POISON; 4]));
                 let info = Ints::new(dev, c.info, vec![INFO_POISON; count + 1]);
                 let mut run = FactRun::<E> {
@@ -2452,7 +2125,7 @@ fn quick<E: T>(dev: &Device) {
                 c.pgap = t % 3;
                 let sa = span(n, n, c.lda);
                 let sb = span(n, nrhs, c.ldb);
-                let a = Placed::new(
+                let a = Placed::with_gap(
                     dev,
                     form,
                     sa,
@@ -2460,7 +2133,7 @@ fn quick<E: T>(dev: &Device) {
                     &vec![vec![E::pnan(); sa]; count],
                     E::pnan(),
                 );
-                let b = Placed::new(
+                let b = Placed::with_gap(
                     dev,
                     form,
                     sb,
@@ -3621,7 +3294,7 @@ fn f9_strided_solves_may_share_one_factor(dev: &Device) {
                     before: s.a.before,
                 },
                 piv: s.piv,
-                b: Placed::new(dev, c.form, span(n, 3, c.ldb), 1, &bst, Complex64::pnan()),
+                b: Placed::with_gap(dev, c.form, span(n, 3, c.ldb), 1, &bst, Complex64::pnan()),
                 ad: vec![s.ad[0].clone(); count],
                 bd,
                 fill: Fill::Random,

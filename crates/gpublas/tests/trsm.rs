@@ -23,100 +23,17 @@
 
 mod common;
 
+use common::complex::*;
+use common::elem::*;
+use common::forms::*;
+use common::{fixed_handle, handle};
 use gpublas::blas3::{self, TrsmMethod};
 use gpublas::{
-    Coef, Complex32, Complex64, Device, DeviceBuffer, Diag, Element, Error, Handle, HandleConfig,
-    Op, Scalar, Side, Status, Uplo,
+    Coef, Complex32, Complex64, Device, DeviceBuffer, Diag, Error, Handle, Op, Scalar, Side,
+    Status, Uplo,
 };
 
-// ---- complex arithmetic in f64 (the reference) -------------------------------------------
-
-type C = (f64, f64);
-
-const ZERO: C = (0.0, 0.0);
-const ONE: C = (1.0, 0.0);
-
-fn cmul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn cadd(a: C, b: C) -> C {
-    (a.0 + b.0, a.1 + b.1)
-}
-fn csub(a: C, b: C) -> C {
-    (a.0 - b.0, a.1 - b.1)
-}
-fn conj(a: C) -> C {
-    (a.0, -a.1)
-}
-fn cdiv(a: C, b: C) -> C {
-    let d = b.0 * b.0 + b.1 * b.1;
-    let p = cmul(a, conj(b));
-    (p.0 / d, p.1 / d)
-}
-/// |re| + |im|: the magnitude the norms are taken of (|a b| ≤ mag(a) mag(b)).
-fn mag(a: C) -> f64 {
-    a.0.abs() + a.1.abs()
-}
-fn finite(a: C) -> bool {
-    a.0.is_finite() && a.1.is_finite()
-}
-
 // ---- the element types, seen from the test side ------------------------------------------
-
-/// Test-side view of an element: built from and read as (re, im), independently of gpublas.
-trait El: Element + std::fmt::Debug {
-    const CPLX: bool;
-    /// Machine epsilon of the type.
-    const EPS: f64;
-    const NAME: &'static str;
-    fn make(re: f64, im: f64) -> Self;
-    fn get(&self) -> C;
-}
-
-impl El for f32 {
-    const CPLX: bool = false;
-    const EPS: f64 = f32::EPSILON as f64;
-    const NAME: &'static str = "f32";
-    fn make(re: f64, _: f64) -> Self {
-        re as f32
-    }
-    fn get(&self) -> C {
-        (*self as f64, 0.0)
-    }
-}
-impl El for f64 {
-    const CPLX: bool = false;
-    const EPS: f64 = f64::EPSILON;
-    const NAME: &'static str = "f64";
-    fn make(re: f64, _: f64) -> Self {
-        re
-    }
-    fn get(&self) -> C {
-        (*self, 0.0)
-    }
-}
-impl El for Complex32 {
-    const CPLX: bool = true;
-    const EPS: f64 = f32::EPSILON as f64;
-    const NAME: &'static str = "c32";
-    fn make(re: f64, im: f64) -> Self {
-        Complex32::new(re as f32, im as f32)
-    }
-    fn get(&self) -> C {
-        (self.re as f64, self.im as f64)
-    }
-}
-impl El for Complex64 {
-    const CPLX: bool = true;
-    const EPS: f64 = f64::EPSILON;
-    const NAME: &'static str = "c64";
-    fn make(re: f64, im: f64) -> Self {
-        Complex64::new(re, im)
-    }
-    fn get(&self) -> C {
-        (self.re, self.im)
-    }
-}
 
 /// The four BLAS scalars.
 trait T: El + Scalar {}
@@ -124,41 +41,6 @@ impl T for f32 {}
 impl T for f64 {}
 impl T for Complex32 {}
 impl T for Complex64 {}
-
-fn nan<E: El>() -> E {
-    E::make(f64::NAN, f64::NAN)
-}
-
-/// What output padding and gaps hold: finite, so that any write shows.
-fn poison<E: El>() -> E {
-    E::make(-777.25, 333.5)
-}
-
-/// Bit-identical (NaN payloads included).
-fn same<E: El>(a: E, b: E) -> bool {
-    bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b)
-}
-
-/// A seeded SplitMix64 generator: deterministic, and fast in debug builds.
-#[derive(Clone)]
-struct Gen(u64);
-
-impl Gen {
-    fn new(seed: u64) -> Gen {
-        Gen(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x2545_f491_4f6c_dd1d)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    fn uni(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (2.0 / (1u64 << 53) as f64) - 1.0
-    }
-}
 
 /// Uniform in [-1, 1) (both parts for complex types), times `s`, rounded to the type.
 fn rnd<E: El>(r: &mut Gen, s: f64) -> E {
@@ -179,173 +61,8 @@ fn with_phase<E: El>(r: &mut Gen, m: f64) -> E {
     }
 }
 
-fn handle(dev: &Device) -> Handle {
-    Handle::with_config(dev, &HandleConfig::default()).unwrap()
-}
-
-fn fixed_handle(dev: &Device, bytes: usize) -> Handle {
-    Handle::with_config(
-        dev,
-        &HandleConfig {
-            device_memory_size: Some(bytes),
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
-
-// ---- batch layouts -----------------------------------------------------------------------
-
-/// Batch layouts a test exercises.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
-
-const FORMS: &[Form] = &[
-    Form::Single,
-    Form::List(0),
-    Form::List(1),
-    Form::List(7),
-    Form::Strided(0),
-    Form::Strided(1),
-    Form::Strided(7),
-];
-
-/// Layouts of the large cases (one or two entries).
-const BIG_FORMS: &[Form] = &[
-    Form::Single,
-    Form::Strided(1),
-    Form::List(1),
-    Form::Strided(2),
-];
-
 /// Elements between the entries of a strided layout, in rotation.
 const GAPS: [usize; 3] = [0, 1, 7];
-
-fn form_count(f: Form) -> usize {
-    match f {
-        Form::Single => 1,
-        Form::List(c) | Form::Strided(c) => c,
-    }
-}
-
-/// Elements a `rows × cols` matrix at leading dimension `ld` spans.
-fn span(rows: usize, cols: usize, ld: usize) -> usize {
-    if rows == 0 || cols == 0 {
-        0
-    } else {
-        (cols - 1) * ld + rows
-    }
-}
-
-/// One operand of a call in one layout: its buffers and what was uploaded into them. Every
-/// buffer holds one more element than its entries need.
-struct Placed<E> {
-    form: Form,
-    stride: usize,
-    bufs: Vec<DeviceBuffer<E>>,
-    before: Vec<Vec<E>>,
-}
-
-impl<E: El> Placed<E> {
-    /// `entries` (one per batch entry, `span` elements each) in `form`, `gap` elements between
-    /// strided entries; gaps and the element past the end hold `fill`.
-    fn new(dev: &Device, form: Form, span: usize, gap: usize, entries: &[Vec<E>], fill: E) -> Self {
-        assert_eq!(entries.len(), form_count(form));
-        let stride = span + gap;
-        let before: Vec<Vec<E>> = match form {
-            Form::Single | Form::List(_) => entries
-                .iter()
-                .map(|e| {
-                    let mut v = e.clone();
-                    v.push(fill);
-                    v
-                })
-                .collect(),
-            Form::Strided(c) => {
-                let mut v = vec![fill; stride * c + 1];
-                for (i, e) in entries.iter().enumerate() {
-                    v[i * stride..i * stride + span].copy_from_slice(e);
-                }
-                vec![v]
-            }
-        };
-        let bufs = before.iter().map(|v| dev.upload(v).unwrap()).collect();
-        Placed {
-            form,
-            stride,
-            bufs,
-            before,
-        }
-    }
-
-    /// The same layout with placeholders of the same lengths (for size queries).
-    fn placeholders(&self) -> Placed<E> {
-        Placed {
-            form: self.form,
-            stride: self.stride,
-            bufs: self
-                .before
-                .iter()
-                .map(|b| DeviceBuffer::placeholder(b.len()))
-                .collect(),
-            before: vec![],
-        }
-    }
-
-    /// (buffer, offset) of entry `v`.
-    fn loc(&self, v: usize) -> (usize, usize) {
-        match self.form {
-            Form::Single => (0, 0),
-            Form::List(_) => (v, 0),
-            Form::Strided(_) => (0, v * self.stride),
-        }
-    }
-
-    fn one(&self) -> &DeviceBuffer<E> {
-        &self.bufs[0]
-    }
-    fn one_mut(&mut self) -> &mut DeviceBuffer<E> {
-        &mut self.bufs[0]
-    }
-    fn refs(&self) -> Vec<&DeviceBuffer<E>> {
-        self.bufs.iter().collect()
-    }
-    fn muts(&mut self) -> Vec<&mut DeviceBuffer<E>> {
-        self.bufs.iter_mut().collect()
-    }
-
-    fn after(&self) -> Vec<Vec<E>> {
-        self.bufs.iter().map(|b| b.to_vec().unwrap()).collect()
-    }
-
-    /// Uploads the original contents again.
-    fn reset(&mut self) {
-        for (b, v) in self.bufs.iter_mut().zip(&self.before) {
-            b.copy_from_host(v).unwrap();
-        }
-    }
-
-    /// Takes the current contents as the ones to compare with.
-    fn snapshot(&mut self) {
-        self.before = self.after();
-    }
-
-    fn untouched(&self, what: &str) {
-        for (b, (got, want)) in self.after().iter().zip(&self.before).enumerate() {
-            if let Some(p) = (0..got.len()).find(|&p| !same(got[p], want[p])) {
-                panic!(
-                    "{what}: buffer {b} element {p} changed from {:?} to {:?}",
-                    want[p].get(),
-                    got[p].get()
-                );
-            }
-        }
-    }
-}
 
 // ---- dense matrices and the references ---------------------------------------------------
 
@@ -941,13 +658,13 @@ fn prepare<E: T>(
         ad.push(adn);
         bd.push(bdn);
     }
-    let a = Placed::new(&dev, form, span(k, k, c.lda), gap, &a_e, nan());
-    let b = Placed::new(&dev, form, span(c.m, c.n, c.ldb), gap, &b_e, poison());
+    let a = Placed::with_gap(&dev, form, span(k, k, c.lda), gap, &a_e, nan());
+    let b = Placed::with_gap(&dev, form, span(c.m, c.n, c.ldb), gap, &b_e, poison());
     let inv = (way == Way::Inverse).then(|| {
         let ldinv = k.max(1) + 1 + gap % 3;
         let s = span(k, k, ldinv);
         let empty = vec![vec![nan::<E>(); s]; count];
-        let mut inv = Placed::new(&dev, form, s, (gap + 2) % 5, &empty, nan());
+        let mut inv = Placed::with_gap(&dev, form, s, (gap + 2) % 5, &empty, nan());
         let st = trtri_call(h, c.uplo, c.diag, k, &a, c.lda, &mut inv, ldinv)
             .unwrap_or_else(|e| panic!("trtri for the inverse of {c:?}: {e}"));
         assert_eq!(st, Status::Success, "trtri for the inverse of {c:?}");
@@ -1305,7 +1022,7 @@ fn quick_and_zero<E: T>(dev: &Device, seed: u64) {
     // trtri of order 0 touches nothing.
     for form in [Form::Single, Form::List(2), Form::Strided(2), Form::List(0)] {
         let count = form_count(form);
-        let a = Placed::new(
+        let a = Placed::with_gap(
             &h.device().clone(),
             form,
             0,
@@ -1313,7 +1030,7 @@ fn quick_and_zero<E: T>(dev: &Device, seed: u64) {
             &vec![vec![]; count],
             nan::<E>(),
         );
-        let mut inv = Placed::new(
+        let mut inv = Placed::with_gap(
             &h.device().clone(),
             form,
             0,
@@ -1359,7 +1076,7 @@ fn f9_strided_inputs_may_share_one_matrix(dev: &Device) {
             before: p.before,
         };
         for way in [Way::Trsm, Way::Substitute, Way::Inverse] {
-            let a = Placed::new(
+            let a = Placed::with_gap(
                 &dev,
                 Form::Strided(1),
                 ast.len(),
@@ -1369,13 +1086,14 @@ fn f9_strided_inputs_may_share_one_matrix(dev: &Device) {
             );
             let inv = (way == Way::Inverse).then(|| {
                 let s = span(k, k, k + 2);
-                let mut inv = Placed::new(&dev, Form::Strided(1), s, 0, &[vec![nan(); s]], nan());
+                let mut inv =
+                    Placed::with_gap(&dev, Form::Strided(1), s, 0, &[vec![nan(); s]], nan());
                 let st = trtri_call(&mut h, c.uplo, c.diag, k, &a, c.lda, &mut inv, k + 2);
                 assert_eq!(st.unwrap(), Status::Success);
                 inv.snapshot();
                 (shared(inv), k + 2)
             });
-            let b = Placed::new(
+            let b = Placed::with_gap(
                 &dev,
                 Form::Strided(count),
                 span(c.m, c.n, c.ldb),
@@ -1465,7 +1183,7 @@ fn ill_conditioned<E: T>(
         let mut report = format!("{} {c:?} κ = {kappa:.2e}:", E::NAME);
         for way in [Way::Trsm, Way::Substitute] {
             let dev = h.device().clone();
-            let a = Placed::new(
+            let a = Placed::with_gap(
                 &dev,
                 Form::Single,
                 ast.len(),
@@ -1473,7 +1191,7 @@ fn ill_conditioned<E: T>(
                 std::slice::from_ref(&ast),
                 nan(),
             );
-            let b = Placed::new(&dev, Form::Single, bst.len(), 0, &[bst.clone()], poison());
+            let b = Placed::with_gap(&dev, Form::Single, bst.len(), 0, &[bst.clone()], poison());
             let mut p = Prepared::<E> {
                 c,
                 form: Form::Single,
@@ -1614,8 +1332,8 @@ fn prepare_inv<E: T>(
         }
         i_e.push(iv);
     }
-    let a = Placed::new(dev, form, span(n, n, lda), gap, &a_e, nan());
-    let inv = Placed::new(dev, form, span(n, n, ldinv), (gap + 1) % 8, &i_e, poison());
+    let a = Placed::with_gap(dev, form, span(n, n, lda), gap, &a_e, nan());
+    let inv = Placed::with_gap(dev, form, span(n, n, ldinv), (gap + 1) % 8, &i_e, poison());
     Inv {
         uplo,
         diag,

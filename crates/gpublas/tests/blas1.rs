@@ -8,6 +8,7 @@
 
 mod common;
 
+use common::forms::{Form, FORMS};
 use common::{randn, rng};
 use gpublas::blas1::{self, Scalar};
 use gpublas::{
@@ -203,24 +204,6 @@ fn ref_iamx<E: T>(x: &[E], n: usize, inc: isize, max: bool) -> i64 {
     }
     k as i64
 }
-
-/// Batch layouts a test exercises.
-#[derive(Clone, Copy, Debug)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
-
-const FORMS: &[Form] = &[
-    Form::Single,
-    Form::List(0),
-    Form::List(1),
-    Form::List(7),
-    Form::Strided(0),
-    Form::Strided(1),
-    Form::Strided(7),
-];
 
 struct Operand<E> {
     host: Vec<E>,

@@ -13,6 +13,7 @@
 
 mod common;
 
+use common::forms::{Form, FORMS};
 use common::{randn, rng};
 use gpublas::blas1::{self, RealScalar, Scalar};
 use gpublas::{
@@ -174,33 +175,6 @@ fn span(n: usize, inc: isize) -> usize {
 }
 
 // ---- operands in every form ----------------------------------------------------------------
-
-/// Batch layouts a test exercises.
-#[derive(Clone, Copy, Debug)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
-
-impl Form {
-    fn count(self) -> usize {
-        match self {
-            Form::Single => 1,
-            Form::List(c) | Form::Strided(c) => c,
-        }
-    }
-}
-
-const FORMS: &[Form] = &[
-    Form::Single,
-    Form::List(0),
-    Form::List(1),
-    Form::List(7),
-    Form::Strided(0),
-    Form::Strided(1),
-    Form::Strided(7),
-];
 
 /// One operand of a call in one form: the data uploaded (kept on the host for the
 /// reference) and the device buffers.

@@ -2,7 +2,11 @@
 //! (ignored where there is no GPU; run with `--include-ignored` on a GPU machine).
 #![allow(dead_code)]
 
-use gpublas::Device;
+pub mod complex;
+pub mod elem;
+pub mod forms;
+
+use gpublas::{Device, Handle, HandleConfig};
 use rand::{Rng, SeedableRng};
 
 /// The host device tests run on: limited, so out-of-memory paths are reachable.
@@ -34,6 +38,32 @@ macro_rules! on_both_backends {
             )*
         }
     };
+}
+
+/// A handle with the default configuration (a managed workspace).
+pub fn handle(dev: &Device) -> Handle {
+    Handle::with_config(dev, &HandleConfig::default()).unwrap()
+}
+
+/// `bytes == 0`: managed with nothing allocated; `bytes > 0`: user-managed with that many bytes.
+pub fn fixed_handle(dev: &Device, bytes: usize) -> Handle {
+    Handle::with_config(
+        dev,
+        &HandleConfig {
+            device_memory_size: Some(bytes),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+/// A handle whose workspace is a user-owned buffer of `bytes` bytes (M5).
+pub fn user_owned_handle(dev: &Device, bytes: usize) -> Handle {
+    let mut h = fixed_handle(dev, 0);
+    let _ = h
+        .set_workspace(Some(dev.alloc::<u8>(bytes).unwrap()))
+        .unwrap();
+    h
 }
 
 pub fn rng(seed: u64) -> rand::rngs::StdRng {

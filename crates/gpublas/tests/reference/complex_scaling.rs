@@ -24,30 +24,14 @@
 //! they are worth running with `--release` too.
 
 use crate::common;
+use crate::common::complex::{cadd, cmul, conj, csub, finite, mag, C, ONE, ZERO};
 use gpublas::{
     blas1, blas2, blas3, solver, Coef, Complex32, Complex64, Device, DeviceBuffer, Diag, Element,
     Handle, Op, Results, Scalar, Side, Uplo,
 };
 
-// ---- complex arithmetic in f64 (the reference) -------------------------------------------
+// ---- complex arithmetic in f64 (the reference; the rest is in common::complex) -------------
 
-type C = (f64, f64);
-
-const ZERO: C = (0.0, 0.0);
-const ONE: C = (1.0, 0.0);
-
-fn cmul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn cadd(a: C, b: C) -> C {
-    (a.0 + b.0, a.1 + b.1)
-}
-fn csub(a: C, b: C) -> C {
-    (a.0 - b.0, a.1 - b.1)
-}
-fn conj(a: C) -> C {
-    (a.0, -a.1)
-}
 fn cscale(a: C, r: f64) -> C {
     (a.0 * r, a.1 * r)
 }
@@ -62,13 +46,6 @@ fn cdiv(a: C, b: C) -> C {
         let d = b.1 + b.0 * r;
         ((a.0 * r + a.1) / d, (a.1 * r - a.0) / d)
     }
-}
-/// |re| + |im|: the magnitude the norms are taken of.
-fn mag(a: C) -> f64 {
-    a.0.abs() + a.1.abs()
-}
-fn finite(a: C) -> bool {
-    a.0.is_finite() && a.1.is_finite()
 }
 
 // ---- the element types, seen from the test side ------------------------------------------

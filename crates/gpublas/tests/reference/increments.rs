@@ -10,6 +10,7 @@
 //! what a call may write and is compared bit for bit there; what a call must not read (unused
 //! band rows, a unit diagonal, padding rows) holds NaN too.
 
+use crate::common::forms::Form;
 use crate::common::rng;
 use gpublas::blas1::{self, RealScalar, Scalar};
 use gpublas::blas2;
@@ -163,22 +164,6 @@ fn span(n: usize, inc: isize) -> usize {
 }
 
 // ---- operands in three forms -----------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Form {
-    Single,
-    List(usize),
-    Strided(usize),
-}
-
-impl Form {
-    fn count(self) -> usize {
-        match self {
-            Form::Single => 1,
-            Form::List(c) | Form::Strided(c) => c,
-        }
-    }
-}
 
 const FORMS: [Form; 3] = [Form::Single, Form::List(3), Form::Strided(3)];
 /// Poisoned elements between strided entries.

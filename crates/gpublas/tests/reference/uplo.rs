@@ -15,33 +15,12 @@
 //! elementwise (the triangular matrices are well conditioned: diagonal magnitude 2–3,
 //! off-diagonal entries below `1 / n`).
 
+use crate::common::complex::{cadd, cmul, conj, csub, mag, C, ONE, ZERO};
 use crate::zero_dims::{by_form, same_bits, El, Form, Placed, BATCH, FORMS};
 use gpublas::{
     blas2, blas3, solver, Coef, Complex32, Complex64, ComplexScalar, Device, Diag, Handle, Op,
     Results, Side, Status, Uplo,
 };
-
-// ---- complex arithmetic in f64 ------------------------------------------------------------
-
-type C = (f64, f64);
-const ZERO: C = (0.0, 0.0);
-const ONE: C = (1.0, 0.0);
-
-fn add(a: C, b: C) -> C {
-    (a.0 + b.0, a.1 + b.1)
-}
-fn sub(a: C, b: C) -> C {
-    (a.0 - b.0, a.1 - b.1)
-}
-fn mul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn conj(a: C) -> C {
-    (a.0, -a.1)
-}
-fn mag(a: C) -> f64 {
-    a.0.abs() + a.1.abs()
-}
 
 /// Orders where nothing, then each family's blocking, changes.
 const SIZES: [usize; 11] = [1, 2, 3, 5, 8, 63, 64, 65, 127, 129, 257];
@@ -195,7 +174,7 @@ fn check<T: El>(
         match want {
             Some((e, i, j, w)) => {
                 let got = a.get();
-                let d = mag(sub(got, w.v));
+                let d = mag(csub(got, w.v));
                 assert!(
                     d <= w.tol && (!w.real || got.1 == 0.0),
                     "{what}: entry {e} ({i}, {j}) = {got:?}, want {:?} (difference {d:e}, allowed {:e})",
@@ -525,28 +504,28 @@ fn rank_k<T: El>(dev: &Device, kinds: &[Rk], call: RkCall<T>) {
                         let (mut v, mut s) = (ZERO, 0.0);
                         for l in 0..k {
                             let (t1, t2) = match kind {
-                                Rk::Syrk => (mul(alpha, mul(opa(i, l), opa(j, l))), ZERO),
-                                Rk::Herk => (mul(alpha, mul(opa(i, l), conj(opa(j, l)))), ZERO),
-                                Rk::Syrkx => (mul(alpha, mul(opa(i, l), opb(j, l))), ZERO),
-                                Rk::Herkx => (mul(alpha, mul(opa(i, l), conj(opb(j, l)))), ZERO),
+                                Rk::Syrk => (cmul(alpha, cmul(opa(i, l), opa(j, l))), ZERO),
+                                Rk::Herk => (cmul(alpha, cmul(opa(i, l), conj(opa(j, l)))), ZERO),
+                                Rk::Syrkx => (cmul(alpha, cmul(opa(i, l), opb(j, l))), ZERO),
+                                Rk::Herkx => (cmul(alpha, cmul(opa(i, l), conj(opb(j, l)))), ZERO),
                                 Rk::Syr2k => (
-                                    mul(alpha, mul(opa(i, l), opb(j, l))),
-                                    mul(alpha, mul(opb(i, l), opa(j, l))),
+                                    cmul(alpha, cmul(opa(i, l), opb(j, l))),
+                                    cmul(alpha, cmul(opb(i, l), opa(j, l))),
                                 ),
                                 Rk::Her2k => (
-                                    mul(alpha, mul(opa(i, l), conj(opb(j, l)))),
-                                    mul(conj(alpha), mul(opb(i, l), conj(opa(j, l)))),
+                                    cmul(alpha, cmul(opa(i, l), conj(opb(j, l)))),
+                                    cmul(conj(alpha), cmul(opb(i, l), conj(opa(j, l)))),
                                 ),
                             };
-                            v = add(v, add(t1, t2));
+                            v = cadd(v, cadd(t1, t2));
                             s += mag(t1) + mag(t2);
                         }
                         let mut c0 = cm.get(e, i, j);
                         if kind.herm() && i == j {
                             c0.1 = 0.0;
                         }
-                        let bc = mul(beta, c0);
-                        v = add(v, bc);
+                        let bc = cmul(beta, c0);
+                        v = cadd(v, bc);
                         s += mag(bc);
                         if kind.herm() && i == j {
                             v.1 = 0.0;
@@ -693,17 +672,17 @@ fn symm_hemm<T: El>(dev: &Device, herms: &[bool], call: MmCall<T>) {
                         let (mut v, mut s) = (ZERO, 0.0);
                         for l in 0..na {
                             let t = if side == Side::Left {
-                                mul(s_a(i, l), bm.get(e, l, j))
+                                cmul(s_a(i, l), bm.get(e, l, j))
                             } else {
-                                mul(bm.get(e, i, l), s_a(l, j))
+                                cmul(bm.get(e, i, l), s_a(l, j))
                             };
-                            let t = mul(alpha, t);
-                            v = add(v, t);
+                            let t = cmul(alpha, t);
+                            v = cadd(v, t);
                             s += mag(t);
                         }
-                        let bc = mul(beta, cm.get(e, i, j));
+                        let bc = cmul(beta, cm.get(e, i, j));
                         Some(Want {
-                            v: add(v, bc),
+                            v: cadd(v, bc),
                             tol: sum_tol::<T>(na, s + mag(bc)),
                             real: false,
                         })
@@ -805,17 +784,17 @@ fn trmm_trsm<T: El>(dev: &Device) {
                             let (mut v, mut s) = (ZERO, 0.0);
                             for l in 0..na {
                                 let t = if side == Side::Left {
-                                    mul(opa(e, i, l), x(l, j))
+                                    cmul(opa(e, i, l), x(l, j))
                                 } else {
-                                    mul(x(i, l), opa(e, l, j))
+                                    cmul(x(i, l), opa(e, l, j))
                                 };
-                                v = add(v, t);
+                                v = cadd(v, t);
                                 s += mag(t);
                             }
                             if solve {
                                 // The residual, against alpha B; the element itself is free.
-                                let ab = mul(alpha, bm.get(e, i, j));
-                                let res = mag(sub(v, ab));
+                                let ab = cmul(alpha, bm.get(e, i, j));
+                                let res = mag(csub(v, ab));
                                 let tol = res_tol::<T>(na, s + mag(ab));
                                 assert!(
                                     res <= tol,
@@ -827,7 +806,7 @@ fn trmm_trsm<T: El>(dev: &Device) {
                                     real: false,
                                 })
                             } else {
-                                let v = mul(alpha, v);
+                                let v = cmul(alpha, v);
                                 Some(Want {
                                     v,
                                     tol: sum_tol::<T>(na, s * mag(alpha)),
@@ -907,12 +886,12 @@ fn trtri_case<T: El>(dev: &Device) {
                     // between i and j contributes.
                     let (mut v, mut s) = (ZERO, 0.0);
                     for l in i.min(j)..=i.max(j) {
-                        let t = mul(tri(&am, e, uplo, unit, i, l), x(e, l, j));
-                        v = add(v, t);
+                        let t = cmul(tri(&am, e, uplo, unit, i, l), x(e, l, j));
+                        v = cadd(v, t);
                         s += mag(t);
                     }
                     let want = if i == j { ONE } else { ZERO };
-                    let res = mag(sub(v, want));
+                    let res = mag(csub(v, want));
                     let tol = res_tol::<T>(n, s);
                     assert!(
                         res <= tol,
@@ -1003,11 +982,11 @@ fn potrf_case<T: El>(dev: &Device) {
                 }
                 let (mut v, mut s) = (ZERO, 0.0);
                 for k in 0..=i.min(j) {
-                    let t = mul(l(e, i, k), conj(l(e, j, k)));
-                    v = add(v, t);
+                    let t = cmul(l(e, i, k), conj(l(e, j, k)));
+                    v = cadd(v, t);
                     s += mag(t);
                 }
-                let res = mag(sub(v, am.get(e, i, j)));
+                let res = mag(csub(v, am.get(e, i, j)));
                 let tol = res_tol::<T>(n, s);
                 assert!(
                     res <= tol,
@@ -1087,9 +1066,9 @@ fn potrs_case<T: El>(dev: &Device) {
                     for j in 0..nrhs {
                         for p in 0..n {
                             for q in p..n {
-                                let t = mul(conj(l(e, q, p)), x(e, q, j));
+                                let t = cmul(conj(l(e, q, p)), x(e, q, j));
                                 let c = &mut y[p + j * n];
-                                c.0 = add(c.0, t);
+                                c.0 = cadd(c.0, t);
                                 c.1 += mag(l(e, q, p)) * mag(x(e, q, j));
                             }
                         }
@@ -1101,10 +1080,10 @@ fn potrs_case<T: El>(dev: &Device) {
                 let (mut v, mut s) = (ZERO, 0.0);
                 for p in 0..=i {
                     let (y, ya) = ys[e][p + j * n];
-                    v = add(v, mul(l(e, i, p), y));
+                    v = cadd(v, cmul(l(e, i, p), y));
                     s += mag(l(e, i, p)) * ya;
                 }
-                let res = mag(sub(v, bm.get(e, i, j)));
+                let res = mag(csub(v, bm.get(e, i, j)));
                 let tol = res_tol::<T>(n, s);
                 assert!(
                     res <= tol,
@@ -1219,13 +1198,13 @@ fn symv_hemv<T: El>(dev: &Device, herms: &[bool], call: SvCall<T>) {
                 check(&what, lv, &yd, &y.read(), |e, i, _| {
                     let (mut v, mut s) = (ZERO, 0.0);
                     for l in 0..n {
-                        let t = mul(alpha, mul(sym(&am, e, uplo, herm, i, l), xm.get(e, l, 0)));
-                        v = add(v, t);
+                        let t = cmul(alpha, cmul(sym(&am, e, uplo, herm, i, l), xm.get(e, l, 0)));
+                        v = cadd(v, t);
                         s += mag(t);
                     }
-                    let by = mul(beta, ym.get(e, i, 0));
+                    let by = cmul(beta, ym.get(e, i, 0));
                     Some(Want {
-                        v: add(v, by),
+                        v: cadd(v, by),
                         tol: sum_tol::<T>(n, s + mag(by)),
                         real: false,
                     })
@@ -1343,13 +1322,13 @@ fn tri_mv<T: El>(dev: &Device) {
                         let (mut v, mut s) = (ZERO, 0.0);
                         for l in 0..n {
                             let xl = if solve { got(e, l) } else { xm.get(e, l, 0) };
-                            let t = mul(opm(op, |p, q| at(e, p, q), i, l), xl);
-                            v = add(v, t);
+                            let t = cmul(opm(op, |p, q| at(e, p, q), i, l), xl);
+                            v = cadd(v, t);
                             s += mag(t);
                         }
                         if solve {
                             let b = xm.get(e, i, 0);
-                            let res = mag(sub(v, b));
+                            let res = mag(csub(v, b));
                             let tol = res_tol::<T>(n, s + mag(b));
                             assert!(
                                 res <= tol,

@@ -10,6 +10,8 @@
 //! Outputs are poisoned outside what may be written (finite values, so a write shows) and
 //! compared bit for bit there; where `C = beta C` is written the reference is an f64 product.
 
+use crate::common::complex::cmul;
+use crate::common::elem;
 use crate::common::{randn, rng};
 use gpublas::blas3::{self, ComputeType};
 use gpublas::{
@@ -20,71 +22,31 @@ use rand::Rng;
 
 // ---- test-side element types (shared with `uplo.rs`) ----------------------------------------
 
-/// An element seen from the test side: built from and read as (re, im) in f64.
-pub(crate) trait El: Scalar + Element {
-    const NAME: &'static str;
-    /// Machine epsilon.
-    const EPS: f64;
-    fn make(re: f64, im: f64) -> Self;
-    fn get(self) -> (f64, f64);
+/// An element seen from the test side (`common::elem::El`: built from and read as (re, im) in
+/// f64), with its real type built from f64.
+pub(crate) trait El: elem::El + Scalar {
     fn real(x: f64) -> Self::Real;
 }
 
 impl El for f32 {
-    const NAME: &'static str = "f32";
-    const EPS: f64 = f32::EPSILON as f64;
-    fn make(re: f64, _: f64) -> Self {
-        re as f32
-    }
-    fn get(self) -> (f64, f64) {
-        (self as f64, 0.0)
-    }
     fn real(x: f64) -> f32 {
         x as f32
     }
 }
 impl El for f64 {
-    const NAME: &'static str = "f64";
-    const EPS: f64 = f64::EPSILON;
-    fn make(re: f64, _: f64) -> Self {
-        re
-    }
-    fn get(self) -> (f64, f64) {
-        (self, 0.0)
-    }
     fn real(x: f64) -> f64 {
         x
     }
 }
 impl El for Complex32 {
-    const NAME: &'static str = "c32";
-    const EPS: f64 = f32::EPSILON as f64;
-    fn make(re: f64, im: f64) -> Self {
-        Complex32::new(re as f32, im as f32)
-    }
-    fn get(self) -> (f64, f64) {
-        (self.re as f64, self.im as f64)
-    }
     fn real(x: f64) -> f32 {
         x as f32
     }
 }
 impl El for Complex64 {
-    const NAME: &'static str = "c64";
-    const EPS: f64 = f64::EPSILON;
-    fn make(re: f64, im: f64) -> Self {
-        Complex64::new(re, im)
-    }
-    fn get(self) -> (f64, f64) {
-        (self.re, self.im)
-    }
     fn real(x: f64) -> f64 {
         x
     }
-}
-
-pub(crate) fn cmul(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
 }
 
 /// Random values in [-1, 1) (complex: both parts).

@@ -4,7 +4,7 @@
 use smallvec::SmallVec;
 
 use super::plan::SLOTS;
-use super::Sc;
+use super::ScalarArg;
 use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
@@ -436,7 +436,14 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
     }
     let batch = c.a.count();
     if plan.slots > 0 {
-        super::cuda::fill_slots(h, slots, &Sc::Full(c.alpha), &Sc::Full(c.beta), 0, batch)?;
+        super::cuda::fill_slots(
+            h,
+            slots,
+            &ScalarArg::Full(c.alpha),
+            &ScalarArg::Full(c.beta),
+            0,
+            batch,
+        )?;
     }
     let host_vals = super::cuda::Aligned([
         c.alpha.host().unwrap_or(<I::Scale as Scalar>::zero()),

@@ -9,7 +9,7 @@ use crate::common::faer_host::{cast_err, par_for};
 
 use super::plan::Plan;
 use super::program::{Fill, Space, Step, K, M};
-use super::{Call, Sc};
+use super::{Call, ScalarArg};
 use crate::common::host::{coef_value, not_host};
 use crate::device::host_workspace_bytes;
 use crate::{Error, Op, Scalar, WorkspaceLease};
@@ -73,10 +73,10 @@ impl<T: Scalar> Vals<T> {
     }
 }
 
-fn value<T: Scalar>(s: &Sc<'_, T>, e: usize) -> Result<T, Error> {
+fn value<T: Scalar>(s: &ScalarArg<'_, T>, e: usize) -> Result<T, Error> {
     match s {
-        Sc::Full(c) => coef_value(c, e),
-        Sc::Real(c) => coef_value(c, e).map(T::from_real),
+        ScalarArg::Full(c) => coef_value(c, e),
+        ScalarArg::Real(c) => coef_value(c, e).map(T::from_real),
     }
 }
 

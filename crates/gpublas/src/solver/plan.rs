@@ -93,7 +93,7 @@ pub(crate) const PANEL_SMEM: usize = 160 << 10;
 
 /// What the plan depends on.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Shape2 {
+pub(crate) struct SolverShape {
     pub kind: Kind,
     pub m: usize,
     pub n: usize,
@@ -109,7 +109,7 @@ pub(crate) struct Shape2 {
 
 /// A chosen plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SPlan {
+pub(crate) struct SolverPlan {
     /// The triangular solves' plan (its E sized for Cholesky's update blocks too); its
     /// `entries` is how many batch entries run at once.
     pub p3: Plan,
@@ -125,7 +125,7 @@ pub(crate) struct SPlan {
     pub swap: usize,
 }
 
-impl WorkspacePlan for SPlan {
+impl WorkspacePlan for SolverPlan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         let s = self.p3.sizes();
         let ints = (self.ints + self.swap) * self.p3.entries * 4;
@@ -133,7 +133,7 @@ impl WorkspacePlan for SPlan {
     }
 }
 
-impl SPlan {
+impl SolverPlan {
     /// The panel kernel's exchange slots: two generations of (a candidate row per block, the
     /// diagonal row, each block's best magnitude and row).
     pub(crate) fn slot_bytes(&self) -> usize {
@@ -171,7 +171,7 @@ fn herk_nb(n: usize) -> usize {
     (n / 32).next_power_of_two().clamp(64, 256).min(n.max(1))
 }
 
-impl Shape2 {
+impl SolverShape {
     fn kmin(&self) -> usize {
         self.m.min(self.n)
     }
@@ -269,9 +269,9 @@ impl Shape2 {
         matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
     }
 
-    fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SPlan {
+    fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SolverPlan {
         p3.e_min = self.herk_e(hnb, heblocks);
-        SPlan {
+        SolverPlan {
             p3,
             hnb,
             heblocks,
@@ -292,7 +292,7 @@ impl Shape2 {
     }
 
     /// The plan with enough workspace (cuBLASLt's part still 0).
-    pub(crate) fn full(&self) -> SPlan {
+    pub(crate) fn full(&self) -> SolverPlan {
         let mut p3 = self.p3_shape().full();
         let hn = self.herk_n();
         let hnb = herk_nb(hn);
@@ -311,7 +311,7 @@ impl Shape2 {
     }
 
     /// The best plan whose own parts fit in `cap` bytes, or `None`.
-    pub(crate) fn fitted(&self, cap: usize) -> Option<SPlan> {
+    pub(crate) fn fitted(&self, cap: usize) -> Option<SolverPlan> {
         let mut p = self.full();
         let shape3 = self.p3_shape();
         while p.own_bytes() > cap {
@@ -348,7 +348,7 @@ impl Shape2 {
             let room = cap.saturating_sub(p.sizes()[4].div_ceil(64) * 64 + p.slot_bytes());
             let room3 = room.saturating_sub(p.p3.e_min * self.elem);
             let q3 = shape3.fitted(room3)?;
-            let q = SPlan {
+            let q = SolverPlan {
                 p3: Plan {
                     entries: 1,
                     e_min: p.p3.e_min,

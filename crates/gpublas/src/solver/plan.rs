@@ -9,7 +9,7 @@ use super::Kind;
 use crate::blas3::plan::{Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
 use crate::common::plan::WorkspacePlan;
-use crate::memory::rounded_total;
+use crate::memory::{rounded_total, CHUNK};
 
 /// Order of a Cholesky leaf, and the unit the recursion splits at.
 pub(crate) const LEAF: usize = 32;
@@ -345,7 +345,7 @@ impl SolverShape {
                 continue;
             }
             // The solves' own reduced plans, down to substitution.
-            let room = cap.saturating_sub(p.sizes()[4].div_ceil(64) * 64 + p.slot_bytes());
+            let room = cap.saturating_sub(p.sizes()[4].div_ceil(CHUNK) * CHUNK + p.slot_bytes());
             let room3 = room.saturating_sub(p.p3.e_min * self.elem);
             let q3 = shape3.fitted(room3)?;
             let q = SolverPlan {
@@ -379,7 +379,7 @@ impl SolverShape {
                 self.elem
             ));
         }
-        t.push_str("; workspace is handed out in 64-byte chunks");
+        t.push_str(&format!("; workspace is handed out in {CHUNK}-byte chunks"));
         t
     }
 }

@@ -1,14 +1,14 @@
 //! The CUDA backend of Level 3: runs a program's products through cuBLASLt with the handle's
 //! workspace, and its block operations with the kernels of `kernels/blas3.cu`.
 
-use super::plan::{Plan, SLOTS};
+use super::plan::{address, Blas3Workspace, Plan, SLOTS};
 use super::program::{Fill, Space, Step, K, M};
 use super::{Call, ScalarArg};
 use crate::common::operand::Batch;
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
 use crate::device::{param, Element, Stream};
 use crate::kernels::L3;
-use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceLease};
+use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceSlice};
 
 /// Threads per block of the block-operation kernels.
 const THREADS: u32 = 256;
@@ -309,14 +309,16 @@ fn coef_parts<T: Scalar>(s: &ScalarArg<'_, T>) -> (u64, i64, i32, f64, f64) {
     }
 }
 
+/// Runs `steps` of the call on the handle's stream (and side lane), in the workspace parts `ws`
+/// of a lease the caller holds throughout.
 pub(crate) fn run<T: Scalar>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas3Workspace<Option<WorkspaceSlice>>,
     lt: &mut Lt,
     c: &Call<'_, '_, T>,
     plan: &Plan,
     steps: &[Step],
 ) -> Result<(), Error> {
-    let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
     let side = if steps.contains(&Step::Fork) {
@@ -327,9 +329,13 @@ pub(crate) fn run<T: Scalar>(
 
     let elem = std::mem::size_of::<T>();
     let batch = c.c.count();
-    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
-    let (lt_ptr, slots, e_ptr, r_ptr) = (ws(0), ws(1), ws(2), ws(3));
-    let lt_len = lease.buffer(0).map(|s| s.len()).unwrap_or(0);
+    let (lt_ptr, slots, e_ptr, r_ptr) = (
+        address(ws.lt),
+        address(ws.slots),
+        address(ws.e_blocks),
+        address(ws.r_results),
+    );
+    let lt_len = ws.lt.map(|s| s.len()).unwrap_or(0);
     let ws_align = [slots, e_ptr, r_ptr]
         .iter()
         .filter(|&&p| p != 0)

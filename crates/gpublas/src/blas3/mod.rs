@@ -516,11 +516,12 @@ fn run_checked<T: Scalar>(
     )
     .map_err(|e| lt_err.take().unwrap_or(e))?;
     let lease = h.device_malloc(&plan.sizes())?;
+    let ws = plan::Blas3Workspace::leased(&lease, 0);
     // 5. compute
     let steps = c.program(&plan);
     let r = match lt.as_mut() {
-        Some(lt) => cuda::run(&lease, lt, c, &plan, &steps),
-        None => host::run(&lease, c, &plan, &steps),
+        Some(lt) => cuda::run(lease.handle(), &ws, lt, c, &plan, &steps),
+        None => host::run(lease.handle(), &ws, c, &plan, &steps),
     };
     drop(lease);
     r.map(|_| status)

@@ -25,12 +25,13 @@ mod program;
 
 pub use api::*;
 
+use crate::blas3::plan::address;
 use crate::blas3::{self, ScalarArg};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer};
 use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo};
-use plan::{SolverPlan, SolverShape};
+use plan::{SolverPlan, SolverShape, SolverWorkspace};
 
 /// The routine a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -461,8 +462,7 @@ fn run_with<T: Scalar>(
         |cap| {
             let mut p = shape.fitted(cap)?;
             if let Some(lt) = lt.as_mut() {
-                let own = crate::memory::rounded_total(&p.sizes()[1..]).unwrap_or(usize::MAX);
-                let room = cap.saturating_sub(own) / 256 * 256;
+                let room = cap.saturating_sub(p.own_bytes()) / 256 * 256;
                 let c3 = carrier(c, ph);
                 match lt_of::<T>(lt, &c3, &g, &p, room.min(lt_max)) {
                     Ok(n) => p.p3.lt = n,
@@ -516,8 +516,8 @@ fn run_cuda<T: Scalar>(
 ) -> Result<(), Error> {
     let h = lease.handle();
     let batch = c.written.count();
-    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
-    let (ints_ptr, slots) = (ws(4), ws(5));
+    let ws = SolverWorkspace::leased(lease);
+    let (ints_ptr, slots) = (address(ws.ints), address(ws.exchange));
     let per = plan.p3.entries.max(1);
     let kmin = c.kmin();
     let piv_host = c.ipiv.as_ref().is_some_and(|p| p.0.is_host());
@@ -579,7 +579,7 @@ fn run_cuda<T: Scalar>(
                 let mut acc: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
                 for st in steps {
                     let t = crate::Timer::start(h.stream())?;
-                    blas3::cuda::run(lease, lt, &c3, &plan.p3, std::slice::from_ref(st))?;
+                    blas3::cuda::run(h, &ws.solves, lt, &c3, &plan.p3, std::slice::from_ref(st))?;
                     let dt = t.stop()?;
                     let k = format!("{st:?}");
                     let k = k.split([' ', '{']).next().unwrap_or("").to_string();
@@ -601,7 +601,7 @@ fn run_cuda<T: Scalar>(
                     parts.join(", ")
                 );
             } else {
-                blas3::cuda::run(lease, lt, &c3, &plan.p3, steps)?;
+                blas3::cuda::run(h, &ws.solves, lt, &c3, &plan.p3, steps)?;
             }
         }
         if plan.ints > 0 {
@@ -686,7 +686,8 @@ fn run_host<T: Scalar>(
     } else {
         let mut c3 = carrier(c, ph);
         c3.ints = Some(Ints::Host(hi));
-        let r = blas3::host::run(lease, &mut c3, &plan.p3, steps);
+        let ws = SolverWorkspace::leased(lease);
+        let r = blas3::host::run(lease.handle(), &ws.solves, &mut c3, &plan.p3, steps);
         let Some(Ints::Host(h2)) = c3.ints.take() else {
             return r;
         };

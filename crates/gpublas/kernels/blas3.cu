@@ -18,9 +18,9 @@ typedef unsigned long long u64;
 #define THREADS 256
 #define TILE 32
 
-struct Mx { u64 base; i64 ld; i64 bs; i64 es; };
-struct Job3 {
-    Mx src; Mx dst;
+struct MatrixBlocks { u64 base; i64 ld; i64 bs; i64 es; };
+struct BlockOp {
+    MatrixBlocks src; MatrixBlocks dst;
     u64 beta_p;          // device beta (0: use br, bi)
     i64 beta_s;          // its stride between entries, in elements
     double br, bi;
@@ -33,7 +33,7 @@ struct Job3 {
     int trans;           // trinv/trsv: 0 N, 1 T, 2 C
     int left;            // trsv: 1 op(A) X = alpha B, 0 X op(A) = alpha B
 };
-struct Sj {
+struct ScalarSlotsOp {
     u64 slots;           // out: 6 elements per entry
     u64 alpha_p, beta_p; // device scalars (0: host value)
     i64 alpha_s, beta_s; // per-entry strides (0 or 1)
@@ -101,7 +101,7 @@ __device__ __forceinline__ T scalar(u64 p, i64 s, int real, int e, double r, dou
 }
 
 template <class T>
-__device__ void blocks(const Job3& j) {
+__device__ void blocks(const BlockOp& j) {
     pdl_enter();
     const i64 tm = (j.m + TILE - 1) / TILE, tn = (j.n + TILE - 1) / TILE;
     const i64 tiles = tm * tn, total = tiles * j.count * j.ne;
@@ -155,7 +155,7 @@ __device__ void blocks(const Job3& j) {
 }
 
 template <class T>
-__device__ void scalars(const Sj& j) {
+__device__ void scalars(const ScalarSlotsOp& j) {
     pdl_enter();
     for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < j.ne; e += gridDim.x * blockDim.x) {
         T a = scalar<T>(j.alpha_p, j.alpha_s, j.alpha_real, e, j.ar, j.ai);
@@ -176,7 +176,7 @@ __device__ void scalars(const Sj& j) {
 // strictly-zero part is written as zeros, never computed, so a zero pivot gives IEEE values
 // only where the inverse has entries.
 template <class T>
-__device__ void trinv(const Job3& j) {
+__device__ void trinv(const BlockOp& j) {
     pdl_enter();
     __shared__ T L[TILE][TILE + 1];
     __shared__ T X[TILE][TILE + 1];
@@ -229,7 +229,7 @@ __device__ void trinv(const Job3& j) {
 // backward), so lane v solves right-hand side v as a forward substitution on registers: after
 // each unknown, the later equations update independently of each other.
 template <class T>
-__device__ void trsv(const Job3& j) {
+__device__ void trsv(const BlockOp& j) {
     pdl_enter();
     __shared__ T G[TILE][TILE + 1];
     __shared__ T X[TILE][TILE + 1];
@@ -320,10 +320,10 @@ __device__ void trsv(const Job3& j) {
 
 #ifdef GPUBLAS_FAMILY_L3
 #define L3_KERNELS(TAG, T) \
-    extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(Job3 j) { blocks<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(Sj j) { scalars<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(Job3 j) { trinv<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(Job3 j) { trsv<T>(j); }
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(BlockOp j) { blocks<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(ScalarSlotsOp j) { scalars<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(BlockOp j) { trinv<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(BlockOp j) { trsv<T>(j); }
 L3_KERNELS(s, float)
 L3_KERNELS(d, double)
 L3_KERNELS(c, float2)

@@ -7,7 +7,7 @@
 //! speed (copy runs only the last step, the one whose value survives). It is a correctness
 //! path for a rare call, not a fast one.
 
-use super::update::{Setup, SetupCall, Upd, UpdCall};
+use super::update::{Setup, SetupCall, UpdateCall, UpdateKind};
 use crate::common::operand::Batch;
 use crate::device::{param, Element};
 use crate::kernels::{LIST_MAX, UPDATE};
@@ -92,16 +92,16 @@ fn coef_parts<T: Scalar>(c: &Coef<'_, T>) -> (u64, i64, f64, f64) {
     }
 }
 
-pub(super) fn run<T: Scalar>(h: &Handle, c: &UpdCall<'_, '_, T>) -> Result<(), Error> {
+pub(super) fn run<T: Scalar>(h: &Handle, c: &UpdateCall<'_, '_, T>) -> Result<(), Error> {
     let stream = h.stream();
     stream.bind()?;
     let op = match c.kind {
-        Upd::Axpy => "axpy",
-        Upd::Scal => "scal",
-        Upd::Copy => "copy",
-        Upd::Swap => "swap",
-        Upd::Rot => "rot",
-        Upd::Rotm => "rotm",
+        UpdateKind::Axpy => "axpy",
+        UpdateKind::Scal => "scal",
+        UpdateKind::Copy => "copy",
+        UpdateKind::Swap => "swap",
+        UpdateKind::Rot => "rot",
+        UpdateKind::Rotm => "rotm",
     };
     let x = c.x.view();
     let y = c.y.as_ref().map(|y| y.view());

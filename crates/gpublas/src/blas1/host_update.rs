@@ -1,6 +1,6 @@
 //! The host backend of the vector updates and rotation set-ups.
 
-use super::update::{Setup, SetupCall, Upd, UpdCall, Vx};
+use super::update::{Setup, SetupCall, UpdateCall, UpdateKind, XOperand};
 use crate::common::host::{at, coef_value, not_host, Par};
 use crate::{Error, RealScalar, Scalar};
 
@@ -20,7 +20,7 @@ enum Piece<'s, T> {
 /// A piece with its entry's scalars (alpha or s; rot's c; rotm's H as [h11, h21, h12, h22]),
 /// as a pulp operation so the loop is compiled for the CPU's vector unit.
 struct Apply<'s, T: Scalar> {
-    kind: Upd,
+    kind: UpdateKind,
     alpha: T,
     cr: T::Real,
     h: [T; 4],
@@ -48,7 +48,7 @@ fn apply<T: Scalar>(a: Apply<'_, T>) {
     } = a;
     match piece {
         Piece::In(x, y) => match kind {
-            Upd::Axpy => y
+            UpdateKind::Axpy => y
                 .iter_mut()
                 .zip(x)
                 .for_each(|(yi, &xi)| *yi = alpha * xi + *yi),
@@ -56,8 +56,8 @@ fn apply<T: Scalar>(a: Apply<'_, T>) {
         },
         Piece::Out(x) => x.iter_mut().for_each(|xi| *xi = alpha * *xi),
         Piece::Both(x, y) => match kind {
-            Upd::Swap => x.swap_with_slice(y),
-            Upd::Rot => x.iter_mut().zip(y).for_each(|(xi, yi)| {
+            UpdateKind::Swap => x.swap_with_slice(y),
+            UpdateKind::Rot => x.iter_mut().zip(y).for_each(|(xi, yi)| {
                 let (a, b) = (*xi, *yi);
                 *xi = a.scale(cr) + alpha * b;
                 *yi = b.scale(cr) - alpha.conj() * a;
@@ -77,7 +77,7 @@ fn apply<T: Scalar>(a: Apply<'_, T>) {
 /// Unit-stride updates: every entry cut into pieces of [`PIECE`] elements, the pieces of all
 /// entries spread over the threads. `Ok(false)` (nothing written) where the entries are not
 /// disjoint slices of at least `n` elements, which the strided loop then handles.
-fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Error> {
+fn run_unit<T: Scalar>(c: &mut UpdateCall<'_, '_, T>, par: &Par) -> Result<bool, Error> {
     let n = c.n;
     let batch = c.x.view().count();
     let one = [T::one(), T::zero(), T::zero(), T::one()];
@@ -97,7 +97,7 @@ fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Er
     let kind = c.kind;
     let mut pieces: Vec<Apply<'_, T>> = Vec::new();
     match (&mut c.x, &mut c.y) {
-        (Vx::In(xb), Some(yb)) => {
+        (XOperand::In(xb), Some(yb)) => {
             let Some(ys) = yb.host_entries_mut() else {
                 return Ok(false);
             };
@@ -118,7 +118,7 @@ fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Er
                 }
             }
         }
-        (Vx::Out(xb), None) => {
+        (XOperand::Out(xb), None) => {
             let Some(xs) = xb.host_entries_mut() else {
                 return Ok(false);
             };
@@ -138,7 +138,7 @@ fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Er
                 }
             }
         }
-        (Vx::Out(xb), Some(yb)) => {
+        (XOperand::Out(xb), Some(yb)) => {
             let (Some(xs), Some(ys)) = (xb.host_entries_mut(), yb.host_entries_mut()) else {
                 return Ok(false);
             };
@@ -159,7 +159,7 @@ fn run_unit<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<bool, Er
                 }
             }
         }
-        (Vx::In(_), None) => {}
+        (XOperand::In(_), None) => {}
     }
     let arch = pulp::Arch::new();
     par.map_items(pieces, |a| arch.dispatch(a));
@@ -177,7 +177,7 @@ fn idx(n: usize, inc: isize, i: usize) -> usize {
 
 /// Unit strides run in parallel pieces; everything else runs reference BLAS's loop, step `i`
 /// after step `i - 1`, so an output increment of 0 chains the steps as reference BLAS does.
-pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<(), Error> {
+pub(super) fn run<T: Scalar>(c: &mut UpdateCall<'_, '_, T>, par: &Par) -> Result<(), Error> {
     let x_unit = c.incx == 1;
     let y_unit = c.y.is_none() || c.incy == 1;
     if x_unit && y_unit && run_unit(c, par)? {
@@ -194,26 +194,26 @@ pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<()
             None => None,
         };
         match (&mut c.x, &mut c.y) {
-            (Vx::In(xb), Some(yb)) => {
+            (XOperand::In(xb), Some(yb)) => {
                 let x = xb.host_entry(e).ok_or_else(not_host)?;
                 let y = yb.host_entry_mut(e).ok_or_else(not_host)?;
                 for i in 0..n {
                     let xi = x[idx(n, incx, i)];
                     let yi = &mut y[idx(n, incy, i)];
                     *yi = match c.kind {
-                        Upd::Axpy => alpha * xi + *yi,
+                        UpdateKind::Axpy => alpha * xi + *yi,
                         _ => xi,
                     };
                 }
             }
-            (Vx::Out(xb), None) => {
+            (XOperand::Out(xb), None) => {
                 let x = xb.host_entry_mut(e).ok_or_else(not_host)?;
                 for i in 0..n {
                     let xi = &mut x[at(n, incx, i)];
                     *xi = alpha * *xi;
                 }
             }
-            (Vx::Out(xb), Some(yb)) => {
+            (XOperand::Out(xb), Some(yb)) => {
                 let x = xb.host_entry_mut(e).ok_or_else(not_host)?;
                 let y = yb.host_entry_mut(e).ok_or_else(not_host)?;
                 let h = param.as_deref().map(rotm_matrix);
@@ -224,8 +224,10 @@ pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<()
                     let (ix, iy) = (idx(n, incx, i), idx(n, incy, i));
                     let (xi, yi) = (x[ix], y[iy]);
                     let (nx, ny) = match c.kind {
-                        Upd::Swap => (yi, xi),
-                        Upd::Rot => (xi.scale(cr) + alpha * yi, yi.scale(cr) - alpha.conj() * xi),
+                        UpdateKind::Swap => (yi, xi),
+                        UpdateKind::Rot => {
+                            (xi.scale(cr) + alpha * yi, yi.scale(cr) - alpha.conj() * xi)
+                        }
                         _ => {
                             let [h11, h21, h12, h22] =
                                 h.flatten()
@@ -237,7 +239,7 @@ pub(super) fn run<T: Scalar>(c: &mut UpdCall<'_, '_, T>, par: &Par) -> Result<()
                     y[iy] = ny;
                 }
             }
-            (Vx::In(_), None) => {}
+            (XOperand::In(_), None) => {}
         }
     }
     Ok(())

@@ -38,7 +38,7 @@ use crate::common::operand::{check_counts, span_or, vec_span, Batch, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer, Element};
 pub(crate) use crate::kernels::LIST_MAX;
-use crate::memory::round_up;
+use crate::memory::{round_up, CHUNK};
 use crate::{Error, Handle, Status};
 
 /// Threads per block of every Level-1 kernel.
@@ -180,7 +180,7 @@ impl Shape {
             return Some(base);
         }
         let results = round_up(base.result_bytes)?;
-        let budget = capacity.checked_sub(results)? / 64 * 64;
+        let budget = capacity.checked_sub(results)? / CHUNK * CHUNK;
         let g = (budget / (base.chunk * self.kind.partial_bytes())).min(base.g);
         let g = if g < 2 { 1 } else { g };
         Some(Plan {

@@ -29,7 +29,7 @@ use crate::{Coef, Error, Handle, RealScalar, Scalar, Status};
 
 /// A vector update.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Upd {
+pub(crate) enum UpdateKind {
     Axpy,
     Scal,
     Copy,
@@ -39,26 +39,26 @@ pub(crate) enum Upd {
 }
 
 /// The x operand: read, or read and written.
-pub(crate) enum Vx<'a, 'b, T> {
+pub(crate) enum XOperand<'a, 'b, T> {
     In(Batch<'a, T>),
     Out(BatchMut<'a, 'b, T>),
 }
 
-impl<T: crate::device::Element> Vx<'_, '_, T> {
+impl<T: crate::device::Element> XOperand<'_, '_, T> {
     pub(crate) fn view(&self) -> Batch<'_, T> {
         match self {
-            Vx::In(b) => *b,
-            Vx::Out(b) => b.view(),
+            XOperand::In(b) => *b,
+            XOperand::Out(b) => b.view(),
         }
     }
 }
 
 /// One vector-update call, for every routine, type and form.
-pub(crate) struct UpdCall<'a, 'b, T: Scalar> {
+pub(crate) struct UpdateCall<'a, 'b, T: Scalar> {
     pub name: &'static str,
-    pub kind: Upd,
+    pub kind: UpdateKind,
     pub n: usize,
-    pub x: Vx<'a, 'b, T>,
+    pub x: XOperand<'a, 'b, T>,
     pub incx: isize,
     pub y: Option<BatchMut<'a, 'b, T>>,
     pub incy: isize,
@@ -70,17 +70,17 @@ pub(crate) struct UpdCall<'a, 'b, T: Scalar> {
     pub param: Option<Batch<'a, T>>,
 }
 
-impl<T: Scalar> UpdCall<'_, '_, T> {
+impl<T: Scalar> UpdateCall<'_, '_, T> {
     /// Whether an output increment of 0 chains the steps of an entry (each reads what the one
     /// before wrote), so they must run in reference BLAS's order. `scal` with `incx = 0` is a
     /// quick return and never gets here.
     pub(crate) fn sequential(&self) -> bool {
-        let x_out = matches!(self.x, Vx::Out(_));
+        let x_out = matches!(self.x, XOperand::Out(_));
         self.n > 1 && ((x_out && self.incx == 0) || (self.y.is_some() && self.incy == 0))
     }
 }
 
-fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<Status, Error> {
+fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdateCall<'_, '_, T>) -> Result<Status, Error> {
     let name = c.name;
     // 1. sizes
     let batch = c.x.view().count();
@@ -90,7 +90,7 @@ fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<St
     if let Some(p) = &c.param {
         check_counts(name, ("x", batch), ("param", p.count()))?;
     }
-    let x_out = matches!(c.x, Vx::Out(_));
+    let x_out = matches!(c.x, XOperand::Out(_));
     // 2. the query: no workspace (M8)
     if let Some(st) = h.query_step(&[])? {
         return Ok(st);
@@ -98,8 +98,8 @@ fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<St
     // 3. operands
     let quick = c.n == 0
         || batch == 0
-        || (c.kind == Upd::Scal && c.incx <= 0)
-        || (c.kind == Upd::Axpy && c.alpha.host() == Some(T::zero()));
+        || (c.kind == UpdateKind::Scal && c.incx <= 0)
+        || (c.kind == UpdateKind::Axpy && c.alpha.host() == Some(T::zero()));
     let ck = Checker { h, call: name };
     let n = c.n;
     for (what, b, inc, out) in [
@@ -123,7 +123,11 @@ fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdCall<'_, '_, T>) -> Result<St
         )?;
     }
     ck.coef(
-        if c.kind == Upd::Rot { "s" } else { "alpha" },
+        if c.kind == UpdateKind::Rot {
+            "s"
+        } else {
+            "alpha"
+        },
         &c.alpha,
         batch,
     )?;
@@ -161,11 +165,11 @@ pub fn axpy<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "axpy",
-            kind: Upd::Axpy,
+            kind: UpdateKind::Axpy,
             n,
-            x: Vx::In(Batch::Single(x)),
+            x: XOperand::In(Batch::Single(x)),
             incx,
             y: Some(BatchMut::Single(y)),
             incy,
@@ -188,11 +192,11 @@ pub fn axpy_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "axpy_batched",
-            kind: Upd::Axpy,
+            kind: UpdateKind::Axpy,
             n,
-            x: Vx::In(Batch::list(x)),
+            x: XOperand::In(Batch::list(x)),
             incx,
             y: Some(BatchMut::List(y)),
             incy,
@@ -218,11 +222,11 @@ pub fn axpy_strided_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "axpy_strided_batched",
-            kind: Upd::Axpy,
+            kind: UpdateKind::Axpy,
             n,
-            x: Vx::In(Batch::Strided {
+            x: XOperand::In(Batch::Strided {
                 buf: x,
                 stride: stride_x,
                 count: batch,
@@ -251,11 +255,11 @@ pub fn scal<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "scal",
-            kind: Upd::Scal,
+            kind: UpdateKind::Scal,
             n,
-            x: Vx::Out(BatchMut::Single(x)),
+            x: XOperand::Out(BatchMut::Single(x)),
             incx,
             y: None,
             incy: 1,
@@ -275,11 +279,11 @@ pub fn scal_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "scal_batched",
-            kind: Upd::Scal,
+            kind: UpdateKind::Scal,
             n,
-            x: Vx::Out(BatchMut::List(x)),
+            x: XOperand::Out(BatchMut::List(x)),
             incx,
             y: None,
             incy: 1,
@@ -302,11 +306,11 @@ pub fn scal_strided_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "scal_strided_batched",
-            kind: Upd::Scal,
+            kind: UpdateKind::Scal,
             n,
-            x: Vx::Out(BatchMut::Strided {
+            x: XOperand::Out(BatchMut::Strided {
                 buf: x,
                 stride: stride_x,
                 count: batch,
@@ -332,11 +336,11 @@ pub fn copy<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "copy",
-            kind: Upd::Copy,
+            kind: UpdateKind::Copy,
             n,
-            x: Vx::In(Batch::Single(x)),
+            x: XOperand::In(Batch::Single(x)),
             incx,
             y: Some(BatchMut::Single(y)),
             incy,
@@ -357,11 +361,11 @@ pub fn copy_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "copy_batched",
-            kind: Upd::Copy,
+            kind: UpdateKind::Copy,
             n,
-            x: Vx::In(Batch::list(x)),
+            x: XOperand::In(Batch::list(x)),
             incx,
             y: Some(BatchMut::List(y)),
             incy,
@@ -386,11 +390,11 @@ pub fn copy_strided_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "copy_strided_batched",
-            kind: Upd::Copy,
+            kind: UpdateKind::Copy,
             n,
-            x: Vx::In(Batch::Strided {
+            x: XOperand::In(Batch::Strided {
                 buf: x,
                 stride: stride_x,
                 count: batch,
@@ -420,11 +424,11 @@ pub fn swap<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "swap",
-            kind: Upd::Swap,
+            kind: UpdateKind::Swap,
             n,
-            x: Vx::Out(BatchMut::Single(x)),
+            x: XOperand::Out(BatchMut::Single(x)),
             incx,
             y: Some(BatchMut::Single(y)),
             incy,
@@ -445,11 +449,11 @@ pub fn swap_batched<'b, T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "swap_batched",
-            kind: Upd::Swap,
+            kind: UpdateKind::Swap,
             n,
-            x: Vx::Out(BatchMut::List(x)),
+            x: XOperand::Out(BatchMut::List(x)),
             incx,
             y: Some(BatchMut::List(y)),
             incy,
@@ -474,11 +478,11 @@ pub fn swap_strided_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "swap_strided_batched",
-            kind: Upd::Swap,
+            kind: UpdateKind::Swap,
             n,
-            x: Vx::Out(BatchMut::Strided {
+            x: XOperand::Out(BatchMut::Strided {
                 buf: x,
                 stride: stride_x,
                 count: batch,
@@ -512,11 +516,11 @@ pub fn rot<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "rot",
-            kind: Upd::Rot,
+            kind: UpdateKind::Rot,
             n,
-            x: Vx::Out(BatchMut::Single(x)),
+            x: XOperand::Out(BatchMut::Single(x)),
             incx,
             y: Some(BatchMut::Single(y)),
             incy,
@@ -540,11 +544,11 @@ pub fn rot_batched<'b, T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "rot_batched",
-            kind: Upd::Rot,
+            kind: UpdateKind::Rot,
             n,
-            x: Vx::Out(BatchMut::List(x)),
+            x: XOperand::Out(BatchMut::List(x)),
             incx,
             y: Some(BatchMut::List(y)),
             incy,
@@ -571,11 +575,11 @@ pub fn rot_strided_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "rot_strided_batched",
-            kind: Upd::Rot,
+            kind: UpdateKind::Rot,
             n,
-            x: Vx::Out(BatchMut::Strided {
+            x: XOperand::Out(BatchMut::Strided {
                 buf: x,
                 stride: stride_x,
                 count: batch,
@@ -609,11 +613,11 @@ pub fn rotm<T: RealScalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "rotm",
-            kind: Upd::Rotm,
+            kind: UpdateKind::Rotm,
             n,
-            x: Vx::Out(BatchMut::Single(x)),
+            x: XOperand::Out(BatchMut::Single(x)),
             incx,
             y: Some(BatchMut::Single(y)),
             incy,
@@ -636,11 +640,11 @@ pub fn rotm_batched<'b, T: RealScalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "rotm_batched",
-            kind: Upd::Rotm,
+            kind: UpdateKind::Rotm,
             n,
-            x: Vx::Out(BatchMut::List(x)),
+            x: XOperand::Out(BatchMut::List(x)),
             incx,
             y: Some(BatchMut::List(y)),
             incy,
@@ -667,11 +671,11 @@ pub fn rotm_strided_batched<T: RealScalar>(
 ) -> Result<Status, Error> {
     run_update(
         h,
-        UpdCall {
+        UpdateCall {
             name: "rotm_strided_batched",
-            kind: Upd::Rotm,
+            kind: UpdateKind::Rotm,
             n,
-            x: Vx::Out(BatchMut::Strided {
+            x: XOperand::Out(BatchMut::Strided {
                 buf: x,
                 stride: stride_x,
                 count: batch,

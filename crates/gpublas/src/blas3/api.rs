@@ -1,7 +1,7 @@
 //! The public Level-3 routines: thin constructors of a [`Call`] (single, `_batched`,
 //! `_strided_batched` generated from one description each).
 
-use super::{run, Call, Kind, Sc};
+use super::{run, Call, Kind, ScalarArg};
 use crate::common::operand::{Batch, BatchMut};
 use crate::device::DeviceBuffer;
 use crate::{Coef, ComplexScalar, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo};
@@ -35,8 +35,8 @@ pub fn gemm<T: Scalar>(
     call.ops(opa, opb)
         .dims(m, n, k)
         .with_b(Batch::Single(b), ldb);
-    call.alpha = Sc::Full(alpha);
-    call.beta = Sc::Full(beta);
+    call.alpha = ScalarArg::Full(alpha);
+    call.beta = ScalarArg::Full(beta);
     run(h, call)
 }
 
@@ -67,8 +67,8 @@ pub fn gemm_batched<T: Scalar>(
         ldc,
     );
     call.ops(opa, opb).dims(m, n, k).with_b(Batch::list(b), ldb);
-    call.alpha = Sc::Full(alpha);
-    call.beta = Sc::Full(beta);
+    call.alpha = ScalarArg::Full(alpha);
+    call.beta = ScalarArg::Full(beta);
     run(h, call)
 }
 
@@ -111,8 +111,8 @@ pub fn gemm_strided_batched<T: Scalar>(
     };
     let mut call = Call::new("gemm_strided_batched", Kind::Gemm, a, lda, c, ldc);
     call.ops(opa, opb).dims(m, n, k).with_b(b, ldb);
-    call.alpha = Sc::Full(alpha);
-    call.beta = Sc::Full(beta);
+    call.alpha = ScalarArg::Full(alpha);
+    call.beta = ScalarArg::Full(beta);
     run(h, call)
 }
 
@@ -128,8 +128,8 @@ macro_rules! mm {
         ) -> Result<Status, Error> {
             let mut call = Call::new($name, Kind::$kind, Batch::Single(a), lda, BatchMut::Single(c), ldc);
             call.tri(side, uplo, Op::N, Diag::NonUnit).dims(m, n, 0).with_b(Batch::Single(b), ldb);
-            call.alpha = Sc::Full(alpha);
-            call.beta = Sc::Full(beta);
+            call.alpha = ScalarArg::Full(alpha);
+            call.beta = ScalarArg::Full(beta);
             run(h, call)
         }
 
@@ -142,8 +142,8 @@ macro_rules! mm {
         ) -> Result<Status, Error> {
             let mut call = Call::new(concat!($name, "_batched"), Kind::$kind, Batch::list(a), lda, BatchMut::List(c), ldc);
             call.tri(side, uplo, Op::N, Diag::NonUnit).dims(m, n, 0).with_b(Batch::list(b), ldb);
-            call.alpha = Sc::Full(alpha);
-            call.beta = Sc::Full(beta);
+            call.alpha = ScalarArg::Full(alpha);
+            call.beta = ScalarArg::Full(beta);
             run(h, call)
         }
 
@@ -160,8 +160,8 @@ macro_rules! mm {
             let c = BatchMut::Strided { buf: c, stride: stride_c, count: batch };
             let mut call = Call::new(concat!($name, "_strided_batched"), Kind::$kind, a, lda, c, ldc);
             call.tri(side, uplo, Op::N, Diag::NonUnit).dims(m, n, 0).with_b(b, ldb);
-            call.alpha = Sc::Full(alpha);
-            call.beta = Sc::Full(beta);
+            call.alpha = ScalarArg::Full(alpha);
+            call.beta = ScalarArg::Full(beta);
             run(h, call)
         }
     };
@@ -192,8 +192,8 @@ macro_rules! rk1 {
         ) -> Result<Status, Error> {
             let mut call = Call::new($name, Kind::$kind, Batch::Single(a), lda, BatchMut::Single(c), ldc);
             call.tri(Side::Left, uplo, op, Diag::NonUnit).dims(n, n, k);
-            call.alpha = Sc::$sa(alpha);
-            call.beta = Sc::$sb(beta);
+            call.alpha = ScalarArg::$sa(alpha);
+            call.beta = ScalarArg::$sb(beta);
             run(h, call)
         }
 
@@ -206,8 +206,8 @@ macro_rules! rk1 {
         ) -> Result<Status, Error> {
             let mut call = Call::new(concat!($name, "_batched"), Kind::$kind, Batch::list(a), lda, BatchMut::List(c), ldc);
             call.tri(Side::Left, uplo, op, Diag::NonUnit).dims(n, n, k);
-            call.alpha = Sc::$sa(alpha);
-            call.beta = Sc::$sb(beta);
+            call.alpha = ScalarArg::$sa(alpha);
+            call.beta = ScalarArg::$sb(beta);
             run(h, call)
         }
 
@@ -222,8 +222,8 @@ macro_rules! rk1 {
             let c = BatchMut::Strided { buf: c, stride: stride_c, count: batch };
             let mut call = Call::new(concat!($name, "_strided_batched"), Kind::$kind, a, lda, c, ldc);
             call.tri(Side::Left, uplo, op, Diag::NonUnit).dims(n, n, k);
-            call.alpha = Sc::$sa(alpha);
-            call.beta = Sc::$sb(beta);
+            call.alpha = ScalarArg::$sa(alpha);
+            call.beta = ScalarArg::$sb(beta);
             run(h, call)
         }
     };
@@ -242,8 +242,8 @@ macro_rules! rk2 {
         ) -> Result<Status, Error> {
             let mut call = Call::new($name, Kind::$kind, Batch::Single(a), lda, BatchMut::Single(c), ldc);
             call.tri(Side::Left, uplo, op, Diag::NonUnit).dims(n, n, k).with_b(Batch::Single(b), ldb);
-            call.alpha = Sc::Full(alpha);
-            call.beta = Sc::$sb(beta);
+            call.alpha = ScalarArg::Full(alpha);
+            call.beta = ScalarArg::$sb(beta);
             run(h, call)
         }
 
@@ -256,8 +256,8 @@ macro_rules! rk2 {
         ) -> Result<Status, Error> {
             let mut call = Call::new(concat!($name, "_batched"), Kind::$kind, Batch::list(a), lda, BatchMut::List(c), ldc);
             call.tri(Side::Left, uplo, op, Diag::NonUnit).dims(n, n, k).with_b(Batch::list(b), ldb);
-            call.alpha = Sc::Full(alpha);
-            call.beta = Sc::$sb(beta);
+            call.alpha = ScalarArg::Full(alpha);
+            call.beta = ScalarArg::$sb(beta);
             run(h, call)
         }
 
@@ -274,8 +274,8 @@ macro_rules! rk2 {
             let c = BatchMut::Strided { buf: c, stride: stride_c, count: batch };
             let mut call = Call::new(concat!($name, "_strided_batched"), Kind::$kind, a, lda, c, ldc);
             call.tri(Side::Left, uplo, op, Diag::NonUnit).dims(n, n, k).with_b(b, ldb);
-            call.alpha = Sc::Full(alpha);
-            call.beta = Sc::$sb(beta);
+            call.alpha = ScalarArg::Full(alpha);
+            call.beta = ScalarArg::$sb(beta);
             run(h, call)
         }
     };
@@ -338,7 +338,7 @@ pub fn trmm<T: Scalar>(
         ldb,
     );
     call.tri(side, uplo, op, diag).dims(m, n, 0);
-    call.alpha = Sc::Full(alpha);
+    call.alpha = ScalarArg::Full(alpha);
     run(h, call)
 }
 
@@ -367,7 +367,7 @@ pub fn trmm_batched<T: Scalar>(
         ldb,
     );
     call.tri(side, uplo, op, diag).dims(m, n, 0);
-    call.alpha = Sc::Full(alpha);
+    call.alpha = ScalarArg::Full(alpha);
     run(h, call)
 }
 
@@ -402,6 +402,6 @@ pub fn trmm_strided_batched<T: Scalar>(
     };
     let mut call = Call::new("trmm_strided_batched", Kind::Trmm, a, lda, b, ldb);
     call.tri(side, uplo, op, diag).dims(m, n, 0);
-    call.alpha = Sc::Full(alpha);
+    call.alpha = ScalarArg::Full(alpha);
     run(h, call)
 }

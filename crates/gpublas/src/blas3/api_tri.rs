@@ -2,7 +2,7 @@
 //! blocks are treated, or hand in their inverse) and `trtri`, each single, `_batched` and
 //! `_strided_batched`.
 
-use super::{run, Call, Kind, Method, Sc};
+use super::{run, Call, Kind, Method, ScalarArg};
 use crate::common::operand::{Batch, BatchMut};
 use crate::device::DeviceBuffer;
 use crate::{Coef, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo};
@@ -58,7 +58,7 @@ fn solve<'a, 'b, T: Scalar>(
 ) -> Result<Status, Error> {
     let mut call = Call::new(name, Kind::Trsm, a, lda, b, ldb);
     call.tri(side, uplo, op, diag).dims(m, n, 0);
-    call.alpha = Sc::Full(alpha);
+    call.alpha = ScalarArg::Full(alpha);
     call.method = match method {
         TrsmMethod::Invert => Method::Invert,
         TrsmMethod::Substitute => Method::Substitute,

@@ -1,34 +1,36 @@
 //! The CUDA backend of Level 3: runs a program's products through cuBLASLt with the handle's
 //! workspace, and its block operations with the kernels of `kernels/blas3.cu`.
 
-use super::plan::{Plan, SLOTS};
+use super::plan::{address, Blas3Workspace, Plan, SLOTS};
 use super::program::{Fill, Space, Step, K, M};
-use super::{Call, Sc};
+use super::{Call, ScalarArg};
 use crate::common::operand::Batch;
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
 use crate::device::{param, Element, Stream};
 use crate::kernels::L3;
-use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceLease};
+use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceSlice};
 
 /// Threads per block of the block-operation kernels.
 const THREADS: u32 = 256;
 
-/// Mirrors `Mx` in blas3.cu.
+/// Blocks of a matrix: `base`, its leading dimension `ld`, blocks `bs` elements apart, batch
+/// entries `es` elements apart. Mirrors `MatrixBlocks` in blas3.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
-struct Mx {
+struct MatrixBlocks {
     base: u64,
     ld: i64,
     bs: i64,
     es: i64,
 }
 
-/// Mirrors `Job3` in blas3.cu.
+/// One launch of a block operation (expand, tri, scale, copy, trinv, trsv) from `src` to `dst`.
+/// Mirrors `BlockOp` in blas3.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
-struct Job3 {
-    src: Mx,
-    dst: Mx,
+struct BlockOp {
+    src: MatrixBlocks,
+    dst: MatrixBlocks,
     beta_p: u64,
     beta_s: i64,
     br: f64,
@@ -45,10 +47,11 @@ struct Job3 {
     left: i32,
 }
 
-/// Mirrors `Sj` in blas3.cu.
+/// The `scalars` kernel's arguments: host or device alpha and beta into per-entry slots.
+/// Mirrors `ScalarSlotsOp` in blas3.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
-struct Sj {
+struct ScalarSlotsOp {
     slots: u64,
     alpha_p: u64,
     beta_p: u64,
@@ -280,20 +283,20 @@ fn host_bytes<T: Scalar>(v: &T) -> &[u8] {
     bytemuck::bytes_of(v)
 }
 
-fn coef_parts<T: Scalar>(s: &Sc<'_, T>) -> (u64, i64, i32, f64, f64) {
+fn coef_parts<T: Scalar>(s: &ScalarArg<'_, T>) -> (u64, i64, i32, f64, f64) {
     fn dev<X: Element>(c: &Coef<'_, X>) -> Option<(u64, i64)> {
         c.device()
             .map(|(b, per)| (b.device_ptr().unwrap_or(0), per as i64))
     }
     match s {
-        Sc::Full(c) => match dev(c) {
+        ScalarArg::Full(c) => match dev(c) {
             Some((p, st)) => (p, st, 0, 0.0, 0.0),
             None => {
                 let (r, i) = c.host().map(|v| v.parts()).unwrap_or((0.0, 0.0));
                 (0, 0, 0, r, i)
             }
         },
-        Sc::Real(c) => match dev(c) {
+        ScalarArg::Real(c) => match dev(c) {
             Some((p, st)) => (p, st, 1, 0.0, 0.0),
             None => {
                 let (r, i) = c
@@ -306,14 +309,16 @@ fn coef_parts<T: Scalar>(s: &Sc<'_, T>) -> (u64, i64, i32, f64, f64) {
     }
 }
 
+/// Runs `steps` of the call on the handle's stream (and side lane), in the workspace parts `ws`
+/// of a lease the caller holds throughout.
 pub(crate) fn run<T: Scalar>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas3Workspace<Option<WorkspaceSlice>>,
     lt: &mut Lt,
     c: &Call<'_, '_, T>,
     plan: &Plan,
     steps: &[Step],
 ) -> Result<(), Error> {
-    let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
     let side = if steps.contains(&Step::Fork) {
@@ -324,9 +329,13 @@ pub(crate) fn run<T: Scalar>(
 
     let elem = std::mem::size_of::<T>();
     let batch = c.c.count();
-    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
-    let (lt_ptr, slots, e_ptr, r_ptr) = (ws(0), ws(1), ws(2), ws(3));
-    let lt_len = lease.buffer(0).map(|s| s.len()).unwrap_or(0);
+    let (lt_ptr, slots, e_ptr, r_ptr) = (
+        address(ws.lt),
+        address(ws.slots),
+        address(ws.e_blocks),
+        address(ws.r_results),
+    );
+    let lt_len = ws.lt.map(|s| s.len()).unwrap_or(0);
     let ws_align = [slots, e_ptr, r_ptr]
         .iter()
         .filter(|&&p| p != 0)
@@ -475,8 +484,8 @@ impl Drop for Unjoined<'_> {
 pub(super) fn fill_slots<T: Scalar>(
     h: &Handle,
     slots: u64,
-    alpha: &Sc<'_, T>,
-    beta: &Sc<'_, T>,
+    alpha: &ScalarArg<'_, T>,
+    beta: &ScalarArg<'_, T>,
     e0: usize,
     ne: usize,
 ) -> Result<(), Error> {
@@ -491,7 +500,7 @@ pub(super) fn fill_slots<T: Scalar>(
             0
         }
     };
-    let sj = Sj {
+    let sj = ScalarSlotsOp {
         slots,
         alpha_p: from(ap, as_, areal),
         beta_p: from(bp, bs_, breal),
@@ -537,14 +546,14 @@ fn launch_blocks<T: Scalar>(
     let elem = std::mem::size_of::<T>() as u64;
     let mx = |x: M| {
         let (base, es) = bases.of(x.sp);
-        Mx {
+        MatrixBlocks {
             base: base + x.off as u64 * elem,
             ld: x.ld as i64,
             bs: x.bs as i64,
             es,
         }
     };
-    let mut j = Job3 {
+    let mut j = BlockOp {
         ne: ne as i32,
         count: 1,
         ..Default::default()

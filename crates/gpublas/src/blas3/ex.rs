@@ -3,8 +3,8 @@
 
 use smallvec::SmallVec;
 
-use super::plan::SLOTS;
-use super::Sc;
+use super::plan::{address, SLOTS};
+use super::ScalarArg;
 use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
@@ -12,6 +12,7 @@ use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Element};
 use crate::{
     bf16, f16, Coef, Complex32, Complex64, Error, Handle, Op, Scalar, Status, WorkspaceLease,
+    WorkspaceSlice,
 };
 
 mod sealed {
@@ -245,18 +246,33 @@ impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
     }
 }
 
-/// The plan of a `gemm_ex`: cuBLASLt's workspace, zeros standing in for A and B when only
-/// `C = beta C` is left, and scalar slots when host and device scalars are mixed.
+/// The workspace parts of a `gemm_ex` by name: cuBLASLt's workspace, zeros standing in for A
+/// and B when only `C = beta C` is left, and scalar slots when host and device scalars are
+/// mixed. Their sizes in bytes are the plan (`ExPlan`); a lease holds them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ExPlan {
-    lt: usize,
-    zeros: usize,
-    slots: usize,
+struct ExWorkspace<S> {
+    lt: S,
+    zeros: S,
+    slots: S,
 }
+
+/// The plan of a `gemm_ex`: its parts' sizes in bytes.
+type ExPlan = ExWorkspace<usize>;
 
 impl WorkspacePlan for ExPlan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         smallvec::smallvec![self.lt, self.zeros, self.slots]
+    }
+}
+
+impl ExWorkspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease laid out by `ExPlan::sizes`.
+    fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        ExWorkspace {
+            lt: lease.buffer(0),
+            zeros: lease.buffer(1),
+            slots: lease.buffer(2),
+        }
     }
 }
 
@@ -428,15 +444,22 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
     let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
-    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
-    let (lt_ptr, zeros, slots) = (ws(0), ws(1), ws(2));
+    let ws = ExWorkspace::leased(lease);
+    let (lt_ptr, zeros, slots) = (address(ws.lt), address(ws.zeros), address(ws.slots));
     let selem = std::mem::size_of::<I::Scale>() as u64;
     if plan.zeros > 0 {
         stream.memset32(zeros, 0, plan.zeros.div_ceil(4))?;
     }
     let batch = c.a.count();
     if plan.slots > 0 {
-        super::cuda::fill_slots(h, slots, &Sc::Full(c.alpha), &Sc::Full(c.beta), 0, batch)?;
+        super::cuda::fill_slots(
+            h,
+            slots,
+            &ScalarArg::Full(c.alpha),
+            &ScalarArg::Full(c.beta),
+            0,
+            batch,
+        )?;
     }
     let host_vals = super::cuda::Aligned([
         c.alpha.host().unwrap_or(<I::Scale as Scalar>::zero()),

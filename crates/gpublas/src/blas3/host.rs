@@ -7,12 +7,13 @@ use faer::{Accum, Conj, MatMut, MatRef, Par};
 
 use crate::common::faer_host::{cast_err, par_for};
 
-use super::plan::Plan;
+use super::plan::{Blas3Workspace, Plan};
 use super::program::{Fill, Space, Step, K, M};
-use super::{Call, Sc};
+use super::{Call, ScalarArg};
 use crate::common::host::{coef_value, not_host};
 use crate::device::host_workspace_bytes;
-use crate::{Error, Op, Scalar, WorkspaceLease};
+use crate::memory::WorkspaceSlice;
+use crate::{Error, Handle, Op, Scalar};
 
 /// The operands of one batch entry, by space.
 struct Spaces<'x, T> {
@@ -73,18 +74,15 @@ impl<T: Scalar> Vals<T> {
     }
 }
 
-fn value<T: Scalar>(s: &Sc<'_, T>, e: usize) -> Result<T, Error> {
+fn value<T: Scalar>(s: &ScalarArg<'_, T>, e: usize) -> Result<T, Error> {
     match s {
-        Sc::Full(c) => coef_value(c, e),
-        Sc::Real(c) => coef_value(c, e).map(T::from_real),
+        ScalarArg::Full(c) => coef_value(c, e),
+        ScalarArg::Real(c) => coef_value(c, e).map(T::from_real),
     }
 }
 
-fn workspace<'x, T: Scalar>(lease: &WorkspaceLease<'_>, i: usize) -> Result<&'x mut [T], Error> {
-    let Some(w) = lease
-        .buffer(i)
-        .filter(|w| w.len() >= std::mem::size_of::<T>())
-    else {
+fn workspace<'x, T: Scalar>(part: Option<WorkspaceSlice>) -> Result<&'x mut [T], Error> {
+    let Some(w) = part.filter(|w| w.len() >= std::mem::size_of::<T>()) else {
         return Ok(&mut []);
     };
     let bytes = host_workspace_bytes(w.device_ptr(), w.len());
@@ -96,15 +94,17 @@ fn workspace<'x, T: Scalar>(lease: &WorkspaceLease<'_>, i: usize) -> Result<&'x 
     })
 }
 
+/// Runs `steps` of the call in the workspace parts `ws` of a lease the caller holds throughout.
 pub(crate) fn run<T: Scalar>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas3Workspace<Option<WorkspaceSlice>>,
     c: &mut Call<'_, '_, T>,
     _plan: &Plan,
     steps: &[Step],
 ) -> Result<(), Error> {
-    let _threads = lease.handle().host_par.enter();
-    let e_all: &mut [T] = workspace(lease, 2)?;
-    let r_all: &mut [T] = workspace(lease, 3)?;
+    let _threads = h.host_par.enter();
+    let e_all: &mut [T] = workspace(ws.e_blocks)?;
+    let r_all: &mut [T] = workspace(ws.r_results)?;
     let a = c.a;
     if c.kind == super::Kind::Trsm
         && c.method != super::Method::Given

@@ -82,7 +82,7 @@ pub(crate) enum Method {
 }
 
 /// A scalar argument: of the element type, or real (`herk`'s `alpha`, the Hermitian `beta`s).
-pub(crate) enum Sc<'a, T: Scalar> {
+pub(crate) enum ScalarArg<'a, T: Scalar> {
     Full(Coef<'a, T>),
     Real(Coef<'a, T::Real>),
 }
@@ -105,8 +105,8 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     /// C (B for trmm), read and written.
     pub c: BatchMut<'a, 'b, T>,
     pub ldc: usize,
-    pub alpha: Sc<'a, T>,
-    pub beta: Sc<'a, T>,
+    pub alpha: ScalarArg<'a, T>,
+    pub beta: ScalarArg<'a, T>,
     pub method: Method,
     /// Pivots and info of the solver's programs.
     pub ints: Option<crate::solver::Ints>,
@@ -139,8 +139,8 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
             b: None,
             c,
             ldc,
-            alpha: Sc::Full(Coef::Host(T::one())),
-            beta: Sc::Full(Coef::Host(T::zero())),
+            alpha: ScalarArg::Full(Coef::Host(T::one())),
+            beta: ScalarArg::Full(Coef::Host(T::zero())),
             method: Method::Invert,
             ints: None,
             range: None,
@@ -174,12 +174,12 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
     }
 }
 
-impl<T: Scalar> Sc<'_, T> {
+impl<T: Scalar> ScalarArg<'_, T> {
     /// The value when it is on the host.
     fn host(&self) -> Option<T> {
         match self {
-            Sc::Full(c) => c.host(),
-            Sc::Real(c) => c.host().map(T::from_real),
+            ScalarArg::Full(c) => c.host(),
+            ScalarArg::Real(c) => c.host().map(T::from_real),
         }
     }
 
@@ -189,8 +189,8 @@ impl<T: Scalar> Sc<'_, T> {
 
     fn per_entry(&self) -> bool {
         match self {
-            Sc::Full(c) => matches!(c, Coef::DevicePerEntry(_)),
-            Sc::Real(c) => matches!(c, Coef::DevicePerEntry(_)),
+            ScalarArg::Full(c) => matches!(c, Coef::DevicePerEntry(_)),
+            ScalarArg::Real(c) => matches!(c, Coef::DevicePerEntry(_)),
         }
     }
 }
@@ -398,8 +398,8 @@ impl<T: Scalar> Call<'_, '_, T> {
         ck.batch(out, &self.c.view(), need, &|| self.c_why(), true, None)?;
         for (what, s) in [("alpha", &self.alpha), ("beta", &self.beta)] {
             match s {
-                Sc::Full(c) => ck.coef(what, c, batch)?,
-                Sc::Real(c) => ck.coef(what, c, batch)?,
+                ScalarArg::Full(c) => ck.coef(what, c, batch)?,
+                ScalarArg::Real(c) => ck.coef(what, c, batch)?,
             }
         }
         Ok(())
@@ -516,11 +516,12 @@ fn run_checked<T: Scalar>(
     )
     .map_err(|e| lt_err.take().unwrap_or(e))?;
     let lease = h.device_malloc(&plan.sizes())?;
+    let ws = plan::Blas3Workspace::leased(&lease, 0);
     // 5. compute
     let steps = c.program(&plan);
     let r = match lt.as_mut() {
-        Some(lt) => cuda::run(&lease, lt, c, &plan, &steps),
-        None => host::run(&lease, c, &plan, &steps),
+        Some(lt) => cuda::run(lease.handle(), &ws, lt, c, &plan, &steps),
+        None => host::run(lease.handle(), &ws, c, &plan, &steps),
     };
     drop(lease);
     r.map(|_| status)

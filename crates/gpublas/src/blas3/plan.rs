@@ -5,8 +5,9 @@
 use super::program::levels;
 use super::{Kind, Method};
 use crate::common::plan::WorkspacePlan;
-use crate::memory::{rounded_total, CHUNK};
-use smallvec::{smallvec, SmallVec};
+use crate::memory::{rounded_total, WorkspaceSlice, CHUNK};
+use crate::WorkspaceLease;
+use smallvec::SmallVec;
 
 /// Scalar slots per batch entry: alpha, conj(alpha), beta, 1, 0, -1.
 pub(crate) const SLOTS: usize = 6;
@@ -64,21 +65,69 @@ pub(crate) struct Plan {
     pub e_min: usize,
 }
 
+/// Level 3's workspace parts by name: their sizes in bytes (`Plan::workspace`), or the
+/// sub-buffers a lease holds for them (`Blas3Workspace::leased`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Blas3Workspace<S> {
+    /// cuBLASLt's workspace.
+    pub lt: S,
+    /// Device scalars as per-entry slots (`SLOTS` elements per entry).
+    pub slots: S,
+    /// E: diagonal blocks, expanded or inverted (and the solver's Cholesky update blocks).
+    pub e_blocks: S,
+    /// R: result blocks and chunks, products' temporaries.
+    pub r_results: S,
+}
+
+impl Blas3Workspace<usize> {
+    /// The sizes in lease order: cuBLASLt first, as its workspace must be 256-byte aligned and
+    /// the lease start is.
+    pub(crate) fn list(&self) -> [usize; 4] {
+        [self.lt, self.slots, self.e_blocks, self.r_results]
+    }
+}
+
+impl Blas3Workspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease whose sub-buffers from `first` on were laid out by `list`.
+    pub(crate) fn leased(lease: &WorkspaceLease<'_>, first: usize) -> Self {
+        Blas3Workspace {
+            lt: lease.buffer(first),
+            slots: lease.buffer(first + 1),
+            e_blocks: lease.buffer(first + 2),
+            r_results: lease.buffer(first + 3),
+        }
+    }
+}
+
+/// Device address of a leased part (0 where there is none).
+pub(crate) fn address(part: Option<WorkspaceSlice>) -> u64 {
+    part.map(|s| s.device_ptr()).unwrap_or(0)
+}
+
 impl WorkspacePlan for Plan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
-        let e = self.e_elems();
-        let r = self.r_elems();
-        let per = |x: usize| x.saturating_mul(self.entries).saturating_mul(self.elem);
-        // cuBLASLt first: its workspace must be 256-byte aligned, as the lease start is.
-        smallvec![self.lt, per(self.slots), per(e), per(r)]
+        SmallVec::from_buf(self.workspace().list())
     }
 }
 
 impl Plan {
+    /// The parts' sizes in bytes.
+    pub(crate) fn workspace(&self) -> Blas3Workspace<usize> {
+        let e = self.e_elems();
+        let r = self.r_elems();
+        let per = |x: usize| x.saturating_mul(self.entries).saturating_mul(self.elem);
+        Blas3Workspace {
+            lt: self.lt,
+            slots: per(self.slots),
+            e_blocks: per(e),
+            r_results: per(r),
+        }
+    }
+
     /// Bytes of everything but cuBLASLt's part.
     pub(crate) fn own_bytes(&self) -> usize {
-        let s = self.sizes();
-        rounded_total(&s[1..]).unwrap_or(usize::MAX)
+        let w = self.workspace();
+        rounded_total(&[w.slots, w.e_blocks, w.r_results]).unwrap_or(usize::MAX)
     }
 
     /// Element offsets of each entry's E, R and slots within their sub-buffers.

@@ -25,12 +25,13 @@ mod program;
 
 pub use api::*;
 
-use crate::blas3::{self, Sc};
+use crate::blas3::plan::address;
+use crate::blas3::{self, ScalarArg};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{choose, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer};
 use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo};
-use plan::{SPlan, Shape2};
+use plan::{SolverPlan, SolverShape, SolverWorkspace};
 
 /// The routine a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,9 +53,11 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     pub m: usize,
     /// Columns of the factored matrix; right-hand sides for getrs/potrs.
     pub n: usize,
-    /// The matrix written: A for the factorizations, B for the solves.
-    pub c: BatchMut<'a, 'b, T>,
-    pub ldc: usize,
+    /// The matrix written: A for the factorizations, B for the solves (Level 3's C when the
+    /// program runs).
+    pub written: BatchMut<'a, 'b, T>,
+    /// Its leading dimension: the user's `lda` (factorizations) or `ldb` (solves).
+    pub ld_written: usize,
     /// The factors a solve reads.
     pub a: Option<(Batch<'a, T>, usize)>,
     /// Pivots written, with their stride between entries.
@@ -65,7 +68,12 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
 }
 
 impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
-    fn new(name: &'static str, kind: Kind, c: BatchMut<'a, 'b, T>, ldc: usize) -> Self {
+    fn new(
+        name: &'static str,
+        kind: Kind,
+        written: BatchMut<'a, 'b, T>,
+        ld_written: usize,
+    ) -> Self {
         Call {
             name,
             kind,
@@ -73,8 +81,8 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
             uplo: Uplo::Lower,
             m: 0,
             n: 0,
-            c,
-            ldc,
+            written,
+            ld_written,
             a: None,
             ipiv: None,
             piv_in: None,
@@ -163,11 +171,13 @@ impl<T: Scalar> Call<'_, '_, T> {
     /// Size and shape checks (F2 step 1), spans included.
     fn check_sizes(&self) -> Result<(), Error> {
         let name = self.name;
-        let batch = self.c.count();
+        let batch = self.written.count();
         if self.factors() {
             let rows = if self.kind == Kind::Potrf { "n" } else { "m" };
-            check_ld(name, "lda", self.ldc, self.m, rows)?;
-            span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+            check_ld(name, "lda", self.ld_written, self.m, rows)?;
+            span_or(name, mat_span(self.m, self.n, self.ld_written), &|| {
+                self.written_why()
+            })?;
         } else {
             let (a, lda) = self
                 .a
@@ -175,9 +185,11 @@ impl<T: Scalar> Call<'_, '_, T> {
                 .map(|(a, l)| (a.count(), *l))
                 .unwrap_or((0, 0));
             check_ld(name, "lda", lda, self.m, "n")?;
-            check_ld(name, "ldb", self.ldc, self.m, "n")?;
+            check_ld(name, "ldb", self.ld_written, self.m, "n")?;
             span_or(name, mat_span(self.m, self.m, lda), &|| self.a_why())?;
-            span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+            span_or(name, mat_span(self.m, self.n, self.ld_written), &|| {
+                self.written_why()
+            })?;
             check_counts(name, ("A", a), ("B", batch))?;
         }
         // Written pivots must not overlap (F9); read ones (getrs) may.
@@ -193,11 +205,17 @@ impl<T: Scalar> Call<'_, '_, T> {
         Ok(())
     }
 
-    fn c_why(&self) -> String {
+    fn written_why(&self) -> String {
         if self.factors() {
-            format!("A of {} × {} with lda = {}", self.m, self.n, self.ldc)
+            format!(
+                "A of {} × {} with lda = {}",
+                self.m, self.n, self.ld_written
+            )
         } else {
-            format!("B of {} × {} with ldb = {}", self.m, self.n, self.ldc)
+            format!(
+                "B of {} × {} with ldb = {}",
+                self.m, self.n, self.ld_written
+            )
         }
     }
 
@@ -208,7 +226,7 @@ impl<T: Scalar> Call<'_, '_, T> {
 
     /// Pivots in one entry and the elements the pivot buffer must hold.
     fn piv_need(&self, kp: usize, stride: usize) -> Option<usize> {
-        let batch = self.c.count();
+        let batch = self.written.count();
         if batch == 0 || kp == 0 {
             return Some(0);
         }
@@ -219,10 +237,19 @@ impl<T: Scalar> Call<'_, '_, T> {
     fn check_operands(&self, h: &Handle) -> Result<(), Error> {
         let name = self.name;
         let ck = Checker { h, call: name };
-        let batch = self.c.count();
-        let need = span_or(name, mat_span(self.m, self.n, self.ldc), &|| self.c_why())?;
+        let batch = self.written.count();
+        let need = span_or(name, mat_span(self.m, self.n, self.ld_written), &|| {
+            self.written_why()
+        })?;
         let out = if self.factors() { "A" } else { "B" };
-        ck.batch(out, &self.c.view(), need, &|| self.c_why(), true, None)?;
+        ck.batch(
+            out,
+            &self.written.view(),
+            need,
+            &|| self.written_why(),
+            true,
+            None,
+        )?;
         if let Some((a, lda)) = &self.a {
             let need = span_or(name, mat_span(self.m, self.m, *lda), &|| self.a_why())?;
             ck.batch("A", a, need, &|| self.a_why(), false, None)?;
@@ -271,13 +298,13 @@ impl<T: Scalar> Call<'_, '_, T> {
         Ok(())
     }
 
-    fn shape(&self, h: &Handle) -> Shape2 {
-        Shape2 {
+    fn shape(&self, h: &Handle) -> SolverShape {
+        SolverShape {
             kind: self.kind,
             m: self.m,
             n: self.n,
-            batch: self.c.count(),
-            list: self.c.view().is_list(),
+            batch: self.written.count(),
+            list: self.written.view().is_list(),
             elem: std::mem::size_of::<T>(),
             complex: T::COMPLEX,
             piv_host: self.ipiv.as_ref().is_some_and(|p| p.0.is_host()),
@@ -293,13 +320,13 @@ impl<T: Scalar> Call<'_, '_, T> {
             uplo: self.uplo,
             m: self.m,
             n: self.n,
-            lda: self.a.as_ref().map_or(1, |a| a.1),
-            ldc: self.ldc,
+            ld_factors: self.a.as_ref().map_or(1, |a| a.1),
+            ld_written: self.ld_written,
         }
     }
 
     fn quick(&self) -> bool {
-        self.m == 0 || self.n == 0 || self.c.count() == 0
+        self.m == 0 || self.n == 0 || self.written.count() == 0
     }
 }
 
@@ -334,7 +361,7 @@ fn carrier<'x, 'b, T: Scalar>(
     c: &'x mut Call<'_, 'b, T>,
     ph: &'x DeviceBuffer<T>,
 ) -> blas3::Call<'x, 'b, T> {
-    let batch = c.c.count();
+    let batch = c.written.count();
     let (a, lda) = match &c.a {
         Some((a, lda)) => (*a, *lda),
         None => (
@@ -346,9 +373,16 @@ fn carrier<'x, 'b, T: Scalar>(
             1,
         ),
     };
-    let mut c3 = blas3::Call::new(c.name, blas3::Kind::Trsm, a, lda, c.c.reborrow(), c.ldc);
-    c3.alpha = Sc::Full(Coef::Host(T::one()));
-    c3.beta = Sc::Full(Coef::Host(T::zero()));
+    let mut c3 = blas3::Call::new(
+        c.name,
+        blas3::Kind::Trsm,
+        a,
+        lda,
+        c.written.reborrow(),
+        c.ld_written,
+    );
+    c3.alpha = ScalarArg::Full(Coef::Host(T::one()));
+    c3.beta = ScalarArg::Full(Coef::Host(T::zero()));
     c3
 }
 
@@ -357,7 +391,7 @@ fn lt_of<T: Scalar>(
     lt: &mut crate::device::lt::Lt,
     c3: &blas3::Call<'_, '_, T>,
     g: &program::Prog,
-    p: &SPlan,
+    p: &SolverPlan,
     limit: usize,
 ) -> Result<usize, Error> {
     let steps = program::build::<T>(g, p);
@@ -413,7 +447,7 @@ fn run_with<T: Scalar>(
     c.check_operands(h)?;
     let Some(full) = full else {
         // LAPACK sets info to 0 on a quick return too.
-        if c.factors() && c.c.count() > 0 {
+        if c.factors() && c.written.count() > 0 {
             zero_info(h, c)?;
         }
         return Ok(Status::Success);
@@ -428,8 +462,7 @@ fn run_with<T: Scalar>(
         |cap| {
             let mut p = shape.fitted(cap)?;
             if let Some(lt) = lt.as_mut() {
-                let own = crate::memory::rounded_total(&p.sizes()[1..]).unwrap_or(usize::MAX);
-                let room = cap.saturating_sub(own) / 256 * 256;
+                let room = cap.saturating_sub(p.own_bytes()) / 256 * 256;
                 let c3 = carrier(c, ph);
                 match lt_of::<T>(lt, &c3, &g, &p, room.min(lt_max)) {
                     Ok(n) => p.p3.lt = n,
@@ -457,7 +490,7 @@ fn run_with<T: Scalar>(
 
 /// info = 0 for every entry (a quick return).
 fn zero_info<T: Scalar>(h: &Handle, c: &mut Call<'_, '_, T>) -> Result<(), Error> {
-    let batch = c.c.count();
+    let batch = c.written.count();
     match c.info.as_mut() {
         Some(Results::Host(s)) => s[..batch].fill(0),
         Some(Results::Device(b)) => match b.device_ptr() {
@@ -478,13 +511,13 @@ fn run_cuda<T: Scalar>(
     lt: &mut crate::device::lt::Lt,
     c: &mut Call<'_, '_, T>,
     ph: &DeviceBuffer<T>,
-    plan: &SPlan,
+    plan: &SolverPlan,
     steps: &[blas3::program::Step],
 ) -> Result<(), Error> {
     let h = lease.handle();
-    let batch = c.c.count();
-    let ws = |i: usize| lease.buffer(i).map(|s| s.device_ptr()).unwrap_or(0);
-    let (ints_ptr, slots) = (ws(4), ws(5));
+    let batch = c.written.count();
+    let ws = SolverWorkspace::leased(lease);
+    let (ints_ptr, slots) = (address(ws.ints), address(ws.exchange));
     let per = plan.p3.entries.max(1);
     let kmin = c.kmin();
     let piv_host = c.ipiv.as_ref().is_some_and(|p| p.0.is_host());
@@ -546,7 +579,7 @@ fn run_cuda<T: Scalar>(
                 let mut acc: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
                 for st in steps {
                     let t = crate::Timer::start(h.stream())?;
-                    blas3::cuda::run(lease, lt, &c3, &plan.p3, std::slice::from_ref(st))?;
+                    blas3::cuda::run(h, &ws.solves, lt, &c3, &plan.p3, std::slice::from_ref(st))?;
                     let dt = t.stop()?;
                     let k = format!("{st:?}");
                     let k = k.split([' ', '{']).next().unwrap_or("").to_string();
@@ -568,7 +601,7 @@ fn run_cuda<T: Scalar>(
                     parts.join(", ")
                 );
             } else {
-                blas3::cuda::run(lease, lt, &c3, &plan.p3, steps)?;
+                blas3::cuda::run(h, &ws.solves, lt, &c3, &plan.p3, steps)?;
             }
         }
         if plan.ints > 0 {
@@ -595,10 +628,10 @@ fn run_host<T: Scalar>(
     lease: &crate::WorkspaceLease<'_>,
     c: &mut Call<'_, '_, T>,
     ph: &DeviceBuffer<T>,
-    plan: &SPlan,
+    plan: &SolverPlan,
     steps: &[blas3::program::Step],
 ) -> Result<(), Error> {
-    let batch = c.c.count();
+    let batch = c.written.count();
     let kp = if c.kind == Kind::Getrs { c.m } else { c.kmin() };
     let mut hi = HostInts {
         piv: vec![0; batch * kp],
@@ -617,7 +650,7 @@ fn run_host<T: Scalar>(
         // panels follow the program's rules with faer's solves and products for the rest.
         let par = lease.handle().host_par.clone();
         let _threads = par.enter();
-        let (kind, uplo, m, n, ld) = (c.kind, c.uplo, c.m, c.n, c.ldc);
+        let (kind, uplo, m, n, ld) = (c.kind, c.uplo, c.m, c.n, c.ld_written);
         let one = |a: &mut [T], piv: &mut [i32]| -> Result<i32, Error> {
             if kind == Kind::Potrf {
                 crate::common::faer_host::potrf(uplo, m, a, ld)
@@ -630,7 +663,7 @@ fn run_host<T: Scalar>(
         let flops = m.saturating_mul(n).saturating_mul(m.min(n));
         let spread = batch > 1 && kp > 0 && flops < crate::common::host::PAR_MIN_FLOPS;
         let entries = if spread {
-            c.c.host_entries_mut().filter(|v| v.len() == batch)
+            c.written.host_entries_mut().filter(|v| v.len() == batch)
         } else {
             None
         };
@@ -642,9 +675,10 @@ fn run_host<T: Scalar>(
             }
         } else {
             for e in 0..batch {
-                let a =
-                    c.c.host_entry_mut(e)
-                        .ok_or_else(crate::common::host::not_host)?;
+                let a = c
+                    .written
+                    .host_entry_mut(e)
+                    .ok_or_else(crate::common::host::not_host)?;
                 let piv = &mut hi.piv[e * kp..(e + 1) * kp];
                 hi.info[e] = one(a, piv)?;
             }
@@ -652,7 +686,8 @@ fn run_host<T: Scalar>(
     } else {
         let mut c3 = carrier(c, ph);
         c3.ints = Some(Ints::Host(hi));
-        let r = blas3::host::run(lease, &mut c3, &plan.p3, steps);
+        let ws = SolverWorkspace::leased(lease);
+        let r = blas3::host::run(lease.handle(), &ws.solves, &mut c3, &plan.p3, steps);
         let Some(Ints::Host(h2)) = c3.ints.take() else {
             return r;
         };

@@ -3,13 +3,14 @@
 //! blocks, cuBLASLt's workspace, the panel kernel's exchange slots, and pivots and info routed
 //! to host memory (gathered in the workspace, then copied out).
 
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 use super::Kind;
-use crate::blas3::plan::{Plan, Shape};
+use crate::blas3::plan::{Blas3Workspace, Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
 use crate::common::plan::WorkspacePlan;
-use crate::memory::rounded_total;
+use crate::memory::{rounded_total, WorkspaceSlice, CHUNK};
+use crate::WorkspaceLease;
 
 /// Order of a Cholesky leaf, and the unit the recursion splits at.
 pub(crate) const LEAF: usize = 32;
@@ -93,7 +94,7 @@ pub(crate) const PANEL_SMEM: usize = 160 << 10;
 
 /// What the plan depends on.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Shape2 {
+pub(crate) struct SolverShape {
     pub kind: Kind,
     pub m: usize,
     pub n: usize,
@@ -109,7 +110,7 @@ pub(crate) struct Shape2 {
 
 /// A chosen plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SPlan {
+pub(crate) struct SolverPlan {
     /// The triangular solves' plan (its E sized for Cholesky's update blocks too); its
     /// `entries` is how many batch entries run at once.
     pub p3: Plan,
@@ -125,15 +126,49 @@ pub(crate) struct SPlan {
     pub swap: usize,
 }
 
-impl WorkspacePlan for SPlan {
-    fn sizes(&self) -> SmallVec<[usize; 4]> {
-        let s = self.p3.sizes();
-        let ints = (self.ints + self.swap) * self.p3.entries * 4;
-        smallvec![s[0], s[1], s[2], s[3], ints, self.slot_bytes()]
+/// The solver's workspace parts by name: their sizes in bytes (`SolverPlan::workspace`), or the
+/// sub-buffers a lease holds for them (`SolverWorkspace::leased`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SolverWorkspace<S> {
+    /// The triangular solves' parts (their E sized for Cholesky's update blocks too), laid out
+    /// as Level 3's plan lays out its own.
+    pub solves: Blas3Workspace<S>,
+    /// i32 values per entry: host-routed pivots and info, then the interchanges' gather lists.
+    pub ints: S,
+    /// The panel kernel's exchange slots.
+    pub exchange: S,
+}
+
+impl SolverWorkspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease laid out by `SolverPlan::sizes`.
+    pub(crate) fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        SolverWorkspace {
+            solves: Blas3Workspace::leased(lease, 0),
+            ints: lease.buffer(4),
+            exchange: lease.buffer(5),
+        }
     }
 }
 
-impl SPlan {
+impl WorkspacePlan for SolverPlan {
+    fn sizes(&self) -> SmallVec<[usize; 4]> {
+        let w = self.workspace();
+        let mut s = SmallVec::from_buf(w.solves.list());
+        s.extend([w.ints, w.exchange]);
+        s
+    }
+}
+
+impl SolverPlan {
+    /// The parts' sizes in bytes.
+    pub(crate) fn workspace(&self) -> SolverWorkspace<usize> {
+        SolverWorkspace {
+            solves: self.p3.workspace(),
+            ints: (self.ints + self.swap) * self.p3.entries * 4,
+            exchange: self.slot_bytes(),
+        }
+    }
+
     /// The panel kernel's exchange slots: two generations of (a candidate row per block, the
     /// diagonal row, each block's best magnitude and row).
     pub(crate) fn slot_bytes(&self) -> usize {
@@ -144,9 +179,11 @@ impl SPlan {
         }
     }
 
-    fn own_bytes(&self) -> usize {
-        let s = self.sizes();
-        rounded_total(&s[1..]).unwrap_or(usize::MAX)
+    /// Bytes of everything but cuBLASLt's part.
+    pub(crate) fn own_bytes(&self) -> usize {
+        let w = self.workspace();
+        let s = w.solves;
+        rounded_total(&[s.slots, s.e_blocks, s.r_results, w.ints, w.exchange]).unwrap_or(usize::MAX)
     }
 }
 
@@ -171,7 +208,7 @@ fn herk_nb(n: usize) -> usize {
     (n / 32).next_power_of_two().clamp(64, 256).min(n.max(1))
 }
 
-impl Shape2 {
+impl SolverShape {
     fn kmin(&self) -> usize {
         self.m.min(self.n)
     }
@@ -269,9 +306,9 @@ impl Shape2 {
         matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
     }
 
-    fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SPlan {
+    fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SolverPlan {
         p3.e_min = self.herk_e(hnb, heblocks);
-        SPlan {
+        SolverPlan {
             p3,
             hnb,
             heblocks,
@@ -292,7 +329,7 @@ impl Shape2 {
     }
 
     /// The plan with enough workspace (cuBLASLt's part still 0).
-    pub(crate) fn full(&self) -> SPlan {
+    pub(crate) fn full(&self) -> SolverPlan {
         let mut p3 = self.p3_shape().full();
         let hn = self.herk_n();
         let hnb = herk_nb(hn);
@@ -311,7 +348,7 @@ impl Shape2 {
     }
 
     /// The best plan whose own parts fit in `cap` bytes, or `None`.
-    pub(crate) fn fitted(&self, cap: usize) -> Option<SPlan> {
+    pub(crate) fn fitted(&self, cap: usize) -> Option<SolverPlan> {
         let mut p = self.full();
         let shape3 = self.p3_shape();
         while p.own_bytes() > cap {
@@ -345,10 +382,11 @@ impl Shape2 {
                 continue;
             }
             // The solves' own reduced plans, down to substitution.
-            let room = cap.saturating_sub(p.sizes()[4].div_ceil(64) * 64 + p.slot_bytes());
+            let room =
+                cap.saturating_sub(p.workspace().ints.div_ceil(CHUNK) * CHUNK + p.slot_bytes());
             let room3 = room.saturating_sub(p.p3.e_min * self.elem);
             let q3 = shape3.fitted(room3)?;
-            let q = SPlan {
+            let q = SolverPlan {
                 p3: Plan {
                     entries: 1,
                     e_min: p.p3.e_min,
@@ -379,7 +417,7 @@ impl Shape2 {
                 self.elem
             ));
         }
-        t.push_str("; workspace is handed out in 64-byte chunks");
+        t.push_str(&format!("; workspace is handed out in {CHUNK}-byte chunks"));
         t
     }
 }

@@ -10,7 +10,9 @@
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
 //! (64 complex double) are one block in shared memory (a warp's registers up to 32).
 
-use super::plan::{chol_leaf, lookahead, lu_whole, side_leaf, split, split_by, SPlan, LEAF, PANEL};
+use super::plan::{
+    chol_leaf, lookahead, lu_whole, side_leaf, split, split_by, SolverPlan, LEAF, PANEL,
+};
 use super::Kind;
 use crate::blas3::plan::INV_NB;
 use crate::blas3::program::{mat, rank_k_steps, RankK, Space, Step, K, M};
@@ -40,13 +42,15 @@ pub(crate) struct Prog {
     pub uplo: Uplo,
     pub m: usize,
     pub n: usize,
-    pub lda: usize,
-    pub ldc: usize,
+    /// Leading dimension of the factors a solve reads (space A).
+    pub ld_factors: usize,
+    /// Leading dimension of the matrix written (space C): the user's lda or ldb.
+    pub ld_written: usize,
 }
 
 struct Builder<'p> {
     v: Vec<Step>,
-    p: &'p SPlan,
+    p: &'p SolverPlan,
     c: M,
     /// Panel leaves so far (each tags its exchange records with its number).
     leaf: usize,
@@ -237,11 +241,11 @@ impl Builder<'_> {
 }
 
 /// The program of a call with work to do (no quick return).
-pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
+pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
     let mut b = Builder {
         v: Vec::new(),
         p,
-        c: mat(Space::C, 0, g.ldc, 0),
+        c: mat(Space::C, 0, g.ld_written, 0),
         leaf: 0,
         unit: PANEL,
         elem: std::mem::size_of::<T>(),
@@ -283,7 +287,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
         }
         Kind::Getrs => {
             let (n, nrhs) = (g.m, g.n);
-            let a = mat(Space::A, 0, g.lda, 0);
+            let a = mat(Space::A, 0, g.ld_factors, 0);
             let x = b.c;
             if g.op == Op::N {
                 b.v.push(Step::Swap {
@@ -311,7 +315,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SPlan) -> Vec<Step> {
         }
         Kind::Potrs => {
             let (n, nrhs) = (g.m, g.n);
-            let a = mat(Space::A, 0, g.lda, 0);
+            let a = mat(Space::A, 0, g.ld_factors, 0);
             let x = b.c;
             let h = hop::<T>();
             let (first, second) = if g.uplo == Uplo::Lower {

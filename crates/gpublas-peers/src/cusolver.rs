@@ -294,7 +294,7 @@ impl BatchPtrArray {
     pub(crate) fn addr_for<T: Element>(
         &self,
         call: &str,
-        dev: &Device,
+        (dev, stream): (&Device, &Stream),
         base: u64,
         stride: usize,
         batch: usize,
@@ -313,7 +313,10 @@ impl BatchPtrArray {
                 dev.name()
             )));
         }
-        checked_addr(call, "the pointer array", dev, &self.ptrs, batch)
+        let addr = checked_addr(call, "the pointer array", dev, &self.ptrs, batch)?;
+        // The library reads the array on `stream`: a drop right after waits for it.
+        self.ptrs.mark_used(stream);
+        Ok(addr)
     }
 }
 
@@ -663,7 +666,7 @@ impl Cusolver {
         let one = mspan(call, "A", n, n, lda)?;
         no_overlap(call, "A", one, stride_a, batch)?;
         let ap = self.ptr(call, "A", a, bspan(call, "A", one, stride_a, batch)?)?;
-        let pa = ptrs.addr_for::<T>(call, &self.dev, ap, stride_a, batch)?;
+        let pa = ptrs.addr_for::<T>(call, (&self.dev, &self._stream), ap, stride_a, batch)?;
         let ip = self.ptr(call, "info", info, batch)?;
         if batch == 0 {
             return Ok(());

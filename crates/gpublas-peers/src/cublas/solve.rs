@@ -288,7 +288,13 @@ impl Cublas {
         let call = "getrfBatched";
         let sh = crate::cusolver::GetrfBatchedShape::new(n, lda, stride_a, batch)?;
         let ap = self.ptr(call, "A", a, sh.a_span)?;
-        let pa = ptrs.addr_for::<T>("cuBLAS getrfBatched", &self.dev, ap, stride_a, batch)?;
+        let pa = ptrs.addr_for::<T>(
+            "cuBLAS getrfBatched",
+            (&self.dev, &self.stream),
+            ap,
+            stride_a,
+            batch,
+        )?;
         let pp = self.ptr(call, "ipiv", ipiv, sh.piv)?;
         let ip = self.ptr(call, "info", info, batch)?;
         if batch == 0 {

@@ -39,12 +39,50 @@ pub(crate) struct CudaDevice {
     /// Buffers dropped while streams that used them may still run: freed once their events
     /// have passed (see `CudaMem`'s drop).
     pending_frees: Mutex<Vec<PendingFree>>,
+    /// The live allocations of `alloc`, by start address (bytes, their stream users), so a
+    /// buffer made from a raw address inside one (`DeviceBuffer::from_raw`, the C interface)
+    /// records its streams with the allocation that owns the memory.
+    live: Mutex<std::collections::BTreeMap<u64, (usize, std::sync::Weak<StreamUsers>)>>,
 }
 
 /// A device allocation waiting for the streams that used it.
 struct PendingFree {
     ptr: u64,
+    /// Events recorded on the user streams that were busy at the drop.
     after: Vec<CudaEvent>,
+    /// User streams that were being captured at the drop: work queued on them before the
+    /// capture may still run, and nothing can be recorded on them until the capture ends.
+    captured: Vec<Arc<CudaStream>>,
+}
+
+impl PendingFree {
+    /// Whether every use has passed (`wait`: waits for the events first). An event that reports
+    /// an error is not taken as passed: leaking is safer than freeing under a kernel.
+    fn passed(&mut self, dev: &CudaDevice, wait: bool) -> bool {
+        // Captures that have ended: their streams now take an event like any other.
+        let mut still = Vec::new();
+        for s in std::mem::take(&mut self.captured) {
+            match is_capturing(&s) {
+                Ok(false) if stream_idle(&s) => {}
+                Ok(false) => match dev.new_order_event() {
+                    Ok(e) if e.record(&s).is_ok() => self.after.push(e),
+                    _ => still.push(s),
+                },
+                _ => still.push(s),
+            }
+        }
+        self.captured = still;
+        if !self.captured.is_empty() {
+            return false;
+        }
+        self.after.iter().all(|e| {
+            if wait && e.synchronize().is_err() {
+                tracing::error!("waiting for a dropped buffer's last use failed; not freed");
+                return false;
+            }
+            matches!(e.try_is_complete(), Ok(true))
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -117,6 +155,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<CudaDevice>, Error> {
         pool: Mutex::new(None),
         transfer_streams: Mutex::new(Vec::new()),
         pending_frees: Mutex::new(Vec::new()),
+        live: Mutex::new(std::collections::BTreeMap::new()),
     });
     map.insert(ordinal, dev.clone());
     Ok(dev)
@@ -226,13 +265,19 @@ impl CudaDevice {
             r = unsafe { result::malloc_sync(bytes.max(1)) };
         }
         match r {
-            Ok(ptr) => Ok(CudaMem {
-                ptr,
-                bytes,
-                dev: self.clone(),
-                owned: true,
-                users: StreamUsers::default(),
-            }),
+            Ok(ptr) => {
+                let users = Arc::new(StreamUsers::default());
+                if let Ok(mut live) = self.live.lock() {
+                    live.insert(ptr, (bytes.max(1), Arc::downgrade(&users)));
+                }
+                Ok(CudaMem {
+                    ptr,
+                    bytes,
+                    dev: self.clone(),
+                    owned: true,
+                    users,
+                })
+            }
             Err(e) if is_oom(&e) => Err(Error::MemoryError {
                 needed: bytes,
                 available: self.mem_info().map(|m| m.0).unwrap_or(0),
@@ -242,37 +287,29 @@ impl CudaDevice {
         }
     }
 
-    /// Frees the dropped buffers whose users' events have passed; with `wait`, waits for the
-    /// events of all of them first. Returns whether anything was freed.
+    /// Frees the dropped buffers whose users have passed; with `wait`, waits for their events
+    /// first (outside the lock, so other threads' drops do not wait with it). Returns whether
+    /// anything was freed.
     fn reclaim(&self, wait: bool) -> bool {
-        let ready: Vec<PendingFree> = {
-            let Ok(mut pending) = self.pending_frees.lock() else {
-                return false;
-            };
-            if pending.is_empty() {
-                return false;
-            }
-            let all = std::mem::take(&mut *pending);
-            let (ready, keep) = all.into_iter().partition(|p| {
-                p.after.iter().all(|e| {
-                    if wait {
-                        if let Err(err) = e.synchronize() {
-                            tracing::error!(error = %err, "waiting for a buffer's last use failed");
-                        }
-                        true
-                    } else {
-                        // An error (a failed launch) will not pass later either: free now.
-                        e.try_is_complete().unwrap_or(true)
-                    }
-                })
-            });
-            *pending = keep;
-            ready
+        let mut all = match self.pending_frees.lock() {
+            Ok(mut pending) if !pending.is_empty() => std::mem::take(&mut *pending),
+            _ => return false,
         };
-        for p in &ready {
-            free_now(p.ptr);
+        let mut freed = false;
+        all.retain_mut(|p| {
+            let done = p.passed(self, wait);
+            if done {
+                free_now(p.ptr);
+                freed = true;
+            }
+            !done
+        });
+        if !all.is_empty() {
+            if let Ok(mut pending) = self.pending_frees.lock() {
+                pending.append(&mut all);
+            }
         }
-        !ready.is_empty()
+        freed
     }
 
     /// Lends one of the device's transfer streams to `f` (creating one if all are lent).
@@ -345,7 +382,14 @@ impl CudaDevice {
         let pool = self.pool()?;
         // SAFETY: pool and stream belong to this device's context; the memory is only used on
         // `stream` (the handle's), and freed on it.
-        match unsafe { result::mem_pool::alloc_async(pool, bytes.max(1), stream.cu_stream()) } {
+        let mut r =
+            unsafe { result::mem_pool::alloc_async(pool, bytes.max(1), stream.cu_stream()) };
+        if matches!(&r, Err(e) if is_oom(e)) && self.reclaim(true) {
+            // Dropped buffers waiting for their users held the memory: freed, try again.
+            // SAFETY: as above.
+            r = unsafe { result::mem_pool::alloc_async(pool, bytes.max(1), stream.cu_stream()) };
+        }
+        match r {
             Ok(ptr) => Ok(PoolMem {
                 ptr,
                 stream: stream.clone(),
@@ -617,18 +661,23 @@ pub(crate) struct CudaMem {
     pub(crate) dev: Arc<CudaDevice>,
     /// False for memory owned elsewhere (`DeviceBuffer::from_raw`): never freed here.
     owned: bool,
-    /// The streams whose submitted work may use the memory.
-    pub(crate) users: StreamUsers,
+    /// The streams whose submitted work may use the memory (shared with the allocation that
+    /// owns it, for a borrowed range inside one).
+    pub(crate) users: Arc<StreamUsers>,
 }
 
 impl CudaMem {
     pub(crate) fn borrowed(dev: &Arc<CudaDevice>, ptr: u64, bytes: usize) -> CudaMem {
+        let owner = dev.live.lock().ok().and_then(|live| {
+            let (start, (len, users)) = live.range(..=ptr).next_back()?;
+            (ptr - start < *len as u64).then(|| users.upgrade())?
+        });
         CudaMem {
             ptr,
             bytes,
             dev: dev.clone(),
             owned: false,
-            users: StreamUsers::default(),
+            users: owner.unwrap_or_default(),
         }
     }
 }
@@ -643,13 +692,17 @@ impl Drop for CudaMem {
         // on each stream that used the memory and is still busy, and happens later (at the
         // next allocation, drop or memory query) if any has not passed yet.
         let _ = self.dev.bind();
-        let after = self.users.last_uses(&self.dev);
-        if after.is_empty() {
+        if let Ok(mut live) = self.dev.live.lock() {
+            live.remove(&self.ptr);
+        }
+        let (after, captured) = self.users.last_uses(&self.dev);
+        if after.is_empty() && captured.is_empty() {
             free_now(self.ptr);
         } else if let Ok(mut pending) = self.dev.pending_frees.lock() {
             pending.push(PendingFree {
                 ptr: self.ptr,
                 after,
+                captured,
             });
         }
         self.dev.reclaim(false);
@@ -665,17 +718,14 @@ fn free_now(ptr: u64) {
     }
 }
 
-/// Streams a buffer remembers before it forgets the idle ones still held elsewhere.
-const USERS_KEPT: usize = 16;
-
 /// The streams whose submitted work may still use a buffer: the library's calls add their
 /// handle's stream when they check an operand, and a download, an overwrite or a free waits
 /// for those streams alone (never for the whole device).
 #[derive(Default)]
 pub(crate) struct StreamUsers {
-    /// The raw handle of the stream added last, plus one (0: none): calls from the same
-    /// stream find it here without taking the lock. A stream in `all` is alive, so its raw
-    /// handle names no other stream.
+    /// The address of the stream object added last, plus one (0: none): calls from the same
+    /// stream find it here without taking the lock. A stream in `all` is alive, so its address
+    /// names no other stream object.
     last: std::sync::atomic::AtomicU64,
     all: Mutex<smallvec::SmallVec<[Arc<CudaStream>; 2]>>,
 }
@@ -684,7 +734,7 @@ impl StreamUsers {
     /// Records that work submitted to `stream` from now on may use the buffer.
     pub(crate) fn add(&self, stream: &Arc<CudaStream>) {
         use std::sync::atomic::Ordering::Relaxed;
-        let key = stream.cu_stream() as u64 + 1;
+        let key = Arc::as_ptr(stream) as u64 + 1;
         if self.last.load(Relaxed) == key {
             return;
         }
@@ -694,54 +744,57 @@ impl StreamUsers {
         if !all.iter().any(|s| Arc::ptr_eq(s, stream)) {
             // Streams that only buffers still hold, with nothing left to run, are done with
             // it. A stream a handle still holds stays even when idle: that handle may be
-            // between its check (which found it here) and its launch. Past `USERS_KEPT`
-            // streams, idle ones go regardless, so a long-lived buffer shared by many
-            // short-lived handles does not keep every stream alive.
+            // between its check (which found it here) and its launch.
             all.retain(|s| Arc::strong_count(s) > 1 || !stream_idle(s));
-            if all.len() >= USERS_KEPT {
-                all.retain(|s| !stream_idle(s));
-            }
             all.push(stream.clone());
         }
         self.last.store(key, Relaxed);
     }
 
     /// Waits until the work submitted so far to every stream that used the buffer has
-    /// finished. A stream being captured into a graph is skipped: its work runs when the graph
-    /// is launched, which the caller orders.
+    /// finished. A stream being captured into a graph cannot be waited for (work queued on it
+    /// before the capture may still run): that is an error naming it.
     pub(crate) fn wait(&self) -> Result<(), Error> {
         let streams: smallvec::SmallVec<[Arc<CudaStream>; 2]> = match self.all.lock() {
             Ok(all) => all.clone(),
             Err(_) => return Err(Error::driver("buffer users", "poisoned lock")),
         };
         for s in &streams {
-            if !is_capturing(s)? {
-                stream_sync(s)?;
+            if is_capturing(s)? {
+                return Err(Error::Unsupported(format!(
+                    "the buffer was used on stream {:?}, which is being captured into a graph: \
+                     its earlier work cannot be waited for until the capture ends",
+                    s.cu_stream()
+                )));
             }
+            stream_sync(s)?;
         }
         Ok(())
     }
 
-    /// An event recorded on each stream that used the buffer and is still busy (not one being
-    /// captured); empty when the buffer may be freed at once.
-    fn last_uses(&self, dev: &CudaDevice) -> Vec<CudaEvent> {
+    /// An event recorded on each stream that used the buffer and is still busy, and the
+    /// streams being captured (recorded on once their capture ends); both empty when the
+    /// buffer may be freed at once.
+    fn last_uses(&self, dev: &CudaDevice) -> (Vec<CudaEvent>, Vec<Arc<CudaStream>>) {
         let streams = match self.all.lock() {
             Ok(mut all) => std::mem::take(&mut *all),
-            Err(_) => return Vec::new(),
+            Err(_) => return (Vec::new(), Vec::new()),
         };
-        let mut after = Vec::new();
-        for s in &streams {
-            if matches!(is_capturing(s), Ok(false)) && !stream_idle(s) {
-                match dev.new_order_event() {
-                    Ok(e) if e.record(s).is_ok() => after.push(e),
+        let (mut after, mut captured) = (Vec::new(), Vec::new());
+        for s in streams {
+            match is_capturing(&s) {
+                Ok(false) if stream_idle(&s) => {}
+                Ok(false) => match dev.new_order_event() {
+                    Ok(e) if e.record(&s).is_ok() => after.push(e),
                     // Without an event, wait for that stream alone rather than free too early.
                     _ => {
-                        let _ = stream_sync(s);
+                        let _ = stream_sync(&s);
                     }
-                }
+                },
+                _ => captured.push(s),
             }
         }
-        after
+        (after, captured)
     }
 }
 

@@ -208,7 +208,8 @@ impl Device {
     ///
     /// # Safety
     /// On CUDA, `raw` must be a stream of this device's primary context that outlives every
-    /// use of the returned object.
+    /// use of the returned object, and every buffer named by a call on it until that buffer is
+    /// dropped (buffers remember the streams of their calls, to wait for them).
     pub unsafe fn wrap_stream(&self, raw: *mut c_void) -> Result<Stream, Error> {
         match &self.0 {
             DeviceKind::Host(_) => self.new_stream(),
@@ -440,7 +441,9 @@ impl<T> std::fmt::Debug for DeviceBuffer<T> {
 impl<T: Element> DeviceBuffer<T> {
     /// A buffer over `len` elements of memory that gpublas does not own (from another library,
     /// or a C caller): device memory of `dev` at `addr` on a GPU, host memory on the host
-    /// backend. Dropping it frees nothing.
+    /// backend. Dropping it frees nothing. Inside a buffer gpublas allocated, it shares that
+    /// buffer's record of the streams that used it (so the owner's download and free wait for
+    /// calls made through it); over foreign memory it records only the calls made through it.
     ///
     /// # Safety
     /// `[addr, addr + len * size_of::<T>())` must be memory of `dev`, aligned for `T`, and
@@ -580,6 +583,15 @@ impl<T: Element> DeviceBuffer<T> {
                 c.users.wait()?;
                 c.dev.copy_to_device(c.ptr, bytemuck::cast_slice(data))
             }
+        }
+    }
+
+    /// Waits for the work of every stream that used the buffer so far (CUDA; nothing on the
+    /// host backend or for a placeholder).
+    pub(crate) fn wait_users(&self) -> Result<(), Error> {
+        match &self.mem {
+            Some(Mem::Cuda(c)) => c.users.wait(),
+            _ => Ok(()),
         }
     }
 

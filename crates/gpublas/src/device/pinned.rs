@@ -39,8 +39,9 @@ fn drv(op: &str) -> impl FnOnce(result::DriverError) -> Error + '_ {
 pub struct PinnedBuffer<T> {
     mem: PinnedMem,
     len: usize,
-    /// The last asynchronous copy that used the buffer (CUDA, outside graph capture).
-    pending: Mutex<Option<CudaEvent>>,
+    /// The last asynchronous copy of each stream that used the buffer (CUDA, outside graph
+    /// capture), by the stream's raw handle: later accesses and the free wait for all of them.
+    pending: Mutex<Vec<(usize, CudaEvent)>>,
     _t: PhantomData<T>,
 }
 
@@ -119,7 +120,7 @@ impl Device {
         Ok(PinnedBuffer {
             mem,
             len,
-            pending: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
             _t: PhantomData,
         })
     }
@@ -177,7 +178,7 @@ impl<T: Element> PinnedBuffer<T> {
         Ok(PinnedBuffer {
             mem: PinnedMem::Borrowed { addr, cuda },
             len,
-            pending: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
             _t: PhantomData,
         })
     }
@@ -233,21 +234,19 @@ impl<T: Element> PinnedBuffer<T> {
             }
             let e = d.new_event()?;
             e.record(s).map_err(drv("cuEventRecord"))?;
+            let key = s.cu_stream() as usize;
             if let Ok(mut p) = self.pending.lock() {
-                *p = Some(e);
+                // A stream's newer event covers its older one; other streams' stay.
+                p.retain(|(k, _)| *k != key);
+                p.push((key, e));
             }
         }
         Ok(())
     }
 
-    /// Waits for the copies recorded by `mark_used`.
+    /// Waits for the copies recorded by `mark_used`, on every stream that recorded one.
     pub(crate) fn wait(&self) {
-        let ev = self.pending.lock().ok().and_then(|mut p| p.take());
-        if let Some(e) = ev {
-            if let Err(err) = e.synchronize() {
-                tracing::error!(error = %err, "waiting for a copy into a pinned buffer failed");
-            }
-        }
+        wait_all(&self.pending);
     }
 }
 
@@ -275,11 +274,7 @@ impl<T> Drop for PinnedBuffer<T> {
             // Copies enqueued into it must finish first: wait for the ones `mark_used` recorded
             // (their streams only; a graph launched later is ordered by its caller).
             let _ = dev.bind();
-            if let Some(e) = self.pending.lock().ok().and_then(|mut p| p.take()) {
-                if let Err(err) = e.synchronize() {
-                    tracing::error!(error = %err, "waiting for a copy into a pinned buffer failed");
-                }
-            }
+            wait_all(&self.pending);
             match registered {
                 Some(layout) => {
                     // SAFETY: registered and allocated with `layout` by `huge_registered`;
@@ -507,6 +502,19 @@ fn cuda_copy(s: &CudaStream, dst: Loc, src: Loc, bytes: usize) -> Result<(), Err
             (Loc::Host(_), Loc::Host(_)) => Err(Error::Unsupported(
                 "a host-to-host copy in stream order".into(),
             )),
+        }
+    }
+}
+
+/// Waits for every event in `pending` (the copies of each stream that used a pinned buffer).
+fn wait_all(pending: &Mutex<Vec<(usize, CudaEvent)>>) {
+    let events = pending
+        .lock()
+        .map(|mut p| std::mem::take(&mut *p))
+        .unwrap_or_default();
+    for (_, e) in events {
+        if let Err(err) = e.synchronize() {
+            tracing::error!(error = %err, "waiting for a copy into a pinned buffer failed");
         }
     }
 }

@@ -125,6 +125,8 @@ impl Handle {
                 }
                 Some(_) => {}
             }
+            // The handle writes it from now on: earlier calls that named it must be done.
+            b.wait_users()?;
         }
         let previous = self.release_storage()?;
         match buffer {

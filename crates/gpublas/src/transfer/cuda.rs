@@ -243,11 +243,14 @@ pub(super) fn run<T: Element>(
             staged(&ctx, c, staging)
         }
     };
-    r?;
-    match c.host.pinned() {
+    // Pieces already enqueued use the host memory even when a later one failed: mark (or
+    // wait) before any error returns, so the buffer is not freed under them.
+    let ordered = match c.host.pinned() {
         Some(p) => p.mark_used(h.stream()),
         None => h.stream().synchronize(),
-    }
+    };
+    r?;
+    ordered
 }
 
 /// Elements per staged piece.

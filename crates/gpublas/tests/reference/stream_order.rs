@@ -124,8 +124,75 @@ fn m16_drop_while_in_use_defers_the_free(dev: &Device) {
     }
 }
 
+/// A buffer used before a capture began and dropped during it is not freed under the work
+/// still queued before the capture; a download during the capture is an error, not stale data.
+fn m16_capture_drop_keeps_memory_of_work_queued_before(dev: &Device) {
+    if dev.backend() == Backend::Host {
+        return; // no capture on the host backend
+    }
+    let n = 1 << 22;
+    let mut h = Handle::new(dev).unwrap();
+    let x = dev.upload(&vec![1.0f64; n]).unwrap();
+    let mut y = dev.alloc::<f64>(n).unwrap();
+    for _ in 0..20 {
+        let _ = blas1::axpy(&mut h, n, 1.0.into(), &x, 1, &mut y, 1).unwrap();
+    }
+    h.stream().begin_capture().unwrap();
+    let during = y.to_vec();
+    drop(x);
+    // Another thread allocates (a capturing thread may not) what may take x's addresses.
+    let others: Vec<_> = std::thread::scope(|sc| {
+        sc.spawn(|| {
+            (0..4)
+                .map(|_| dev.upload(&vec![1.0e6f64; n]).unwrap())
+                .collect()
+        })
+        .join()
+        .unwrap()
+    });
+    let graph = h.stream().end_capture();
+    assert!(
+        matches!(&during, Err(gpublas::Error::Unsupported(m)) if m.contains("captured")),
+        "{during:?}"
+    );
+    drop(graph);
+    let got = y.to_vec().unwrap();
+    let bad = got.iter().filter(|&&v| v != 20.0).count();
+    assert_eq!(
+        bad, 0,
+        "{bad} elements read memory freed during the capture"
+    );
+    drop(others);
+}
+
+/// A buffer made from a raw address inside a gpublas allocation (as the C interface makes
+/// them) records its calls' streams with the owner: the owner's download waits for them.
+fn m16_raw_view_records_streams_with_its_owner(dev: &Device) {
+    let n = 1 << 22;
+    let mut h = Handle::new(dev).unwrap();
+    let x = dev.upload(&vec![1.0f64; n]).unwrap();
+    let owner = dev.alloc::<f64>(2 * n).unwrap();
+    let addr = owner.device_ptr().unwrap() + (n * 8) as u64;
+    // SAFETY: the second half of `owner`, which outlives the view.
+    let mut view = unsafe { gpublas::DeviceBuffer::<f64>::from_raw(dev, addr, n) }.unwrap();
+    for _ in 0..20 {
+        let _ = blas1::axpy(&mut h, n, 1.0.into(), &x, 1, &mut view, 1).unwrap();
+    }
+    drop(view);
+    // No synchronisation: the owner knows the handle's stream through the view.
+    let got = owner.to_vec().unwrap();
+    assert!(got[..n].iter().all(|&v| v == 0.0));
+    let bad = got[n..].iter().filter(|&&v| v != 20.0).count();
+    assert_eq!(
+        bad, 0,
+        "{bad} elements downloaded before the calls finished"
+    );
+}
+
 crate::on_both_backends!(
     m16_capture_beside_uploads_calls_downloads_and_drops,
     m16_download_and_overwrite_wait_for_the_calls_that_named_the_buffer,
     m16_drop_while_in_use_defers_the_free,
+    m16_capture_drop_keeps_memory_of_work_queued_before,
+    m16_raw_view_records_streams_with_its_owner,
 );

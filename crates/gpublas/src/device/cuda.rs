@@ -48,31 +48,31 @@ pub(crate) struct CudaDevice {
 /// A device allocation waiting for the streams that used it.
 struct PendingFree {
     ptr: u64,
-    /// Events recorded on the user streams that were busy at the drop.
+    /// Events recorded on the user streams that were busy.
     after: Vec<CudaEvent>,
-    /// User streams that were being captured at the drop: work queued on them before the
-    /// capture may still run, and nothing can be recorded on them until the capture ends.
-    captured: Vec<Arc<CudaStream>>,
+    /// User streams not given an event yet: every user at the drop, then those being captured
+    /// (work queued on them before the capture may still run, and nothing can be recorded on
+    /// them until it ends) or whose event could not be recorded.
+    unrecorded: Vec<Arc<CudaStream>>,
 }
 
 impl PendingFree {
-    /// Whether every use has passed (`wait`: waits for the events first). An event that reports
-    /// an error is not taken as passed: leaking is safer than freeing under a kernel.
+    /// Whether every use has passed (`wait`: waits for the events first). Idle streams drop
+    /// out, busy ones get an event; an event that reports an error is not taken as passed:
+    /// leaking is safer than freeing under a kernel.
     fn passed(&mut self, dev: &CudaDevice, wait: bool) -> bool {
-        // Captures that have ended: their streams now take an event like any other.
-        let mut still = Vec::new();
-        for s in std::mem::take(&mut self.captured) {
-            match is_capturing(&s) {
-                Ok(false) if stream_idle(&s) => {}
-                Ok(false) => match dev.new_order_event() {
-                    Ok(e) if e.record(&s).is_ok() => self.after.push(e),
-                    _ => still.push(s),
-                },
-                _ => still.push(s),
-            }
-        }
-        self.captured = still;
-        if !self.captured.is_empty() {
+        self.unrecorded.retain(|s| match is_capturing(s) {
+            Ok(false) if stream_idle(s) => false,
+            Ok(false) => match dev.new_order_event() {
+                Ok(e) if e.record(s).is_ok() => {
+                    self.after.push(e);
+                    false
+                }
+                _ => true,
+            },
+            _ => true,
+        });
+        if !self.unrecorded.is_empty() {
             return false;
         }
         self.after.iter().all(|e| {
@@ -695,15 +695,15 @@ impl Drop for CudaMem {
         if let Ok(mut live) = self.dev.live.lock() {
             live.remove(&self.ptr);
         }
-        let (after, captured) = self.users.last_uses(&self.dev);
-        if after.is_empty() && captured.is_empty() {
+        let mut pending = PendingFree {
+            ptr: self.ptr,
+            after: Vec::new(),
+            unrecorded: self.users.take(),
+        };
+        if pending.passed(&self.dev, false) {
             free_now(self.ptr);
-        } else if let Ok(mut pending) = self.dev.pending_frees.lock() {
-            pending.push(PendingFree {
-                ptr: self.ptr,
-                after,
-                captured,
-            });
+        } else if let Ok(mut list) = self.dev.pending_frees.lock() {
+            list.push(pending);
         }
         self.dev.reclaim(false);
     }
@@ -772,29 +772,12 @@ impl StreamUsers {
         Ok(())
     }
 
-    /// An event recorded on each stream that used the buffer and is still busy, and the
-    /// streams being captured (recorded on once their capture ends); both empty when the
-    /// buffer may be freed at once.
-    fn last_uses(&self, dev: &CudaDevice) -> (Vec<CudaEvent>, Vec<Arc<CudaStream>>) {
-        let streams = match self.all.lock() {
-            Ok(mut all) => std::mem::take(&mut *all),
-            Err(_) => return (Vec::new(), Vec::new()),
-        };
-        let (mut after, mut captured) = (Vec::new(), Vec::new());
-        for s in streams {
-            match is_capturing(&s) {
-                Ok(false) if stream_idle(&s) => {}
-                Ok(false) => match dev.new_order_event() {
-                    Ok(e) if e.record(&s).is_ok() => after.push(e),
-                    // Without an event, wait for that stream alone rather than free too early.
-                    _ => {
-                        let _ = stream_sync(&s);
-                    }
-                },
-                _ => captured.push(s),
-            }
+    /// The streams that used the buffer, taken out (the buffer is being freed).
+    fn take(&self) -> Vec<Arc<CudaStream>> {
+        match self.all.lock() {
+            Ok(mut all) => std::mem::take(&mut *all).into_vec(),
+            Err(_) => Vec::new(),
         }
-        (after, captured)
     }
 }
 

@@ -10,16 +10,7 @@ use crate::Error;
 /// bytes fit the 32 KiB parameter limit with the job description).
 pub(crate) const LIST_MAX: usize = 3968;
 
-/// One compilation unit: a kernel source and the family define that selects its kernels.
-#[derive(Debug, Clone, Copy)]
-pub struct KernelModule {
-    /// Module name, unique (e.g. `"blas1.dot"`).
-    pub name: &'static str,
-    /// The CUDA C++ source.
-    pub source: &'static str,
-    /// The family macro defined when compiling it.
-    pub define: &'static str,
-}
+pub use crate::device::KernelModule;
 
 /// A kernel source with the shared prelude (range-reduced division) in front; `#line` keeps
 /// NVRTC's line numbers those of the file.

@@ -25,6 +25,7 @@ mod common;
 pub mod device;
 mod enums;
 mod error;
+mod exec;
 mod handle;
 pub mod kernels;
 pub mod memory;

@@ -3,13 +3,13 @@
 
 use smallvec::SmallVec;
 
-use super::plan::{address, SLOTS};
-use super::ScalarArg;
 use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
-use crate::common::plan::{choose, WorkspacePlan};
+use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Element};
+use crate::exec::workspace::{address, SLOTS};
+use crate::exec::{cuda as exec_cuda, ScalarArg};
 use crate::{
     bf16, f16, Coef, Complex32, Complex64, Error, Handle, Op, Scalar, Status, WorkspaceLease,
     WorkspaceSlice,
@@ -276,41 +276,16 @@ impl ExWorkspace<Option<WorkspaceSlice>> {
     }
 }
 
-fn run_ex<I: GemmExIn, O: GemmExOut<I>>(
-    h: &mut Handle,
-    mut c: ExCall<'_, '_, I, O>,
-) -> Result<Status, Error> {
-    c.check()?;
-    let batch = c.a.count();
-    let one = <I::Scale as Scalar>::one();
-    let quick =
-        c.m == 0 || c.n == 0 || batch == 0 || (c.scale_only() && c.beta.host() == Some(one));
-    let cuda = h.device().backend() == Backend::Cuda;
-    let mut lt = if cuda && !quick {
-        Some(super::cuda::engine(h)?)
-    } else {
-        None
-    };
-    let r = run_ex_in(h, &mut c, quick, &mut lt);
-    super::cuda::give_back(h, lt);
-    r
-}
-
-fn run_ex_in<I: GemmExIn, O: GemmExOut<I>>(
-    h: &mut Handle,
-    c: &mut ExCall<'_, '_, I, O>,
-    quick: bool,
-    lt: &mut Option<Lt>,
-) -> Result<Status, Error> {
-    let scale_only = c.scale_only();
-    let selem = std::mem::size_of::<I::Scale>();
-    let mixed = c.alpha.host().is_some() != c.beta.host().is_some();
-    let per_entry =
-        matches!(c.alpha, Coef::DevicePerEntry(_)) || matches!(c.beta, Coef::DevicePerEntry(_));
-    let dev_scal = c.alpha.host().is_none() || c.beta.host().is_none();
-    let k = if scale_only { 1 } else { c.k };
-    let strided = matches!(c.a, Batch::Strided { .. });
-    let shape = |limit: usize| {
+impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
+    /// The cuBLASLt product of the call, its algorithm chosen within `limit` bytes.
+    fn lt_shape(&self, limit: usize) -> Shape {
+        let c = self;
+        let scale_only = c.scale_only();
+        let per_entry =
+            matches!(c.alpha, Coef::DevicePerEntry(_)) || matches!(c.beta, Coef::DevicePerEntry(_));
+        let dev_scal = c.alpha.host().is_none() || c.beta.host().is_none();
+        let k = if scale_only { 1 } else { c.k };
+        let strided = matches!(c.a, Batch::Strided { .. });
         let stride = |b: &Batch<'_, I>| match b {
             Batch::Strided { stride, .. } => *stride as i64,
             _ => 0,
@@ -331,7 +306,7 @@ fn run_ex_in<I: GemmExIn, O: GemmExOut<I>>(
             } else {
                 0
             };
-            super::cuda::align_of(&[256, stride])
+            exec_cuda::align_of(&[256, stride])
         };
         let (ta, tb, lda, ldb) = if scale_only {
             (Op::N, Op::N, c.m, 1)
@@ -363,75 +338,116 @@ fn run_ex_in<I: GemmExIn, O: GemmExOut<I>>(
             device_scalars: dev_scal,
             limit,
         }
-    };
-    let zeros = if scale_only {
-        (c.m + c.n) * std::mem::size_of::<I>()
-    } else {
-        0
-    };
-    let slots = if mixed {
-        c.a.count() * SLOTS * selem
-    } else {
-        0
-    };
-    let full = if quick {
-        None
-    } else {
-        let lt_bytes = match lt.as_mut() {
-            Some(lt) => lt.prepare(&shape(LT_MAX_WORKSPACE))?,
-            None => 0,
-        };
-        Some(ExPlan {
-            lt: lt_bytes,
-            zeros,
-            slots,
-        })
-    };
-    if let Some(st) = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default())? {
-        return Ok(st);
     }
-    c.check_operands(h)?;
-    let Some(full) = full else {
-        return Ok(Status::Success);
-    };
-    let mut lt_err = None;
-    let (plan, status) = choose(
-        h,
-        c.name,
-        full,
-        |cap| {
-            let own = crate::memory::rounded_total(&[0, zeros, slots]).ok()?;
-            let room = cap.checked_sub(own)? / 256 * 256;
-            match lt
-                .as_mut()
-                .map(|lt| lt.prepare(&shape(room.min(LT_MAX_WORKSPACE))))
-            {
-                Some(Ok(need)) => Some(ExPlan {
-                    lt: need,
-                    zeros,
-                    slots,
-                }),
-                Some(Err(e)) => {
-                    lt_err = Some(e);
-                    None
-                }
-                None => Some(ExPlan {
-                    lt: 0,
-                    zeros,
-                    slots,
-                }),
+
+    /// The plan's own parts, cuBLASLt's left out: zeros standing in for A and B when only
+    /// `C = beta C` is left, scalar slots when host and device scalars are mixed.
+    fn own_parts(&self) -> ExPlan {
+        let mixed = self.alpha.host().is_some() != self.beta.host().is_some();
+        ExPlan {
+            lt: 0,
+            zeros: if self.scale_only() {
+                (self.m + self.n) * std::mem::size_of::<I>()
+            } else {
+                0
+            },
+            slots: if mixed {
+                self.a.count() * SLOTS * std::mem::size_of::<I::Scale>()
+            } else {
+                0
+            },
+        }
+    }
+}
+
+/// A `gemm_ex` call on its way through the driver, with the GEMM engine it borrows (CUDA).
+struct ExRoutine<'a, 'b, I: GemmExIn, O: GemmExOut<I>> {
+    call: ExCall<'a, 'b, I, O>,
+    lt: Option<Lt>,
+}
+
+impl<I: GemmExIn, O: GemmExOut<I>> ExRoutine<'_, '_, I, O> {
+    /// The plan whose engine part is what cuBLASLt's algorithm needs within `limit` bytes.
+    fn with_engine(&mut self, limit: usize) -> Result<ExPlan, Error> {
+        let mut p = self.call.own_parts();
+        if let Some(lt) = self.lt.as_mut() {
+            p.lt = lt.prepare(&self.call.lt_shape(limit))?;
+        }
+        Ok(p)
+    }
+}
+
+impl<I: GemmExIn, O: GemmExOut<I>> Routine for ExRoutine<'_, '_, I, O> {
+    type Plan = ExPlan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
+    }
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        self.call.check()
+    }
+
+    fn full(&mut self, h: &mut Handle) -> Result<Option<ExPlan>, Error> {
+        let c = &self.call;
+        let one = <I::Scale as Scalar>::one();
+        let quick = c.m == 0
+            || c.n == 0
+            || c.a.count() == 0
+            || (c.scale_only() && c.beta.host() == Some(one));
+        if quick {
+            return Ok(None);
+        }
+        if h.device().backend() == Backend::Cuda && self.lt.is_none() {
+            self.lt = Some(exec_cuda::engine(h)?);
+        }
+        self.with_engine(LT_MAX_WORKSPACE).map(Some)
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        self.call.check_operands(h)
+    }
+
+    fn fitted(&mut self, cap: usize) -> Result<Option<ExPlan>, Error> {
+        let own = self.call.own_parts();
+        let Some(room) = crate::memory::rounded_total(&[0, own.zeros, own.slots])
+            .ok()
+            .and_then(|own| cap.checked_sub(own))
+        else {
+            return Ok(None);
+        };
+        self.with_engine((room / 256 * 256).min(LT_MAX_WORKSPACE))
+            .map(Some)
+    }
+
+    fn minimum(&self) -> String {
+        let own = self.call.own_parts();
+        format!(
+            "needs {} bytes of zeros and {} bytes of scalar slots",
+            own.zeros, own.slots
+        )
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &ExPlan) -> Result<(), Error> {
+        match self.lt.as_mut() {
+            Some(lt) => {
+                let shape = self.call.lt_shape(plan.lt);
+                ex_cuda(lease, lt, &self.call, plan, &shape)
             }
-        },
-        || format!("needs {zeros} bytes of zeros and {slots} bytes of scalar slots"),
-    )
-    .map_err(|e| lt_err.take().unwrap_or(e))?;
-    let lease = h.device_malloc(&plan.sizes())?;
-    let r = match lt.as_mut() {
-        Some(lt) => ex_cuda(&lease, lt, c, &plan, &shape(plan.lt)),
-        None => ex_host(c),
-    };
-    drop(lease);
-    r.map(|_| status)
+            None => ex_host(&mut self.call),
+        }
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        exec_cuda::give_back(h, self.lt.take());
+    }
+}
+
+fn run_ex<I: GemmExIn, O: GemmExOut<I>>(
+    h: &mut Handle,
+    c: ExCall<'_, '_, I, O>,
+) -> Result<Status, Error> {
+    drive(h, &mut ExRoutine { call: c, lt: None })
 }
 
 fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
@@ -452,7 +468,7 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
     }
     let batch = c.a.count();
     if plan.slots > 0 {
-        super::cuda::fill_slots(
+        exec_cuda::fill_slots(
             h,
             slots,
             &ScalarArg::Full(c.alpha),
@@ -461,7 +477,7 @@ fn ex_cuda<I: GemmExIn, O: GemmExOut<I>>(
             batch,
         )?;
     }
-    let host_vals = super::cuda::Aligned([
+    let host_vals = exec_cuda::Aligned([
         c.alpha.host().unwrap_or(<I::Scale as Scalar>::zero()),
         c.beta.host().unwrap_or(<I::Scale as Scalar>::zero()),
     ]);
@@ -528,7 +544,7 @@ fn ex_host<I: GemmExIn, O: GemmExOut<I>>(c: &mut ExCall<'_, '_, I, O>) -> Result
         };
         // Host alpha 0 or k = 0: C = beta C, A and B not read.
         let k = if scale_only { 0 } else { c.k };
-        super::host::gemm(
+        crate::exec::host::gemm(
             c.opa,
             c.opb,
             c.m,

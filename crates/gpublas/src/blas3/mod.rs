@@ -35,9 +35,7 @@
 
 mod api;
 mod api_tri;
-pub(crate) mod cuda;
 mod ex;
-pub(crate) mod host;
 pub(crate) mod plan;
 pub(crate) mod program;
 pub(crate) mod tri;
@@ -46,12 +44,17 @@ pub use api::*;
 pub use api_tri::*;
 pub use ex::{gemm_ex, gemm_ex_batched, gemm_ex_strided_batched, ComputeType, GemmExIn, GemmExOut};
 
+use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
-use crate::common::plan::{choose, WorkspacePlan};
+use crate::common::plan::{drive, Routine};
+use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::Backend;
-use crate::{Coef, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo};
+use crate::exec::program::Step;
+use crate::exec::workspace::BlockWorkspace;
+pub(crate) use crate::exec::ScalarArg;
+use crate::exec::{cuda as exec_cuda, host as exec_host, NoSteps, OnlyBlocks, Operands};
+use crate::{Coef, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo, WorkspaceLease};
 use plan::{Plan, Shape};
-use program::Step;
 
 /// The routine a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,12 +84,6 @@ pub(crate) enum Method {
     Given,
 }
 
-/// A scalar argument: of the element type, or real (`herk`'s `alpha`, the Hermitian `beta`s).
-pub(crate) enum ScalarArg<'a, T: Scalar> {
-    Full(Coef<'a, T>),
-    Real(Coef<'a, T::Real>),
-}
-
 /// One call's arguments, for every routine and form.
 pub(crate) struct Call<'a, 'b, T: Scalar> {
     pub name: &'static str,
@@ -108,10 +105,6 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     pub alpha: ScalarArg<'a, T>,
     pub beta: ScalarArg<'a, T>,
     pub method: Method,
-    /// Pivots and info of the solver's programs.
-    pub ints: Option<crate::solver::Ints>,
-    /// The batch entries to run (all when `None`): the solver runs its batch in chunks.
-    pub range: Option<(usize, usize)>,
 }
 
 impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
@@ -142,8 +135,6 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
             alpha: ScalarArg::Full(Coef::Host(T::one())),
             beta: ScalarArg::Full(Coef::Host(T::zero())),
             method: Method::Invert,
-            ints: None,
-            range: None,
         }
     }
 
@@ -171,27 +162,6 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
     fn with_b(&mut self, b: Batch<'a, T>, ldb: usize) -> &mut Self {
         self.b = Some((b, ldb));
         self
-    }
-}
-
-impl<T: Scalar> ScalarArg<'_, T> {
-    /// The value when it is on the host.
-    fn host(&self) -> Option<T> {
-        match self {
-            ScalarArg::Full(c) => c.host(),
-            ScalarArg::Real(c) => c.host().map(T::from_real),
-        }
-    }
-
-    fn on_device(&self) -> bool {
-        self.host().is_none()
-    }
-
-    fn per_entry(&self) -> bool {
-        match self {
-            ScalarArg::Full(c) => matches!(c, Coef::DevicePerEntry(_)),
-            ScalarArg::Real(c) => matches!(c, Coef::DevicePerEntry(_)),
-        }
     }
 }
 
@@ -424,7 +394,7 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 
     /// The program a plan runs.
-    fn program(&self, p: &Plan) -> Vec<Step> {
+    fn program(&self, p: &Plan) -> Vec<Step<NoSteps>> {
         if self.scale_only() {
             program::scale_only(self)
         } else {
@@ -433,98 +403,127 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 }
 
-/// The one implementation behind every Level-3 routine but `gemm_ex` (F1, F2).
-pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
-    // 1. sizes and shapes
-    c.check_ops()?;
-    c.check_sizes()?;
-    let batch = c.a.count();
-    let quick = c.quick() || batch == 0;
-    if !quick {
-        if let Some(r) = trsm_vector(h, &mut c) {
-            return r;
+impl<'b, T: Scalar> Call<'_, 'b, T> {
+    /// The executor's view of the operands: every entry, `B` read beside `A`, `C` written.
+    fn operands(&mut self) -> Operands<'_, 'b, T> {
+        let range = (0, self.c.count());
+        Operands {
+            a: self.a,
+            b: self.b.map(|b| b.0),
+            c: self.c.reborrow(),
+            alpha: self.alpha,
+            beta: self.beta,
+            range,
         }
     }
-    let shape = c.shape();
-    let cuda = h.device().backend() == Backend::Cuda;
-    let mut lt = if cuda && !quick {
-        Some(cuda::engine(h)?)
-    } else {
-        None
-    };
-    let full = match (&mut lt, quick) {
-        (_, true) => None,
-        (Some(lt), false) => {
-            let mut p = shape.full();
-            let steps = c.program(&p);
-            p.lt = cuda::lt_need(lt, &c, &p, &steps, crate::device::lt::LT_MAX_WORKSPACE)?;
-            Some(p)
-        }
-        (None, false) => Some(shape.full()),
-    };
-    // 2. the query (M8)
-    let q = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default());
-    if !matches!(q, Ok(None)) {
-        cuda::give_back(h, lt);
-        return q.map(|s| s.unwrap_or(Status::Success));
-    }
-    let r = run_checked(h, &mut c, full, &shape, &mut lt);
-    cuda::give_back(h, lt);
-    r
 }
 
-fn run_checked<T: Scalar>(
-    h: &mut Handle,
-    c: &mut Call<'_, '_, T>,
-    full: Option<Plan>,
-    shape: &Shape,
-    lt: &mut Option<crate::device::lt::Lt>,
-) -> Result<Status, Error> {
-    // 3. operands (F7)
-    c.check_operands(h)?;
-    let Some(full) = full else {
-        return Ok(Status::Success);
-    };
-    // 4. the workspace
-    let mut lt_err = None;
-    let (plan, status) = choose(
-        h,
-        c.name,
-        full,
-        |cap| {
-            let mut p = shape.fitted(cap)?;
-            if let Some(lt) = lt.as_mut() {
-                let room = cap.saturating_sub(p.own_bytes()) / CHUNK_LT * CHUNK_LT;
-                let steps = c.program(&p);
-                match cuda::lt_need(
-                    lt,
-                    c,
-                    &p,
-                    &steps,
-                    room.min(crate::device::lt::LT_MAX_WORKSPACE),
-                ) {
-                    Ok(need) => p.lt = need,
-                    Err(e) => {
-                        lt_err = Some(e);
-                        return None;
-                    }
-                }
+/// A Level-3 call on its way through the driver, with the GEMM engine it borrows from the
+/// handle (CUDA).
+struct Blas3Routine<'a, 'b, T: Scalar> {
+    call: Call<'a, 'b, T>,
+    lt: Option<Lt>,
+}
+
+impl<T: Scalar> Blas3Routine<'_, '_, T> {
+    /// `plan` with cuBLASLt's workspace need for its products, each algorithm chosen within
+    /// `limit` bytes (no engine: the host).
+    fn with_engine_need(&mut self, mut plan: Plan, limit: usize) -> Result<Plan, Error> {
+        if let Some(lt) = self.lt.as_mut() {
+            let steps = self.call.program(&plan);
+            let ops = self.call.operands();
+            plan.lt = exec_cuda::lt_need(lt, &ops, &plan.layout(), &steps, limit)?;
+        }
+        Ok(plan)
+    }
+}
+
+impl<T: Scalar> Routine for Blas3Routine<'_, '_, T> {
+    type Plan = Plan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
+    }
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        self.call.check_ops()?;
+        self.call.check_sizes()
+    }
+
+    fn full(&mut self, h: &mut Handle) -> Result<Option<Plan>, Error> {
+        if self.call.quick() || self.call.a.count() == 0 {
+            return Ok(None);
+        }
+        if h.device().backend() == Backend::Cuda && self.lt.is_none() {
+            self.lt = Some(exec_cuda::engine(h)?);
+        }
+        let full = self.call.shape().full();
+        self.with_engine_need(full, LT_MAX_WORKSPACE).map(Some)
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        self.call.check_operands(h)
+    }
+
+    fn fitted(&mut self, cap: usize) -> Result<Option<Plan>, Error> {
+        let Some(p) = self.call.shape().fitted(cap) else {
+            return Ok(None);
+        };
+        let room = cap.saturating_sub(p.own_bytes()) / CHUNK_LT * CHUNK_LT;
+        self.with_engine_need(p, room.min(LT_MAX_WORKSPACE))
+            .map(Some)
+    }
+
+    fn minimum(&self) -> String {
+        self.call.shape().minimum_text()
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &Plan) -> Result<(), Error> {
+        let h = lease.handle();
+        let ws = BlockWorkspace::leased(lease, 0);
+        let c = &mut self.call;
+        if self.lt.is_none() && c.kind == Kind::Trsm && c.method != Method::Given {
+            // A trsm on the host is faer's blocked triangular solve (the block program's small
+            // steps are tuned for GPU kernels); same workspace lease and statuses.
+            let _threads = h.host_par.enter();
+            for e in 0..c.c.count() {
+                let alpha = match &c.alpha {
+                    ScalarArg::Full(s) => coef_value(s, e)?,
+                    ScalarArg::Real(s) => T::from_real(coef_value(s, e)?),
+                };
+                let av = c.a.host_entry(e).ok_or_else(not_host)?;
+                let bv = c.c.host_entry_mut(e).ok_or_else(not_host)?;
+                crate::common::faer_host::trsm(
+                    c.side, c.uplo, c.opa, c.diag, c.m, c.n, alpha, av, c.lda, bv, c.ldc,
+                )?;
             }
-            Some(p)
-        },
-        || shape.minimum_text(),
-    )
-    .map_err(|e| lt_err.take().unwrap_or(e))?;
-    let lease = h.device_malloc(&plan.sizes())?;
-    let ws = plan::Blas3Workspace::leased(&lease, 0);
-    // 5. compute
-    let steps = c.program(&plan);
-    let r = match lt.as_mut() {
-        Some(lt) => cuda::run(lease.handle(), &ws, lt, c, &plan, &steps),
-        None => host::run(lease.handle(), &ws, c, &plan, &steps),
-    };
-    drop(lease);
-    r.map(|_| status)
+            return Ok(());
+        }
+        let steps = c.program(plan);
+        let name = c.name;
+        let mut ops = c.operands();
+        match self.lt.as_mut() {
+            Some(lt) => exec_cuda::run(h, &ws, lt, &ops, &plan.layout(), &steps, &OnlyBlocks, name),
+            None => exec_host::run(h, &ws, &mut ops, &steps, &mut OnlyBlocks),
+        }
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        exec_cuda::give_back(h, self.lt.take());
+    }
+}
+
+/// The one implementation behind every Level-3 routine but `gemm_ex` (F1, F2).
+pub(crate) fn run<T: Scalar>(h: &mut Handle, c: Call<'_, '_, T>) -> Result<Status, Error> {
+    let mut r = Blas3Routine { call: c, lt: None };
+    // Sizes first: the one-column trsm below is only taken by a valid call.
+    r.check_sizes()?;
+    if !r.call.quick() && r.call.a.count() > 0 {
+        if let Some(res) = trsm_vector(h, &mut r.call) {
+            return res;
+        }
+    }
+    drive(h, &mut r)
 }
 
 /// trsm with one right-hand side and a host `alpha` is Level 2's `trsv` (then `scal` when

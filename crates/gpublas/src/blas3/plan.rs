@@ -2,15 +2,13 @@
 //! expanded diagonal blocks `E`, result blocks `R` (trmm), and the GEMM engine's own workspace
 //! (cuBLASLt's, sized by the algorithm its heuristic picks for each product of the call).
 
-use super::program::levels;
 use super::{Kind, Method};
 use crate::common::plan::WorkspacePlan;
-use crate::memory::{rounded_total, WorkspaceSlice, CHUNK};
-use crate::WorkspaceLease;
+use crate::exec::program::{levels, INV_NB};
+use crate::exec::workspace::{BlockWorkspace, SLOTS};
+use crate::exec::Layout;
+use crate::memory::{rounded_total, CHUNK};
 use smallvec::SmallVec;
-
-/// Scalar slots per batch entry: alpha, conj(alpha), beta, 1, 0, -1.
-pub(crate) const SLOTS: usize = 6;
 
 /// Most bytes of E and R a full plan takes per chunk of batch entries.
 const BLOCKS_BUDGET: usize = 64 << 20;
@@ -65,45 +63,6 @@ pub(crate) struct Plan {
     pub e_min: usize,
 }
 
-/// Level 3's workspace parts by name: their sizes in bytes (`Plan::workspace`), or the
-/// sub-buffers a lease holds for them (`Blas3Workspace::leased`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Blas3Workspace<S> {
-    /// cuBLASLt's workspace.
-    pub lt: S,
-    /// Device scalars as per-entry slots (`SLOTS` elements per entry).
-    pub slots: S,
-    /// E: diagonal blocks, expanded or inverted (and the solver's Cholesky update blocks).
-    pub e_blocks: S,
-    /// R: result blocks and chunks, products' temporaries.
-    pub r_results: S,
-}
-
-impl Blas3Workspace<usize> {
-    /// The sizes in lease order: cuBLASLt first, as its workspace must be 256-byte aligned and
-    /// the lease start is.
-    pub(crate) fn list(&self) -> [usize; 4] {
-        [self.lt, self.slots, self.e_blocks, self.r_results]
-    }
-}
-
-impl Blas3Workspace<Option<WorkspaceSlice>> {
-    /// The parts of a lease whose sub-buffers from `first` on were laid out by `list`.
-    pub(crate) fn leased(lease: &WorkspaceLease<'_>, first: usize) -> Self {
-        Blas3Workspace {
-            lt: lease.buffer(first),
-            slots: lease.buffer(first + 1),
-            e_blocks: lease.buffer(first + 2),
-            r_results: lease.buffer(first + 3),
-        }
-    }
-}
-
-/// Device address of a leased part (0 where there is none).
-pub(crate) fn address(part: Option<WorkspaceSlice>) -> u64 {
-    part.map(|s| s.device_ptr()).unwrap_or(0)
-}
-
 impl WorkspacePlan for Plan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         SmallVec::from_buf(self.workspace().list())
@@ -112,11 +71,11 @@ impl WorkspacePlan for Plan {
 
 impl Plan {
     /// The parts' sizes in bytes.
-    pub(crate) fn workspace(&self) -> Blas3Workspace<usize> {
+    pub(crate) fn workspace(&self) -> BlockWorkspace<usize> {
         let e = self.e_elems();
         let r = self.r_elems();
         let per = |x: usize| x.saturating_mul(self.entries).saturating_mul(self.elem);
-        Blas3Workspace {
+        BlockWorkspace {
             lt: self.lt,
             slots: per(self.slots),
             e_blocks: per(e),
@@ -130,9 +89,13 @@ impl Plan {
         rounded_total(&[w.slots, w.e_blocks, w.r_results]).unwrap_or(usize::MAX)
     }
 
-    /// Element offsets of each entry's E, R and slots within their sub-buffers.
-    pub(crate) fn per_entry(&self) -> (usize, usize, usize) {
-        (self.e_elems(), self.r_elems(), self.slots)
+    /// How the executor lays out the workspace per batch entry.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout {
+            entries: self.entries,
+            e_elems: self.e_elems(),
+            r_elems: self.r_elems(),
+        }
     }
 
     fn e_elems(&self) -> usize {
@@ -172,9 +135,6 @@ fn trsm_nb(na: usize, other: usize) -> usize {
     let nb = if other <= 128 { 512 } else { TRSM_NB };
     nb.min(na).max(1)
 }
-
-/// Order of the diagonal blocks the inversion kernel inverts directly.
-pub(crate) const INV_NB: usize = 32;
 
 /// Largest level of the recursive cut of an order-`n` triangle into `nb` leaves (0 if none).
 fn top_level(n: usize, nb: usize) -> usize {

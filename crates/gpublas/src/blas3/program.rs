@@ -1,246 +1,20 @@
-//! A Level-3 call as a short program of block operations that both backends execute: matrix
-//! products (cuBLASLt or faer), and four small kernels (expand a stored triangle into a full
-//! block, write a block's triangle back, scale, copy). Blocking is decided here once, so the
-//! host runs the same decomposition the GPU does and the tests on either backend cover it.
+//! A Level-3 call as a program of the executor's block steps (`crate::exec`): matrix products
+//! and four small kernels (expand a stored triangle into a full block, write a block's triangle
+//! back, scale, copy). Blocking is decided here once, so the host runs the same decomposition
+//! the GPU does and the tests on either backend cover it.
 //!
-//! The triangle of an `n × n` matrix is cut recursively: leaf blocks of `nb` on the diagonal,
-//! then, at each level `s = nb, 2nb, 4nb, …`, the off-diagonal block of every pair of
-//! neighbouring `s`-blocks. Every level is one strided-batched product (its full pairs) plus one
-//! product for a shorter last pair, so an order-8192 `syrk` is a dozen large products.
+//! The triangle of an `n × n` matrix is cut recursively (`exec::program::levels`), so an
+//! order-8192 `syrk` is a dozen large products.
 
 use super::plan::Plan;
 use super::{Call, Kind};
+use crate::exec::program::{leaf_groups, levels, mat, runs, Fill, Space, Step, K, M};
+use crate::exec::NoSteps;
 use crate::{Diag, Op, Scalar, Side, Uplo};
-
-/// Where an operand lives: the caller's matrices of the current batch entry, or the workspace
-/// (`E`: expanded diagonal blocks, `R`: result blocks before they overwrite `B`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Space {
-    A,
-    B,
-    C,
-    E,
-    R,
-}
-
-/// A matrix operand of a step: element offset in its space, leading dimension, and the
-/// distance between consecutive blocks of a batched step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct M {
-    pub sp: Space,
-    pub off: usize,
-    pub ld: usize,
-    pub bs: usize,
-}
-
-pub(crate) const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
-    M { sp, off, ld, bs }
-}
-
-/// The scalars a step uses, in the order of the per-entry slots (`plan::SLOTS` of them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum K {
-    Alpha,
-    AlphaConj,
-    Beta,
-    One,
-    Zero,
-    MinusOne,
-}
-
-impl K {
-    /// Index of this scalar among an entry's slots.
-    pub(crate) fn slot(self) -> usize {
-        self as usize
-    }
-}
-
-/// How a stored triangle becomes a full block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fill {
-    Sym,
-    Herm,
-    Tri { unit: bool },
-}
-
-/// One block operation, applied to `count` blocks `bs` apart (and to every batch entry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// `c = alpha op(a) op(b) + beta c`.
-    Gemm {
-        ta: Op,
-        tb: Op,
-        m: usize,
-        n: usize,
-        k: usize,
-        alpha: K,
-        a: M,
-        b: M,
-        beta: K,
-        c: M,
-        count: usize,
-    },
-    /// `dst` (n × n) = the full matrix whose `lower`/upper triangle is stored in `src`.
-    Expand {
-        fill: Fill,
-        lower: bool,
-        n: usize,
-        src: M,
-        dst: M,
-        count: usize,
-    },
-    /// The `lower`/upper triangle of `dst` (n × n) = `src + beta dst` (`beta == 0`: `dst` not
-    /// read); `herm` makes the diagonal real.
-    Tri {
-        lower: bool,
-        herm: bool,
-        n: usize,
-        src: M,
-        dst: M,
-        beta: K,
-        count: usize,
-    },
-    /// `dst = beta dst` on an `m × n` matrix, or on a triangle when `tri` is `Some(lower)`.
-    Scale {
-        tri: Option<bool>,
-        herm: bool,
-        m: usize,
-        n: usize,
-        dst: M,
-        beta: K,
-    },
-    /// `dst = src`, `m × n`.
-    Copy { m: usize, n: usize, src: M, dst: M },
-    /// Inverts the 32 × 32 diagonal blocks of each triangular `n × n` block of `src` (its
-    /// `lower`/upper triangle; ones on the diagonal when `unit`) into the same places of `dst`,
-    /// each written whole (zeros in its other triangle).
-    TriInv {
-        lower: bool,
-        unit: bool,
-        n: usize,
-        src: M,
-        dst: M,
-        count: usize,
-    },
-    /// Substitution in place: `b` (`m × n`) becomes the solution of `op(a) X = alpha b`
-    /// (`left`, `a` of order `m`) or `X op(a) = alpha b` (order `n`), `a` triangular as stored
-    /// (`lower`, `unit`), of order at most 32.
-    TriSolve {
-        left: bool,
-        lower: bool,
-        op: Op,
-        unit: bool,
-        m: usize,
-        n: usize,
-        a: M,
-        b: M,
-        alpha: K,
-    },
-    /// The solver's LU of a panel: `rows × cols` (`cols` at most 64) at `a`, whose first row
-    /// and column are the matrix's row and column `k0`. Writes pivots `k0 .. k0 + cols`
-    /// (1-based matrix rows; none when `!pivot`) and sets info at the first zero pivot.
-    /// `leaf`: its number in the program (tags its blocks' exchange records).
-    Lu {
-        rows: usize,
-        cols: usize,
-        a: M,
-        k0: usize,
-        pivot: bool,
-        leaf: usize,
-    },
-    /// The solver's row interchanges `k0 .. k1` (in reverse when `reverse`), applied to `cols`
-    /// columns at `a` (row 0 of a matrix of `rows` rows; a pivot outside them is ignored).
-    Swap {
-        rows: usize,
-        cols: usize,
-        a: M,
-        k0: usize,
-        k1: usize,
-        reverse: bool,
-    },
-    /// The solver's Cholesky of a diagonal block of order `n` (at most 32) at `a`, the matrix's
-    /// column `k0`; skipped once info is set.
-    Chol {
-        lower: bool,
-        n: usize,
-        a: M,
-        k0: usize,
-    },
-    /// The solver's start: info 0 for every entry, the panel's exchange records cleared.
-    Init,
-    /// The steps after it run on the side lane (a second stream on CUDA), once the main
-    /// lane's steps so far have finished. The host runs every step in program order, so a
-    /// program must be correct that way too.
-    Fork,
-    /// The steps after it run on the main lane again, beside the side lane's.
-    Back,
-    /// The main lane waits for the side lane's steps so far.
-    Join,
-}
-
-impl Step {
-    /// The solver's own steps, which its backends run.
-    pub(crate) fn is_solver(&self) -> bool {
-        matches!(
-            self,
-            Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init
-        )
-    }
-}
-
-/// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have
-/// a second block of `s`, a last pair may have a shorter one (`last`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Level {
-    pub s: usize,
-    pub full: usize,
-    pub last: Option<usize>,
-}
-
-pub(crate) fn levels(n: usize, nb: usize) -> Vec<Level> {
-    let mut v = Vec::new();
-    let mut s = nb.max(1);
-    while s < n {
-        let full = n / (2 * s);
-        let q0 = full * 2 * s + s;
-        v.push(Level {
-            s,
-            full,
-            last: (q0 < n).then(|| n - q0),
-        });
-        s *= 2;
-    }
-    v
-}
-
-/// The pairs of a level as (p0, q0, second block size, count of such pairs, pair index 0 of
-/// the run): the full pairs as one batched run, then the short last pair.
-pub(crate) fn runs(l: &Level) -> impl Iterator<Item = (usize, usize, usize, usize)> {
-    let s = l.s;
-    let full = (l.full > 0).then_some((0, s, s, l.full));
-    let last = l.last.map(|qs| (l.full * 2 * s, l.full * 2 * s + s, qs, 1));
-    full.into_iter().chain(last)
-}
-
-/// Leaf blocks on the diagonal in groups of at most `per` blocks: (start, size, count).
-pub(crate) fn leaf_groups(n: usize, nb: usize, per: usize) -> Vec<(usize, usize, usize)> {
-    let mut v = Vec::new();
-    let full = n / nb;
-    let mut i = 0;
-    while i < full {
-        let g = per.min(full - i);
-        v.push((i * nb, nb, g));
-        i += g;
-    }
-    if n % nb != 0 {
-        v.push((full * nb, n % nb, 1));
-    }
-    v
-}
 
 /// Builds the program of a call that has work to do (not a quick return, `alpha` not a host
 /// zero, `k > 0`).
-pub(crate) fn build<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+pub(crate) fn build<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
     match c.kind {
         Kind::Gemm => vec![Step::Gemm {
             ta: c.opa,
@@ -264,7 +38,7 @@ pub(crate) fn build<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
 }
 
 /// The program that scales `C` by `beta` (alpha = 0 or k = 0), or zeroes `B` (trmm).
-pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step> {
+pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step<NoSteps>> {
     let herm = matches!(c.kind, Kind::Herk | Kind::Her2k | Kind::Herkx);
     let tri = match c.kind {
         Kind::Gemm | Kind::Symm | Kind::Hemm | Kind::Trmm | Kind::Trsm | Kind::Trtri => None,
@@ -285,7 +59,7 @@ pub(crate) fn scale_only<T: Scalar>(c: &Call<'_, '_, T>) -> Vec<Step> {
 }
 
 /// syrk, herk, syr2k, her2k, syrkx, herkx.
-fn rank_k<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+fn rank_k<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
     let herm = matches!(c.kind, Kind::Herk | Kind::Her2k | Kind::Herkx);
     let x = mat(Space::A, 0, c.lda, 0);
     let r = RankK {
@@ -330,7 +104,7 @@ pub(crate) struct RankK {
 /// Appends the steps of one rank-k update with diagonal leaves of `nb`, `eblocks` of them in
 /// E at once: diagonal blocks computed into E, their triangle written into C; off-diagonal
 /// blocks written once each, level by level, as batched products.
-pub(crate) fn rank_k_steps(v: &mut Vec<Step>, r: &RankK, nb: usize, eblocks: usize) {
+pub(crate) fn rank_k_steps<F>(v: &mut Vec<Step<F>>, r: &RankK, nb: usize, eblocks: usize) {
     let hop = if r.herm { Op::C } else { Op::T };
     let (ta, tb) = if r.notrans {
         (Op::N, hop)
@@ -425,7 +199,7 @@ pub(crate) fn rank_k_steps(v: &mut Vec<Step>, r: &RankK, nb: usize, eblocks: usi
 }
 
 /// symm, hemm.
-fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
     let left = c.side == Side::Left;
     let lower = c.uplo == Uplo::Lower;
     let ht = if c.kind == Kind::Hemm { Op::C } else { Op::T };
@@ -536,7 +310,7 @@ fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
 
 /// trmm: result blocks in R (a chunk of B's columns, Left; of its rows, Right), then copied
 /// over B (which the call holds as its output, space C).
-fn trmm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+fn trmm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
     let left = c.side == Side::Left;
     let op = c.opa;
     let (m, n, lda, ldb) = (c.m, c.n, c.lda, c.ldc);

@@ -1,7 +1,7 @@
 //! The programs of `trsm` and `trtri`, on the same block steps as the rest of Level 3.
 //!
 //! Inverting a triangle (`trtri`, and trsm's diagonal blocks): a kernel inverts its 32 × 32
-//! diagonal blocks, then, level by level over the recursive cut of `program::levels`, each
+//! diagonal blocks, then, level by level over the recursive cut of `exec::program::levels`, each
 //! off-diagonal block is two products through a temporary in R. For a lower triangle with
 //! diagonal blocks `p` (first) and `q` (second), `inv_qp = -inv_qq (A_qp inv_pp)`; upper:
 //! `inv_pq = -inv_pp (A_pq inv_qq)`. The temporary is made a column chunk at a time, and both
@@ -13,9 +13,10 @@
 //! (the order reversed for a backward solve). A leaf is one product with its inverted
 //! diagonal block into R and a copy back, or substitution in place.
 
-use super::plan::{Plan, INV_NB};
-use super::program::{leaf_groups, levels, mat, runs, Space, Step, K, M};
+use super::plan::Plan;
 use super::{Call, Method};
+use crate::exec::program::{leaf_groups, levels, mat, runs, Space, Step, INV_NB, K, M};
+use crate::exec::NoSteps;
 use crate::{Diag, Op, Scalar, Side, Uplo};
 
 /// Offset of element (row `r`, column `c`) of a matrix operand.
@@ -69,7 +70,7 @@ struct Inv {
 }
 
 /// Steps that invert `t` with at most `rlen` elements of R.
-fn invert(v: &mut Vec<Step>, t: Inv, rlen: usize) {
+fn invert<F>(v: &mut Vec<Step<F>>, t: Inv, rlen: usize) {
     v.push(Step::TriInv {
         lower: t.lower,
         unit: t.unit,
@@ -103,8 +104,8 @@ fn invert(v: &mut Vec<Step>, t: Inv, rlen: usize) {
 
 /// The off-diagonal block of one pair of inverted diagonal blocks (`p` at `p0` of order `s`,
 /// `q` at `q0` of order `qs`), for `count` pairs `strides` apart.
-fn pair(
-    v: &mut Vec<Step>,
+fn pair<F>(
+    v: &mut Vec<Step<F>>,
     t: Inv,
     (p0, q0, s, qs): (usize, usize, usize, usize),
     count: usize,
@@ -211,7 +212,7 @@ fn pair(
 }
 
 /// trtri: the other strict triangle of the output zeroed, then the inverse built in place.
-pub(super) fn trtri<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+pub(super) fn trtri<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
     let lower = c.uplo == Uplo::Lower;
     let n = c.n;
     let dst = mat(Space::C, 0, c.ldc, 0);
@@ -282,7 +283,7 @@ impl Solve {
         }
     }
 
-    fn rec(&self, v: &mut Vec<Step>, r0: usize, len: usize, scaled: bool) {
+    fn rec<F>(&self, v: &mut Vec<Step<F>>, r0: usize, len: usize, scaled: bool) {
         if len <= self.nb {
             self.leaf(v, r0, len, scaled);
             return;
@@ -303,9 +304,9 @@ impl Solve {
     }
 
     /// `B_t = beta B_t - op(A)_tf X_f` (Left) or `B_t = beta B_t - X_f op(A)_ft` (Right).
-    fn update(
+    fn update<F>(
         &self,
-        v: &mut Vec<Step>,
+        v: &mut Vec<Step<F>>,
         (t0, tl): (usize, usize),
         (f0, fl): (usize, usize),
         scaled: bool,
@@ -342,7 +343,7 @@ impl Solve {
         });
     }
 
-    fn leaf(&self, v: &mut Vec<Step>, i0: usize, bs: usize, scaled: bool) {
+    fn leaf<F>(&self, v: &mut Vec<Step<F>>, i0: usize, bs: usize, scaled: bool) {
         let alpha = if scaled { K::One } else { K::Alpha };
         let Some((sp, off0, ld, step)) = self.inv else {
             let (m, n) = if self.left {
@@ -445,7 +446,7 @@ impl Solve {
 }
 
 /// trsm (not a quick return, `alpha` not a host zero).
-pub(super) fn trsm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step> {
+pub(super) fn trsm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
     let inv = match c.method {
         Method::Substitute => Inverses::Substitute,
         Method::Given => {
@@ -499,7 +500,7 @@ pub(crate) struct TrsmBlocks {
 }
 
 /// Appends the steps of one solve under plan `p` (its `nb`, E, R, substitution).
-pub(crate) fn trsm_steps(v: &mut Vec<Step>, t: &TrsmBlocks, p: &Plan) {
+pub(crate) fn trsm_steps<F>(v: &mut Vec<Step<F>>, t: &TrsmBlocks, p: &Plan) {
     let left = t.side == Side::Left;
     let lower = t.uplo == Uplo::Lower;
     let op = t.op;

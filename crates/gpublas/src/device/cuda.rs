@@ -8,7 +8,7 @@ use cudarc::driver::{result, sys, CudaContext, CudaEvent, CudaGraph, CudaModule,
 use cudarc::nvrtc::Ptx;
 
 use super::libs;
-use crate::kernels::KernelModule;
+use super::KernelModule;
 use crate::Error;
 
 fn drv(op: &str) -> impl FnOnce(result::DriverError) -> Error + '_ {

@@ -945,7 +945,7 @@ impl Stream {
     /// The caller has checked every device range the kernel touches (SPEC F7).
     pub(crate) fn launch(
         &self,
-        module: &crate::kernels::KernelModule,
+        module: &KernelModule,
         func: &str,
         grid: u32,
         block: u32,
@@ -963,7 +963,7 @@ impl Stream {
     /// `cooperative`, all blocks resident at once (CUDA only).
     pub(crate) fn launch_with(
         &self,
-        module: &crate::kernels::KernelModule,
+        module: &KernelModule,
         func: &str,
         grid: (u32, u32, u32),
         (block, shared): (u32, u32),
@@ -1001,4 +1001,15 @@ impl Stream {
             StreamKind::Cuda(_, d) => d.bind(),
         }
     }
+}
+
+/// One compilation unit: a kernel source and the family define that selects its kernels.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelModule {
+    /// Module name, unique (e.g. `"blas1.dot"`).
+    pub name: &'static str,
+    /// The CUDA C++ source.
+    pub source: &'static str,
+    /// The family macro defined when compiling it.
+    pub define: &'static str,
 }

@@ -1,10 +1,11 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
-//! run on Level 3's executor.
+//! run on the executor's block steps.
 
-use super::plan::{lu_whole, panel_split, PANEL, PANEL_SMEM, SWAP_CHUNK};
-use super::Ints;
-use crate::blas3::program::{Step, M};
+use super::plan::{lu_whole, panel_split, PANEL, PANEL_SMEM, SIDE_GRID, SWAP_CHUNK};
+use super::program::SolverStep as Step;
+use super::DevInts;
 use crate::device::{param, Stream};
+use crate::exec::program::M;
 use crate::kernels::SOLVER;
 use crate::{Error, Scalar};
 
@@ -38,21 +39,17 @@ struct Sol {
 }
 
 /// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose matrices start at
-/// `c.0` (entry `e0`) and lie `c.1` elements apart; a panel takes at most `grid_cap` blocks
-/// (and at most the plan's).
+/// `c.0` (entry `e0`) and lie `c.1` elements apart, with pivots, info and scratch at `d`; on
+/// the side lane (`side`) a panel takes at most `SIDE_GRID` blocks (and at most the plan's).
 pub(crate) fn launch<T: Scalar>(
     s: &Stream,
     st: &Step,
     c: (u64, i64),
     (e0, ne): (usize, usize),
-    ints: Option<&Ints>,
-    grid_cap: usize,
+    d: &DevInts,
+    side: bool,
 ) -> Result<(), Error> {
-    let Some(Ints::Dev(d)) = ints else {
-        return Err(Error::InvalidValue(
-            "a solver step ran without its pivots and info".into(),
-        ));
-    };
+    let grid_cap = if side { SIDE_GRID } else { usize::MAX };
     let elem = std::mem::size_of::<T>() as u64;
     let at = |x: M| c.0 + x.off as u64 * elem;
     let idx = |chunk: bool| if chunk { e0 - d.first } else { e0 } as u64;
@@ -255,6 +252,5 @@ pub(crate) fn launch<T: Scalar>(
                 &mut prm,
             )
         }
-        _ => Ok(()),
     }
 }

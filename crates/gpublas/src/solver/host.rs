@@ -1,28 +1,18 @@
-//! The host backend of the solver's own steps (the rest of its programs run on Level 3's host
-//! executor): plain loops with the GPU kernels' rules (pivot: the largest `|re| + |im|`, the
+//! The host backend of the solver's own steps (the rest of its programs run on the executor's
+//! block steps): plain loops with the GPU kernels' rules (pivot: the largest `|re| + |im|`, the
 //! first of equals; info at the first zero pivot or non-positive diagonal).
 
-use super::{HostInts, Ints};
-use crate::blas3::program::Step;
+use super::program::SolverStep as Step;
+use super::HostInts;
 use crate::{Error, RealScalar, Scalar};
 
-fn ints(i: Option<&mut Ints>) -> Result<&mut HostInts, Error> {
-    match i {
-        Some(Ints::Host(h)) => Ok(h),
-        _ => Err(Error::InvalidValue(
-            "a solver step ran without its pivots and info".into(),
-        )),
-    }
-}
-
-/// Runs one solver step on entry `e`'s matrix `c`.
+/// Runs one solver step on entry `e`'s matrix `c`, with pivots and info in `hi`.
 pub(crate) fn exec<T: Scalar>(
     c: &mut [T],
     s: &Step,
-    i: Option<&mut Ints>,
+    hi: &mut HostInts,
     e: usize,
 ) -> Result<(), Error> {
-    let hi = ints(i)?;
     let kp = hi.kmin;
     let outside = || Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"));
     match *s {
@@ -168,7 +158,6 @@ pub(crate) fn exec<T: Scalar>(
                 }
             }
         }
-        _ => {}
     }
     Ok(())
 }

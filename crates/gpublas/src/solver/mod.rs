@@ -25,13 +25,15 @@ mod program;
 
 pub use api::*;
 
-use crate::blas3::plan::address;
-use crate::blas3::{self, ScalarArg};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
-use crate::common::plan::{choose, WorkspacePlan};
-use crate::device::{Backend, DeviceBuffer};
-use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo};
+use crate::common::plan::{drive, Routine};
+use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
+use crate::device::{Backend, DeviceBuffer, Stream};
+use crate::exec::workspace::address;
+use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands, ScalarArg};
+use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo, WorkspaceLease};
 use plan::{SolverPlan, SolverShape, SolverWorkspace};
+use program::{SolverStep, Step};
 
 /// The routine a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,12 +93,47 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
     }
 }
 
-/// Where the steps of one program find pivots, info and the panel kernel's scratch.
+/// Where the steps of one program find pivots, info and the panel kernel's scratch: the
+/// solver's part of a program run, which runs its own steps (`FamilySteps`).
 pub(crate) enum Ints {
     /// CUDA: device addresses.
     Dev(DevInts),
     /// Host backend: values gathered per entry, copied out after the program.
     Host(HostInts),
+}
+
+fn no_ints() -> Error {
+    Error::InvalidValue("a solver step ran without its pivots and info".into())
+}
+
+impl FamilySteps for Ints {
+    type Step = SolverStep;
+
+    fn launch<T: Scalar>(
+        &self,
+        stream: &Stream,
+        step: &SolverStep,
+        c: (u64, i64),
+        entries: (usize, usize),
+        side: bool,
+    ) -> Result<(), Error> {
+        match self {
+            Ints::Dev(d) => cuda::launch::<T>(stream, step, c, entries, d, side),
+            Ints::Host(_) => Err(no_ints()),
+        }
+    }
+
+    fn exec<T: Scalar>(
+        &mut self,
+        c: &mut [T],
+        step: &SolverStep,
+        entry: usize,
+    ) -> Result<(), Error> {
+        match self {
+            Ints::Host(hi) => host::exec(c, step, hi, entry),
+            Ints::Dev(_) => Err(no_ints()),
+        }
+    }
 }
 
 /// Device addresses of a program's integers (entry `e`'s pivots at `piv + e * piv_s` i32s).
@@ -354,138 +391,135 @@ fn check_int_buffer(
     Ok(())
 }
 
-/// A Level-3 call carrying the solver's operands to the block-program executors: `C` is the
-/// matrix written, `A` the factors a solve reads (a memoryless placeholder for the
-/// factorizations, whose programs only use `C`).
-fn carrier<'x, 'b, T: Scalar>(
+/// The executor's view of a solver call's operands for entries `range`: `C` is the matrix
+/// written, `A` the factors a solve reads (`placeholder`, memoryless, for the factorizations,
+/// whose programs only use `C`).
+fn operands<'x, 'b, T: Scalar>(
     c: &'x mut Call<'_, 'b, T>,
-    ph: &'x DeviceBuffer<T>,
-) -> blas3::Call<'x, 'b, T> {
+    placeholder: &'x DeviceBuffer<T>,
+    range: (usize, usize),
+) -> Operands<'x, 'b, T> {
     let batch = c.written.count();
-    let (a, lda) = match &c.a {
-        Some((a, lda)) => (*a, *lda),
-        None => (
-            Batch::Strided {
-                buf: ph,
-                stride: 0,
-                count: batch,
-            },
-            1,
-        ),
+    let a = match &c.a {
+        Some((a, _)) => *a,
+        None => Batch::Strided {
+            buf: placeholder,
+            stride: 0,
+            count: batch,
+        },
     };
-    let mut c3 = blas3::Call::new(
-        c.name,
-        blas3::Kind::Trsm,
+    Operands {
         a,
-        lda,
-        c.written.reborrow(),
-        c.ld_written,
-    );
-    c3.alpha = ScalarArg::Full(Coef::Host(T::one()));
-    c3.beta = ScalarArg::Full(Coef::Host(T::zero()));
-    c3
+        b: None,
+        c: c.written.reborrow(),
+        alpha: ScalarArg::Full(Coef::Host(T::one())),
+        beta: ScalarArg::Full(Coef::Host(T::zero())),
+        range,
+    }
 }
 
-/// cuBLASLt's workspace need of a plan's products, each algorithm chosen within `limit`.
-fn lt_of<T: Scalar>(
-    lt: &mut crate::device::lt::Lt,
-    c3: &blas3::Call<'_, '_, T>,
-    g: &program::Prog,
-    p: &SolverPlan,
-    limit: usize,
-) -> Result<usize, Error> {
-    let steps = program::build::<T>(g, p);
-    blas3::cuda::lt_need(lt, c3, &p.p3, &steps, limit)
+/// A solver call on its way through the driver, with the GEMM engine it borrows (CUDA).
+struct SolverRoutine<'a, 'b, T: Scalar> {
+    call: Call<'a, 'b, T>,
+    lt: Option<Lt>,
+    /// Set by `full` (it depends on the device).
+    shape: Option<SolverShape>,
+    /// Space A of the factorizations' programs, which read no A.
+    placeholder: DeviceBuffer<T>,
+}
+
+impl<T: Scalar> SolverRoutine<'_, '_, T> {
+    /// `plan` with cuBLASLt's workspace need for its products, each algorithm chosen within
+    /// `limit` bytes (no engine: the host).
+    fn with_engine_need(
+        &mut self,
+        mut plan: SolverPlan,
+        limit: usize,
+    ) -> Result<SolverPlan, Error> {
+        if let Some(lt) = self.lt.as_mut() {
+            let steps = program::build::<T>(&self.call.prog(), &plan);
+            let all = (0, self.call.written.count());
+            let ops = operands(&mut self.call, &self.placeholder, all);
+            plan.p3.lt = exec_cuda::lt_need(lt, &ops, &plan.p3.layout(), &steps, limit)?;
+        }
+        Ok(plan)
+    }
+}
+
+impl<T: Scalar> Routine for SolverRoutine<'_, '_, T> {
+    type Plan = SolverPlan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
+    }
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        if !T::COMPLEX && self.call.op == Op::C {
+            self.call.op = Op::T;
+        }
+        self.call.check_sizes()
+    }
+
+    fn full(&mut self, h: &mut Handle) -> Result<Option<SolverPlan>, Error> {
+        if self.call.quick() {
+            return Ok(None);
+        }
+        if h.device().backend() == Backend::Cuda && self.lt.is_none() {
+            self.lt = Some(exec_cuda::engine(h)?);
+        }
+        let shape = self.call.shape(h);
+        self.shape = Some(shape);
+        self.with_engine_need(shape.full(), LT_MAX_WORKSPACE)
+            .map(Some)
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        self.call.check_operands(h)
+    }
+
+    fn quick_return(&mut self, h: &mut Handle) -> Result<Status, Error> {
+        // LAPACK sets info to 0 on a quick return too.
+        if self.call.factors() && self.call.written.count() > 0 {
+            zero_info(h, &mut self.call)?;
+        }
+        Ok(Status::Success)
+    }
+
+    fn fitted(&mut self, cap: usize) -> Result<Option<SolverPlan>, Error> {
+        let Some(p) = self.shape.and_then(|s| s.fitted(cap)) else {
+            return Ok(None);
+        };
+        let room = cap.saturating_sub(p.own_bytes()) / 256 * 256;
+        self.with_engine_need(p, room.min(LT_MAX_WORKSPACE))
+            .map(Some)
+    }
+
+    fn minimum(&self) -> String {
+        self.shape.map(|s| s.minimum_text()).unwrap_or_default()
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &SolverPlan) -> Result<(), Error> {
+        let steps = program::build::<T>(&self.call.prog(), plan);
+        match self.lt.as_mut() {
+            Some(lt) => run_cuda(lease, lt, &mut self.call, &self.placeholder, plan, &steps),
+            None => run_host(lease, &mut self.call, &self.placeholder, plan, &steps),
+        }
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        exec_cuda::give_back(h, self.lt.take());
+    }
 }
 
 /// The one implementation behind every solver routine (F1, F2).
-pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
-    // 1. sizes and shapes
-    if !T::COMPLEX && c.op == Op::C {
-        c.op = Op::T;
-    }
-    c.check_sizes()?;
-    let quick = c.quick();
-    let cuda = h.device().backend() == Backend::Cuda;
-    let mut lt = if cuda && !quick {
-        Some(blas3::cuda::engine(h)?)
-    } else {
-        None
+pub(crate) fn run<T: Scalar>(h: &mut Handle, c: Call<'_, '_, T>) -> Result<Status, Error> {
+    let mut r = SolverRoutine {
+        call: c,
+        lt: None,
+        shape: None,
+        placeholder: DeviceBuffer::<T>::placeholder(0),
     };
-    let ph = DeviceBuffer::<T>::placeholder(0);
-    let r = run_with(h, &mut c, quick, &ph, &mut lt);
-    blas3::cuda::give_back(h, lt);
-    r
-}
-
-fn run_with<T: Scalar>(
-    h: &mut Handle,
-    c: &mut Call<'_, '_, T>,
-    quick: bool,
-    ph: &DeviceBuffer<T>,
-    lt: &mut Option<crate::device::lt::Lt>,
-) -> Result<Status, Error> {
-    let shape = c.shape(h);
-    let g = c.prog();
-    let lt_max = crate::device::lt::LT_MAX_WORKSPACE;
-    let full = if quick {
-        None
-    } else {
-        let mut p = shape.full();
-        if let Some(lt) = lt.as_mut() {
-            let c3 = carrier(c, ph);
-            p.p3.lt = lt_of::<T>(lt, &c3, &g, &p, lt_max)?;
-        }
-        Some(p)
-    };
-    // 2. the query (M8)
-    let q = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default());
-    if !matches!(q, Ok(None)) {
-        return q.map(|s| s.unwrap_or(Status::Success));
-    }
-    // 3. operands (F7)
-    c.check_operands(h)?;
-    let Some(full) = full else {
-        // LAPACK sets info to 0 on a quick return too.
-        if c.factors() && c.written.count() > 0 {
-            zero_info(h, c)?;
-        }
-        return Ok(Status::Success);
-    };
-    // 4. the workspace
-    let mut lt_err = None;
-    let name = c.name;
-    let (plan, status) = choose(
-        h,
-        name,
-        full,
-        |cap| {
-            let mut p = shape.fitted(cap)?;
-            if let Some(lt) = lt.as_mut() {
-                let room = cap.saturating_sub(p.own_bytes()) / 256 * 256;
-                let c3 = carrier(c, ph);
-                match lt_of::<T>(lt, &c3, &g, &p, room.min(lt_max)) {
-                    Ok(n) => p.p3.lt = n,
-                    Err(e) => {
-                        lt_err = Some(e);
-                        return None;
-                    }
-                }
-            }
-            Some(p)
-        },
-        || shape.minimum_text(),
-    )
-    .map_err(|e| lt_err.take().unwrap_or(e))?;
-    let lease = h.device_malloc(&plan.sizes())?;
-    // 5. compute
-    let steps = program::build::<T>(&g, &plan);
-    let r = match lt.as_mut() {
-        Some(lt) => run_cuda(&lease, lt, c, ph, &plan, &steps),
-        None => run_host(&lease, c, ph, &plan, &steps),
-    };
-    drop(lease);
-    r.map(|_| status)
+    drive(h, &mut r)
 }
 
 /// info = 0 for every entry (a quick return).
@@ -510,9 +544,9 @@ fn run_cuda<T: Scalar>(
     lease: &crate::WorkspaceLease<'_>,
     lt: &mut crate::device::lt::Lt,
     c: &mut Call<'_, '_, T>,
-    ph: &DeviceBuffer<T>,
+    placeholder: &DeviceBuffer<T>,
     plan: &SolverPlan,
-    steps: &[blas3::program::Step],
+    steps: &[Step],
 ) -> Result<(), Error> {
     let h = lease.handle();
     let batch = c.written.count();
@@ -571,38 +605,11 @@ fn run_cuda<T: Scalar>(
         let ne = per.min(batch - e0);
         dev.first = e0;
         {
-            let mut c3 = carrier(c, ph);
-            c3.ints = Some(Ints::Dev(dev));
-            c3.range = Some((e0, e0 + ne));
-            // Diagnostics: time each step kind (synchronising after every step).
-            if std::env::var_os("GPUBLAS_PROFILE_STEPS").is_some() {
-                let mut acc: std::collections::BTreeMap<String, (f64, usize)> = Default::default();
-                for st in steps {
-                    let t = crate::Timer::start(h.stream())?;
-                    blas3::cuda::run(h, &ws.solves, lt, &c3, &plan.p3, std::slice::from_ref(st))?;
-                    let dt = t.stop()?;
-                    let k = format!("{st:?}");
-                    let k = k.split([' ', '{']).next().unwrap_or("").to_string();
-                    let e = acc.entry(k).or_default();
-                    e.0 += dt;
-                    e.1 += 1;
-                }
-                // Asked for by name: printed, not logged (no subscriber is needed to see it).
-                let parts: Vec<String> = acc
-                    .iter()
-                    .map(|(k, (t, n))| format!("{k} {:.3} ms / {n}", t * 1e3))
-                    .collect();
-                eprintln!(
-                    "GPUBLAS_PROFILE_STEPS {} m={} n={} steps={}: {}",
-                    c3.name,
-                    c.m,
-                    c.n,
-                    steps.len(),
-                    parts.join(", ")
-                );
-            } else {
-                blas3::cuda::run(h, &ws.solves, lt, &c3, &plan.p3, steps)?;
-            }
+            let name = c.name;
+            let ops = operands(c, placeholder, (e0, e0 + ne));
+            let layout = plan.p3.layout();
+            let family = Ints::Dev(dev);
+            exec_cuda::run(h, &ws.blocks, lt, &ops, &layout, steps, &family, name)?;
         }
         if plan.ints > 0 {
             let g = &mut gathered[..ne * plan.ints];
@@ -627,9 +634,9 @@ fn run_cuda<T: Scalar>(
 fn run_host<T: Scalar>(
     lease: &crate::WorkspaceLease<'_>,
     c: &mut Call<'_, '_, T>,
-    ph: &DeviceBuffer<T>,
-    plan: &SolverPlan,
-    steps: &[blas3::program::Step],
+    placeholder: &DeviceBuffer<T>,
+    _plan: &SolverPlan,
+    steps: &[Step],
 ) -> Result<(), Error> {
     let batch = c.written.count();
     let kp = if c.kind == Kind::Getrs { c.m } else { c.kmin() };
@@ -684,15 +691,14 @@ fn run_host<T: Scalar>(
             }
         }
     } else {
-        let mut c3 = carrier(c, ph);
-        c3.ints = Some(Ints::Host(hi));
         let ws = SolverWorkspace::leased(lease);
-        let r = blas3::host::run(lease.handle(), &ws.solves, &mut c3, &plan.p3, steps);
-        let Some(Ints::Host(h2)) = c3.ints.take() else {
+        let mut family = Ints::Host(hi);
+        let mut ops = operands(c, placeholder, (0, batch));
+        let r = exec_host::run(lease.handle(), &ws.blocks, &mut ops, steps, &mut family);
+        let Ints::Host(back) = family else {
             return r;
         };
-        hi = h2;
-        drop(c3);
+        hi = back;
         r?;
     }
     if c.kind == Kind::Getrf {

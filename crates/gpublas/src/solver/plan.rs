@@ -6,9 +6,10 @@
 use smallvec::SmallVec;
 
 use super::Kind;
-use crate::blas3::plan::{Blas3Workspace, Plan, Shape};
+use crate::blas3::plan::{Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
 use crate::common::plan::WorkspacePlan;
+use crate::exec::workspace::BlockWorkspace;
 use crate::memory::{rounded_total, WorkspaceSlice, CHUNK};
 use crate::WorkspaceLease;
 
@@ -130,9 +131,9 @@ pub(crate) struct SolverPlan {
 /// sub-buffers a lease holds for them (`SolverWorkspace::leased`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SolverWorkspace<S> {
-    /// The triangular solves' parts (their E sized for Cholesky's update blocks too), laid out
-    /// as Level 3's plan lays out its own.
-    pub solves: Blas3Workspace<S>,
+    /// The executor's parts for the block steps (their E sized for Cholesky's update blocks
+    /// too), laid out as Level 3's plan lays out its own.
+    pub blocks: BlockWorkspace<S>,
     /// i32 values per entry: host-routed pivots and info, then the interchanges' gather lists.
     pub ints: S,
     /// The panel kernel's exchange slots.
@@ -142,10 +143,11 @@ pub(crate) struct SolverWorkspace<S> {
 impl SolverWorkspace<Option<WorkspaceSlice>> {
     /// The parts of a lease laid out by `SolverPlan::sizes`.
     pub(crate) fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        let after = BlockWorkspace::PARTS;
         SolverWorkspace {
-            solves: Blas3Workspace::leased(lease, 0),
-            ints: lease.buffer(4),
-            exchange: lease.buffer(5),
+            blocks: BlockWorkspace::leased(lease, 0),
+            ints: lease.buffer(after),
+            exchange: lease.buffer(after + 1),
         }
     }
 }
@@ -153,7 +155,7 @@ impl SolverWorkspace<Option<WorkspaceSlice>> {
 impl WorkspacePlan for SolverPlan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         let w = self.workspace();
-        let mut s = SmallVec::from_buf(w.solves.list());
+        let mut s = SmallVec::from_buf(w.blocks.list());
         s.extend([w.ints, w.exchange]);
         s
     }
@@ -163,7 +165,7 @@ impl SolverPlan {
     /// The parts' sizes in bytes.
     pub(crate) fn workspace(&self) -> SolverWorkspace<usize> {
         SolverWorkspace {
-            solves: self.p3.workspace(),
+            blocks: self.p3.workspace(),
             ints: (self.ints + self.swap) * self.p3.entries * 4,
             exchange: self.slot_bytes(),
         }
@@ -182,7 +184,7 @@ impl SolverPlan {
     /// Bytes of everything but cuBLASLt's part.
     pub(crate) fn own_bytes(&self) -> usize {
         let w = self.workspace();
-        let s = w.solves;
+        let s = w.blocks;
         rounded_total(&[s.slots, s.e_blocks, s.r_results, w.ints, w.exchange]).unwrap_or(usize::MAX)
     }
 }

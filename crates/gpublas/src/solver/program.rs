@@ -14,10 +14,50 @@ use super::plan::{
     chol_leaf, lookahead, lu_whole, side_leaf, split, split_by, SolverPlan, LEAF, PANEL,
 };
 use super::Kind;
-use crate::blas3::plan::INV_NB;
-use crate::blas3::program::{mat, rank_k_steps, RankK, Space, Step, K, M};
+use crate::blas3::program::{rank_k_steps, RankK};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
+use crate::exec::program::{mat, Space, Step as BlockStep, INV_NB, K, M};
 use crate::{Diag, Op, Scalar, Side, Uplo};
+
+/// The solver's own steps, which its `FamilySteps` runs (`cuda.rs`, `host.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SolverStep {
+    /// LU of a panel: `rows × cols` (`cols` at most 64, or a whole small matrix) at `a`,
+    /// whose first row and column are the matrix's row and column `k0`. Writes pivots
+    /// `k0 .. k0 + cols` (1-based matrix rows; none when `!pivot`) and sets info at the first
+    /// zero pivot. `leaf`: its number in the program (tags its blocks' exchange records).
+    Lu {
+        rows: usize,
+        cols: usize,
+        a: M,
+        k0: usize,
+        pivot: bool,
+        leaf: usize,
+    },
+    /// Row interchanges `k0 .. k1` (in reverse when `reverse`), applied to `cols` columns at
+    /// `a` (row 0 of a matrix of `rows` rows; a pivot outside them is ignored).
+    Swap {
+        rows: usize,
+        cols: usize,
+        a: M,
+        k0: usize,
+        k1: usize,
+        reverse: bool,
+    },
+    /// Cholesky of a diagonal block of order `n` (at most `chol_leaf`) at `a`, the matrix's
+    /// column `k0`; skipped once info is set.
+    Chol {
+        lower: bool,
+        n: usize,
+        a: M,
+        k0: usize,
+    },
+    /// The start: info 0 for every entry, the panel's exchange records cleared.
+    Init,
+}
+
+/// A step of a solver program.
+pub(crate) type Step = BlockStep<SolverStep>;
 
 fn at(x: M, r: usize, c: usize) -> M {
     M {
@@ -87,14 +127,14 @@ impl Builder<'_> {
     /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.
     fn lu(&mut self, m: usize, c0: usize, nc: usize, pivot: bool) {
         if nc <= self.unit {
-            self.v.push(Step::Lu {
+            self.v.push(Step::Family(SolverStep::Lu {
                 rows: m - c0,
                 cols: nc,
                 a: at(self.c, c0, c0),
                 k0: c0,
                 pivot,
                 leaf: self.leaf,
-            });
+            }));
             self.leaf += 1;
             return;
         }
@@ -159,14 +199,14 @@ impl Builder<'_> {
 
     /// Row interchanges `k0 .. k1` on `cols` columns from column `c0`, all `m` rows.
     fn swap(&mut self, m: usize, c0: usize, cols: usize, k0: usize, k1: usize) {
-        self.v.push(Step::Swap {
+        self.v.push(Step::Family(SolverStep::Swap {
             rows: m,
             cols,
             a: at(self.c, 0, c0),
             k0,
             k1,
             reverse: false,
-        });
+        }));
     }
 
     /// `A[r0.., c0..c0+nc] -= L U`, `L` the `rows × w` block below the diagonal block at `c`
@@ -214,12 +254,12 @@ impl Builder<'_> {
     /// Cholesky of the order-`nc` diagonal block at `c0`.
     fn chol<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
         if nc <= chol_leaf(std::mem::size_of::<T>()) {
-            self.v.push(Step::Chol {
+            self.v.push(Step::Family(SolverStep::Chol {
                 lower,
                 n: nc,
                 a: at(self.c, c0, c0),
                 k0: c0,
-            });
+            }));
             return;
         }
         let n1 = split(nc);
@@ -253,17 +293,17 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
     match g.kind {
         Kind::Getrf | Kind::GetrfNpvt => {
             let pivot = g.kind == Kind::Getrf;
-            b.v.push(Step::Init);
+            b.v.push(Step::Family(SolverStep::Init));
             if lu_whole(g.m, g.n, T::COMPLEX) {
                 // A small matrix: one step factors all of it (one block per matrix on the GPU).
-                b.v.push(Step::Lu {
+                b.v.push(Step::Family(SolverStep::Lu {
                     rows: g.m,
                     cols: g.n,
                     a: b.c,
                     k0: 0,
                     pivot,
                     leaf: 0,
-                });
+                }));
                 return b.v;
             }
             if let Some(nb) = lookahead(g.m, g.n) {
@@ -282,7 +322,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             }
         }
         Kind::Potrf => {
-            b.v.push(Step::Init);
+            b.v.push(Step::Family(SolverStep::Init));
             b.chol::<T>(g.uplo == Uplo::Lower, 0, g.m);
         }
         Kind::Getrs => {
@@ -290,27 +330,27 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let a = mat(Space::A, 0, g.ld_factors, 0);
             let x = b.c;
             if g.op == Op::N {
-                b.v.push(Step::Swap {
+                b.v.push(Step::Family(SolverStep::Swap {
                     rows: n,
                     cols: nrhs,
                     a: x,
                     k0: 0,
                     k1: n,
                     reverse: false,
-                });
+                }));
                 b.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, n, nrhs, a, x);
                 b.trsm(Side::Left, Uplo::Upper, Op::N, Diag::NonUnit, n, nrhs, a, x);
             } else {
                 b.trsm(Side::Left, Uplo::Upper, g.op, Diag::NonUnit, n, nrhs, a, x);
                 b.trsm(Side::Left, Uplo::Lower, g.op, Diag::Unit, n, nrhs, a, x);
-                b.v.push(Step::Swap {
+                b.v.push(Step::Family(SolverStep::Swap {
                     rows: n,
                     cols: nrhs,
                     a: x,
                     k0: 0,
                     k1: n,
                     reverse: true,
-                });
+                }));
             }
         }
         Kind::Potrs => {

@@ -1,9 +1,10 @@
-//! The CUDA backend of Level 3: runs a program's products through cuBLASLt with the handle's
-//! workspace, and its block operations with the kernels of `kernels/blas3.cu`.
+//! The executor's CUDA runner: a program's products through cuBLASLt with the workspace the
+//! handle leases, its block operations with the kernels of `kernels/blas3.cu`, a family's
+//! steps through its `FamilySteps`, on the handle's stream and its side lane.
 
-use super::plan::{address, Blas3Workspace, Plan, SLOTS};
 use super::program::{Fill, Space, Step, K, M};
-use super::{Call, ScalarArg};
+use super::workspace::{address, BlockWorkspace, SLOTS};
+use super::{FamilySteps, Layout, Operands, ScalarArg};
 use crate::common::operand::Batch;
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
 use crate::device::{param, Element, Stream};
@@ -91,7 +92,7 @@ fn dt<T: Scalar>() -> (Dt, Compute) {
 }
 
 /// Largest power of two (at most 256) dividing every value.
-pub(super) fn align_of(vals: &[u64]) -> u32 {
+pub(crate) fn align_of(vals: &[u64]) -> u32 {
     let mut a = 256u64;
     for &v in vals {
         if v != 0 {
@@ -167,8 +168,8 @@ fn mode(count: usize, ne: usize, uniform: bool) -> Mode {
 
 /// The cuBLASLt shape of one call of a product step (batch over blocks or entries).
 #[allow(clippy::too_many_arguments)]
-fn shape<T: Scalar>(
-    st: &Step,
+fn shape<T: Scalar, F>(
+    st: &Step<F>,
     bases: &Bases,
     by_entries: bool,
     batch: usize,
@@ -237,36 +238,31 @@ fn entry_stride<T: Element>(b: &Batch<'_, T>) -> i64 {
     }
 }
 
-fn per_entry<T: Scalar>(c: &Call<'_, '_, T>) -> bool {
-    c.alpha.per_entry() || c.beta.per_entry()
-}
-
-/// cuBLASLt's workspace need of a plan: the most any of its products' algorithms takes,
+/// cuBLASLt's workspace need of a program: the most any of its products' algorithms takes,
 /// each chosen with at most `limit` bytes.
-pub(crate) fn lt_need<T: Scalar>(
+pub(crate) fn lt_need<T: Scalar, F>(
     lt: &mut Lt,
-    c: &Call<'_, '_, T>,
-    p: &Plan,
-    steps: &[Step],
+    ops: &Operands<'_, '_, T>,
+    layout: &Layout,
+    steps: &[Step<F>],
     limit: usize,
 ) -> Result<usize, Error> {
-    let (pe, pr, _) = p.per_entry();
     let bases = Bases {
-        a: (0, entry_stride(&c.a)),
-        b: (0, c.b.map_or(0, |b| entry_stride(&b.0))),
-        c: (0, entry_stride(&c.c.view())),
-        e: (0, pe as i64),
-        r: (0, pr as i64),
+        a: (0, entry_stride(&ops.a)),
+        b: (0, ops.b.map_or(0, |b| entry_stride(&b))),
+        c: (0, entry_stride(&ops.c.view())),
+        e: (0, layout.e_elems as i64),
+        r: (0, layout.r_elems as i64),
         ws_align: crate::memory::CHUNK as u64,
     };
-    let uniform = !c.c.view().is_list() && !per_entry(c);
-    let ne = p.entries.min(c.c.count()).max(1);
-    let dev_scal = c.alpha.on_device() || c.beta.on_device();
+    let uniform = !ops.c.view().is_list() && !ops.per_entry_scalars();
+    let ne = layout.entries.min(ops.c.count()).max(1);
+    let dev_scal = ops.device_scalars();
     let mut need = 0;
     for st in steps {
         if let Step::Gemm { count, .. } = *st {
             let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
-            if let Some(s) = shape::<T>(st, &bases, by_entries, batch, dev_scal, limit) {
+            if let Some(s) = shape::<T, F>(st, &bases, by_entries, batch, dev_scal, limit) {
                 need = need.max(lt.prepare(&s)?);
             }
         }
@@ -276,7 +272,7 @@ pub(crate) fn lt_need<T: Scalar>(
 
 /// Host scalars, 16-byte aligned: cuBLASLt may load a complex scalar in one 16-byte access.
 #[repr(C, align(16))]
-pub(super) struct Aligned<X>(pub X);
+pub(crate) struct Aligned<X>(pub X);
 
 /// Host bytes of a scalar value.
 fn host_bytes<T: Scalar>(v: &T) -> &[u8] {
@@ -309,26 +305,31 @@ fn coef_parts<T: Scalar>(s: &ScalarArg<'_, T>) -> (u64, i64, i32, f64, f64) {
     }
 }
 
-/// Runs `steps` of the call on the handle's stream (and side lane), in the workspace parts `ws`
-/// of a lease the caller holds throughout.
-pub(crate) fn run<T: Scalar>(
+/// Runs `steps` on the handle's stream (and side lane) for the entries `ops.range`, in the
+/// workspace parts `ws` of a lease the caller holds throughout; `family` runs the family's own
+/// steps. With `GPUBLAS_PROFILE_STEPS` set, every step runs on the main lane and is timed
+/// (waiting on the stream after each), and the times per step kind are printed.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run<T: Scalar, F: FamilySteps>(
     h: &Handle,
-    ws: &Blas3Workspace<Option<WorkspaceSlice>>,
+    ws: &BlockWorkspace<Option<WorkspaceSlice>>,
     lt: &mut Lt,
-    c: &Call<'_, '_, T>,
-    plan: &Plan,
-    steps: &[Step],
+    ops: &Operands<'_, '_, T>,
+    layout: &Layout,
+    steps: &[Step<F::Step>],
+    family: &F,
+    name: &str,
 ) -> Result<(), Error> {
     let stream = h.stream();
     stream.bind()?;
-    let side = if steps.contains(&Step::Fork) {
+    let mut profile = std::env::var_os("GPUBLAS_PROFILE_STEPS").map(|_| Profile::default());
+    let side = if profile.is_none() && steps.contains(&Step::Fork) {
         h.side_lane()?
     } else {
         None
     };
 
     let elem = std::mem::size_of::<T>();
-    let batch = c.c.count();
     let (lt_ptr, slots, e_ptr, r_ptr) = (
         address(ws.lt),
         address(ws.slots),
@@ -342,26 +343,26 @@ pub(crate) fn run<T: Scalar>(
         .map(|&p| 1u64 << p.trailing_zeros().min(8))
         .min()
         .unwrap_or(256);
-    let (pe, pr, _) = plan.per_entry();
-    let list = c.c.view().is_list();
-    let uniform = !list && !per_entry(c);
-    let dev_scal = c.alpha.on_device() || c.beta.on_device();
+    let (pe, pr) = (layout.e_elems, layout.r_elems);
+    let list = ops.c.view().is_list();
+    let uniform = !list && !ops.per_entry_scalars();
+    let dev_scal = ops.device_scalars();
     let host_vals = Aligned([
-        c.alpha.host().unwrap_or(T::zero()),
-        c.alpha.host().unwrap_or(T::zero()).conj(),
-        c.beta.host().unwrap_or(T::zero()),
+        ops.alpha.host().unwrap_or(T::zero()),
+        ops.alpha.host().unwrap_or(T::zero()).conj(),
+        ops.beta.host().unwrap_or(T::zero()),
         T::one(),
         T::zero(),
         T::zero() - T::one(),
     ]);
     let host_vals = &host_vals.0;
-    let step_n = if list { 1 } else { plan.entries.max(1) };
-    let (mut e0, end) = c.range.unwrap_or((0, batch));
+    let step_n = if list { 1 } else { layout.entries.max(1) };
+    let (mut e0, end) = ops.range;
     while e0 < end {
         let ne = step_n.min(end - e0);
         // Scalars of this chunk into the slots.
         if dev_scal {
-            fill_slots(h, slots, &c.alpha, &c.beta, e0, ne)?;
+            fill_slots(h, slots, &ops.alpha, &ops.beta, e0, ne)?;
         }
         let addr = |b: &Batch<'_, T>| {
             if list {
@@ -370,10 +371,10 @@ pub(crate) fn run<T: Scalar>(
                 (b.entry_addr(e0), entry_stride(b))
             }
         };
-        let cview = c.c.view();
+        let cview = ops.c.view();
         let bases = Bases {
-            a: addr(&c.a),
-            b: c.b.map_or((0, 0), |b| addr(&b.0)),
+            a: addr(&ops.a),
+            b: ops.b.map_or((0, 0), |b| addr(&b)),
             c: addr(&cview),
             e: (e_ptr, pe as i64),
             r: (r_ptr, pr as i64),
@@ -389,9 +390,14 @@ pub(crate) fn run<T: Scalar>(
             open: false,
         };
         for st in steps {
-            let s = match (on_side, side) {
+            let on_side_now = on_side && side.is_some();
+            let s = match (on_side_now, side) {
                 (true, Some(l)) => l.stream(),
                 _ => stream,
+            };
+            let timer = match profile {
+                Some(_) => Some(crate::Timer::start(stream)?),
+                None => None,
             };
             match *st {
                 Step::Fork => {
@@ -420,8 +426,9 @@ pub(crate) fn run<T: Scalar>(
                         mode(count, ne, uniform).calls(count, ne);
                     // On the side lane no engine workspace (the main lane's products use it
                     // meanwhile).
-                    let lim = if on_side { 0 } else { lt_len };
-                    let Some(sh) = shape::<T>(st, &bases, by_entries, bn, dev_scal, lim) else {
+                    let lim = if on_side_now { 0 } else { lt_len };
+                    let Some(sh) = shape::<T, F::Step>(st, &bases, by_entries, bn, dev_scal, lim)
+                    else {
                         continue;
                     };
                     for o in 0..outer {
@@ -439,28 +446,62 @@ pub(crate) fn run<T: Scalar>(
                                 ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
                             }
                         };
-                        let (wp, wl) = if on_side { (0, 0) } else { (lt_ptr, lt_len) };
+                        let (wp, wl) = if on_side_now {
+                            (0, 0)
+                        } else {
+                            (lt_ptr, lt_len)
+                        };
                         lt.matmul(&sh, s, sc(alpha), at(a), at(b), sc(beta), at(cm), wp, wl)?;
                     }
                 }
-                _ if st.is_solver() => crate::solver::cuda::launch::<T>(
-                    s,
-                    st,
-                    bases.c,
-                    (e0, ne),
-                    c.ints.as_ref(),
-                    if on_side {
-                        crate::solver::plan::SIDE_GRID
-                    } else {
-                        usize::MAX
-                    },
-                )?,
-                _ => launch_blocks::<T>(s, st, &bases, ne, dev_scal, slots, host_vals)?,
+                Step::Family(f) => family.launch::<T>(s, &f, bases.c, (e0, ne), on_side_now)?,
+                _ => launch_blocks::<T, F::Step>(s, st, &bases, ne, dev_scal, slots, host_vals)?,
+            }
+            if let (Some(p), Some(t)) = (profile.as_mut(), timer) {
+                p.add(st, t.stop()?);
             }
         }
         e0 += ne;
     }
+    if let Some(p) = profile {
+        p.print(name, steps.len());
+    }
     Ok(())
+}
+
+/// Time per step kind of the programs a call ran (`GPUBLAS_PROFILE_STEPS`).
+#[derive(Default)]
+struct Profile {
+    kinds: std::collections::BTreeMap<String, (f64, usize)>,
+}
+
+impl Profile {
+    fn add<F: std::fmt::Debug>(&mut self, st: &Step<F>, seconds: f64) {
+        // The kind is the step's name; a family's step is named by its own variant.
+        let text = format!("{st:?}");
+        let text = text.strip_prefix("Family(").unwrap_or(&text);
+        let kind = text
+            .split([' ', '{', '(', ')'])
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let e = self.kinds.entry(kind).or_default();
+        e.0 += seconds;
+        e.1 += 1;
+    }
+
+    fn print(&self, name: &str, steps: usize) {
+        let parts: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|(k, (t, n))| format!("{k} {:.3} ms / {n}", t * 1e3))
+            .collect();
+        // Asked for by name: printed, not logged (no subscriber is needed to see it).
+        eprintln!(
+            "GPUBLAS_PROFILE_STEPS {name} steps={steps}: {}",
+            parts.join(", ")
+        );
+    }
 }
 
 /// Joins the side lane back into the main one when dropped while open (a failed step).
@@ -481,7 +522,7 @@ impl Drop for Unjoined<'_> {
 
 /// Writes `[alpha, conj(alpha), beta, 1, 0]` of entries `e0 .. e0 + ne` into `slots` (from
 /// device scalars, real or of the element type, and host values).
-pub(super) fn fill_slots<T: Scalar>(
+pub(crate) fn fill_slots<T: Scalar>(
     h: &Handle,
     slots: u64,
     alpha: &ScalarArg<'_, T>,
@@ -534,9 +575,9 @@ fn scal_elem(real: i32, elem: usize) -> u64 {
     }
 }
 
-fn launch_blocks<T: Scalar>(
+fn launch_blocks<T: Scalar, F>(
     s: &Stream,
-    st: &Step,
+    st: &Step<F>,
     bases: &Bases,
     ne: usize,
     dev_scal: bool,
@@ -658,14 +699,7 @@ fn launch_blocks<T: Scalar>(
             (j.src, j.dst) = (mx(a), mx(b));
             beta_k = Some(alpha);
         }
-        Step::Gemm { .. }
-        | Step::Lu { .. }
-        | Step::Swap { .. }
-        | Step::Chol { .. }
-        | Step::Init
-        | Step::Fork
-        | Step::Back
-        | Step::Join => return Ok(()),
+        Step::Gemm { .. } | Step::Family(_) | Step::Fork | Step::Back | Step::Join => return Ok(()),
     }
     if let Some(k) = beta_k {
         let idx = k.slot();

@@ -1,15 +1,16 @@
-//! The host backend of Level 3: the program's products run on faer (all cores above a small
-//! size), the block operations are plain loops. It leases the same plan as the GPU, so
-//! queries, fixed workspaces and `PerfDegraded` behave the same, and runs the same blocking.
+//! The executor's host runner: a program's products run on faer (all cores above a small
+//! size), the block operations are plain loops, a family's steps go to its `FamilySteps`. Its
+//! callers lease the same plan as on the GPU, so queries, fixed workspaces and `PerfDegraded`
+//! behave the same, and it runs the same blocking.
 
 use faer::linalg::matmul::matmul_with_conj;
 use faer::{Accum, Conj, MatMut, MatRef, Par};
 
 use crate::common::faer_host::{cast_err, par_for};
 
-use super::plan::{Blas3Workspace, Plan};
-use super::program::{Fill, Space, Step, K, M};
-use super::{Call, ScalarArg};
+use super::program::{Fill, Space, Step, INV_NB, K, M};
+use super::workspace::BlockWorkspace;
+use super::{FamilySteps, Operands, ScalarArg};
 use crate::common::host::{coef_value, not_host};
 use crate::device::host_workspace_bytes;
 use crate::memory::WorkspaceSlice;
@@ -94,75 +95,55 @@ fn workspace<'x, T: Scalar>(part: Option<WorkspaceSlice>) -> Result<&'x mut [T],
     })
 }
 
-/// Runs `steps` of the call in the workspace parts `ws` of a lease the caller holds throughout.
-pub(crate) fn run<T: Scalar>(
+/// Runs `steps` for the entries `ops.range` in the workspace parts `ws` of a lease the caller
+/// holds throughout; `family` runs the family's own steps.
+pub(crate) fn run<T: Scalar, F: FamilySteps>(
     h: &Handle,
-    ws: &Blas3Workspace<Option<WorkspaceSlice>>,
-    c: &mut Call<'_, '_, T>,
-    _plan: &Plan,
-    steps: &[Step],
+    ws: &BlockWorkspace<Option<WorkspaceSlice>>,
+    ops: &mut Operands<'_, '_, T>,
+    steps: &[Step<F::Step>],
+    family: &mut F,
 ) -> Result<(), Error> {
     let _threads = h.host_par.enter();
     let e_all: &mut [T] = workspace(ws.e_blocks)?;
     let r_all: &mut [T] = workspace(ws.r_results)?;
-    let a = c.a;
-    if c.kind == super::Kind::Trsm
-        && c.method != super::Method::Given
-        && c.ints.is_none()
-        && !steps.iter().any(|s| s.is_solver())
-    {
-        // A user's trsm is faer's blocked triangular solve on the CPU (the block program's
-        // small steps are tuned for GPU kernels); same workspace lease and statuses.
-        let (lo, hi) = c.range.unwrap_or((0, c.c.count()));
-        for e in lo..hi {
-            let alpha = value(&c.alpha, e)?;
-            let av = a.host_entry(e).ok_or_else(not_host)?;
-            let bv = c.c.host_entry_mut(e).ok_or_else(not_host)?;
-            crate::common::faer_host::trsm(
-                c.side, c.uplo, c.opa, c.diag, c.m, c.n, alpha, av, c.lda, bv, c.ldc,
-            )?;
-        }
-        return Ok(());
-    }
-    let b = c.b.map(|b| b.0);
-    let mut ints = c.ints.take();
-    let r = (|| {
-        let (lo, hi) = c.range.unwrap_or((0, c.c.count()));
-        for e in lo..hi {
-            let vals = Vals {
-                alpha: value(&c.alpha, e)?,
-                beta: value(&c.beta, e)?,
-            };
-            let mut sp = Spaces {
-                // The solver's factorizations have no A (their placeholder has no memory).
-                a: if a.entry(e).0.is_empty() {
-                    &[]
-                } else {
-                    a.host_entry(e).ok_or_else(not_host)?
-                },
-                b: match &b {
-                    Some(b) => b.host_entry(e).ok_or_else(not_host)?,
-                    None => &[],
-                },
-                c: c.c.host_entry_mut(e).ok_or_else(not_host)?,
-                e: &mut *e_all,
-                r: &mut *r_all,
-            };
-            for s in steps {
-                if s.is_solver() {
-                    crate::solver::host::exec(&mut *sp.c, s, ints.as_mut(), e)?
-                } else {
-                    exec(&mut sp, s, &vals)?
-                }
+    let (a, b) = (ops.a, ops.b);
+    let (lo, hi) = ops.range;
+    for e in lo..hi {
+        let vals = Vals {
+            alpha: value(&ops.alpha, e)?,
+            beta: value(&ops.beta, e)?,
+        };
+        let mut sp = Spaces {
+            // The solver's factorizations have no A (their placeholder has no memory).
+            a: if a.entry(e).0.is_empty() {
+                &[]
+            } else {
+                a.host_entry(e).ok_or_else(not_host)?
+            },
+            b: match &b {
+                Some(b) => b.host_entry(e).ok_or_else(not_host)?,
+                None => &[],
+            },
+            c: ops.c.host_entry_mut(e).ok_or_else(not_host)?,
+            e: &mut *e_all,
+            r: &mut *r_all,
+        };
+        for s in steps {
+            match s {
+                Step::Family(f) => family.exec(&mut *sp.c, f, e)?,
+                _ => exec(&mut sp, s, &vals)?,
             }
         }
-        Ok(())
-    })();
-    c.ints = ints;
-    r
+    }
+    Ok(())
 }
 
-fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), Error> {
+fn exec<T: Scalar, F: std::fmt::Debug>(
+    sp: &mut Spaces<'_, T>,
+    s: &Step<F>,
+    v: &Vals<T>,
+) -> Result<(), Error> {
     match *s {
         Step::Gemm {
             ta,
@@ -352,8 +333,8 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
                 ));
             }
             for i in 0..count {
-                for o in (0..n).step_by(super::plan::INV_NB) {
-                    let nn = super::plan::INV_NB.min(n - o);
+                for o in (0..n).step_by(INV_NB) {
+                    let nn = INV_NB.min(n - o);
                     let s0 = src.off + i * src.bs + o * (src.ld + 1);
                     let d0 = dst.off + i * dst.bs + o * (dst.ld + 1);
                     invert_block(lower, unit, nn, (a, s0, src.ld), (d, d0, dst.ld));
@@ -426,7 +407,7 @@ fn exec<T: Scalar>(sp: &mut Spaces<'_, T>, s: &Step, v: &Vals<T>) -> Result<(), 
             sp.put(b.sp, d);
             Ok(())
         }
-        Step::Lu { .. } | Step::Swap { .. } | Step::Chol { .. } | Step::Init => Ok(()),
+        Step::Family(_) => Ok(()),
         // One lane: program order is an order the program allows.
         Step::Fork | Step::Back | Step::Join => Ok(()),
         Step::Copy { m, n, src, dst } => {
@@ -460,7 +441,7 @@ fn invert_block<T: Scalar>(
         (0..n).map(|i| l(i, i).divisor()).collect()
     };
     for c in 0..n {
-        let mut x = [T::zero(); super::plan::INV_NB];
+        let mut x = [T::zero(); INV_NB];
         let order: Vec<usize> = if lower {
             (c..n).collect()
         } else {
@@ -485,7 +466,7 @@ fn invert_block<T: Scalar>(
 
 /// `c = alpha op(a) op(b) + beta c` on column-major slices (`beta == 0`: `c` not read).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn gemm<T: Scalar>(
+pub(crate) fn gemm<T: Scalar>(
     ta: Op,
     tb: Op,
     m: usize,

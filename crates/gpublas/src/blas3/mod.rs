@@ -390,6 +390,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             device_scalars: self.alpha.on_device() || self.beta.on_device(),
             scale_only: self.scale_only(),
             method: self.method,
+            params: plan::Blas3Params::auto(),
         }
     }
 

@@ -10,14 +10,62 @@ use crate::exec::Layout;
 use crate::memory::{rounded_total, CHUNK};
 use smallvec::SmallVec;
 
-/// Most bytes of E and R a full plan takes per chunk of batch entries.
-const BLOCKS_BUDGET: usize = 64 << 20;
+/// Level 3's tuning values (measured on the H100), in one place beside the plan that uses
+/// them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Blas3Params {
+    /// Most bytes of E and R a full plan takes per chunk of batch entries.
+    pub blocks_budget: usize,
+    /// Leaf block of the triangular programs: `n / 32` as a power of two within these bounds
+    /// (the wasted half of the diagonal blocks stays near 3 % of a rank-k update), or `n`.
+    pub leaf_min: usize,
+    pub leaf_max: usize,
+    /// Smallest leaf block of a reduced plan.
+    pub nb_min: usize,
+    /// Smallest chunk of B's columns (rows) in trmm's reduced plan.
+    pub rchunk_min: usize,
+    /// trsm's leaf (its diagonal blocks inverted or substituted), and the larger leaf it takes
+    /// with at most `trsm_few_rhs` right-hand sides, where each leaf's few launches cost more
+    /// than the extra work of a larger inverted block (`2 nb na other`; 0.65 ms against
+    /// 1.49 ms at order 8192 with 16 right-hand sides).
+    pub trsm_nb: usize,
+    pub trsm_nb_few_rhs: usize,
+    pub trsm_few_rhs: usize,
+}
 
-/// Smallest leaf block of a reduced plan.
-const NB_MIN: usize = 8;
+impl Blas3Params {
+    /// The values for the devices gpublas is tuned on.
+    pub(crate) fn auto() -> Self {
+        Blas3Params {
+            blocks_budget: 64 << 20,
+            leaf_min: 64,
+            leaf_max: 256,
+            nb_min: 8,
+            rchunk_min: 1,
+            trsm_nb: 128,
+            trsm_nb_few_rhs: 512,
+            trsm_few_rhs: 128,
+        }
+    }
 
-/// Smallest chunk of B's columns (rows) in trmm's reduced plan.
-const RCHUNK_MIN: usize = 1;
+    /// trsm's leaf for a triangle of order `na` and `other` right-hand sides.
+    fn trsm_nb(&self, na: usize, other: usize) -> usize {
+        let nb = if other <= self.trsm_few_rhs {
+            self.trsm_nb_few_rhs
+        } else {
+            self.trsm_nb
+        };
+        nb.min(na).max(1)
+    }
+
+    /// Leaf block for a triangle of order `n`.
+    fn nb_for(&self, n: usize) -> usize {
+        (n / 32)
+            .next_power_of_two()
+            .clamp(self.leaf_min, self.leaf_max)
+            .min(n.max(1))
+    }
+}
 
 /// What the plan depends on.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +83,7 @@ pub(crate) struct Shape {
     pub scale_only: bool,
     /// trsm: how the diagonal blocks are treated.
     pub method: Method,
+    pub params: Blas3Params,
 }
 
 /// A chosen plan: block sizes and how many batch entries run at once.
@@ -125,17 +174,6 @@ impl Plan {
     }
 }
 
-/// Leaf block of trsm: diagonal blocks of this order are inverted (or substituted).
-pub(crate) const TRSM_NB: usize = 128;
-
-/// trsm's leaf: 128, or 512 with at most 128 right-hand sides, where each leaf's few
-/// launches cost more than the extra work of a larger inverted block (`2 nb na other`;
-/// measured on the H100: 0.65 ms against 1.49 ms at order 8192 with 16 right-hand sides).
-fn trsm_nb(na: usize, other: usize) -> usize {
-    let nb = if other <= 128 { 512 } else { TRSM_NB };
-    nb.min(na).max(1)
-}
-
 /// Largest level of the recursive cut of an order-`n` triangle into `nb` leaves (0 if none).
 fn top_level(n: usize, nb: usize) -> usize {
     levels(n, nb).last().map_or(0, |l| l.s)
@@ -157,12 +195,6 @@ fn trtri_temp(n: usize) -> usize {
         .unwrap_or(0)
 }
 
-/// Leaf block for a triangle of order `n`: 1/32 of it as a power of two in [64, 256] (the
-/// wasted half of the diagonal blocks stays near 3 % of a rank-k update), or `n` itself.
-fn nb_for(n: usize) -> usize {
-    (n / 32).next_power_of_two().clamp(64, 256).min(n.max(1))
-}
-
 impl Shape {
     /// The plan with enough workspace, cuBLASLt's part still 0.
     pub(crate) fn full(&self) -> Plan {
@@ -171,11 +203,11 @@ impl Shape {
         }
         let uses_e = !self.scale_only && self.kind != Kind::Gemm;
         let uses_r = !self.scale_only && self.kind == Kind::Trmm;
-        let nb = nb_for(self.na);
+        let nb = self.params.nb_for(self.na);
         let leaves = self.na.div_ceil(nb).max(1);
         let rchunk = if uses_r {
             let per_col = self.na.max(1).saturating_mul(self.elem);
-            let fit = (BLOCKS_BUDGET / per_col) / 64 * 64;
+            let fit = (self.params.blocks_budget / per_col) / 64 * 64;
             fit.max(64).min(self.other.max(1))
         } else {
             1
@@ -203,7 +235,7 @@ impl Shape {
     fn with_entries(&self, mut p: Plan) -> Plan {
         if !self.list {
             let per = p.own_bytes().max(1);
-            p.entries = (BLOCKS_BUDGET / per).clamp(1, self.batch.max(1));
+            p.entries = (self.params.blocks_budget / per).clamp(1, self.batch.max(1));
         }
         p
     }
@@ -218,12 +250,12 @@ impl Shape {
             && (self.method == Method::Substitute
                 || (self.method == Method::Invert && self.na <= INV_NB));
         let nb = match (trsm, subst) {
-            (true, false) => trsm_nb(self.na, self.other),
+            (true, false) => self.params.trsm_nb(self.na, self.other),
             _ => INV_NB,
         };
         let leaves = self.na.div_ceil(nb).max(1);
         let uses_e = work && trsm && self.method == Method::Invert && !subst;
-        let budget = BLOCKS_BUDGET / self.elem;
+        let budget = self.params.blocks_budget / self.elem;
         let rlen = if !work || subst {
             0
         } else if trsm {
@@ -314,10 +346,10 @@ impl Shape {
                     Plan { eblocks: e, ..q }.own_bytes() <= cap
                 })
                 .unwrap_or(1);
-            } else if p.uses_r && p.rchunk > RCHUNK_MIN {
-                p.rchunk = (p.rchunk / 2).max(RCHUNK_MIN);
-            } else if p.uses_e && p.nb > NB_MIN {
-                p.nb = (p.nb / 2).max(NB_MIN);
+            } else if p.uses_r && p.rchunk > self.params.rchunk_min {
+                p.rchunk = (p.rchunk / 2).max(self.params.rchunk_min);
+            } else if p.uses_e && p.nb > self.params.nb_min {
+                p.nb = (p.nb / 2).max(self.params.nb_min);
                 p.eblocks = 1;
             } else {
                 return None;
@@ -346,12 +378,13 @@ impl Shape {
             }
             _ => {}
         }
+        let (nb, rchunk) = (self.params.nb_min, self.params.rchunk_min);
         format!(
-            "needs at least one {NB_MIN} × {NB_MIN} block of {} bytes per element{} and the scalar slots; \
+            "needs at least one {nb} × {nb} block of {} bytes per element{} and the scalar slots; \
              workspace is handed out in {CHUNK}-byte chunks",
             self.elem,
             if self.kind == Kind::Trmm {
-                format!(" and {RCHUNK_MIN} result columns of {} elements", self.na)
+                format!(" and {rchunk} result columns of {} elements", self.na)
             } else {
                 String::new()
             }

@@ -1,7 +1,7 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on the executor's block steps.
 
-use super::plan::{lu_whole, panel_split, PANEL, PANEL_SMEM, SIDE_GRID, SWAP_CHUNK};
+use super::plan::{lu_whole, PANEL, PANEL_SMEM, SWAP_CHUNK};
 use super::program::SolverStep as Step;
 use super::DevInts;
 use crate::device::{param, Stream};
@@ -40,7 +40,7 @@ struct Sol {
 
 /// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose matrices start at
 /// `c.0` (entry `e0`) and lie `c.1` elements apart, with pivots, info and scratch at `d`; on
-/// the side lane (`side`) a panel takes at most `SIDE_GRID` blocks (and at most the plan's).
+/// the side lane (`side`) a panel takes at most `side_grid` blocks (and at most the plan's).
 pub(crate) fn launch<T: Scalar>(
     s: &Stream,
     st: &Step,
@@ -49,7 +49,7 @@ pub(crate) fn launch<T: Scalar>(
     d: &DevInts,
     side: bool,
 ) -> Result<(), Error> {
-    let grid_cap = if side { SIDE_GRID } else { usize::MAX };
+    let grid_cap = if side { d.params.side_grid } else { usize::MAX };
     let elem = std::mem::size_of::<T>() as u64;
     let at = |x: M| c.0 + x.off as u64 * elem;
     let idx = |chunk: bool| if chunk { e0 - d.first } else { e0 } as u64;
@@ -133,7 +133,7 @@ pub(crate) fn launch<T: Scalar>(
             }
             // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
             let (g, rpb) = if ne == 1 {
-                panel_split(rows, d.grid.min(grid_cap))
+                d.params.panel_split(rows, d.grid.min(grid_cap))
             } else {
                 (1, rows)
             };

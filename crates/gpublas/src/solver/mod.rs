@@ -136,8 +136,9 @@ impl FamilySteps for Ints {
     }
 }
 
-/// Device addresses of a program's integers (entry `e`'s pivots at `piv + e * piv_s` i32s).
-#[derive(Clone, Copy, Debug, Default)]
+/// Device addresses of a program's integers (entry `e`'s pivots at `piv + e * piv_s` i32s),
+/// and the plan's tuning values its launches follow.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct DevInts {
     pub piv: u64,
     pub piv_s: usize,
@@ -152,6 +153,7 @@ pub(crate) struct DevInts {
     /// Gather lists of the interchanges (per chunk entry, `swap_s` i32s apart; 0: none).
     pub swap: u64,
     pub swap_s: usize,
+    pub params: plan::SolverParams,
 }
 
 /// A program's integers on the host backend: `kmin` pivots and one info per entry.
@@ -347,6 +349,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             piv_host: self.ipiv.as_ref().is_some_and(|p| p.0.is_host()),
             info_host: self.info.as_ref().is_some_and(|i| i.is_host()),
             sms: h.device().multiprocessor_count(),
+            params: plan::SolverParams::auto(),
         }
     }
 
@@ -569,7 +572,14 @@ fn run_cuda<T: Scalar>(
             0
         },
         swap_s: plan.swap,
-        ..Default::default()
+        params: plan.params,
+        piv: 0,
+        piv_s: 0,
+        info: 0,
+        info_s: 0,
+        first: 0,
+        piv_chunk: false,
+        info_chunk: false,
     };
     match (&c.ipiv, &c.piv_in) {
         (Some((Results::Device(b), sp)), _) => {

@@ -6,7 +6,7 @@
 use smallvec::SmallVec;
 
 use super::Kind;
-use crate::blas3::plan::{Plan, Shape};
+use crate::blas3::plan::{Blas3Params, Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
 use crate::common::plan::WorkspacePlan;
 use crate::exec::workspace::BlockWorkspace;
@@ -44,51 +44,92 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
 /// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
 pub(crate) const PANEL: usize = 64;
 
-/// Look-ahead LU: fewest columns (of `min(m, n)`) and block width (from 4096 columns; 128
-/// below). H100, f64 (NOTES, issue 10, 2026-11-25 later): blocks of 512 beat 256 by 5 % at
-/// 32768 and equalled them at 8192 and 16384.
-const AHEAD_MIN: usize = 256;
-const AHEAD_NB: usize = 512;
-const AHEAD_NB_SMALL: usize = 128;
-
-/// The block width of the look-ahead LU of an `m × n` matrix, or `None` for the recursive
-/// program: blocks of columns whose panel (a recursive LU of its own) runs on the side lane
-/// while the main lane updates the rest of the trailing matrix.
-pub(crate) fn lookahead(m: usize, n: usize) -> Option<usize> {
-    let k = m.min(n);
-    let nb = if k >= 4096 { AHEAD_NB } else { AHEAD_NB_SMALL };
-    (k >= AHEAD_MIN.max(2 * nb)).then_some(nb)
+/// The solver's tuning values (measured on the H100; NOTES has the tables): block widths,
+/// crossovers and grid caps, in one place beside the plan that uses them. Kernel facts the
+/// sources mirror (`PANEL`, `PANEL_SMEM`, `SWAP_CHUNK`, `chol_leaf`) stay constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SolverParams {
+    /// Fewest columns (of `min(m, n)`) for the look-ahead LU (and at least two blocks).
+    pub ahead_min: usize,
+    /// Block width of the look-ahead LU from `ahead_wide_from` columns on, and below it.
+    /// Blocks of 512 beat 256 by 5 % at 32768 and equalled them at 8192 and 16384 (f64).
+    pub ahead_nb: usize,
+    pub ahead_nb_small: usize,
+    pub ahead_wide_from: usize,
+    /// Most blocks of a panel on the side lane: the rest of the device stays with the main
+    /// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
+    /// and 64 were within 2 % of each other; 24 and 16 were slower.
+    pub side_grid: usize,
+    /// Fewest panel rows per block of the panel kernel.
+    pub rows_per_block: usize,
+    /// Most workspace bytes (everything but cuBLASLt's) a full plan takes for the batch
+    /// entries it runs at once.
+    pub batch_budget: usize,
+    /// Leaf of Cholesky's trailing-update diagonal blocks: `n / 32` rounded up to a power of
+    /// two, within these bounds (as Level 3's rank-k updates).
+    pub herk_nb_min: usize,
+    pub herk_nb_max: usize,
 }
 
-/// Columns of a side-lane panel's leaves over `rows` rows of `elem` bytes: the widest of
-/// 64, 32, 16, 8 whose rows fit the shared memory of the side lane's blocks (the panel kernel
-/// works in global memory otherwise, several times slower per column).
-pub(crate) fn side_leaf(rows: usize, elem: usize) -> usize {
-    let (_, per) = panel_split(rows, SIDE_GRID);
-    let mut w = PANEL;
-    while w > 8 && per * w * elem > PANEL_SMEM {
-        w /= 2;
+impl SolverParams {
+    /// The values for the devices gpublas is tuned on.
+    pub(crate) fn auto() -> Self {
+        SolverParams {
+            ahead_min: 256,
+            ahead_nb: 512,
+            ahead_nb_small: 128,
+            ahead_wide_from: 4096,
+            side_grid: 48,
+            rows_per_block: 128,
+            batch_budget: 64 << 20,
+            herk_nb_min: 64,
+            herk_nb_max: 256,
+        }
     }
-    w
-}
 
-/// The blocks of a panel kernel over `rows` rows with at most `grid` of them (at least
-/// `ROWS_PER_BLOCK` rows each), and the rows each block holds.
-pub(crate) fn panel_split(rows: usize, grid: usize) -> (usize, usize) {
-    let g = grid.min(rows.div_ceil(ROWS_PER_BLOCK)).max(1);
-    (g, rows.div_ceil(g))
-}
+    /// The block width of the look-ahead LU of an `m × n` matrix, or `None` for the recursive
+    /// program: blocks of columns whose panel (a recursive LU of its own) runs on the side
+    /// lane while the main lane updates the rest of the trailing matrix.
+    pub(crate) fn lookahead(&self, m: usize, n: usize) -> Option<usize> {
+        let k = m.min(n);
+        let nb = if k >= self.ahead_wide_from {
+            self.ahead_nb
+        } else {
+            self.ahead_nb_small
+        };
+        (k >= self.ahead_min.max(2 * nb)).then_some(nb)
+    }
 
-/// Most blocks of a panel on the side lane: the rest of the device stays with the main
-/// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
-/// and 64 were within 2 % of each other on the H100; 24 and 16 were slower.
-pub(crate) const SIDE_GRID: usize = 48;
+    /// Columns of a side-lane panel's leaves over `rows` rows of `elem` bytes: the widest of
+    /// 64, 32, 16, 8 whose rows fit the shared memory of the side lane's blocks (the panel
+    /// kernel works in global memory otherwise, several times slower per column).
+    pub(crate) fn side_leaf(&self, rows: usize, elem: usize) -> usize {
+        let (_, per) = self.panel_split(rows, self.side_grid);
+        let mut w = PANEL;
+        while w > 8 && per * w * elem > PANEL_SMEM {
+            w /= 2;
+        }
+        w
+    }
+
+    /// The blocks of a panel kernel over `rows` rows with at most `grid` of them (at least
+    /// `rows_per_block` rows each), and the rows each block holds.
+    pub(crate) fn panel_split(&self, rows: usize, grid: usize) -> (usize, usize) {
+        let g = grid.min(rows.div_ceil(self.rows_per_block)).max(1);
+        (g, rows.div_ceil(g))
+    }
+
+    /// Leaf of Cholesky's trailing-update diagonal blocks for an update of order `n`.
+    fn herk_nb(&self, n: usize) -> usize {
+        (n / 32)
+            .next_power_of_two()
+            .clamp(self.herk_nb_min, self.herk_nb_max)
+            .min(n.max(1))
+    }
+}
 
 /// Most interchanges one permutation step turns into a gather (mirrors `SWAPC` in solver.cu).
 pub(crate) const SWAP_CHUNK: usize = 1024;
-
-/// Fewest panel rows per block of the panel kernel.
-const ROWS_PER_BLOCK: usize = 128;
 
 /// Bytes of shared memory a panel block may keep its rows in (else it works in place).
 pub(crate) const PANEL_SMEM: usize = 160 << 10;
@@ -107,6 +148,7 @@ pub(crate) struct SolverShape {
     pub piv_host: bool,
     pub info_host: bool,
     pub sms: usize,
+    pub params: SolverParams,
 }
 
 /// A chosen plan.
@@ -125,6 +167,8 @@ pub(crate) struct SolverPlan {
     /// i32 values per entry for the interchanges' gather lists (0: interchanges one column
     /// per thread, in order).
     pub swap: usize,
+    /// The tuning values the program is built and launched with.
+    pub params: SolverParams,
 }
 
 /// The solver's workspace parts by name: their sizes in bytes (`SolverPlan::workspace`), or the
@@ -205,11 +249,6 @@ pub(crate) fn split_by(nc: usize, unit: usize) -> usize {
     h.clamp(1, nc - 1)
 }
 
-/// Leaf of Cholesky's trailing-update diagonal blocks (as Level 3's rank-k updates).
-fn herk_nb(n: usize) -> usize {
-    (n / 32).next_power_of_two().clamp(64, 256).min(n.max(1))
-}
-
 impl SolverShape {
     fn kmin(&self) -> usize {
         self.m.min(self.n)
@@ -283,6 +322,7 @@ impl SolverShape {
             device_scalars: false,
             scale_only: na == 0 || other == 0,
             method: Method::Invert,
+            params: Blas3Params::auto(),
         }
     }
 
@@ -292,7 +332,9 @@ impl SolverShape {
         if !lu || self.whole_lu() || (self.batch > 1 && !self.list) {
             return 1;
         }
-        self.m.div_ceil(ROWS_PER_BLOCK).clamp(1, self.sms.max(1))
+        self.m
+            .div_ceil(self.params.rows_per_block)
+            .clamp(1, self.sms.max(1))
     }
 
     fn ints(&self) -> usize {
@@ -317,6 +359,7 @@ impl SolverShape {
             grid,
             ints: self.ints(),
             swap: self.swap_ints(),
+            params: self.params,
         }
     }
 
@@ -334,15 +377,14 @@ impl SolverShape {
     pub(crate) fn full(&self) -> SolverPlan {
         let mut p3 = self.p3_shape().full();
         let hn = self.herk_n();
-        let hnb = herk_nb(hn);
+        let hnb = self.params.herk_nb(hn);
         let heblocks = hn.div_ceil(hnb).max(1);
         let grid = self.full_grid();
-        // Batch entries at once: as the solves' plan, but at most what 64 MiB of everything
-        // per entry allows.
+        // Batch entries at once: as the solves' plan, but at most what the budget allows.
         let one = self.with(Plan { entries: 1, ..p3 }, hnb, heblocks, grid);
         if !self.list {
             let per = one.own_bytes().max(1);
-            p3.entries = ((64 << 20) / per).clamp(1, self.batch.max(1));
+            p3.entries = (self.params.batch_budget / per).clamp(1, self.batch.max(1));
         } else {
             p3.entries = 1;
         }

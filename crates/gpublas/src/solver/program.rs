@@ -10,9 +10,7 @@
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
 //! (64 complex double) are one block in shared memory (a warp's registers up to 32).
 
-use super::plan::{
-    chol_leaf, lookahead, lu_whole, side_leaf, split, split_by, SolverPlan, LEAF, PANEL,
-};
+use super::plan::{chol_leaf, lu_whole, split, split_by, SolverPlan, LEAF, PANEL};
 use super::Kind;
 use crate::blas3::program::{rank_k_steps, RankK};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
@@ -187,7 +185,7 @@ impl Builder<'_> {
             let w1 = nb.min(k - c1);
             self.update(rows, (c1, w1), c, w);
             self.v.push(Step::Fork);
-            self.unit = side_leaf(m - c1, self.elem);
+            self.unit = self.p.params.side_leaf(m - c1, self.elem);
             self.lu(m, c1, w1, pivot);
             self.unit = PANEL;
             self.v.push(Step::Back);
@@ -306,7 +304,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
                 }));
                 return b.v;
             }
-            if let Some(nb) = lookahead(g.m, g.n) {
+            if let Some(nb) = p.params.lookahead(g.m, g.n) {
                 b.lu_ahead(g.m, g.n, nb, pivot);
                 return b.v;
             }

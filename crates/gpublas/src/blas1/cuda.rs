@@ -1,10 +1,13 @@
 //! The CUDA backend of the Level-1 reductions: builds the kernels' job descriptions and
 //! launches them on the handle's stream (kernels in `kernels/blas1.cu`).
 
-use super::{Batch, Blas1Elem, Blas1Out, Call, Kind, Plan, Results, BLOCK, LIST_MAX};
+use super::{
+    Batch, Blas1Elem, Blas1Out, Blas1Workspace, Call, Kind, Plan, Results, BLOCK, LIST_MAX,
+};
 use crate::device::{param, Element};
 use crate::kernels::{KernelModule, ASUM, DOT, IAMAX, NRM2};
-use crate::{Error, WorkspaceLease};
+use crate::memory::WorkspaceSlice;
+use crate::{Error, Handle};
 
 /// Mirrors `VecArg` in blas1.cu.
 #[repr(C)]
@@ -73,29 +76,35 @@ enum Addressing {
     Table,
 }
 
+/// Device address of a leased part (0 where there is none).
+fn address(part: Option<WorkspaceSlice>) -> u64 {
+    part.map(|s| s.device_ptr()).unwrap_or(0)
+}
+
 pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas1Workspace<Option<WorkspaceSlice>>,
     c: &Call<'_, E, R>,
     plan: Plan,
     addrs: &[u64],
 ) -> Result<(), Error> {
-    let stream = lease.handle().stream();
+    let stream = h.stream();
     stream.bind()?;
     let m = module(c.kind);
-    let part = lease.buffer(0).map(|s| s.device_ptr()).unwrap_or(0);
+    let part = address(ws.partials);
     let out_base = match &c.out {
-        Results::Host(_) => lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0),
+        Results::Host(_) => address(ws.host_results),
         Results::Device(b) => b.device_ptr().unwrap_or(0),
     };
     let out_size = std::mem::size_of::<R>() as u64;
     let batch = c.x.count();
     let two = c.y.is_some();
-    let table = lease.buffer(2).map(|s| s.device_ptr()).unwrap_or(0);
+    let table = address(ws.addr_table);
     // A pageable host-to-device copy cannot be captured into a graph: under capture a list
     // passes its addresses as kernel parameters instead.
     let addressing = if !c.x.is_list() {
         Addressing::Strided
-    } else if plan.addr_bytes > 0 && !stream.is_capturing()? {
+    } else if plan.workspace.addr_table > 0 && !stream.is_capturing()? {
         stream.write_bytes(table, bytemuck::cast_slice(addrs))?;
         Addressing::Table
     } else {
@@ -128,8 +137,9 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
         };
         let grid = (plan.g * nvec) as u32;
         if addressing == Addressing::Params {
-            // x addresses then y addresses, as checked (F7) and collected by `reduce`; the
-            // kernel reads the whole fixed-size list parameter.
+            // x addresses then y addresses, as checked (F7) and collected by the operand
+            // checks (`Reduction::check_operands`); the kernel reads the whole fixed-size list
+            // parameter.
             ptrs.clear();
             ptrs.extend_from_slice(&addrs[v0..v0 + nvec]);
             if two {
@@ -151,14 +161,12 @@ pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
     Ok(())
 }
 
-/// Copies host results out of the workspace (waits for the stream).
+/// Copies host results out of their part of the workspace (waits for the stream).
 pub(super) fn read_results<R: Element>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    host_results: Option<WorkspaceSlice>,
     dst: &mut [R],
 ) -> Result<(), Error> {
-    let src = lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0);
-    lease
-        .handle()
-        .stream()
-        .read_bytes(src, bytemuck::cast_slice_mut(dst))
+    h.stream()
+        .read_bytes(address(host_results), bytemuck::cast_slice_mut(dst))
 }

@@ -1,9 +1,10 @@
 //! The host backend of the Level-1 reductions: the kernels' algorithm in plain Rust, partial
 //! states in the leased workspace, the same plan (blocks per vector) as on the GPU.
 
-use super::{Blas1Elem, Blas1Out, Call, Kind, Plan, Results};
+use super::{Blas1Elem, Blas1Out, Blas1Workspace, Call, Kind, Plan, Results};
 use crate::device::host_workspace_bytes;
-use crate::{Error, WorkspaceLease};
+use crate::memory::WorkspaceSlice;
+use crate::{Error, Handle};
 
 /// Blue's constants for f64 (LAPACK dnrm2).
 const TSML: f64 = f64::from_bits(0x2000000000000000); // 2^-511
@@ -429,14 +430,15 @@ fn block<E: Blas1Elem>(
 }
 
 pub(super) fn run<E: Blas1Elem, R: Blas1Out>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas1Workspace<Option<WorkspaceSlice>>,
     c: &mut Call<'_, E, R>,
     plan: Plan,
 ) -> Result<(), Error> {
-    let par = lease.handle().host_par.clone();
+    let par = h.host_par.clone();
     let words = c.kind.partial_bytes() / 8;
-    let part_slice = lease
-        .buffer(0)
+    let part_slice = ws
+        .partials
         .map(|s| (s.device_ptr(), s.len()))
         .unwrap_or((0, 0));
     let parts: &mut [f64] = if plan.g > 1 {

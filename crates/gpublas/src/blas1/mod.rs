@@ -35,11 +35,11 @@ pub use crate::common::operand::Results;
 pub use update::*;
 
 use crate::common::operand::{check_counts, span_or, vec_span, Batch, Checker};
-use crate::common::plan::{choose, WorkspacePlan};
+use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer, Element};
 pub(crate) use crate::kernels::LIST_MAX;
-use crate::memory::{round_up, CHUNK};
-use crate::{Error, Handle, Status};
+use crate::memory::{round_up, WorkspaceSlice, CHUNK};
+use crate::{Error, Handle, Status, WorkspaceLease};
 
 /// Threads per block of every Level-1 kernel.
 pub(crate) const BLOCK: usize = 256;
@@ -92,18 +92,44 @@ pub(crate) struct Plan {
     pub chunk: usize,
     /// Blocks per vector; 1 means one block writes the result with no partials.
     pub g: usize,
-    /// Bytes of the partials sub-buffer.
-    pub partial_bytes: usize,
-    /// Bytes of the host-result sub-buffer.
-    pub result_bytes: usize,
-    /// Bytes of a list batch's table of vector addresses, read by one launch over the whole
-    /// batch; 0 when addresses travel as kernel parameters, `LIST_MAX` at a time.
-    pub addr_bytes: usize,
+    /// The workspace parts' sizes in bytes.
+    pub workspace: Blas1Workspace<usize>,
+}
+
+/// The reductions' workspace parts by name: their sizes in bytes (`Plan::workspace`), or the
+/// sub-buffers a lease holds for them (`Blas1Workspace::leased`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Blas1Workspace<S> {
+    /// The blocks' partial states, `g` per vector of a launch (none with one block per vector).
+    pub partials: S,
+    /// The results bound for host memory, copied out once the launches are done.
+    pub host_results: S,
+    /// A list batch's table of vector addresses (x's, then y's), read by one launch over the
+    /// whole batch; none when addresses travel as kernel parameters, `LIST_MAX` at a time.
+    pub addr_table: S,
+}
+
+impl Blas1Workspace<usize> {
+    /// The sizes in lease order.
+    pub(crate) fn list(&self) -> [usize; 3] {
+        [self.partials, self.host_results, self.addr_table]
+    }
+}
+
+impl Blas1Workspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease laid out by `list`.
+    pub(crate) fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        Blas1Workspace {
+            partials: lease.buffer(0),
+            host_results: lease.buffer(1),
+            addr_table: lease.buffer(2),
+        }
+    }
 }
 
 impl WorkspacePlan for Plan {
     fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
-        smallvec::smallvec![self.partial_bytes, self.result_bytes, self.addr_bytes]
+        smallvec::SmallVec::from_slice(&self.workspace.list())
     }
 }
 
@@ -140,21 +166,23 @@ impl Shape {
         Plan {
             chunk,
             g,
-            partial_bytes: if g > 1 {
-                chunk * g * self.kind.partial_bytes()
-            } else {
-                0
-            },
-            // Saturating: a batch count too large for memory fails the checks, not here.
-            result_bytes: if self.host_results {
-                self.batch.saturating_mul(self.out_size)
-            } else {
-                0
-            },
-            addr_bytes: if addr_table {
-                self.batch.saturating_mul(self.operands() * 8)
-            } else {
-                0
+            workspace: Blas1Workspace {
+                partials: if g > 1 {
+                    chunk * g * self.kind.partial_bytes()
+                } else {
+                    0
+                },
+                // Saturating: a batch count too large for memory fails the checks, not here.
+                host_results: if self.host_results {
+                    self.batch.saturating_mul(self.out_size)
+                } else {
+                    0
+                },
+                addr_table: if addr_table {
+                    self.batch.saturating_mul(self.operands() * 8)
+                } else {
+                    0
+                },
             },
         }
     }
@@ -179,16 +207,19 @@ impl Shape {
         if base.total() <= capacity {
             return Some(base);
         }
-        let results = round_up(base.result_bytes)?;
+        let results = round_up(base.workspace.host_results)?;
         let budget = capacity.checked_sub(results)? / CHUNK * CHUNK;
         let g = (budget / (base.chunk * self.kind.partial_bytes())).min(base.g);
         let g = if g < 2 { 1 } else { g };
         Some(Plan {
             g,
-            partial_bytes: if g > 1 {
-                base.chunk * g * self.kind.partial_bytes()
-            } else {
-                0
+            workspace: Blas1Workspace {
+                partials: if g > 1 {
+                    base.chunk * g * self.kind.partial_bytes()
+                } else {
+                    0
+                },
+                ..base.workspace
             },
             ..base
         })
@@ -256,91 +287,135 @@ fn check_results<R: Element>(
     Ok(())
 }
 
+/// One reduction call on its way through [`drive`].
+struct Reduction<'a, E, R> {
+    call: Call<'a, E, R>,
+    shape: Shape,
+    cuda: bool,
+    /// The vectors' device addresses (x's, then y's), borrowed from the handle while the call
+    /// runs (lists can hold thousands of vectors).
+    addrs: Option<Vec<u64>>,
+}
+
+impl<E, R> Reduction<'_, E, R> {
+    /// Every result is zero and nothing is read (F3).
+    fn quick_zero(&self) -> bool {
+        let c = &self.call;
+        c.n == 0 || (c.kind.zero_on_nonpositive_inc() && c.incx <= 0)
+    }
+}
+
+impl<E: Blas1Elem, R: Blas1Out> Routine for Reduction<'_, E, R> {
+    type Plan = Plan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
+    }
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        if let Some((y, _)) = &self.call.y {
+            check_counts(self.call.name, ("x", self.shape.batch), ("y", y.count()))?;
+        }
+        Ok(())
+    }
+
+    fn full(&mut self, _h: &mut Handle) -> Result<Option<Plan>, Error> {
+        Ok((!self.quick_zero() && self.shape.batch > 0).then(|| self.shape.full()))
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        let batch = self.shape.batch;
+        let c = &self.call;
+        check_results(h, c.name, &c.out, batch)?;
+        if batch == 0 || self.quick_zero() {
+            return Ok(());
+        }
+        let addrs = self.addrs.insert(std::mem::take(&mut h.list_addrs));
+        addrs.clear();
+        check_vectors(h, c.name, "x", &c.x, c.n, c.incx, addrs)?;
+        if let Some((y, incy)) = &c.y {
+            check_vectors(h, c.name, "y", y, c.n, *incy, addrs)?;
+        }
+        if self.cuda && c.out.is_host() && h.stream().is_capturing()? {
+            return Err(Error::Unsupported(format!(
+                "{}: results to host memory need a host synchronisation, which graph capture forbids; \
+                 pass a device buffer (Results::Device)",
+                c.name
+            )));
+        }
+        Ok(())
+    }
+
+    fn quick_return(&mut self, h: &mut Handle) -> Result<Status, Error> {
+        if self.shape.batch == 0 {
+            return Ok(Status::Success);
+        }
+        quick_zeros(h, &mut self.call.out, self.shape.batch)
+    }
+
+    fn fitted(&mut self, capacity: usize) -> Result<Option<Plan>, Error> {
+        Ok(self.shape.fitted(capacity))
+    }
+
+    fn minimum(&self) -> String {
+        let results = self.shape.full().workspace.host_results;
+        format!(
+            "needs at least {} bytes for {} host results; raise the workspace with \
+             set_device_memory_size or pass Results::Device",
+            round_up(results).unwrap_or(results),
+            self.shape.batch
+        )
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &Plan) -> Result<(), Error> {
+        let h = lease.handle();
+        let ws = Blas1Workspace::leased(lease);
+        if !self.cuda {
+            return host::run(h, &ws, &mut self.call, *plan);
+        }
+        let addrs = self.addrs.as_deref().unwrap_or_default();
+        cuda::run(h, &ws, &self.call, *plan, addrs)?;
+        if let Results::Host(dst) = &mut self.call.out {
+            cuda::read_results(h, ws.host_results, &mut dst[..self.shape.batch])?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        if let Some(addrs) = self.addrs.take() {
+            h.list_addrs = addrs;
+        }
+    }
+}
+
 /// The one implementation behind every Level-1 routine (F1, F2).
 pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     h: &mut Handle,
-    mut c: Call<'_, E, R>,
+    call: Call<'_, E, R>,
 ) -> Result<Status, Error> {
-    // 1. sizes and shapes
-    let batch = c.x.count();
-    if let Some((y, _)) = &c.y {
-        check_counts(c.name, ("x", batch), ("y", y.count()))?;
-    }
-    let quick_zero = c.n == 0 || (c.kind.zero_on_nonpositive_inc() && c.incx <= 0);
+    let cuda = h.device().backend() == Backend::Cuda;
     let shape = Shape {
-        kind: c.kind,
-        n: c.n,
-        batch,
-        list: c.x.is_list(),
-        host_results: c.out.is_host(),
-        sms: if h.device().backend() == crate::device::Backend::Host {
-            HOST_SMS
-        } else {
+        kind: call.kind,
+        n: call.n,
+        batch: call.x.count(),
+        list: call.x.is_list(),
+        host_results: call.out.is_host(),
+        sms: if cuda {
             h.device().multiprocessor_count()
+        } else {
+            HOST_SMS
         },
         out_size: std::mem::size_of::<R>(),
     };
-    let plan = if quick_zero || batch == 0 {
-        None
-    } else {
-        Some(shape.full())
-    };
-    // 2. the query (M8)
-    let sizes = plan.map(|p| p.sizes()).unwrap_or_default();
-    if let Some(st) = h.query_step(&sizes)? {
-        return Ok(st);
-    }
-    // 3. operands (F7)
-    check_results(h, c.name, &c.out, batch)?;
-    if batch == 0 {
-        return Ok(Status::Success);
-    }
-    let Some(full) = plan else {
-        return quick_zeros(h, &mut c.out, batch);
-    };
-    let mut addrs = std::mem::take(&mut h.list_addrs);
-    addrs.clear();
-    check_vectors(h, c.name, "x", &c.x, c.n, c.incx, &mut addrs)?;
-    if let Some((y, incy)) = &c.y {
-        check_vectors(h, c.name, "y", y, c.n, *incy, &mut addrs)?;
-    }
-    let cuda = h.device().backend() == Backend::Cuda;
-    if cuda && c.out.is_host() && h.stream().is_capturing()? {
-        return Err(Error::Unsupported(format!(
-            "{}: results to host memory need a host synchronisation, which graph capture forbids; \
-             pass a device buffer (Results::Device)",
-            c.name
-        )));
-    }
-    // 4. the workspace
-    let (plan, status) = choose(
+    drive(
         h,
-        c.name,
-        full,
-        |cap| shape.fitted(cap),
-        || {
-            format!(
-                "needs at least {} bytes for {batch} host results; raise the workspace with \
-                 set_device_memory_size or pass Results::Device",
-                round_up(full.result_bytes).unwrap_or(full.result_bytes)
-            )
+        &mut Reduction {
+            call,
+            shape,
+            cuda,
+            addrs: None,
         },
-    )?;
-    let lease = h.device_malloc(&plan.sizes())?;
-    // 5. compute
-    if cuda {
-        cuda::run(&lease, &c, plan, &addrs)?;
-    } else {
-        host::run(&lease, &mut c, plan)?;
-    }
-    if let Results::Host(dst) = &mut c.out {
-        if cuda {
-            cuda::read_results(&lease, &mut dst[..batch])?;
-        }
-    }
-    drop(lease);
-    h.list_addrs = addrs;
-    Ok(status)
+    )
 }
 
 /// Quick return: every result is zero; nothing is launched on the host-results path.
@@ -517,11 +592,14 @@ mod tests {
     fn f4_plan_partials_are_o_of_sms_per_vector() {
         let p = shape(Kind::Nrm2, 1 << 28, 1, false, true, 132).full();
         assert_eq!(p.g, 132 * BLOCKS_PER_SM);
-        assert_eq!(p.partial_bytes, 132 * BLOCKS_PER_SM * 24);
+        assert_eq!(p.workspace.partials, 132 * BLOCKS_PER_SM * 24);
         let small = shape(Kind::Dot, 4096, 1, false, false, 132).full();
         assert_eq!(small.total(), 0);
         let many = shape(Kind::Dot, 1000, 10_000, true, false, 132).full();
-        assert_eq!((many.g, many.chunk, many.addr_bytes), (1, 10_000, 160_000));
+        assert_eq!(
+            (many.g, many.chunk, many.workspace.addr_table),
+            (1, 10_000, 160_000)
+        );
     }
 
     #[test]
@@ -535,6 +613,6 @@ mod tests {
         // A list first drops its address table for kernel-parameter chunks.
         let l = shape(Kind::Dot, 1000, 10_000, true, false, 132);
         let p = l.fitted(1024).unwrap();
-        assert_eq!((p.addr_bytes, p.chunk), (0, LIST_MAX / 2));
+        assert_eq!((p.workspace.addr_table, p.chunk), (0, LIST_MAX / 2));
     }
 }

@@ -24,8 +24,9 @@
 
 use super::{cuda_update, host_update};
 use crate::common::operand::{check_counts, span_or, vec_span, Batch, BatchMut, Checker};
+use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer};
-use crate::{Coef, Error, Handle, RealScalar, Scalar, Status};
+use crate::{Coef, Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 
 /// A vector update.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,69 +81,111 @@ impl<T: Scalar> UpdateCall<'_, '_, T> {
     }
 }
 
-fn run_update<T: Scalar>(h: &mut Handle, mut c: UpdateCall<'_, '_, T>) -> Result<Status, Error> {
-    let name = c.name;
-    // 1. sizes
-    let batch = c.x.view().count();
-    if let Some(y) = &c.y {
-        check_counts(name, ("x", batch), ("y", y.count()))?;
+/// The workspace of the updates and set-ups: none. They still run through [`drive`], so a
+/// call takes an empty lease (counted in the statistics' `leases`, 0 bytes) like any routine
+/// whose plan needs nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NoWorkspace;
+
+impl WorkspacePlan for NoWorkspace {
+    fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
+        smallvec::SmallVec::new()
     }
-    if let Some(p) = &c.param {
-        check_counts(name, ("x", batch), ("param", p.count()))?;
+}
+
+/// One vector-update call on its way through [`drive`].
+struct Update<'a, 'b, T: Scalar> {
+    call: UpdateCall<'a, 'b, T>,
+    batch: usize,
+}
+
+impl<T: Scalar> Routine for Update<'_, '_, T> {
+    type Plan = NoWorkspace;
+
+    fn name(&self) -> &'static str {
+        self.call.name
     }
-    let x_out = matches!(c.x, XOperand::Out(_));
-    // 2. the query: no workspace (M8)
-    if let Some(st) = h.query_step(&[])? {
-        return Ok(st);
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        let (c, batch) = (&self.call, self.batch);
+        if let Some(y) = &c.y {
+            check_counts(c.name, ("x", batch), ("y", y.count()))?;
+        }
+        if let Some(p) = &c.param {
+            check_counts(c.name, ("x", batch), ("param", p.count()))?;
+        }
+        Ok(())
     }
-    // 3. operands
-    let quick = c.n == 0
-        || batch == 0
-        || (c.kind == UpdateKind::Scal && c.incx <= 0)
-        || (c.kind == UpdateKind::Axpy && c.alpha.host() == Some(T::zero()));
-    let ck = Checker { h, call: name };
-    let n = c.n;
-    for (what, b, inc, out) in [
-        ("x", Some(c.x.view()), c.incx, x_out),
-        ("y", c.y.as_ref().map(|y| y.view()), c.incy, true),
-    ] {
-        let Some(b) = b else { continue };
-        let inc_name = if what == "x" { "incx" } else { "incy" };
-        let why = || format!("n = {n} with {inc_name} = {inc}");
-        let need = span_or(name, vec_span(n, inc), &why)?;
-        ck.batch(what, &b, need, &why, out, None)?;
+
+    fn full(&mut self, _h: &mut Handle) -> Result<Option<NoWorkspace>, Error> {
+        let c = &self.call;
+        let quick = c.n == 0
+            || self.batch == 0
+            || (c.kind == UpdateKind::Scal && c.incx <= 0)
+            || (c.kind == UpdateKind::Axpy && c.alpha.host() == Some(T::zero()));
+        Ok((!quick).then_some(NoWorkspace))
     }
-    if let Some(p) = &c.param {
-        ck.batch(
-            "param",
-            p,
-            5,
-            &|| "rotm's [flag, h11, h21, h12, h22]".to_string(),
-            false,
-            None,
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        let (c, batch) = (&self.call, self.batch);
+        let name = c.name;
+        let x_out = matches!(c.x, XOperand::Out(_));
+        let ck = Checker { h, call: name };
+        let n = c.n;
+        for (what, b, inc, out) in [
+            ("x", Some(c.x.view()), c.incx, x_out),
+            ("y", c.y.as_ref().map(|y| y.view()), c.incy, true),
+        ] {
+            let Some(b) = b else { continue };
+            let inc_name = if what == "x" { "incx" } else { "incy" };
+            let why = || format!("n = {n} with {inc_name} = {inc}");
+            let need = span_or(name, vec_span(n, inc), &why)?;
+            ck.batch(what, &b, need, &why, out, None)?;
+        }
+        if let Some(p) = &c.param {
+            ck.batch(
+                "param",
+                p,
+                5,
+                &|| "rotm's [flag, h11, h21, h12, h22]".to_string(),
+                false,
+                None,
+            )?;
+        }
+        ck.coef(
+            if c.kind == UpdateKind::Rot {
+                "s"
+            } else {
+                "alpha"
+            },
+            &c.alpha,
+            batch,
         )?;
+        ck.coef("c", &c.c, batch)
     }
-    ck.coef(
-        if c.kind == UpdateKind::Rot {
-            "s"
+
+    fn fitted(&mut self, _capacity: usize) -> Result<Option<NoWorkspace>, Error> {
+        Ok(Some(NoWorkspace))
+    }
+
+    fn minimum(&self) -> String {
+        "needs no workspace".to_string()
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, _plan: &NoWorkspace) -> Result<(), Error> {
+        let h = lease.handle();
+        if h.device().backend() == Backend::Cuda {
+            cuda_update::run(h, &self.call)
         } else {
-            "alpha"
-        },
-        &c.alpha,
-        batch,
-    )?;
-    ck.coef("c", &c.c, batch)?;
-    if quick {
-        return Ok(Status::Success);
+            let par = h.host_par.clone();
+            host_update::run(&mut self.call, &par)
+        }
     }
-    // 4. compute
-    if h.device().backend() == Backend::Cuda {
-        cuda_update::run(h, &c)?;
-    } else {
-        let par = h.host_par.clone();
-        host_update::run(&mut c, &par)?;
-    }
-    Ok(Status::Success)
+}
+
+fn run_update<T: Scalar>(h: &mut Handle, call: UpdateCall<'_, '_, T>) -> Result<Status, Error> {
+    let batch = call.x.view().count();
+    drive(h, &mut Update { call, batch })
 }
 
 fn none<'a, R>() -> Coef<'a, R>
@@ -720,48 +763,82 @@ pub(crate) struct SetupCall<'a, 'b, T: Scalar> {
     pub input: Option<Batch<'a, T>>,
 }
 
-fn run_setup<T: Scalar>(h: &mut Handle, mut c: SetupCall<'_, '_, T>) -> Result<Status, Error> {
-    let name = c.name;
-    let batch = c.ops[0].1.count();
-    for (what, b) in &c.ops {
-        check_counts(name, (c.ops[0].0, batch), (what, b.count()))?;
+/// One set-up call on its way through [`drive`].
+struct RotationSetup<'a, 'b, T: Scalar> {
+    call: SetupCall<'a, 'b, T>,
+    batch: usize,
+}
+
+impl<T: Scalar> Routine for RotationSetup<'_, '_, T> {
+    type Plan = NoWorkspace;
+
+    fn name(&self) -> &'static str {
+        self.call.name
     }
-    if let Some(r) = &c.real {
-        check_counts(name, (c.ops[0].0, batch), ("c", r.count()))?;
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        let (c, batch) = (&self.call, self.batch);
+        let name = c.name;
+        for (what, b) in &c.ops {
+            check_counts(name, (c.ops[0].0, batch), (what, b.count()))?;
+        }
+        if let Some(r) = &c.real {
+            check_counts(name, (c.ops[0].0, batch), ("c", r.count()))?;
+        }
+        if let Some(i) = &c.input {
+            check_counts(name, (c.ops[0].0, batch), ("y1", i.count()))?;
+        }
+        Ok(())
     }
-    if let Some(i) = &c.input {
-        check_counts(name, (c.ops[0].0, batch), ("y1", i.count()))?;
+
+    fn full(&mut self, _h: &mut Handle) -> Result<Option<NoWorkspace>, Error> {
+        Ok((self.batch > 0).then_some(NoWorkspace))
     }
-    if let Some(st) = h.query_step(&[])? {
-        return Ok(st);
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        let c = &self.call;
+        let ck = Checker { h, call: c.name };
+        for (what, b) in &c.ops {
+            let need = if *what == "param" { 5 } else { 1 };
+            ck.batch(
+                what,
+                &b.view(),
+                need,
+                &|| "one value".to_string(),
+                true,
+                None,
+            )?;
+        }
+        if let Some(r) = &c.real {
+            ck.batch("c", &r.view(), 1, &|| "one value".to_string(), true, None)?;
+        }
+        if let Some(i) = &c.input {
+            ck.batch("y1", i, 1, &|| "one value".to_string(), false, None)?;
+        }
+        Ok(())
     }
-    let ck = Checker { h, call: name };
-    for (what, b) in &c.ops {
-        let need = if *what == "param" { 5 } else { 1 };
-        ck.batch(
-            what,
-            &b.view(),
-            need,
-            &|| "one value".to_string(),
-            true,
-            None,
-        )?;
+
+    fn fitted(&mut self, _capacity: usize) -> Result<Option<NoWorkspace>, Error> {
+        Ok(Some(NoWorkspace))
     }
-    if let Some(r) = &c.real {
-        ck.batch("c", &r.view(), 1, &|| "one value".to_string(), true, None)?;
+
+    fn minimum(&self) -> String {
+        "needs no workspace".to_string()
     }
-    if let Some(i) = &c.input {
-        ck.batch("y1", i, 1, &|| "one value".to_string(), false, None)?;
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, _plan: &NoWorkspace) -> Result<(), Error> {
+        let h = lease.handle();
+        if h.device().backend() == Backend::Cuda {
+            cuda_update::setup(h, &self.call)
+        } else {
+            host_update::setup(&mut self.call)
+        }
     }
-    if batch == 0 {
-        return Ok(Status::Success);
-    }
-    if h.device().backend() == Backend::Cuda {
-        cuda_update::setup(h, &c)?;
-    } else {
-        host_update::setup(&mut c)?;
-    }
-    Ok(Status::Success)
+}
+
+fn run_setup<T: Scalar>(h: &mut Handle, call: SetupCall<'_, '_, T>) -> Result<Status, Error> {
+    let batch = call.ops[0].1.count();
+    drive(h, &mut RotationSetup { call, batch })
 }
 
 /// Builds the plane rotation that zeroes `b`: on return `a` holds `r`, `c` and `s` the

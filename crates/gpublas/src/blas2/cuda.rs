@@ -1,12 +1,13 @@
 //! The CUDA backend of Level 2: builds the kernels' job descriptions and launches them on the
 //! handle's stream (kernels in `kernels/blas2.cu`).
 
-use super::plan::{trsv_nb, Algo, Plan, THREADS};
+use super::plan::{trsv_nb, Algo, Blas2Workspace, Plan, THREADS};
 use super::{Call, Kind, Storage};
 use crate::common::operand::Batch;
 use crate::device::{param, Element};
 use crate::kernels::{LIST_MAX, MV, SV};
-use crate::{Coef, Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
+use crate::memory::WorkspaceSlice;
+use crate::{Coef, Diag, Error, Handle, Op, Scalar, Uplo};
 
 /// Most blocks of the one-block-per-output combine pass (beyond, the plain pass is as good).
 const WIDE_PASS_BLOCKS: usize = 1 << 16;
@@ -112,13 +113,18 @@ fn coef<T: Scalar>(c: &Coef<'_, T>) -> (u64, i64, f64, f64) {
     }
 }
 
+/// Device address of a leased part (0 where there is none).
+fn address(part: Option<WorkspaceSlice>) -> u64 {
+    part.map(|s| s.device_ptr()).unwrap_or(0)
+}
+
 pub(super) fn run<T: Scalar>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas2Workspace<Option<WorkspaceSlice>>,
     c: &Call<'_, '_, T>,
     plan: &Plan,
     addrs: &[u64],
 ) -> Result<(), Error> {
-    let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
     let shape = c.shape(h);
@@ -164,9 +170,9 @@ pub(super) fn run<T: Scalar>(
     }
     let (alpha_p, alpha_s, ar, ai) = coef(&c.alpha);
     let (beta_p, beta_s, br, bi) = coef(&c.beta);
-    let part = lease.buffer(0).map(|s| s.device_ptr()).unwrap_or(0);
-    let table = lease.buffer(1).map(|s| s.device_ptr()).unwrap_or(0);
-    let trsv_ws = lease.buffer(2).map(|s| s.device_ptr()).unwrap_or(0);
+    let part = address(ws.partials);
+    let table = address(ws.addr_table);
+    let trsv_tiles = address(ws.trsv_tiles);
     let out = c.out.view();
     let list = c.a.is_list();
     let ops = if c.x.is_some() { 3 } else { 2 };
@@ -452,8 +458,8 @@ pub(super) fn run<T: Scalar>(
                     let nb = trsv_nb(elem);
                     let nbk = c.n.div_ceil(nb);
                     // [inverted diagonal tiles][progress flags, ticket counter]
-                    let winv = trsv_ws;
-                    let progress = trsv_ws + (nbk * nb * nb * elem) as u64;
+                    let winv = trsv_tiles;
+                    let progress = trsv_tiles + (nbk * nb * nb * elem) as u64;
                     let inv = format!("b2_trsv_inv_{tag}");
                     let blk = format!("b2_trsv_blk_{tag}");
                     for e in 0..ne {

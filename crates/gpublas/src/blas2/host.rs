@@ -2,11 +2,12 @@
 //! as the GPU (so queries, fixed workspaces and `PerfDegraded` behave the same) and builds
 //! trmv's result in the workspace before it overwrites `x`, as the GPU does.
 
-use super::plan::{Algo, Plan};
+use super::plan::{Algo, Blas2Workspace, Plan};
 use super::{Call, Kind, Storage};
 use crate::common::host::{at, coef_value, not_host};
 use crate::device::host_workspace_bytes;
-use crate::{Diag, Error, Op, Scalar, Uplo, WorkspaceLease};
+use crate::memory::WorkspaceSlice;
+use crate::{Diag, Error, Handle, Op, Scalar, Uplo};
 
 /// The matrix description the loops need, copied out of the call (which holds the outputs).
 #[derive(Clone, Copy)]
@@ -668,15 +669,16 @@ fn applied_lower(c: Mat) -> bool {
 }
 
 pub(super) fn run<T: Scalar>(
-    lease: &WorkspaceLease<'_>,
+    h: &Handle,
+    ws: &Blas2Workspace<Option<WorkspaceSlice>>,
     c: &mut Call<'_, '_, T>,
     plan: &Plan,
 ) -> Result<(), Error> {
     let (lx, ly) = c.lens();
     let batch = c.a.count();
-    let par = lease.handle().host_par.clone();
-    let part = lease
-        .buffer(0)
+    let par = h.host_par.clone();
+    let part = ws
+        .partials
         .map(|s| (s.device_ptr(), s.len()))
         .unwrap_or((0, 0));
     let c_ = Mat {

@@ -57,10 +57,10 @@ pub use plan::workspace_bytes;
 use crate::common::operand::{
     check_counts, check_ld, mat_span, packed_span, span_or, vec_span, Batch, BatchMut, Checker,
 };
-use crate::common::plan::{choose, WorkspacePlan};
+use crate::common::plan::{drive, Routine};
 use crate::device::{Backend, DeviceBuffer};
-use crate::{Coef, ComplexScalar, Diag, Error, Handle, Op, Scalar, Status, Uplo};
-use plan::Shape;
+use crate::{Coef, ComplexScalar, Diag, Error, Handle, Op, Scalar, Status, Uplo, WorkspaceLease};
+use plan::{Blas2Workspace, Plan, Shape};
 
 /// The routine a call runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -279,45 +279,77 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 }
 
-/// The one implementation behind every Level-2 routine (F1, F2).
-pub(crate) fn run<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
-    // 1. sizes and shapes
-    c.check_sizes()?;
-    let batch = c.a.count();
-    let quick = c.quick() || batch == 0;
-    let shape = c.shape(h);
-    let full = (!quick).then(|| shape.full());
-    // 2. the query (M8)
-    if let Some(st) = h.query_step(&full.map(|p| p.sizes()).unwrap_or_default())? {
-        return Ok(st);
+/// One Level-2 call on its way through [`drive`].
+struct MatVec<'a, 'b, T> {
+    call: Call<'a, 'b, T>,
+    shape: Shape,
+    cuda: bool,
+    /// A list batch's device addresses (A's, x's, y's), borrowed from the handle while the
+    /// call runs.
+    addrs: Option<Vec<u64>>,
+}
+
+impl<T: Scalar> Routine for MatVec<'_, '_, T> {
+    type Plan = Plan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
     }
-    // 3. operands (F7)
-    let mut addrs = std::mem::take(&mut h.list_addrs);
-    addrs.clear();
-    c.check_operands(h, &mut addrs)?;
-    let Some(full) = full else {
-        h.list_addrs = addrs;
-        return Ok(Status::Success);
-    };
-    // 4. the workspace
-    let (plan, status) = choose(
-        h,
-        c.name,
-        full,
-        |cap| shape.fitted(cap),
-        || shape.minimum_text(),
-    )?;
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        self.call.check_sizes()
+    }
+
+    fn full(&mut self, _h: &mut Handle) -> Result<Option<Plan>, Error> {
+        let quick = self.call.quick() || self.shape.batch == 0;
+        Ok((!quick).then(|| self.shape.full()))
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        let addrs = self.addrs.insert(std::mem::take(&mut h.list_addrs));
+        addrs.clear();
+        self.call.check_operands(h, addrs)
+    }
+
+    fn fitted(&mut self, capacity: usize) -> Result<Option<Plan>, Error> {
+        Ok(self.shape.fitted(capacity))
+    }
+
+    fn minimum(&self) -> String {
+        self.shape.minimum_text()
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &Plan) -> Result<(), Error> {
+        let h = lease.handle();
+        let ws = Blas2Workspace::leased(lease);
+        if self.cuda {
+            let addrs = self.addrs.as_deref().unwrap_or_default();
+            cuda::run(h, &ws, &self.call, plan, addrs)
+        } else {
+            host::run(h, &ws, &mut self.call, plan)
+        }
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        if let Some(addrs) = self.addrs.take() {
+            h.list_addrs = addrs;
+        }
+    }
+}
+
+/// The one implementation behind every Level-2 routine (F1, F2).
+pub(crate) fn run<T: Scalar>(h: &mut Handle, call: Call<'_, '_, T>) -> Result<Status, Error> {
+    let shape = call.shape(h);
     let cuda = h.device().backend() == Backend::Cuda;
-    let lease = h.device_malloc(&plan.sizes())?;
-    // 5. compute
-    let r = if cuda {
-        cuda::run(&lease, &c, &plan, &addrs)
-    } else {
-        host::run(&lease, &mut c, &plan)
-    };
-    drop(lease);
-    h.list_addrs = addrs;
-    r.map(|_| status)
+    drive(
+        h,
+        &mut MatVec {
+            call,
+            shape,
+            cuda,
+            addrs: None,
+        },
+    )
 }
 
 // ---- the public routines ---------------------------------------------------------------

@@ -4,7 +4,8 @@
 
 use super::Kind;
 use crate::common::plan::{most_entries, WorkspacePlan};
-use crate::{Error, Op};
+use crate::memory::WorkspaceSlice;
+use crate::{Error, Op, WorkspaceLease};
 
 /// Threads per block of the matrix-vector kernels.
 pub(crate) const THREADS: usize = 256;
@@ -86,17 +87,45 @@ pub(crate) struct Plan {
     pub splits: usize,
     /// Batch entries per launch.
     pub chunk: usize,
-    /// Bytes of partial sums for `chunk` entries.
-    pub part_bytes: usize,
-    /// Bytes of the address table of a list batch (`chunk` entries).
-    pub table_bytes: usize,
-    /// Bytes of trsv's inverted diagonal tiles and progress flags (one system at a time).
-    pub trsv_bytes: usize,
+    /// The workspace parts' sizes in bytes.
+    pub workspace: Blas2Workspace<usize>,
+}
+
+/// Level 2's workspace parts by name: their sizes in bytes (`Plan::workspace`), or the
+/// sub-buffers a lease holds for them (`Blas2Workspace::leased`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Blas2Workspace<S> {
+    /// Partial sums of `chunk` entries (a split product, symv's two halves, trmv's result
+    /// before it overwrites `x`).
+    pub partials: S,
+    /// A list batch's table of the buffers' device addresses (`chunk` entries: A's, x's, y's).
+    pub addr_table: S,
+    /// trsv's inverted diagonal tiles, progress flags and ticket counter (one system at a
+    /// time).
+    pub trsv_tiles: S,
+}
+
+impl Blas2Workspace<usize> {
+    /// The sizes in lease order.
+    pub(crate) fn list(&self) -> [usize; 3] {
+        [self.partials, self.addr_table, self.trsv_tiles]
+    }
+}
+
+impl Blas2Workspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease laid out by `list`.
+    pub(crate) fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        Blas2Workspace {
+            partials: lease.buffer(0),
+            addr_table: lease.buffer(1),
+            trsv_tiles: lease.buffer(2),
+        }
+    }
 }
 
 impl WorkspacePlan for Plan {
     fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
-        smallvec::smallvec![self.part_bytes, self.table_bytes, self.trsv_bytes]
+        smallvec::SmallVec::from_slice(&self.workspace.list())
     }
 }
 
@@ -208,15 +237,17 @@ impl Shape {
             algo,
             splits,
             chunk,
-            // Saturating: an absurd shape needs more than any workspace, it never wraps.
-            part_bytes: chunk
-                .saturating_mul(self.part_elems(algo, splits))
-                .saturating_mul(self.elem),
-            table_bytes: chunk.saturating_mul(self.table_per_entry()),
-            trsv_bytes: if algo == Algo::TrsvBlocked {
-                self.trsv_blocked_bytes()
-            } else {
-                0
+            workspace: Blas2Workspace {
+                // Saturating: an absurd shape needs more than any workspace, it never wraps.
+                partials: chunk
+                    .saturating_mul(self.part_elems(algo, splits))
+                    .saturating_mul(self.elem),
+                addr_table: chunk.saturating_mul(self.table_per_entry()),
+                trsv_tiles: if algo == Algo::TrsvBlocked {
+                    self.trsv_blocked_bytes()
+                } else {
+                    0
+                },
             },
         }
     }

@@ -41,10 +41,10 @@ mod cuda;
 mod layout;
 
 use crate::common::operand::{check_ld, mat_span, span_or, vec_span, Batch, Checker};
-use crate::common::plan::{choose, WorkspacePlan};
+use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::{Backend, DeviceBuffer, Element, PinnedBuffer};
-use crate::memory::CHUNK;
-use crate::{Error, Handle, Status};
+use crate::memory::{WorkspaceSlice, CHUNK};
+use crate::{Error, Handle, Status, WorkspaceLease};
 pub(crate) use layout::Side;
 
 /// Largest workspace chunk a transfer uses.
@@ -108,18 +108,35 @@ pub(crate) fn wide(s: Side, elem: usize) -> bool {
     s.rows > 1 && s.rows.saturating_mul(elem) >= WIDE_BYTES
 }
 
-/// The workspace plan: one chunk (bytes, a multiple of the element size), or none.
+/// The transfers' workspace parts by name: their sizes in bytes (the plan), or the
+/// sub-buffers a lease holds for them (`TransferWorkspace::leased`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Plan {
-    pub chunk: usize,
+pub(crate) struct TransferWorkspace<S> {
+    /// One piece of the device side's elements, packed contiguously: copied in before a
+    /// kernel scatters it to a strided device side, or gathered by a kernel before it is
+    /// copied out (bytes: a multiple of the element size; 0, not leased, where the device
+    /// side needs no packing).
+    pub packed: S,
 }
+
+/// The workspace plan: the packed piece's size in bytes.
+pub(crate) type Plan = TransferWorkspace<usize>;
 
 impl WorkspacePlan for Plan {
     fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
-        if self.chunk == 0 {
+        if self.packed == 0 {
             smallvec::smallvec![]
         } else {
-            smallvec::smallvec![self.chunk]
+            smallvec::smallvec![self.packed]
+        }
+    }
+}
+
+impl TransferWorkspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease laid out by `Plan::sizes`.
+    pub(crate) fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        TransferWorkspace {
+            packed: lease.buffer(0),
         }
     }
 }
@@ -248,65 +265,119 @@ impl<T: Element> Call<'_, T> {
     }
 }
 
+/// One transfer on its way through [`drive`].
+struct Transfer<'a, T> {
+    call: Call<'a, T>,
+    cuda: bool,
+    /// The handle's page-locked staging slots, borrowed while the call runs (CUDA only).
+    staging: Option<Vec<PinnedBuffer<u8>>>,
+}
+
+impl<T: Element> Transfer<'_, T> {
+    fn elem(&self) -> usize {
+        std::mem::size_of::<T>()
+    }
+
+    /// The plan with enough workspace (the call has elements to move).
+    fn best(&self) -> Plan {
+        TransferWorkspace {
+            packed: need(self.call.dev_side, self.elem()),
+        }
+    }
+}
+
+impl<T: Element> Routine for Transfer<'_, T> {
+    type Plan = Plan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
+    }
+
+    /// The sizes were checked when the call was built (`vector_call`, `matrix_call`).
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
+
+    fn full(&mut self, _h: &mut Handle) -> Result<Option<Plan>, Error> {
+        Ok((self.call.dev_side.count() > 0).then(|| self.best()))
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        let c = &self.call;
+        c.check_operands(h)?;
+        if !self.cuda || c.dev_side.count() == 0 {
+            return Ok(());
+        }
+        // Before the workspace is chosen (the one step the driver has no place for between
+        // the choice and the lease): a capture that cannot record the call fails here.
+        if c.async_form() && cuda::needs_host_packing(c) && h.stream().is_capturing()? {
+            return Err(Error::Unsupported(format!(
+                "{}: host {} is not contiguous ({}) and its columns are narrow, so it is packed on \
+                 a host thread in stream order, which graph capture cannot record; capture a \
+                 transfer from contiguous pinned memory instead, or use the synchronous form",
+                c.name, c.names.host, c.names.host_why
+            )));
+        }
+        self.staging = Some(std::mem::take(&mut h.staging));
+        Ok(())
+    }
+
+    fn fitted(&mut self, capacity: usize) -> Result<Option<Plan>, Error> {
+        let elem = self.elem();
+        let gran = CHUNK.max(elem);
+        let chunk = capacity / gran * gran;
+        Ok((chunk >= elem).then_some(TransferWorkspace {
+            packed: chunk.min(self.best().packed),
+        }))
+    }
+
+    fn minimum(&self) -> String {
+        format!("one element ({} bytes) through the workspace", self.elem())
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &Plan) -> Result<(), Error> {
+        if !self.cuda {
+            // The host backend takes the same lease as on a GPU (statistics, fixed sizes);
+            // the copies need no scratch.
+            host_run(&mut self.call, *plan);
+            return Ok(());
+        }
+        let h = lease.handle();
+        h.stream().bind()?;
+        let ws = TransferWorkspace::leased(lease);
+        let packed = ws.packed.map(|s| (s.device_ptr(), s.len()));
+        // Taken from the handle by `check_operands`.
+        let staging = self.staging.get_or_insert_with(Vec::new);
+        cuda::run(h, &mut self.call, packed, staging)
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        if let Some(staging) = self.staging.take() {
+            h.staging = staging;
+        }
+    }
+}
+
 /// The one implementation behind every transfer (F2).
-pub(crate) fn run<T: Element>(h: &mut Handle, mut c: Call<'_, T>) -> Result<Status, Error> {
-    let elem = std::mem::size_of::<T>();
-    let n = c.dev_side.count();
-    let full = Plan {
-        chunk: need(c.dev_side, elem),
-    };
-    if let Some(st) = h.query_step(&full.sizes())? {
-        return Ok(st);
-    }
-    c.check_operands(h)?;
-    if n == 0 {
-        return Ok(Status::Success);
-    }
-    let gran = CHUNK.max(elem);
-    let (plan, status) = choose(
+pub(crate) fn run<T: Element>(h: &mut Handle, call: Call<'_, T>) -> Result<Status, Error> {
+    let cuda = h.device().backend() == Backend::Cuda;
+    drive(
         h,
-        c.name,
-        full,
-        |cap| {
-            let chunk = cap / gran * gran;
-            (chunk >= elem).then_some(Plan {
-                chunk: chunk.min(full.chunk),
-            })
+        &mut Transfer {
+            call,
+            cuda,
+            staging: None,
         },
-        || format!("one element ({elem} bytes) through the workspace"),
-    )?;
-    if h.device().backend() == Backend::Host {
-        // The same lease as on a GPU (statistics, fixed sizes); the copies need no scratch.
-        let _lease = h.device_malloc(&plan.sizes())?;
-        host_run(&mut c, plan);
-        return Ok(status);
-    }
-    if c.async_form() && cuda::needs_host_packing(&c) && h.stream().is_capturing()? {
-        return Err(Error::Unsupported(format!(
-            "{}: host {} is not contiguous ({}) and its columns are narrow, so it is packed on \
-             a host thread in stream order, which graph capture cannot record; capture a \
-             transfer from contiguous pinned memory instead, or use the synchronous form",
-            c.name, c.names.host, c.names.host_why
-        )));
-    }
-    h.stream().bind()?;
-    let mut staging = std::mem::take(&mut h.staging);
-    let r = {
-        let lease = h.device_malloc(&plan.sizes())?;
-        let ws = lease.buffer(0).map(|s| (s.device_ptr(), s.len()));
-        cuda::run(lease.handle(), &mut c, ws, &mut staging)
-    };
-    h.staging = staging;
-    r.map(|_| status)
+    )
 }
 
 /// The host backend: the same semantics, with plain strided copies.
 fn host_run<T: Element>(c: &mut Call<'_, T>, plan: Plan) {
     let n = c.dev_side.count();
-    let step = if plan.chunk == 0 {
+    let step = if plan.packed == 0 {
         n
     } else {
-        (plan.chunk / std::mem::size_of::<T>()).max(1)
+        (plan.packed / std::mem::size_of::<T>()).max(1)
     };
     let (hs, ds) = (c.host_side, c.dev_side);
     let mut run = Vec::with_capacity(step.min(n));

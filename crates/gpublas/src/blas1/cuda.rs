@@ -6,7 +6,7 @@ use super::{
 };
 use crate::device::{param, Element};
 use crate::kernels::{KernelModule, ASUM, DOT, IAMAX, NRM2};
-use crate::memory::WorkspaceSlice;
+use crate::memory::{address, WorkspaceSlice};
 use crate::{Error, Handle};
 
 /// Mirrors `VecArg` in blas1.cu.
@@ -74,11 +74,6 @@ enum Addressing {
     Params,
     /// A list's addresses in a table in the workspace, one launch for the whole batch.
     Table,
-}
-
-/// Device address of a leased part (0 where there is none).
-fn address(part: Option<WorkspaceSlice>) -> u64 {
-    part.map(|s| s.device_ptr()).unwrap_or(0)
 }
 
 pub(super) fn run<E: Blas1Elem, R: Blas1Out>(

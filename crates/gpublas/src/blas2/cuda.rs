@@ -6,7 +6,7 @@ use super::{Call, Kind, Storage};
 use crate::common::operand::Batch;
 use crate::device::{param, Element};
 use crate::kernels::{LIST_MAX, MV, SV};
-use crate::memory::WorkspaceSlice;
+use crate::memory::{address, WorkspaceSlice};
 use crate::{Coef, Diag, Error, Handle, Op, Scalar, Uplo};
 
 /// Most blocks of the one-block-per-output combine pass (beyond, the plain pass is as good).
@@ -111,11 +111,6 @@ fn coef<T: Scalar>(c: &Coef<'_, T>) -> (u64, i64, f64, f64) {
             (0, 0, re, im)
         }
     }
-}
-
-/// Device address of a leased part (0 where there is none).
-fn address(part: Option<WorkspaceSlice>) -> u64 {
-    part.map(|s| s.device_ptr()).unwrap_or(0)
 }
 
 pub(super) fn run<T: Scalar>(

@@ -8,8 +8,9 @@ use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, B
 use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Element};
-use crate::exec::workspace::{address, SLOTS};
+use crate::exec::workspace::SLOTS;
 use crate::exec::{cuda as exec_cuda, ScalarArg};
+use crate::memory::address;
 use crate::{
     bf16, f16, Coef, Complex32, Complex64, Error, Handle, Op, Scalar, Status, WorkspaceLease,
     WorkspaceSlice,

@@ -100,32 +100,6 @@ fn drive_steps<R: Routine>(h: &mut Handle, r: &mut R) -> Result<Status, Error> {
     Ok(status)
 }
 
-/// Picks the plan a call runs with. `fitted(capacity)` returns the best plan within
-/// `capacity` bytes, or `None` when not even the minimum fits; `minimum` then explains the
-/// minimum in the error (with its figures).
-pub(crate) fn choose<P: WorkspacePlan>(
-    h: &Handle,
-    call: &str,
-    full: P,
-    fitted: impl FnOnce(usize) -> Option<P>,
-    minimum: impl FnOnce() -> String,
-) -> Result<(P, Status), Error> {
-    let Some(cap) = h.fixed_capacity() else {
-        return Ok((full, Status::Success));
-    };
-    if full.total() <= cap {
-        return Ok((full, Status::Success));
-    }
-    match fitted(cap) {
-        Some(p) if p == full => Ok((p, Status::Success)),
-        Some(p) => {
-            let st = h.note_degraded(call, full.total(), p.total());
-            Ok((p, st))
-        }
-        None => Err(h.note_memory_error(full.total(), cap, &format!("{call}: {}", minimum()))),
-    }
-}
-
 /// The most batch entries per launch, at most `batch`, for which `fits(entries)` holds (F8):
 /// `None` when not even one entry fits. `fits` must be monotone (more entries, more bytes).
 pub(crate) fn most_entries(batch: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {

@@ -3,12 +3,13 @@
 //! steps through its `FamilySteps`, on the handle's stream and its side lane.
 
 use super::program::{Fill, Space, Step, K, M};
-use super::workspace::{address, BlockWorkspace, SLOTS};
+use super::workspace::{BlockWorkspace, SLOTS};
 use super::{FamilySteps, Layout, Operands, ScalarArg};
 use crate::common::operand::Batch;
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape};
 use crate::device::{param, Element, Stream};
 use crate::kernels::L3;
+use crate::memory::address;
 use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceSlice};
 
 /// Threads per block of the block-operation kernels.

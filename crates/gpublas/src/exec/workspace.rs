@@ -42,8 +42,3 @@ impl BlockWorkspace<Option<WorkspaceSlice>> {
         }
     }
 }
-
-/// Device address of a leased part (0 where there is none).
-pub(crate) fn address(part: Option<WorkspaceSlice>) -> u64 {
-    part.map(|s| s.device_ptr()).unwrap_or(0)
-}

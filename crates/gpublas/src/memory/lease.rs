@@ -155,3 +155,8 @@ impl Drop for WorkspaceLease<'_> {
         self.handle.counters.lease_ended(self.total);
     }
 }
+
+/// Device address of a leased part (0 where the plan gave it no bytes).
+pub(crate) fn address(part: Option<WorkspaceSlice>) -> u64 {
+    part.map(|s| s.device_ptr()).unwrap_or(0)
+}

@@ -10,6 +10,7 @@ pub use env::{
     parse_size, round_up, rounded_total, HandleConfig, CHUNK, DEFAULT_WORKSPACE_BYTES,
     DEVICE_MEMORY_SIZE_VAR, STREAM_ORDER_ALLOC_VAR,
 };
+pub(crate) use lease::address;
 pub use lease::{WorkspaceLease, WorkspaceSlice};
 pub(crate) use stats::Counters;
 pub use stats::WorkspaceStats;

@@ -29,8 +29,8 @@ use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, B
 use crate::common::plan::{drive, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Stream};
-use crate::exec::workspace::address;
 use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands, ScalarArg};
+use crate::memory::address;
 use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo, WorkspaceLease};
 use plan::{SolverPlan, SolverShape, SolverWorkspace};
 use program::{SolverStep, Step};

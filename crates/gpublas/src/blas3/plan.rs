@@ -31,6 +31,10 @@ pub(crate) struct Blas3Params {
     pub trsm_nb: usize,
     pub trsm_nb_few_rhs: usize,
     pub trsm_few_rhs: usize,
+    /// A reduced trsm plan narrows its result chunks down to this many columns before it
+    /// gives up keeping every inverted leaf resident (inverting each leaf just before its
+    /// use serialises the inversions; narrower chunks only cost more, smaller products).
+    pub trsm_chunk_floor: usize,
 }
 
 impl Blas3Params {
@@ -45,6 +49,7 @@ impl Blas3Params {
             trsm_nb: 128,
             trsm_nb_few_rhs: 512,
             trsm_few_rhs: 128,
+            trsm_chunk_floor: 1024,
         }
     }
 
@@ -311,7 +316,17 @@ impl Shape {
                 return None;
             }
             let t = if p.uses_e { inv_temp(p.nb, 1) } else { 0 };
-            if p.uses_e && p.eblocks > 1 {
+            // Narrower result chunks first, down to the floor, keeping every leaf resident.
+            let resident_t = if p.uses_e {
+                inv_temp(p.nb, p.eblocks)
+            } else {
+                0
+            };
+            let floor =
+                (p.nb * self.params.trsm_chunk_floor.min(self.other.max(1))).max(resident_t);
+            if p.rlen > floor {
+                p.rlen = (p.rlen / 2).max(floor);
+            } else if p.uses_e && p.eblocks > 1 {
                 p.eblocks = 1;
                 p.rlen = p.rlen.min(p.nb * self.other.max(1)).max(t);
             } else if p.rlen > (p.nb * 8).max(t) {

@@ -65,6 +65,10 @@ pub(crate) struct SolverParams {
     /// Most workspace bytes (everything but cuBLASLt's) a full plan takes for the batch
     /// entries it runs at once.
     pub batch_budget: usize,
+    /// Most bytes a full plan gives one entry's triangular solves (inverted leaves E, result
+    /// chunks R) and Cholesky's update blocks (which share E): with the exchange slots and
+    /// gather lists, a factorization stays within 4 MiB, cuSOLVER's order of workspace.
+    pub solve_budget: usize,
     /// Leaf of Cholesky's trailing-update diagonal blocks: `n / 32` rounded up to a power of
     /// two, within these bounds (as Level 3's rank-k updates).
     pub herk_nb_min: usize,
@@ -82,6 +86,7 @@ impl SolverParams {
             side_grid: 48,
             rows_per_block: 128,
             batch_budget: 64 << 20,
+            solve_budget: 3 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
         }
@@ -263,6 +268,12 @@ impl SolverShape {
         match self.kind {
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
             _ if self.whole_lu() => (0, 0),
+            Kind::Getrf | Kind::GetrfNpvt if self.params.lookahead(self.m, self.n).is_some() => {
+                // The look-ahead program's widest solve: the first block row of U (its side
+                // lane panels solve smaller triangles with fewer columns).
+                let nb = self.params.lookahead(self.m, self.n).unwrap_or(0);
+                (nb, self.n - nb)
+            }
             _ => {
                 let k = self.kmin();
                 let leaf = if self.kind == Kind::Potrf {
@@ -373,12 +384,36 @@ impl SolverShape {
         }
     }
 
+    /// The solves' plan for one entry within `solve_budget`: Level 3's full trsm plan, or the
+    /// best of its reduced plans that fits (narrower result chunks, then leaves inverted
+    /// just before their use).
+    fn solves_plan(&self) -> Plan {
+        let one = Shape {
+            batch: 1,
+            list: false,
+            ..self.p3_shape()
+        };
+        let full = one.full();
+        if full.own_bytes() <= self.params.solve_budget {
+            return full;
+        }
+        one.fitted(self.params.solve_budget).unwrap_or(full)
+    }
+
     /// The plan with enough workspace (cuBLASLt's part still 0).
     pub(crate) fn full(&self) -> SolverPlan {
-        let mut p3 = self.p3_shape().full();
+        let mut p3 = Plan {
+            entries: 1,
+            ..self.solves_plan()
+        };
         let hn = self.herk_n();
         let hnb = self.params.herk_nb(hn);
-        let heblocks = hn.div_ceil(hnb).max(1);
+        // Cholesky's update blocks share E with the solves' leaves: as many at once as the
+        // budget left beside the solves' result chunks holds.
+        let r_bytes = p3.workspace().r_results;
+        let per_block = (hnb * hnb * self.elem).max(1);
+        let room = self.params.solve_budget.saturating_sub(r_bytes) / per_block;
+        let heblocks = hn.div_ceil(hnb).clamp(1, room.max(1));
         let grid = self.full_grid();
         // Batch entries at once: as the solves' plan, but at most what the budget allows.
         let one = self.with(Plan { entries: 1, ..p3 }, hnb, heblocks, grid);

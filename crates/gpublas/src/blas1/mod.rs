@@ -24,6 +24,7 @@
 //! # Ok::<(), gpublas::Error>(())
 //! ```
 
+mod api;
 mod cuda;
 mod cuda_update;
 mod host;
@@ -32,11 +33,12 @@ mod update;
 
 pub use crate::common::elem::{Blas1Elem, Blas1Out, ExAcc, ExInput, RealScalar, Scalar};
 pub use crate::common::operand::Results;
+pub use api::*;
 pub use update::*;
 
 use crate::common::operand::{check_counts, span_or, vec_span, Batch, Checker};
 use crate::common::plan::{drive, Routine, WorkspacePlan};
-use crate::device::{Backend, DeviceBuffer, Element};
+use crate::device::{Backend, Element};
 pub(crate) use crate::kernels::LIST_MAX;
 use crate::memory::{round_up, WorkspaceSlice, CHUNK};
 use crate::{Error, Handle, Status, WorkspaceLease};
@@ -438,139 +440,6 @@ fn quick_zeros<R: Blas1Out>(
     }
     Ok(Status::Success)
 }
-
-// ---- the public routines ---------------------------------------------------------------
-
-macro_rules! one_operand {
-    ($(#[$doc:meta])* $kind:ident, $single:ident, $batched:ident, $strided:ident, $out:ty, $tag:expr, $name:literal, [$($g:tt)*], $t:ty) => {
-        $(#[$doc])*
-        pub fn $single<$($g)*>(
-            h: &mut Handle,
-            n: usize,
-            x: &DeviceBuffer<$t>,
-            incx: isize,
-            result: Results<'_, $out>,
-        ) -> Result<Status, Error> {
-            reduce(h, Call { name: $name, kind: Kind::$kind, tag: $tag, n, x: Batch::Single(x), incx, y: None, out: result })
-        }
-
-        #[doc = concat!("`", $name, "` of each vector of a list; one result per vector.")]
-        pub fn $batched<$($g)*>(
-            h: &mut Handle,
-            n: usize,
-            x: &[&DeviceBuffer<$t>],
-            incx: isize,
-            results: Results<'_, $out>,
-        ) -> Result<Status, Error> {
-            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::list(x), incx, y: None, out: results })
-        }
-
-        #[doc = concat!("`", $name, "` of `batch` vectors `stride_x` elements apart in one buffer.")]
-        pub fn $strided<$($g)*>(
-            h: &mut Handle,
-            n: usize,
-            x: &DeviceBuffer<$t>,
-            incx: isize,
-            stride_x: usize,
-            batch: usize,
-            results: Results<'_, $out>,
-        ) -> Result<Status, Error> {
-            reduce(h, Call { name: concat!($name, "_strided_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::Strided { buf: x, stride: stride_x, count: batch }, incx, y: None, out: results })
-        }
-    };
-}
-
-macro_rules! two_operand {
-    ($(#[$doc:meta])* $kind:ident, $single:ident, $batched:ident, $strided:ident, $out:ty, $tag:expr, $name:literal, [$($g:tt)*], $t:ty) => {
-        $(#[$doc])*
-        #[allow(clippy::too_many_arguments)]
-        pub fn $single<$($g)*>(
-            h: &mut Handle,
-            n: usize,
-            x: &DeviceBuffer<$t>,
-            incx: isize,
-            y: &DeviceBuffer<$t>,
-            incy: isize,
-            result: Results<'_, $out>,
-        ) -> Result<Status, Error> {
-            reduce(h, Call { name: $name, kind: Kind::$kind, tag: $tag, n, x: Batch::Single(x), incx, y: Some((Batch::Single(y), incy)), out: result })
-        }
-
-        #[doc = concat!("`", $name, "` of each pair of vectors of two lists; one result per pair.")]
-        #[allow(clippy::too_many_arguments)]
-        pub fn $batched<$($g)*>(
-            h: &mut Handle,
-            n: usize,
-            x: &[&DeviceBuffer<$t>],
-            incx: isize,
-            y: &[&DeviceBuffer<$t>],
-            incy: isize,
-            results: Results<'_, $out>,
-        ) -> Result<Status, Error> {
-            reduce(h, Call { name: concat!($name, "_batched"), kind: Kind::$kind, tag: $tag, n, x: Batch::list(x), incx, y: Some((Batch::list(y), incy)), out: results })
-        }
-
-        #[doc = concat!("`", $name, "` of `batch` pairs of vectors at strides `stride_x`, `stride_y`.")]
-        #[allow(clippy::too_many_arguments)]
-        pub fn $strided<$($g)*>(
-            h: &mut Handle,
-            n: usize,
-            x: &DeviceBuffer<$t>,
-            incx: isize,
-            stride_x: usize,
-            y: &DeviceBuffer<$t>,
-            incy: isize,
-            stride_y: usize,
-            batch: usize,
-            results: Results<'_, $out>,
-        ) -> Result<Status, Error> {
-            reduce(h, Call {
-                name: concat!($name, "_strided_batched"), kind: Kind::$kind, tag: $tag, n,
-                x: Batch::Strided { buf: x, stride: stride_x, count: batch }, incx,
-                y: Some((Batch::Strided { buf: y, stride: stride_y, count: batch }, incy)),
-                out: results,
-            })
-        }
-    };
-}
-
-one_operand!(
-    /// Sum of `|re| + |im|` over `n` elements of `x` at increment `incx` (`?asum`).
-    Asum, asum, asum_batched, asum_strided_batched, T::Real, format!("asum_{}", T::TAG), "asum", [T: Scalar], T
-);
-one_operand!(
-    /// Euclidean norm of `n` elements of `x`, free of overflow and underflow (`?nrm2`).
-    Nrm2, nrm2, nrm2_batched, nrm2_strided_batched, T::Real, format!("nrm2_{}", T::TAG), "nrm2", [T: Scalar], T
-);
-one_operand!(
-    /// 1-based index of the first element of largest `|re| + |im|` (`i?amax`); 0 when `n == 0`
-    /// or `incx <= 0`.
-    Iamax, iamax, iamax_batched, iamax_strided_batched, i64, format!("iamax_{}", T::TAG), "iamax", [T: Scalar], T
-);
-one_operand!(
-    /// 1-based index of the first element of smallest `|re| + |im|` (`i?amin`); 0 when `n == 0`
-    /// or `incx <= 0`.
-    Iamin, iamin, iamin_batched, iamin_strided_batched, i64, format!("iamin_{}", T::TAG), "iamin", [T: Scalar], T
-);
-one_operand!(
-    /// Euclidean norm of `f16`/`bf16`/`f32` elements, accumulated and returned in `A`
-    /// (`f32` or `f64`).
-    Nrm2, nrm2_ex, nrm2_ex_batched, nrm2_ex_strided_batched, A, format!("nrm2ex_{}{}", X::TAG, <A as ExAcc>::TAG), "nrm2_ex", [X: ExInput, A: ExAcc], X
-);
-two_operand!(
-    /// `sum x[i] * y[i]` over `n` pairs (`?dot`, `?dotu` for complex: not conjugated).
-    /// Negative increments walk a vector backwards, as reference BLAS does.
-    Dot, dot, dot_batched, dot_strided_batched, T, format!("dot_{}", T::TAG), "dot", [T: Scalar], T
-);
-two_operand!(
-    /// `sum conj(x[i]) * y[i]` (`?dotc`); equal to `dot` for real types.
-    Dotc, dotc, dotc_batched, dotc_strided_batched, T, format!("{}_{}", if T::TAG == "c" || T::TAG == "z" { "dotc" } else { "dot" }, T::TAG), "dotc", [T: Scalar], T
-);
-two_operand!(
-    /// `sum x[i] * y[i]` of `f16`/`bf16`/`f32` elements, accumulated and returned in `A`
-    /// (`f32` or `f64`).
-    Dot, dot_ex, dot_ex_batched, dot_ex_strided_batched, A, format!("dotex_{}{}", X::TAG, <A as ExAcc>::TAG), "dot_ex", [X: ExInput, A: ExAcc], X
-);
 
 #[cfg(test)]
 mod tests {

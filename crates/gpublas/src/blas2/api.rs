@@ -1,0 +1,869 @@
+//! The public Level-2 routines: `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv`, each
+//! single, `_batched` (lists of buffers) and `_strided_batched` (one buffer, a stride): thin
+//! constructors of a [`Call`] for [`run`].
+
+use super::{run, Call, Kind, Storage};
+use crate::common::operand::{Batch, BatchMut};
+use crate::device::DeviceBuffer;
+use crate::{Coef, ComplexScalar, Diag, Error, Handle, Op, Scalar, Status, Uplo};
+
+/// `y = alpha op(A) x + beta y` with `A` an `m × n` matrix (`?gemv`). `x` has `n` elements for
+/// `Op::N`, `m` otherwise; `y` the other count.
+#[allow(clippy::too_many_arguments)]
+pub fn gemv<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gemv",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `gemv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn gemv_batched<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gemv_batched",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `gemv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn gemv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gemv_strided_batched",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `y = alpha A x + beta y` with `A` symmetric of order `n`, only its `uplo` triangle read
+/// (`?symv`).
+#[allow(clippy::too_many_arguments)]
+pub fn symv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "symv",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `symv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn symv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "symv_batched",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `symv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn symv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "symv_strided_batched",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `y = alpha A x + beta y` with `A` Hermitian of order `n`, only its `uplo` triangle read
+/// and the imaginary part of its diagonal taken as zero (`?hemv`).
+#[allow(clippy::too_many_arguments)]
+pub fn hemv<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hemv",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `hemv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn hemv_batched<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hemv_batched",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `hemv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn hemv_strided_batched<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hemv_strided_batched",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// Identity scalars for the routines that have none.
+fn one<'a, T: Scalar>() -> (Coef<'a, T>, Coef<'a, T>) {
+    (Coef::Host(T::one()), Coef::Host(T::zero()))
+}
+
+/// `x = op(A) x` with `A` triangular of order `n` (`?trmv`). The result is built in the
+/// workspace before it overwrites `x` (an in-place algorithm runs when the workspace is too
+/// small).
+#[allow(clippy::too_many_arguments)]
+pub fn trmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "trmv",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Single(a),
+            x: None,
+            out: BatchMut::Single(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `trmv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn trmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "trmv_batched",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::list(a),
+            x: None,
+            out: BatchMut::List(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `trmv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn trmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "trmv_strided_batched",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: None,
+            out: BatchMut::Strided {
+                buf: x,
+                stride: stride_x,
+                count: batch,
+            },
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `x = op(A) x` with `A` a triangular band matrix of order `n` with `k` off-diagonals in
+/// BLAS band storage (`?tbmv`; any `k`, `lda >= k + 1`; with `k >= n` the band's rows
+/// beyond the matrix are never read).
+#[allow(clippy::too_many_arguments)]
+pub fn tbmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tbmv",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Band { k, lda },
+            a: Batch::Single(a),
+            x: None,
+            out: BatchMut::Single(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tbmv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn tbmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tbmv_batched",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Band { k, lda },
+            a: Batch::list(a),
+            x: None,
+            out: BatchMut::List(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tbmv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn tbmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tbmv_strided_batched",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Band { k, lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: None,
+            out: BatchMut::Strided {
+                buf: x,
+                stride: stride_x,
+                count: batch,
+            },
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `x = op(A) x` with `A` triangular of order `n` in packed storage (`?tpmv`).
+#[allow(clippy::too_many_arguments)]
+pub fn tpmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tpmv",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Single(a),
+            x: None,
+            out: BatchMut::Single(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tpmv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn tpmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &[&DeviceBuffer<T>],
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tpmv_batched",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::list(a),
+            x: None,
+            out: BatchMut::List(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tpmv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn tpmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tpmv_strided_batched",
+            kind: Kind::Trmv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: None,
+            out: BatchMut::Strided {
+                buf: x,
+                stride: stride_x,
+                count: batch,
+            },
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` triangular of order `n` (`?trsv`).
+/// A singular `A` (a zero on the diagonal) gives IEEE infinities or NaNs, never an error.
+#[allow(clippy::too_many_arguments)]
+pub fn trsv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "trsv",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Single(a),
+            x: None,
+            out: BatchMut::Single(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `trsv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn trsv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "trsv_batched",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::list(a),
+            x: None,
+            out: BatchMut::List(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `trsv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn trsv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "trsv_strided_batched",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: None,
+            out: BatchMut::Strided {
+                buf: x,
+                stride: stride_x,
+                count: batch,
+            },
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}

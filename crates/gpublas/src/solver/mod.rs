@@ -472,8 +472,8 @@ impl<T: Scalar> Routine for SolverRoutine<'_, '_, T> {
         }
         let shape = self.call.shape(h);
         self.shape = Some(shape);
-        self.with_engine_need(shape.full(), LT_MAX_WORKSPACE)
-            .map(Some)
+        let engine = shape.params.engine_budget.min(LT_MAX_WORKSPACE);
+        self.with_engine_need(shape.full(), engine).map(Some)
     }
 
     fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
@@ -493,7 +493,7 @@ impl<T: Scalar> Routine for SolverRoutine<'_, '_, T> {
             return Ok(None);
         };
         let room = cap.saturating_sub(p.own_bytes()) / 256 * 256;
-        self.with_engine_need(p, room.min(LT_MAX_WORKSPACE))
+        self.with_engine_need(p, room.min(p.params.engine_budget).min(LT_MAX_WORKSPACE))
             .map(Some)
     }
 

@@ -69,6 +69,10 @@ pub(crate) struct SolverParams {
     /// chunks R) and Cholesky's update blocks (which share E): with the exchange slots and
     /// gather lists, a factorization stays within 4 MiB, cuSOLVER's order of workspace.
     pub solve_budget: usize,
+    /// Most bytes of cuBLASLt workspace a full plan gives the products (their algorithms are
+    /// chosen within it), so a factorization with its own parts fits the default 32 MiB
+    /// workspace without growing it.
+    pub engine_budget: usize,
     /// Leaf of Cholesky's trailing-update diagonal blocks: `n / 32` rounded up to a power of
     /// two, within these bounds (as Level 3's rank-k updates).
     pub herk_nb_min: usize,
@@ -87,6 +91,7 @@ impl SolverParams {
             rows_per_block: 128,
             batch_budget: 64 << 20,
             solve_budget: 3 << 20,
+            engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
         }

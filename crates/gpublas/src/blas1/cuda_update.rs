@@ -13,8 +13,10 @@ use crate::device::{param, Element};
 use crate::kernels::{LIST_MAX, UPDATE};
 use crate::{Coef, Error, Handle, Scalar};
 
+/// Threads per block of every update kernel (mirrors `THREADS` in kernels/blas1u.cu).
 const THREADS: usize = 256;
-/// Most entries of a strided batch in one launch.
+/// Most entries of a strided batch in one launch (a bound of this runner's launch loop: the
+/// updates take no workspace and have no plan to carry it).
 const MAX_ENTRIES: usize = 1 << 20;
 
 /// The device address of an operand's entry `e`.

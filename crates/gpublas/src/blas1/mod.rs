@@ -43,18 +43,36 @@ pub(crate) use crate::kernels::LIST_MAX;
 use crate::memory::{round_up, WorkspaceSlice, CHUNK};
 use crate::{Error, Handle, Status, WorkspaceLease};
 
-/// Threads per block of every Level-1 kernel.
+/// Threads per block of every Level-1 kernel (mirrors `BLOCK` in kernels/blas1.cu).
 pub(crate) const BLOCK: usize = 256;
-/// Elements one block should at least have before a vector is split over more blocks.
-const MIN_PER_BLOCK: usize = 8192;
-/// Blocks per multiprocessor the split aims for.
-const BLOCKS_PER_SM: usize = 8;
-/// What the host backend's split counts as multiprocessors: 64 × 8 = 512 blocks, so a long
-/// vector's blocks balance over the host's threads (fixed by the shape, so the bits never
-/// depend on the threads).
-const HOST_SMS: usize = 64;
-/// Most vectors of a strided batch in one launch (keeps the grid within 2^31 blocks).
-const STRIDED_MAX: usize = 1 << 24;
+
+/// The reductions' tuning values, in one place beside the plan that uses them. Kernel facts
+/// the sources mirror (`BLOCK`, `LIST_MAX`) stay constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Blas1Params {
+    /// Elements one block should at least have before a vector is split over more blocks.
+    pub min_per_block: usize,
+    /// Blocks per multiprocessor the split aims for.
+    pub blocks_per_sm: usize,
+    /// What the host backend's split counts as multiprocessors: 64 × 8 = 512 blocks, so a long
+    /// vector's blocks balance over the host's threads (fixed by the shape, so the bits never
+    /// depend on the threads).
+    pub host_sms: usize,
+    /// Most vectors of a strided batch in one launch (keeps the grid within 2^31 blocks).
+    pub strided_max: usize,
+}
+
+impl Blas1Params {
+    /// The values for the devices gpublas is tuned on.
+    pub(crate) fn auto() -> Self {
+        Blas1Params {
+            min_per_block: 8192,
+            blocks_per_sm: 8,
+            host_sms: 64,
+            strided_max: 1 << 24,
+        }
+    }
+}
 
 /// The reduction a call computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +163,7 @@ struct Shape {
     host_results: bool,
     sms: usize,
     out_size: usize,
+    params: Blas1Params,
 }
 
 impl Shape {
@@ -159,10 +178,10 @@ impl Shape {
     /// The plan for `chunk` vectors per launch, with or without an address table.
     fn plan(&self, chunk: usize, addr_table: bool) -> Plan {
         let chunk = chunk.min(self.batch).max(1);
-        let target = self.sms * BLOCKS_PER_SM;
+        let target = self.sms * self.params.blocks_per_sm;
         let g = self
             .n
-            .div_ceil(MIN_PER_BLOCK)
+            .div_ceil(self.params.min_per_block)
             .min((target / chunk).max(1))
             .max(1);
         Plan {
@@ -191,7 +210,7 @@ impl Shape {
 
     /// The plan with enough workspace: depends only on the arguments and the device (F4).
     fn full(&self) -> Plan {
-        self.plan(STRIDED_MAX, self.list)
+        self.plan(self.params.strided_max, self.list)
     }
 
     /// The plan that fits in `capacity` bytes: lists first give up their address table, then
@@ -396,6 +415,7 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
     call: Call<'_, E, R>,
 ) -> Result<Status, Error> {
     let cuda = h.device().backend() == Backend::Cuda;
+    let params = Blas1Params::auto();
     let shape = Shape {
         kind: call.kind,
         n: call.n,
@@ -405,9 +425,10 @@ pub(crate) fn reduce<E: Blas1Elem, R: Blas1Out>(
         sms: if cuda {
             h.device().multiprocessor_count()
         } else {
-            HOST_SMS
+            params.host_sms
         },
         out_size: std::mem::size_of::<R>(),
+        params,
     };
     drive(
         h,
@@ -454,14 +475,16 @@ mod tests {
             host_results: host,
             sms,
             out_size: 8,
+            params: Blas1Params::auto(),
         }
     }
 
     #[test]
     fn f4_plan_partials_are_o_of_sms_per_vector() {
         let p = shape(Kind::Nrm2, 1 << 28, 1, false, true, 132).full();
-        assert_eq!(p.g, 132 * BLOCKS_PER_SM);
-        assert_eq!(p.workspace.partials, 132 * BLOCKS_PER_SM * 24);
+        let per_sm = Blas1Params::auto().blocks_per_sm;
+        assert_eq!(p.g, 132 * per_sm);
+        assert_eq!(p.workspace.partials, 132 * per_sm * 24);
         let small = shape(Kind::Dot, 4096, 1, false, false, 132).full();
         assert_eq!(small.total(), 0);
         let many = shape(Kind::Dot, 1000, 10_000, true, false, 132).full();

@@ -277,6 +277,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             batch: self.a.count(),
             list: self.a.is_list(),
             sms: h.device().multiprocessor_count(),
+            params: plan::Blas2Params::auto(),
         }
     }
 }

@@ -7,12 +7,38 @@ use crate::common::plan::{most_entries, WorkspacePlan};
 use crate::memory::WorkspaceSlice;
 use crate::{Error, Op, WorkspaceLease};
 
-/// Threads per block of the matrix-vector kernels.
+/// Threads per block of the matrix-vector kernels (mirrors `THREADS` in kernels/blas2.cu).
 pub(crate) const THREADS: usize = 256;
-/// Blocks per multiprocessor a split aims for.
-const BLOCKS_PER_SM: usize = 8;
-/// Most batch entries in one launch (keeps grids within 2^31 blocks).
-pub(crate) const MAX_ENTRIES: usize = 1 << 20;
+
+/// Level 2's tuning values, in one place beside the plan that uses them. Kernel facts the
+/// sources mirror (`THREADS`, the geometry's 16-byte loads and four row steps, `CPG`, trsv's
+/// tile order `trsv_nb`) stay constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Blas2Params {
+    /// Blocks per multiprocessor a split aims for.
+    pub blocks_per_sm: usize,
+    /// Fewest steps of work per thread in each split: row steps of a column dot, columns of a
+    /// sweep's thread group.
+    pub split_steps: usize,
+    /// Most batch entries in one launch (keeps grids within 2^31 blocks).
+    pub max_entries: usize,
+    /// trsv solves by substitution, one block per system, a triangle of at most this many
+    /// diagonal tiles (and any batch of at least one system per multiprocessor); larger ones
+    /// run the blocked solve over many blocks.
+    pub trsv_subst_tiles: usize,
+}
+
+impl Blas2Params {
+    /// The values for the devices gpublas is tuned on.
+    pub(crate) fn auto() -> Self {
+        Blas2Params {
+            blocks_per_sm: 8,
+            split_steps: 4,
+            max_entries: 1 << 20,
+            trsv_subst_tiles: 2,
+        }
+    }
+}
 
 /// What a call's arguments fix for its plan.
 #[derive(Debug, Clone, Copy)]
@@ -26,6 +52,7 @@ pub(crate) struct Shape {
     pub batch: usize,
     pub list: bool,
     pub sms: usize,
+    pub params: Blas2Params,
 }
 
 /// How the threads of a block cover a matrix: `tr` threads down a column (each with `vec`
@@ -129,7 +156,8 @@ impl WorkspacePlan for Plan {
     }
 }
 
-/// trsv block order for an element size (the diagonal tile must fit in shared memory).
+/// trsv block order for an element size (the diagonal tile must fit in shared memory; mirrors
+/// the `NB` of `SV_KERNELS` in kernels/blas2.cu).
 pub(crate) fn trsv_nb(elem: usize) -> usize {
     if elem >= 16 {
         32
@@ -176,16 +204,17 @@ impl Shape {
         }
     }
 
-    /// The most useful splits: enough blocks to fill the device, at least four steps of work
-    /// per thread in each split.
+    /// The most useful splits: enough blocks to fill the device, at least `split_steps` steps
+    /// of work per thread in each split.
     fn best_splits(&self) -> usize {
         let g = self.geom();
-        let target = self.sms * BLOCKS_PER_SM;
+        let target = self.sms * self.params.blocks_per_sm;
         let want = target.div_ceil(self.base_blocks() * self.batch.max(1));
+        let steps = self.params.split_steps;
         let most = if self.dots() {
-            self.m.div_ceil(g.tr * g.vec * 4)
+            self.m.div_ceil(g.tr * g.vec * steps)
         } else {
-            self.n.div_ceil(g.tc * 4)
+            self.n.div_ceil(g.tc * steps)
         };
         want.min(most).max(1)
     }
@@ -259,7 +288,7 @@ impl Shape {
             Kind::Gemv | Kind::Symv | Kind::Hemv | Kind::Trmv => Algo::Split,
             Kind::Trsv => {
                 let nb = trsv_nb(self.elem);
-                if self.n <= 2 * nb || self.batch >= self.sms {
+                if self.n <= self.params.trsv_subst_tiles * nb || self.batch >= self.sms {
                     Algo::TrsvSubst
                 } else {
                     Algo::TrsvBlocked
@@ -278,7 +307,7 @@ impl Shape {
         self.make(
             self.best_algo(splits),
             splits,
-            self.batch.clamp(1, MAX_ENTRIES),
+            self.batch.clamp(1, self.params.max_entries),
         )
     }
 
@@ -383,6 +412,7 @@ pub fn workspace_bytes(
         batch,
         list,
         sms: device.multiprocessor_count(),
+        params: Blas2Params::auto(),
     };
     Ok(s.full().total())
 }

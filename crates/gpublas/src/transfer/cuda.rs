@@ -5,30 +5,18 @@
 use rayon::prelude::*;
 
 use super::layout::{pack, unpack, Side};
-use super::{wide, Call, Dir, HostMem};
+use super::{Call, Dir, HostMem, TransferParams};
 use crate::device::{host_slice_at, param, Copy2d, Element, Loc, PinnedBuffer, Stream};
 use crate::{Error, Handle};
 
-/// Page-locked staging slots per handle, and their size: two halves of four 4 MiB slots, one
-/// being packed while the copy engine moves the other.
-const SLOTS: usize = 8;
-const SLOT_BYTES: usize = 4 << 20;
-/// The first pieces of a packed upload are smaller, so the copy engine starts early.
-const FIRST_PIECE: usize = 128 << 10;
-
-/// Columns of at least this many bytes go straight between page-locked host memory and the
-/// device as 2-D copies (the copy engine handles them at 40+ GB/s; narrower rows crawl).
-const COLUMN_2D_BYTES: usize = 64;
-
-/// Whether a matrix's columns are wide enough for 2-D copies from page-locked memory.
-fn columns_2d(s: Side, elem: usize) -> bool {
-    s.rows > 1 && s.rows.saturating_mul(elem) >= COLUMN_2D_BYTES
-}
+/// Threads per block of the scatter and gather kernels (mirrors `THREADS` in
+/// kernels/transfer.cu).
+const THREADS: usize = 256;
 
 /// Whether an asynchronous form (page-locked host side) packs on the host: a host side that is
 /// not contiguous and whose columns are too narrow for 2-D copies.
 pub(super) fn needs_host_packing<T: Element>(c: &Call<'_, T>) -> bool {
-    !c.host_side.contiguous() && !columns_2d(c.host_side, std::mem::size_of::<T>())
+    !c.host_side.contiguous() && !c.params.columns_2d(c.host_side, std::mem::size_of::<T>())
 }
 
 #[repr(C)]
@@ -71,14 +59,14 @@ fn kernel(
         per: per as u64,
         reverse: side.reverse as i32,
     };
-    let blocks = (len * per).div_ceil(256).max(1);
+    let blocks = (len * per).div_ceil(THREADS).max(1);
     let grid = blocks.min(h.device().multiprocessor_count() * 32) as u32;
     let func = format!("tr_{}_{word}", if gather { "gather" } else { "scatter" });
     h.stream().launch(
         &crate::kernels::TRANSFER,
         &func,
         grid,
-        256,
+        THREADS as u32,
         &mut [param(&job)],
     )
 }
@@ -104,6 +92,7 @@ struct Ctx<'a> {
     dev: u64,
     ws: Option<(u64, usize)>,
     wide: bool,
+    params: TransferParams,
 }
 
 impl Ctx<'_> {
@@ -195,11 +184,12 @@ pub(super) fn run<T: Element>(
         ds,
         dev: c.dev.buf().device_ptr().unwrap_or(0),
         ws,
-        wide: wide(ds, elem),
+        wide: c.params.wide(ds, elem),
+        params: c.params,
     };
     let is_async = c.async_form();
     // The user's memory only needs to be page-locked for direct 2-D copies.
-    let col2d = columns_2d(ds, elem);
+    let col2d = c.params.columns_2d(ds, elem);
     let direct_ok = is_async || (col2d && h.device().is_pinned(host));
     let r = if hs.contiguous() && ds.contiguous() {
         ctx.device_piece(host, 0, n)
@@ -233,8 +223,8 @@ pub(super) fn run<T: Element>(
     } else {
         // The handle's page-locked staging slots, allocated on first need.
         if staging.is_empty() {
-            *staging = (0..SLOTS)
-                .map(|_| h.device().alloc_pinned::<u8>(SLOT_BYTES))
+            *staging = (0..ctx.params.slots)
+                .map(|_| h.device().alloc_pinned::<u8>(ctx.params.slot_bytes))
                 .collect::<Result<Vec<_>, _>>()?;
         }
         if is_async {
@@ -255,7 +245,7 @@ pub(super) fn run<T: Element>(
 
 /// Elements per staged piece.
 fn staged_max(ctx: &Ctx<'_>) -> Result<usize, Error> {
-    let slot = SLOT_BYTES / ctx.elem;
+    let slot = ctx.params.slot_bytes / ctx.elem;
     if ctx.ds.contiguous() || ctx.wide {
         Ok(slot.max(1))
     } else {
@@ -263,18 +253,19 @@ fn staged_max(ctx: &Ctx<'_>) -> Result<usize, Error> {
     }
 }
 
-/// The pieces of a staged transfer: rounds of up to `SLOTS / 2` pieces (one half of the
+/// The pieces of a staged transfer: rounds of up to `slots / 2` pieces (one half of the
 /// slots), small at the start (the copy engine starts early) and at the end (little is left
 /// to unpack after the last copy), at most `max` elements.
-fn pieces(n: usize, elem: usize, max: usize, rows: usize, wide: bool) -> Vec<Vec<(usize, usize)>> {
+fn pieces(ctx: &Ctx<'_>, n: usize, max: usize, rows: usize) -> Vec<Vec<(usize, usize)>> {
+    let (elem, slots, first) = (ctx.elem, ctx.params.slots, ctx.params.first_piece);
     let (mut rounds, mut k0, mut r) = (Vec::new(), 0, 0usize);
     while k0 < n {
         let mut round = Vec::new();
-        while round.len() < SLOTS / 2 && k0 < n {
-            let ramp = (FIRST_PIECE << r.min(8)) / elem;
-            let tail = (n - k0) / SLOTS;
-            let size = max.min(ramp).min(tail.max(FIRST_PIECE / elem)).max(1);
-            let k1 = next(k0, n, size, rows, wide);
+        while round.len() < slots / 2 && k0 < n {
+            let ramp = (first << r.min(8)) / elem;
+            let tail = (n - k0) / slots;
+            let size = max.min(ramp).min(tail.max(first / elem)).max(1);
+            let k1 = next(k0, n, size, rows, ctx.wide);
             round.push((k0, k1));
             k0 = k1;
         }
@@ -292,10 +283,10 @@ fn staged<T: Element>(
     c: &mut Call<'_, T>,
     staging: &[PinnedBuffer<u8>],
 ) -> Result<(), Error> {
-    let (hs, n, e) = (c.host_side, ctx.ds.count(), ctx.elem);
+    let (hs, n, p) = (c.host_side, ctx.ds.count(), ctx.params);
     let max = staged_max(ctx)?;
-    let rounds = pieces(n, e, max, hs.rows, ctx.wide);
-    let half = SLOTS / 2;
+    let rounds = pieces(ctx, n, max, hs.rows);
+    let half = ctx.params.slots / 2;
     // Round `r` uses slots `(r % 2) * half ..`.
     let slot = |r: usize, i: usize| (r % 2) * half + i;
     match (&mut c.host, c.dir) {
@@ -311,7 +302,7 @@ fn staged<T: Element>(
                     })
                     .collect();
                 views.par_iter().for_each(|&(addr, a, b)| {
-                    pack(src, hs, a, host_slice_at::<T>(addr, b - a));
+                    pack(&p, src, hs, a, host_slice_at::<T>(addr, b - a));
                 });
                 for (i, &(addr, a, b)) in views.iter().enumerate() {
                     ctx.device_piece(addr, a, b)?;
@@ -329,6 +320,7 @@ fn staged<T: Element>(
                 }
                 for (i, &(a, b)) in round.iter().enumerate() {
                     unpack(
+                        &p,
                         host_slice_at::<T>(staging[slot(r, i)].addr(), b - a),
                         hs,
                         a,
@@ -366,7 +358,7 @@ fn host_fn_pieces<T: Element>(
     host: usize,
     staging: &[PinnedBuffer<u8>],
 ) -> Result<(), Error> {
-    let (hs, n) = (c.host_side, ctx.ds.count());
+    let (hs, n, p) = (c.host_side, ctx.ds.count(), ctx.params);
     let host_len = c.host.len();
     let max = staged_max(ctx)?;
     let (mut k0, mut j) = (0, 0);
@@ -379,7 +371,7 @@ fn host_fn_pieces<T: Element>(
             Dir::Set => {
                 ctx.s().host_fn(Box::new(move || {
                     let src = host_slice_at::<T>(host, host_len);
-                    pack(src, hs, k0, host_slice_at::<T>(slot, len));
+                    pack(&p, src, hs, k0, host_slice_at::<T>(slot, len));
                 }))?;
                 ctx.device_piece(slot, k0, k1)?;
             }
@@ -387,7 +379,7 @@ fn host_fn_pieces<T: Element>(
                 ctx.device_piece(slot, k0, k1)?;
                 ctx.s().host_fn(Box::new(move || {
                     let dst = host_slice_at::<T>(host, host_len);
-                    unpack(host_slice_at::<T>(slot, len), hs, k0, dst);
+                    unpack(&p, host_slice_at::<T>(slot, len), hs, k0, dst);
                 }))?;
             }
         }

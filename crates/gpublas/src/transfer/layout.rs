@@ -1,6 +1,7 @@
 //! Where the elements of one side of a transfer live, and the host-side packing between such a
 //! layout and a contiguous run (parallel for large runs).
 
+use super::TransferParams;
 use rayon::prelude::*;
 
 /// One side of a transfer: logical element `k` is row `k % rows` of column `k / rows`, stored at
@@ -54,33 +55,44 @@ impl Side {
     }
 }
 
-/// Runs below this many bytes are packed on the calling thread; above, in parallel pieces.
-const PARALLEL_BYTES: usize = 256 << 10;
-const PIECE_BYTES: usize = 128 << 10;
-
-fn piece<T>() -> usize {
-    (PIECE_BYTES / std::mem::size_of::<T>().max(1)).max(1)
+/// Elements per parallel piece (`TransferParams::piece_bytes`).
+fn piece<T>(params: &TransferParams) -> usize {
+    (params.piece_bytes / std::mem::size_of::<T>().max(1)).max(1)
 }
 
-/// `dst[i] = src[side.index(k0 + i)]` for every `i`: the host side into a contiguous run.
-pub(crate) fn pack<T: Copy + Send + Sync>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
-    if std::mem::size_of_val(dst) < PARALLEL_BYTES {
+/// `dst[i] = src[side.index(k0 + i)]` for every `i`: the host side into a contiguous run (in
+/// parallel pieces from `params.parallel_bytes` on).
+pub(crate) fn pack<T: Copy + Send + Sync>(
+    params: &TransferParams,
+    src: &[T],
+    side: Side,
+    k0: usize,
+    dst: &mut [T],
+) {
+    if std::mem::size_of_val(dst) < params.parallel_bytes {
         return pack_range(src, side, k0, dst);
     }
-    let p = piece::<T>();
+    let p = piece::<T>(params);
     dst.par_chunks_mut(p)
         .enumerate()
         .for_each(|(i, d)| pack_range(src, side, k0 + i * p, d));
 }
 
-/// `dst[side.index(k0 + i)] = src[i]` for every `i`: a contiguous run into the host side.
-pub(crate) fn unpack<T: Copy + Send + Sync>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
-    if std::mem::size_of_val(src) < PARALLEL_BYTES {
+/// `dst[side.index(k0 + i)] = src[i]` for every `i`: a contiguous run into the host side (in
+/// parallel pieces from `params.parallel_bytes` on).
+pub(crate) fn unpack<T: Copy + Send + Sync>(
+    params: &TransferParams,
+    src: &[T],
+    side: Side,
+    k0: usize,
+    dst: &mut [T],
+) {
+    if std::mem::size_of_val(src) < params.parallel_bytes {
         return unpack_range(src, side, k0, dst, 0);
     }
     // Storage indices are monotone in k (increasing, or decreasing when reversed), so
     // consecutive pieces of the run write disjoint, ordered ranges of `dst`: split it there.
-    let p = piece::<T>();
+    let p = piece::<T>(params);
     let mut jobs = Vec::with_capacity(src.len().div_ceil(p));
     let mut rest: &mut [T] = dst;
     let mut taken = 0usize;
@@ -185,6 +197,7 @@ mod tests {
 
     #[test]
     fn pack_and_unpack_follow_the_layout() {
+        let params = TransferParams::auto();
         for side in [
             Side::vector(7, 3),
             Side::vector(7, -2),
@@ -202,12 +215,12 @@ mod tests {
             let idx = reference(side);
             for k0 in [0, 1, side.count() / 3] {
                 let mut run = vec![u32::MAX; side.count() - k0];
-                pack(&src, side, k0, &mut run);
+                pack(&params, &src, side, k0, &mut run);
                 for (i, v) in run.iter().enumerate() {
                     assert_eq!(*v as usize, idx[k0 + i], "{side:?} k0 {k0} i {i}");
                 }
                 let mut back = vec![u32::MAX; span];
-                unpack(&run, side, k0, &mut back);
+                unpack(&params, &run, side, k0, &mut back);
                 for (i, _) in run.iter().enumerate() {
                     assert_eq!(back[idx[k0 + i]] as usize, idx[k0 + i]);
                 }
@@ -239,6 +252,7 @@ mod speed {
     #[test]
     #[ignore]
     fn pack_speed() {
+        let params = TransferParams::auto();
         let most = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut threads: Vec<usize> = [1, 2, 4, 8, 16, 32]
             .into_iter()
@@ -267,7 +281,7 @@ mod speed {
                         let mut k = 0;
                         while k < n {
                             let len = (n - k).min(dst.len());
-                            pack(&src, side, k, &mut dst[..len]);
+                            pack(&params, &src, side, k, &mut dst[..len]);
                             k += len;
                         }
                     });
@@ -275,7 +289,7 @@ mod speed {
                         let mut k = 0;
                         while k < n {
                             let len = (n - k).min(dst.len());
-                            unpack(&dst[..len], side, k, &mut back);
+                            unpack(&params, &dst[..len], side, k, &mut back);
                             k += len;
                         }
                     });

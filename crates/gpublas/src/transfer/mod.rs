@@ -47,10 +47,65 @@ use crate::memory::{WorkspaceSlice, CHUNK};
 use crate::{Error, Handle, Status, WorkspaceLease};
 pub(crate) use layout::Side;
 
-/// Largest workspace chunk a transfer uses.
-const BEST_CHUNK: usize = 16 << 20;
-/// Columns at least this wide (bytes) are moved by 2-D copies of the copy engine.
-pub(crate) const WIDE_BYTES: usize = 512;
+/// The transfers' tuning values, in one place: the plan's workspace chunk, the crossovers
+/// between the ways of moving data, the CUDA runner's staging slots and pieces, and the
+/// host-side packing's parallel pieces. Each call carries them (`Call::params`); the kernel
+/// fact `THREADS` (cuda.rs) stays a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TransferParams {
+    /// Largest workspace chunk a transfer uses.
+    pub best_chunk: usize,
+    /// Columns at least this wide (bytes) are moved by 2-D copies of the copy engine.
+    pub wide_bytes: usize,
+    /// Columns of at least this many bytes go straight between page-locked host memory and the
+    /// device as 2-D copies (the copy engine handles them at 40+ GB/s; narrower rows crawl).
+    pub column_2d_bytes: usize,
+    /// Page-locked staging slots per handle, and their size: two halves of four 4 MiB slots,
+    /// one being packed while the copy engine moves the other.
+    pub slots: usize,
+    pub slot_bytes: usize,
+    /// The first pieces of a packed upload are smaller, so the copy engine starts early.
+    pub first_piece: usize,
+    /// Runs below this many bytes are packed on the calling thread; above, in parallel pieces
+    /// of `piece_bytes`.
+    pub parallel_bytes: usize,
+    pub piece_bytes: usize,
+}
+
+impl TransferParams {
+    /// The values for the devices gpublas is tuned on.
+    pub(crate) fn auto() -> Self {
+        TransferParams {
+            best_chunk: 16 << 20,
+            wide_bytes: 512,
+            column_2d_bytes: 64,
+            slots: 8,
+            slot_bytes: 4 << 20,
+            first_piece: 128 << 10,
+            parallel_bytes: 256 << 10,
+            piece_bytes: 128 << 10,
+        }
+    }
+
+    /// Workspace bytes for a device side of `elem`-byte elements: a chunk when it is not
+    /// contiguous and its columns are narrow.
+    fn need(&self, dev: Side, elem: usize) -> usize {
+        if dev.count() == 0 || dev.contiguous() || self.wide(dev, elem) {
+            return 0;
+        }
+        dev.count().saturating_mul(elem).min(self.best_chunk)
+    }
+
+    /// Whether columns are moved by 2-D copies.
+    pub(crate) fn wide(&self, s: Side, elem: usize) -> bool {
+        s.rows > 1 && s.rows.saturating_mul(elem) >= self.wide_bytes
+    }
+
+    /// Whether a matrix's columns are wide enough for 2-D copies from page-locked memory.
+    pub(crate) fn columns_2d(&self, s: Side, elem: usize) -> bool {
+        s.rows > 1 && s.rows.saturating_mul(elem) >= self.column_2d_bytes
+    }
+}
 
 /// The device side of a transfer, as far as its workspace need goes (F4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,19 +148,7 @@ impl Shape {
 /// assert_eq!(workspace_bytes::<f64>(Shape::Matrix { rows: 16, cols: 1 << 20, dev_ld: 64 }), 16 << 20);
 /// ```
 pub fn workspace_bytes<T: Element>(shape: Shape) -> usize {
-    need(shape.side(), std::mem::size_of::<T>())
-}
-
-fn need(dev: Side, elem: usize) -> usize {
-    if dev.count() == 0 || dev.contiguous() || wide(dev, elem) {
-        return 0;
-    }
-    dev.count().saturating_mul(elem).min(BEST_CHUNK)
-}
-
-/// Whether columns are moved by 2-D copies.
-pub(crate) fn wide(s: Side, elem: usize) -> bool {
-    s.rows > 1 && s.rows.saturating_mul(elem) >= WIDE_BYTES
+    TransferParams::auto().need(shape.side(), std::mem::size_of::<T>())
 }
 
 /// The transfers' workspace parts by name: their sizes in bytes (the plan), or the
@@ -202,6 +245,7 @@ pub(crate) struct Call<'a, T> {
     pub dev_side: Side,
     /// Argument names of the host and device sides ("x"/"incx", …) and what the spans come from.
     pub names: Names,
+    pub params: TransferParams,
 }
 
 /// How the user named things, for error messages.
@@ -281,7 +325,7 @@ impl<T: Element> Transfer<'_, T> {
     /// The plan with enough workspace (the call has elements to move).
     fn best(&self) -> Plan {
         TransferWorkspace {
-            packed: need(self.call.dev_side, self.elem()),
+            packed: self.call.params.need(self.call.dev_side, self.elem()),
         }
     }
 }
@@ -379,7 +423,7 @@ fn host_run<T: Element>(c: &mut Call<'_, T>, plan: Plan) {
     } else {
         (plan.packed / std::mem::size_of::<T>()).max(1)
     };
-    let (hs, ds) = (c.host_side, c.dev_side);
+    let (hs, ds, p) = (c.host_side, c.dev_side, c.params);
     let mut run = Vec::with_capacity(step.min(n));
     let mut k0 = 0;
     while k0 < n {
@@ -394,14 +438,14 @@ fn host_run<T: Element>(c: &mut Call<'_, T>, plan: Plan) {
                     HostMem::SliceMut(s) => s,
                     HostMem::PinnedMut(p) => p.as_slice(),
                 };
-                layout::pack(src, hs, k0, &mut run);
+                layout::pack(&p, src, hs, k0, &mut run);
                 if let Some(dst) = d.host_slice_mut() {
-                    layout::unpack(&run, ds, k0, dst);
+                    layout::unpack(&p, &run, ds, k0, dst);
                 }
             }
             (Dir::Get, host, DevMem::Src(s)) => {
                 if let Some(src) = s.host_slice() {
-                    layout::pack(src, ds, k0, &mut run);
+                    layout::pack(&p, src, ds, k0, &mut run);
                 }
                 let dst: Option<&mut [T]> = match host {
                     HostMem::SliceMut(s) => Some(s),
@@ -409,7 +453,7 @@ fn host_run<T: Element>(c: &mut Call<'_, T>, plan: Plan) {
                     _ => None,
                 };
                 if let Some(dst) = dst {
-                    layout::unpack(&run, hs, k0, dst);
+                    layout::unpack(&p, &run, hs, k0, dst);
                 }
             }
             _ => {}
@@ -486,6 +530,7 @@ fn vector_call<'a, T: Element>(
         dev,
         dev_side: Side::vector(n, dinc),
         names: vector_names(n, incx, incy, dir),
+        params: TransferParams::auto(),
     };
     for s in [c.host_side, c.dev_side] {
         span_or(name, span(s), &|| format!("n = {n} at increment {}", s.ld))?;
@@ -523,6 +568,7 @@ fn matrix_call<'a, T: Element>(
         dev,
         dev_side: Side::matrix(rows, cols, dld),
         names: matrix_names(rows, cols, lda, ldb, dir),
+        params: TransferParams::auto(),
     };
     for (s, why) in [
         (c.host_side, &c.names.host_why),

@@ -317,13 +317,7 @@ impl Shape {
             }
             let t = if p.uses_e { inv_temp(p.nb, 1) } else { 0 };
             // Narrower result chunks first, down to the floor, keeping every leaf resident.
-            let resident_t = if p.uses_e {
-                inv_temp(p.nb, p.eblocks)
-            } else {
-                0
-            };
-            let floor =
-                (p.nb * self.params.trsm_chunk_floor.min(self.other.max(1))).max(resident_t);
+            let floor = self.trsm_chunk_floor(&p);
             if p.rlen > floor {
                 p.rlen = (p.rlen / 2).max(floor);
             } else if p.uses_e && p.eblocks > 1 {
@@ -347,6 +341,17 @@ impl Shape {
     }
 
     /// The best plan whose own parts fit in `cap` bytes (cuBLASLt's part still 0), or `None`.
+    /// The fewest elements of R a trsm plan keeps before it gives up resident leaves: result
+    /// chunks of `trsm_chunk_floor` columns (or all of them), and the inversion's temporaries.
+    pub(crate) fn trsm_chunk_floor(&self, p: &Plan) -> usize {
+        let resident = if p.uses_e {
+            inv_temp(p.nb, p.eblocks)
+        } else {
+            0
+        };
+        (p.nb * self.params.trsm_chunk_floor.min(self.other.max(1))).max(resident)
+    }
+
     pub(crate) fn fitted(&self, cap: usize) -> Option<Plan> {
         if matches!(self.kind, Kind::Trsm | Kind::Trtri) {
             return self.fitted_tri(cap);

@@ -1,6 +1,7 @@
 //! M8, M9: query, preallocate, Success.
 
 use super::*;
+use gpublas::Backend;
 
 /// Query (placeholders, then the real operands, which must come back untouched and ask for
 /// the same), then a handle of exactly that size: `Success`, the right answer, no growth.
@@ -165,7 +166,54 @@ fn m08_query_checks_sizes_and_takes_placeholders(dev: &Device) {
     expect_errs_done();
 }
 
+/// The size query of an LU asks for cuSOLVER's order of workspace at every order the benchmark
+/// runs (F4, issue 29): at most 4 MiB of the solver's own parts (the GEMM engine's slice,
+/// CUDA only, is capped at 4 MiB more), not growing with the order. Cholesky keeps its top
+/// solve's inverted leaves resident (order n / 2 in leaves of 128, and their inversion's
+/// temporaries, a quarter of that) with at most 3 MiB beside them.
+fn f4_lu_and_cholesky_queries_stay_within_bounds(dev: &Device) {
+    const MIB: usize = 1 << 20;
+    let engine = if dev.backend() == Backend::Cuda {
+        4 * MIB
+    } else {
+        0
+    };
+    for n in [8192usize, 16384, 32768] {
+        let mut h = fixed_handle(dev, 0);
+        h.start_device_memory_size_query().unwrap();
+        let mut pa = DeviceBuffer::<f64>::placeholder(n * n);
+        let mut pp = DeviceBuffer::<i32>::placeholder(n);
+        let mut pi = DeviceBuffer::<i32>::placeholder(1);
+        let _ = solver::getrf(
+            &mut h,
+            n,
+            n,
+            &mut pa,
+            n,
+            Results::Device(&mut pp),
+            Results::Device(&mut pi),
+        )
+        .unwrap();
+        let lu = h.stop_device_memory_size_query().unwrap();
+        assert!(
+            lu <= 4 * MIB + engine,
+            "getrf f64 n = {n}: query {lu} bytes"
+        );
+        h.start_device_memory_size_query().unwrap();
+        let _ =
+            solver::potrf(&mut h, Uplo::Lower, n, &mut pa, n, Results::Device(&mut pi)).unwrap();
+        let chol = h.stop_device_memory_size_query().unwrap();
+        let leaves = (n / 2) * 128 * 8 * 5 / 4;
+        assert!(
+            chol <= leaves + 3 * MIB + MIB / 4 + engine,
+            "potrf f64 n = {n}: query {chol} bytes"
+        );
+        eprintln!("n = {n}: getrf asks {lu} bytes, potrf {chol}");
+    }
+}
+
 crate::on_both_backends!(
+    f4_lu_and_cholesky_queries_stay_within_bounds,
     m09_query_getrf_getrs_1024,
     m08_m09_query_then_preallocate_runs_as_planned,
     m08_query_checks_sizes_and_takes_placeholders,

@@ -390,11 +390,11 @@ impl SolverShape {
         }
     }
 
-    /// The solves' plan for one entry: Level 3's full trsm plan with its result chunks
-    /// narrowed until the solves fit `solve_budget`, down to `trsm_chunk_floor` columns. The
-    /// inverted leaves stay resident: inverting each just before its use (Level 3's next
-    /// reduction) cost potrf 54 % at order 8192 and getrs 3× on the H100, so a full plan never
-    /// takes it; such calls still ask more than the budget.
+    /// The solves' plan for one entry: Level 3's full trsm plan, for the LU and the solves
+    /// with its result chunks narrowed until the solves fit `solve_budget`, down to
+    /// `trsm_chunk_floor` columns. The inverted leaves stay resident: inverting each just before
+    /// its use (Level 3's next reduction) cost potrf 54 % at order 8192 and getrs 3× on the
+    /// H100, so a full plan never takes it; such calls still ask more than the budget.
     fn solves_plan(&self) -> Plan {
         let one = Shape {
             batch: 1,
@@ -402,7 +402,9 @@ impl SolverShape {
             ..self.p3_shape()
         };
         let mut p = one.full();
-        if p.uses_r && !p.subst {
+        // Cholesky's solves keep whole result rows: narrowed to the budget they cost potrf 6 %
+        // at order 8192 and 12 % at 16384 (H100), the LU 0.5-1.8 %.
+        if p.uses_r && !p.subst && self.kind != Kind::Potrf {
             let floor = one.trsm_chunk_floor(&p);
             while p.own_bytes() > self.params.solve_budget && p.rlen > floor {
                 p.rlen = (p.rlen / 2).max(floor);
@@ -420,10 +422,15 @@ impl SolverShape {
         let hn = self.herk_n();
         let hnb = self.params.herk_nb(hn);
         // Cholesky's update blocks share E with the solves' leaves: as many at once as the
-        // budget left beside the solves' result chunks holds.
-        let r_bytes = p3.workspace().r_results;
+        // solves' E holds anyway, or the budget left beside their result chunks if more.
+        let w3 = p3.workspace();
         let per_block = (hnb * hnb * self.elem).max(1);
-        let room = self.params.solve_budget.saturating_sub(r_bytes) / per_block;
+        let room = self
+            .params
+            .solve_budget
+            .saturating_sub(w3.r_results)
+            .max(w3.e_blocks)
+            / per_block;
         let heblocks = hn.div_ceil(hnb).clamp(1, room.max(1));
         let grid = self.full_grid();
         // Batch entries at once: as the solves' plan, but at most what the budget allows.

@@ -144,7 +144,7 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
         self
     }
 
-    fn tri(&mut self, side: Side, uplo: Uplo, op: Op, diag: Diag) -> &mut Self {
+    pub(crate) fn tri(&mut self, side: Side, uplo: Uplo, op: Op, diag: Diag) -> &mut Self {
         self.side = side;
         self.uplo = uplo;
         self.opa = op;
@@ -152,7 +152,7 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
         self
     }
 
-    fn dims(&mut self, m: usize, n: usize, k: usize) -> &mut Self {
+    pub(crate) fn dims(&mut self, m: usize, n: usize, k: usize) -> &mut Self {
         self.m = m;
         self.n = n;
         self.k = k;

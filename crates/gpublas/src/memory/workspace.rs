@@ -324,6 +324,20 @@ impl Handle {
         Status::PerfDegraded
     }
 
+    /// Degraded calls counted so far (a call made of parts counts once: `count_as_one_call`).
+    pub(crate) fn degraded_count(&self) -> u64 {
+        self.counters.degraded_calls.get()
+    }
+
+    /// A call made of parts, each of which may have counted a degraded call since `before`
+    /// (from `degraded_count`), counts as one.
+    pub(crate) fn count_as_one_call(&self, before: u64) {
+        let now = self.counters.degraded_calls.get();
+        if now > before + 1 {
+            self.counters.degraded_calls.set(before + 1);
+        }
+    }
+
     /// The fixed workspace size a routine must fit in, or `None` where the workspace grows.
     pub(crate) fn fixed_capacity(&self) -> Option<usize> {
         match self.mode {

@@ -25,13 +25,14 @@ mod program;
 
 pub use api::*;
 
+use crate::blas3;
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{drive, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Stream};
 use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands, ScalarArg};
 use crate::memory::address;
-use crate::{Coef, Error, Handle, Op, Results, Scalar, Status, Uplo, WorkspaceLease};
+use crate::{Coef, Diag, Error, Handle, Op, Results, Scalar, Side, Status, Uplo, WorkspaceLease};
 use plan::{SolverPlan, SolverShape, SolverWorkspace};
 use program::{SolverStep, Step};
 
@@ -67,6 +68,8 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     /// Pivots read (getrs), with their stride.
     pub piv_in: Option<(&'a DeviceBuffer<i32>, usize)>,
     pub info: Option<Results<'a, i32>>,
+    /// getrs: only the row interchanges (`solve_one_column` runs the solves).
+    pub interchanges_only: bool,
 }
 
 impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
@@ -89,6 +92,7 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
             ipiv: None,
             piv_in: None,
             info: None,
+            interchanges_only: false,
         }
     }
 }
@@ -350,6 +354,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             info_host: self.info.as_ref().is_some_and(|i| i.is_host()),
             sms: h.device().multiprocessor_count(),
             params: plan::SolverParams::auto(),
+            interchanges_only: self.interchanges_only,
         }
     }
 
@@ -362,6 +367,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             n: self.n,
             ld_factors: self.a.as_ref().map_or(1, |a| a.1),
             ld_written: self.ld_written,
+            interchanges_only: self.interchanges_only,
         }
     }
 
@@ -516,6 +522,90 @@ impl<T: Scalar> Routine for SolverRoutine<'_, '_, T> {
 
 /// The one implementation behind every solver routine (F1, F2).
 pub(crate) fn run<T: Scalar>(h: &mut Handle, c: Call<'_, '_, T>) -> Result<Status, Error> {
+    if matches!(c.kind, Kind::Getrs | Kind::Potrs) && c.n == 1 && !c.interchanges_only {
+        return solve_one_column(h, c);
+    }
+    run_driven(h, c)
+}
+
+/// getrs and potrs with one right-hand side: the interchanges (getrs) as a program of their
+/// own, the two triangular solves as Level 3's trsm, which with one column is the trsv kernel:
+/// it reads the factors once, where the block solve holds every inverted leaf in the
+/// workspace (42 MB at order 8192). The call's own checks come first, so nothing runs for an
+/// invalid call, and the parts' checks cannot fail after one has written.
+fn solve_one_column<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result<Status, Error> {
+    if !T::COMPLEX && c.op == Op::C {
+        c.op = Op::T;
+    }
+    c.check_sizes()?;
+    let Some((a, lda)) = c.a else {
+        return Err(Error::InvalidValue(format!(
+            "{}: a solve without its factors",
+            c.name
+        )));
+    };
+    if c.quick() {
+        return run_driven(h, c);
+    }
+    if !h.is_device_memory_size_query() {
+        c.check_operands(h)?;
+    }
+    let (name, n, ldb, op, uplo) = (c.name, c.m, c.ld_written, c.op, c.uplo);
+    let trsm = |h: &mut Handle, c: &mut Call<'_, '_, T>, uplo: Uplo, op: Op, diag: Diag| {
+        let mut t = blas3::Call::new(name, blas3::Kind::Trsm, a, lda, c.written.reborrow(), ldb);
+        t.tri(Side::Left, uplo, op, diag).dims(n, 1, 0);
+        blas3::run(h, t)
+    };
+    let swap = |h: &mut Handle, c: &mut Call<'_, '_, T>| {
+        let mut s = Call::new(name, Kind::Getrs, c.written.reborrow(), ldb);
+        (s.op, s.m, s.n, s.a, s.piv_in) = (op, n, 1, c.a, c.piv_in);
+        s.interchanges_only = true;
+        run_driven(h, s)
+    };
+    let degraded_before = h.degraded_count();
+    let statuses = (|| {
+        Ok::<_, Error>(match c.kind {
+            Kind::Getrs if op == Op::N => [
+                swap(h, &mut c)?,
+                trsm(h, &mut c, Uplo::Lower, Op::N, Diag::Unit)?,
+                trsm(h, &mut c, Uplo::Upper, Op::N, Diag::NonUnit)?,
+            ],
+            Kind::Getrs => [
+                trsm(h, &mut c, Uplo::Upper, op, Diag::NonUnit)?,
+                trsm(h, &mut c, Uplo::Lower, op, Diag::Unit)?,
+                swap(h, &mut c)?,
+            ],
+            _ => {
+                let hop = if T::COMPLEX { Op::C } else { Op::T };
+                let (first, second) = if uplo == Uplo::Lower {
+                    (Op::N, hop)
+                } else {
+                    (hop, Op::N)
+                };
+                [
+                    trsm(h, &mut c, uplo, first, Diag::NonUnit)?,
+                    trsm(h, &mut c, uplo, second, Diag::NonUnit)?,
+                    Status::Success,
+                ]
+            }
+        })
+    })();
+    h.count_as_one_call(degraded_before);
+    Ok(combined(&statuses?))
+}
+
+/// The status of a call made of parts: a size query's `SizeIncreased` if any part raised the
+/// size, `PerfDegraded` if any part ran reduced, else the first part's.
+fn combined(parts: &[Status]) -> Status {
+    for s in [Status::SizeIncreased, Status::PerfDegraded] {
+        if parts.contains(&s) {
+            return s;
+        }
+    }
+    parts.first().copied().unwrap_or(Status::Success)
+}
+
+fn run_driven<T: Scalar>(h: &mut Handle, c: Call<'_, '_, T>) -> Result<Status, Error> {
     let mut r = SolverRoutine {
         call: c,
         lt: None,

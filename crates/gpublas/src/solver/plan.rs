@@ -160,6 +160,8 @@ pub(crate) struct SolverShape {
     pub info_host: bool,
     pub sms: usize,
     pub params: SolverParams,
+    /// getrs: only the row interchanges (no solves in the program).
+    pub interchanges_only: bool,
 }
 
 /// A chosen plan.
@@ -272,6 +274,7 @@ impl SolverShape {
     /// The largest triangular solve of the program: (order, other dimension).
     fn solve_shape(&self) -> (usize, usize) {
         match self.kind {
+            Kind::Getrs if self.interchanges_only => (0, 0),
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
             _ if self.whole_lu() => (0, 0),
             Kind::Getrf | Kind::GetrfNpvt if self.params.lookahead(self.m, self.n).is_some() => {

@@ -84,6 +84,8 @@ pub(crate) struct Prog {
     pub ld_factors: usize,
     /// Leading dimension of the matrix written (space C): the user's lda or ldb.
     pub ld_written: usize,
+    /// getrs: only the row interchanges (the solves run elsewhere).
+    pub interchanges_only: bool,
 }
 
 struct Builder<'p> {
@@ -327,7 +329,16 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let (n, nrhs) = (g.m, g.n);
             let a = mat(Space::A, 0, g.ld_factors, 0);
             let x = b.c;
-            if g.op == Op::N {
+            if g.interchanges_only {
+                b.v.push(Step::Family(SolverStep::Swap {
+                    rows: n,
+                    cols: nrhs,
+                    a: x,
+                    k0: 0,
+                    k1: n,
+                    reverse: g.op != Op::N,
+                }));
+            } else if g.op == Op::N {
                 b.v.push(Step::Family(SolverStep::Swap {
                     rows: n,
                     cols: nrhs,

@@ -7,7 +7,7 @@ use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::lt::{Compute, Dt, Lt, ScalarPtr, Shape, LT_MAX_WORKSPACE};
-use crate::device::{Backend, DeviceBuffer, Element};
+use crate::device::{DeviceBuffer, Element};
 use crate::exec::workspace::SLOTS;
 use crate::exec::{cuda as exec_cuda, ScalarArg};
 use crate::memory::address;
@@ -399,9 +399,7 @@ impl<I: GemmExIn, O: GemmExOut<I>> Routine for ExRoutine<'_, '_, I, O> {
         if quick {
             return Ok(None);
         }
-        if h.device().backend() == Backend::Cuda && self.lt.is_none() {
-            self.lt = Some(exec_cuda::engine(h)?);
-        }
+        exec_cuda::take_engine(h, &mut self.lt)?;
         self.with_engine(LT_MAX_WORKSPACE).map(Some)
     }
 
@@ -413,12 +411,11 @@ impl<I: GemmExIn, O: GemmExOut<I>> Routine for ExRoutine<'_, '_, I, O> {
         let own = self.call.own_parts();
         let Some(room) = crate::memory::rounded_total(&[0, own.zeros, own.slots])
             .ok()
-            .and_then(|own| cap.checked_sub(own))
+            .and_then(|own| exec_cuda::engine_room(cap, own, LT_MAX_WORKSPACE))
         else {
             return Ok(None);
         };
-        self.with_engine((room / 256 * 256).min(LT_MAX_WORKSPACE))
-            .map(Some)
+        self.with_engine(room).map(Some)
     }
 
     fn minimum(&self) -> String {

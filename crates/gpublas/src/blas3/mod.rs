@@ -48,7 +48,6 @@ use crate::common::host::{coef_value, not_host};
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{drive, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
-use crate::device::Backend;
 use crate::exec::program::Step;
 use crate::exec::workspace::BlockWorkspace;
 pub(crate) use crate::exec::ScalarArg;
@@ -455,9 +454,7 @@ impl<T: Scalar> Routine for Blas3Routine<'_, '_, T> {
         if self.call.quick() || self.call.a.count() == 0 {
             return Ok(None);
         }
-        if h.device().backend() == Backend::Cuda && self.lt.is_none() {
-            self.lt = Some(exec_cuda::engine(h)?);
-        }
+        exec_cuda::take_engine(h, &mut self.lt)?;
         let full = self.call.shape().full();
         self.with_engine_need(full, LT_MAX_WORKSPACE).map(Some)
     }
@@ -470,9 +467,8 @@ impl<T: Scalar> Routine for Blas3Routine<'_, '_, T> {
         let Some(p) = self.call.shape().fitted(cap) else {
             return Ok(None);
         };
-        let room = cap.saturating_sub(p.own_bytes()) / CHUNK_LT * CHUNK_LT;
-        self.with_engine_need(p, room.min(LT_MAX_WORKSPACE))
-            .map(Some)
+        let room = exec_cuda::engine_room(cap, p.own_bytes(), LT_MAX_WORKSPACE).unwrap_or(0);
+        self.with_engine_need(p, room).map(Some)
     }
 
     fn minimum(&self) -> String {
@@ -592,6 +588,3 @@ fn trsm_vector<T: Scalar>(
     };
     Some(go())
 }
-
-/// cuBLASLt's workspace is handed out in whole chunks of this many bytes.
-const CHUNK_LT: usize = 256;

@@ -69,18 +69,33 @@ struct ScalarSlotsOp {
     pad: i32,
 }
 
-/// The handle's GEMM engine, taken out for the call (`give_back` returns it).
-pub(crate) fn engine(h: &mut Handle) -> Result<Lt, Error> {
-    match h.lt.take() {
-        Some(lt) if lt.is_for(h.device()) => Ok(lt),
-        _ => Lt::new(h.device()),
+/// On a CUDA handle, takes the handle's GEMM engine into `slot` for the call, unless the slot
+/// holds it already (`give_back` returns it); the host has none.
+pub(crate) fn take_engine(h: &mut Handle, slot: &mut Option<Lt>) -> Result<(), Error> {
+    if slot.is_none() && h.device().backend() == crate::device::Backend::Cuda {
+        *slot = Some(match h.lt.take() {
+            Some(lt) if lt.is_for(h.device()) => lt,
+            _ => Lt::new(h.device())?,
+        });
     }
+    Ok(())
 }
 
+/// Returns the engine a call took to its handle.
 pub(crate) fn give_back(h: &mut Handle, lt: Option<Lt>) {
     if lt.is_some() {
         h.lt = lt;
     }
+}
+
+/// cuBLASLt's workspace is handed out in whole chunks of this many bytes.
+const ENGINE_CHUNK: usize = 256;
+
+/// The bytes of a fixed workspace of `cap` bytes left for cuBLASLt beside a plan's own `own`
+/// bytes, in whole chunks, at most `limit`; `None` when the own parts do not fit.
+pub(crate) fn engine_room(cap: usize, own: usize, limit: usize) -> Option<usize> {
+    let room = cap.checked_sub(own)?;
+    Some((room / ENGINE_CHUNK * ENGINE_CHUNK).min(limit))
 }
 
 fn dt<T: Scalar>() -> (Dt, Compute) {

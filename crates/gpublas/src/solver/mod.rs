@@ -142,7 +142,7 @@ impl FamilySteps for Ints {
 
 /// Device addresses of a program's integers (entry `e`'s pivots at `piv + e * piv_s` i32s),
 /// and the plan's tuning values its launches follow.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct DevInts {
     pub piv: u64,
     pub piv_s: usize,
@@ -473,9 +473,7 @@ impl<T: Scalar> Routine for SolverRoutine<'_, '_, T> {
         if self.call.quick() {
             return Ok(None);
         }
-        if h.device().backend() == Backend::Cuda && self.lt.is_none() {
-            self.lt = Some(exec_cuda::engine(h)?);
-        }
+        exec_cuda::take_engine(h, &mut self.lt)?;
         let shape = self.call.shape(h);
         self.shape = Some(shape);
         let engine = shape.params.engine_budget.min(LT_MAX_WORKSPACE);
@@ -498,9 +496,9 @@ impl<T: Scalar> Routine for SolverRoutine<'_, '_, T> {
         let Some(p) = self.shape.and_then(|s| s.fitted(cap)) else {
             return Ok(None);
         };
-        let room = cap.saturating_sub(p.own_bytes()) / 256 * 256;
-        self.with_engine_need(p, room.min(p.params.engine_budget).min(LT_MAX_WORKSPACE))
-            .map(Some)
+        let limit = p.params.engine_budget.min(LT_MAX_WORKSPACE);
+        let room = exec_cuda::engine_room(cap, p.own_bytes(), limit).unwrap_or(0);
+        self.with_engine_need(p, room).map(Some)
     }
 
     fn minimum(&self) -> String {
@@ -663,13 +661,7 @@ fn run_cuda<T: Scalar>(
         },
         swap_s: plan.swap,
         params: plan.params,
-        piv: 0,
-        piv_s: 0,
-        info: 0,
-        info_s: 0,
-        first: 0,
-        piv_chunk: false,
-        info_chunk: false,
+        ..Default::default()
     };
     match (&c.ipiv, &c.piv_in) {
         (Some((Results::Device(b), sp)), _) => {

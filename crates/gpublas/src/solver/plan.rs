@@ -80,6 +80,12 @@ pub(crate) struct SolverParams {
     pub herk_nb_max: usize,
 }
 
+impl Default for SolverParams {
+    fn default() -> Self {
+        SolverParams::auto()
+    }
+}
+
 impl SolverParams {
     /// The values for the devices gpublas is tuned on.
     pub(crate) fn auto() -> Self {

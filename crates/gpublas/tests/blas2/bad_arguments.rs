@@ -1,38 +1,7 @@
 //! F7, F9, F10: bad arguments.
 
 use super::*;
-
-/// Asserts the error's kind and that its message names `parts`.
-fn expect_err(
-    r: Result<Status, Error>,
-    kind: fn(&Error) -> bool,
-    parts: &[&str],
-    what: &str,
-) -> Error {
-    let e = match r {
-        Ok(st) => panic!("{what}: expected an error, got {st:?}"),
-        Err(e) => e,
-    };
-    assert!(kind(&e), "{what}: wrong kind: {e:?}");
-    let text = e.to_string();
-    for p in parts {
-        // Case-insensitive: "stride_A" names the argument stride_a.
-        assert!(
-            text.to_lowercase().contains(&p.to_lowercase()),
-            "{what}: '{text}' lacks '{p}'"
-        );
-    }
-    e
-}
-fn is_size(e: &Error) -> bool {
-    matches!(e, Error::InvalidSize(_))
-}
-fn is_value(e: &Error) -> bool {
-    matches!(e, Error::InvalidValue(_))
-}
-fn is_pointer(e: &Error) -> bool {
-    matches!(e, Error::InvalidPointer(_))
-}
+use crate::common::errors::{expect_err, is_pointer, is_size, is_value};
 
 /// Output buffers poisoned with a known pattern, checked bit for bit at the end.
 struct Outs {

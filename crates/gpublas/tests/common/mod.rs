@@ -4,6 +4,7 @@
 
 pub mod complex;
 pub mod elem;
+pub mod errors;
 pub mod forms;
 
 use gpublas::{Device, Handle, HandleConfig};

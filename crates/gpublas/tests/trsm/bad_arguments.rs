@@ -1,67 +1,7 @@
 //! F7, F9, F10: bad arguments.
 
 use super::*;
-
-/// Asserts the error's kind and that its message names `parts`.
-fn expect_err(
-    r: Result<Status, Error>,
-    kind: fn(&Error) -> bool,
-    parts: &[&str],
-    what: &str,
-) -> Error {
-    let e = match r {
-        Ok(st) => panic!("{what}: expected an error, got {st:?}"),
-        Err(e) => e,
-    };
-    assert!(kind(&e), "{what}: wrong kind: {e:?}");
-    let text = e.to_string();
-    for p in parts {
-        assert!(
-            text.to_lowercase().contains(&p.to_lowercase()),
-            "{what}: '{text}' lacks '{p}'"
-        );
-    }
-    e
-}
-fn is_size(e: &Error) -> bool {
-    matches!(e, Error::InvalidSize(_))
-}
-fn is_value(e: &Error) -> bool {
-    matches!(e, Error::InvalidValue(_))
-}
-fn is_pointer(e: &Error) -> bool {
-    matches!(e, Error::InvalidPointer(_))
-}
-
-/// Output buffers holding a known pattern, checked bit for bit at the end.
-struct Outs<E> {
-    bufs: Vec<DeviceBuffer<E>>,
-}
-impl<E: El> Outs<E> {
-    fn new(dev: &Device, lens: &[usize]) -> Outs<E> {
-        Outs {
-            bufs: lens
-                .iter()
-                .map(|&l| dev.upload(&pattern::<E>(l)).unwrap())
-                .collect(),
-        }
-    }
-    fn check(&self) {
-        for (i, b) in self.bufs.iter().enumerate() {
-            let got = b.to_vec().unwrap();
-            let want = pattern::<E>(got.len());
-            assert!(
-                got.iter().zip(&want).all(|(a, b)| same(*a, *b)),
-                "output {i} was written: {got:?}"
-            );
-        }
-    }
-}
-fn pattern<E: El>(len: usize) -> Vec<E> {
-    (0..len)
-        .map(|i| E::make(-7.5 - i as f64, 0.25 * i as f64))
-        .collect()
-}
+use crate::common::errors::{expect_err, is_pointer, is_size, is_value, Outs};
 
 fn f7_bad_leading_dimensions_are_invalid_size_naming_them(dev: &Device) {
     let mut h = handle(dev);

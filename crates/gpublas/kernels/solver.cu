@@ -263,6 +263,201 @@ __device__ void lu(const Sol& j) {
     }
 }
 
+// LU with partial pivoting of one panel of at most 8·H columns whose rows are split over the
+// grid's blocks (cooperative: all resident) and held in registers: thread (row lane rl, column
+// lane h) of 256 keeps RR rows (local rows rr·RL + rl) × 8 columns (h + H·q). Rows never move:
+// each slot carries the label of the row it holds now, an interchange swaps two labels, and
+// every row is stored once at the end under its label (the loads precede the first exchange,
+// which every block passes only after all have loaded). Per column: the owners of column jj
+// offer their best eligible slot (label >= jj; the largest |re| + |im|, then the smallest
+// label; a NaN never), one barrier for the block's best; with several blocks, each publishes
+// its best row and a tagged record, warp 0 polls the records and picks the winner, and every
+// thread reads just its 8 entries of the winning row from the slots (no second exchange: the
+// old diagonal row keeps its place under the winner's label). Then the live slots (label > jj)
+// are scaled and updated in registers. Two or three barriers and one round trip through L2 per
+// column instead of `lu`'s nine barriers, shared-memory loops and two round trips.
+template <class T, int H, int RR>
+__device__ __forceinline__ void lu_regs(const Sol& j) {
+    constexpr int NT = 256, Q = 8, RL = NT / H, W = H * Q;
+    static_assert(W <= PW, "a panel is at most PW columns");
+    pdl_enter();
+    __shared__ double s_v[NT / 32];
+    __shared__ int s_i[NT / 32];
+    __shared__ T s_prow[2][W];
+    __shared__ int s_win[2];
+    const int G = j.grid;
+    const int e = blockIdx.x / G, b = blockIdx.x % G;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    int* piv = (int*)j.piv + e * j.piv_s;
+    int* info = (int*)j.info + e * j.info_s;
+    const int rows = (int)j.rows, cols = (int)j.cols;
+    const int rpb = (rows + G - 1) / G;
+    const int r0 = b * rpb, nr = max(min(rows - r0, rpb), 0);
+    const int tid = threadIdx.x, h = tid % H, rl = tid / H, lane = tid & 31, warp = tid >> 5;
+    T a[RR][Q];
+    int lab[RR];  // the row a slot holds now; -1: no row
+#pragma unroll
+    for (int rr = 0; rr < RR; ++rr) {
+        const int lr = rr * RL + rl;
+        lab[rr] = lr < nr ? r0 + lr : -1;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+            const int c = h + H * q;
+            a[rr][q] = (lr < nr && c < cols) ? A[(i64)(r0 + lr) + (i64)c * j.ld] : zero_of<T>();
+        }
+    }
+    const int GC = j.k1;
+    const size_t gen_bytes = (size_t)(GC + 1) * PW * sizeof(T) + (size_t)GC * 16;
+    const int kmax = min(rows, cols);
+    int first_zero = 0;
+#pragma unroll
+    for (int qj = 0; qj < Q; ++qj) {
+#pragma unroll 1
+        for (int hj = 0; hj < H; ++hj) {
+            const int jj = qj * H + hj;
+            if (jj >= kmax) break;
+            // 1. the block's best eligible slot (without pivoting: the slot of row jj)
+            double v = -1.0;
+            int i = -1;
+            if (h == hj) {
+#pragma unroll
+                for (int rr = 0; rr < RR; ++rr) {
+                    if (lab[rr] < jj) continue;
+                    const double m = j.pivot ? (double)mag(a[rr][qj]) : (lab[rr] == jj ? 1.0 : -1.0);
+                    if (m >= 0.0 && beats(m, lab[rr], v, i)) { v = m; i = lab[rr]; }
+                }
+            }
+#pragma unroll
+            for (int o = 16; o >= H; o >>= 1) {
+                const double v2 = __shfl_xor_sync(0xffffffffu, v, o);
+                const int i2 = __shfl_xor_sync(0xffffffffu, i, o);
+                if (beats(v2, i2, v, i)) { v = v2; i = i2; }
+            }
+            if (lane == hj) { s_v[warp] = v; s_i[warp] = i; }
+            __syncthreads();
+            v = s_v[0];
+            i = s_i[0];
+#pragma unroll
+            for (int k = 1; k < NT / 32; ++k)
+                if (beats(s_v[k], s_i[k], v, i)) { v = s_v[k]; i = s_i[k]; }
+            // 2. the winner over all blocks and this thread's entries of its row
+            T pr[Q];
+            T pv;
+            int w;
+            if (G == 1) {
+                T* buf = s_prow[jj & 1];
+#pragma unroll
+                for (int rr = 0; rr < RR; ++rr)
+                    if (i >= 0 && lab[rr] == i) {
+#pragma unroll
+                        for (int q = 0; q < Q; ++q) buf[h + H * q] = a[rr][q];
+                    }
+                __syncthreads();
+                w = i;
+                if (w >= 0) {
+#pragma unroll
+                    for (int q = 0; q < Q; ++q) pr[q] = buf[h + H * q];
+                    pv = buf[jj];
+                }
+            } else {
+                unsigned char* base = (unsigned char*)j.slots + (jj & 1) * gen_bytes;
+                T* crow = (T*)base;
+                int4* rec = (int4*)(base + (size_t)(GC + 1) * PW * sizeof(T));
+                const int tag = ((j.aux + 1) << 8) | (jj + 1);
+#pragma unroll
+                for (int rr = 0; rr < RR; ++rr)
+                    if (i >= 0 && lab[rr] == i) {
+#pragma unroll
+                        for (int q = 0; q < Q; ++q)
+                            if (h + H * q < cols) crow[b * PW + h + H * q] = a[rr][q];
+                    }
+                __syncthreads();
+                if (tid == 0) {
+                    __threadfence();
+                    const long long mb = __double_as_longlong(v);
+                    st_rec(rec + b, make_int4((int)(mb & 0xffffffffll), (int)(mb >> 32), i, tag));
+                }
+                if (warp == 0) {
+                    double bv = -1.0;
+                    int bl = -1, bb = -1;
+                    for (int t = lane; t < G; t += 32) {
+                        int4 r;
+                        for (;;) {
+                            r = ld_rec(rec + t);
+                            if (r.w == tag) break;
+                            __nanosleep(64);
+                        }
+                        const double v2 = __longlong_as_double((long long)(unsigned)r.x | ((long long)r.y << 32));
+                        if (beats(v2, r.z, bv, bl)) { bv = v2; bl = r.z; bb = t; }
+                    }
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) {
+                        const double v2 = __shfl_xor_sync(0xffffffffu, bv, o);
+                        const int l2 = __shfl_xor_sync(0xffffffffu, bl, o);
+                        const int b2 = __shfl_xor_sync(0xffffffffu, bb, o);
+                        if (beats(v2, l2, bv, bl)) { bv = v2; bl = l2; bb = b2; }
+                    }
+                    __threadfence();
+                    if (lane == 0) { s_win[0] = bl; s_win[1] = bb; }
+                }
+                __syncthreads();
+                w = s_win[0];
+                if (w >= 0) {
+                    const T* src = crow + (size_t)s_win[1] * PW;
+#pragma unroll
+                    for (int q = 0; q < Q; ++q)
+                        pr[q] = h + H * q < cols ? __ldcg(src + h + H * q) : zero_of<T>();
+                    pv = __ldcg(src + jj);
+                }
+            }
+            if (w < 0) {
+                // Every candidate is NaN: as LAPACK, the diagonal row stays and the rest of the
+                // live rows become NaN (x / NaN, then a - NaN · u).
+                w = jj;
+                pv = real_of<T>(__longlong_as_double(0x7ff8000000000000ll));
+#pragma unroll
+                for (int q = 0; q < Q; ++q) pr[q] = pv;
+            }
+            if (b == 0 && tid == 0 && j.pivot) piv[j.k0 + jj] = j.k0 + w + 1;
+            if (is0(pv)) {
+                // A zero column: no interchange (the winner is row jj), no update.
+                if (first_zero == 0) first_zero = jj + 1;
+                continue;
+            }
+            // 3. the interchange (labels), the multipliers and the update of the live slots
+#pragma unroll
+            for (int rr = 0; rr < RR; ++rr) {
+                if (lab[rr] == w) lab[rr] = jj;
+                else if (lab[rr] == jj) lab[rr] = w;
+            }
+            const Divisor<T> dpv = Divisor<T>::of(pv);
+            const int src_lane = (lane & ~(H - 1)) | hj;
+#pragma unroll
+            for (int rr = 0; rr < RR; ++rr) {
+                const T x = shf(a[rr][qj], src_lane);
+                if (lab[rr] > jj) {
+                    const T l = dpv.apply(x);
+                    if (h == hj) a[rr][qj] = l;
+#pragma unroll
+                    for (int q = qj; q < Q; ++q)
+                        if (q > qj || h > hj) a[rr][q] = fms(a[rr][q], l, pr[q]);
+                }
+            }
+        }
+    }
+    if (b == 0 && tid == 0 && first_zero && *info == 0) *info = j.k0 + first_zero;
+#pragma unroll
+    for (int rr = 0; rr < RR; ++rr) {
+        if (lab[rr] < 0) continue;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+            const int c = h + H * q;
+            if (c < cols) A[(i64)lab[rr] + (i64)c * j.ld] = a[rr][q];
+        }
+    }
+}
+
 template <class T>
 __device__ void swap_rows(const Sol& j) {
     pdl_enter();
@@ -1081,6 +1276,18 @@ extern "C" __global__ void __launch_bounds__(256) sol_cholp8_c(Sol j) { cholp<fl
 // with two (half the code per thread: fewer instruction-cache misses) and 1.22 with eight.
 extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_s(Sol j) { lur<float, 128, 4>(j); }
 extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_d(Sol j) { lur<double, 128, 4>(j); }
+// The register panels (`lu_regs`): W = 8·H columns, RR rows per thread (of 256; so 32·RR
+// rows per block at W = 64, 64·RR at W = 32); the launch picks the fewest registers that hold
+// the block's rows (`lu_regs_fit` in plan.rs mirrors this list). Complex double: W = 32 only,
+// RR <= 4 (four registers a value). RR = 12 spills (double: 1.2 KB of loads per thread).
+#define LU_REGS(TAG, T, H, RR) \
+    extern "C" __global__ void __launch_bounds__(256, 1) sol_lu_regs##H##x##RR##_##TAG(Sol j) { lu_regs<T, H, RR>(j); }
+#define LU_REGS_ALL(TAG, T) \
+    LU_REGS(TAG, T, 8, 4) LU_REGS(TAG, T, 8, 8) LU_REGS(TAG, T, 4, 4) LU_REGS(TAG, T, 4, 8)
+LU_REGS_ALL(s, float)
+LU_REGS_ALL(d, double)
+LU_REGS_ALL(c, float2)
+LU_REGS(z, double2, 4, 2) LU_REGS(z, double2, 4, 4)
 extern "C" __global__ void __launch_bounds__(MAXT) sol_init(Sol j) { init(j); }
 extern "C" __global__ void __launch_bounds__(MAXT) sol_perm(Sol j) { perm(j); }
 #endif

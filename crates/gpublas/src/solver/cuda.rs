@@ -1,7 +1,7 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on the executor's block steps.
 
-use super::plan::{lu_whole, PANEL, PANEL_SMEM, SWAP_CHUNK};
+use super::plan::{lu_regs_fit, lu_whole, PANEL, PANEL_SMEM, SWAP_CHUNK};
 use super::program::SolverStep as Step;
 use super::DevInts;
 use crate::device::{param, Stream};
@@ -49,7 +49,13 @@ pub(crate) fn launch<T: Scalar>(
     d: &DevInts,
     side: bool,
 ) -> Result<(), Error> {
-    let grid_cap = if side { d.params.side_grid } else { usize::MAX };
+    let grid_cap = |rows| {
+        if side {
+            d.params.side_grid_for(rows)
+        } else {
+            usize::MAX
+        }
+    };
     let elem = std::mem::size_of::<T>() as u64;
     let at = |x: M| c.0 + x.off as u64 * elem;
     let idx = |chunk: bool| if chunk { e0 - d.first } else { e0 } as u64;
@@ -133,17 +139,30 @@ pub(crate) fn launch<T: Scalar>(
             }
             // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
             let (g, rpb) = if ne == 1 {
-                d.params.panel_split(rows, d.grid.min(grid_cap))
+                d.params.panel_split(rows, d.grid.min(grid_cap(rows)))
             } else {
                 (1, rows)
             };
-            let bytes = rpb * cols * elem as usize;
-            let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
             j.grid = g as i32;
-            j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
             j.aux = leaf as i32;
             j.k1 = d.grid as i32;
             j.slots = d.slots;
+            if let (1, Some((h, rr))) = (ne, lu_regs_fit(rpb, cols, elem as usize)) {
+                // The block's rows in registers: one barrier fewer per column than below and no
+                // loops over shared memory (NOTES: issue 29).
+                let mut prm = [param(&j)];
+                return s.launch_with(
+                    &SOLVER,
+                    &format!("sol_lu_regs{h}x{rr}_{tag}"),
+                    (g as u32, 1, 1),
+                    (256, 0),
+                    g > 1,
+                    &mut prm,
+                );
+            }
+            let bytes = rpb * cols * elem as usize;
+            let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
+            j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
             let threads = (rpb.div_ceil(32) * 32).clamp(PANEL, 256) as u32;
             let mut prm = [param(&j)];
             s.launch_with(

@@ -60,6 +60,9 @@ pub(crate) struct SolverParams {
     /// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
     /// and 64 were within 2 % of each other; 24 and 16 were slower.
     pub side_grid: usize,
+    /// Most blocks of a side-lane panel whose rows need more than `side_grid` blocks to sit in
+    /// registers (tall panels, from 24576 rows).
+    pub side_grid_max: usize,
     /// Fewest panel rows per block of the panel kernel.
     pub rows_per_block: usize,
     /// Most workspace bytes (everything but cuBLASLt's) a full plan takes for the batch
@@ -95,6 +98,7 @@ impl SolverParams {
             ahead_nb_small: 128,
             ahead_wide_from: 4096,
             side_grid: 48,
+            side_grid_max: 64,
             rows_per_block: 128,
             batch_budget: 64 << 20,
             solve_budget: 3 << 20,
@@ -117,11 +121,29 @@ impl SolverParams {
         (k >= self.ahead_min.max(2 * nb)).then_some(nb)
     }
 
-    /// Columns of a side-lane panel's leaves over `rows` rows of `elem` bytes: the widest of
-    /// 64, 32, 16, 8 whose rows fit the shared memory of the side lane's blocks (the panel
-    /// kernel works in global memory otherwise, several times slower per column).
+    /// Blocks of a side-lane panel over `rows` rows: `side_grid`, more (up to
+    /// `side_grid_max`) where that many would leave a block more rows than the register panel
+    /// holds at 32 columns.
+    pub(crate) fn side_grid_for(&self, rows: usize) -> usize {
+        // The 32-column register panel holds 8 rows in each of its 64 row lanes.
+        let most_rows = 256 / 4 * 8;
+        self.side_grid
+            .max(rows.div_ceil(most_rows))
+            .min(self.side_grid_max)
+    }
+
+    /// Columns of a side-lane panel's leaves over `rows` rows of `elem` bytes: 64 or 32 where
+    /// the register panel (`lu_regs_fit`) holds a block's rows; else the widest of 64, 32, 16,
+    /// 8 whose rows fit the shared memory of the side lane's blocks (the shared-memory panel
+    /// works in global memory otherwise, several times slower per column).
     pub(crate) fn side_leaf(&self, rows: usize, elem: usize) -> usize {
-        let (_, per) = self.panel_split(rows, self.side_grid);
+        let (_, per) = self.panel_split(rows, self.side_grid_for(rows));
+        if let Some(w) = [PANEL, PANEL / 2]
+            .into_iter()
+            .find(|&w| lu_regs_fit(per, w, elem).is_some())
+        {
+            return w;
+        }
         let mut w = PANEL;
         while w > 8 && per * w * elem > PANEL_SMEM {
             w /= 2;
@@ -143,6 +165,20 @@ impl SolverParams {
             .clamp(self.herk_nb_min, self.herk_nb_max)
             .min(n.max(1))
     }
+}
+
+/// The register panel (`lu_regs` in solver.cu) for a block of `rows` rows and a leaf of `cols`
+/// columns of `elem` bytes, if one holds them: `(H, RR)`, `8·H` columns and `RR` rows per
+/// thread of 256 (mirrors the kernels' list: `H` 8 or 4, `RR` 4 or 8; complex double `H` 4,
+/// `RR` 2 or 4).
+pub(crate) fn lu_regs_fit(rows: usize, cols: usize, elem: usize) -> Option<(usize, usize)> {
+    let h = if cols > 32 { 8 } else { 4 };
+    if cols > PANEL || (elem == 16 && h == 8) {
+        return None;
+    }
+    let rr = rows.div_ceil(256 / h);
+    let list: &[usize] = if elem == 16 { &[2, 4] } else { &[4, 8] };
+    list.iter().find(|&&r| rr <= r).map(|&r| (h, r))
 }
 
 /// Most interchanges one permutation step turns into a gather (mirrors `SWAPC` in solver.cu).

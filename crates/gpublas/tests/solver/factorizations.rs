@@ -62,6 +62,97 @@ fn f1_getrf_lookahead_narrow_side_leaves(dev: &Device) {
     }
 }
 
+/// One `n × n` LU of uniform random values at an order where the look-ahead program runs many
+/// panels over several cooperating blocks, checked in O(n²) (an O(n³) reference would take
+/// minutes here): every multiplier at most 1 in magnitude (the pivot is a column's largest
+/// `|re| + |im|`, so `√2` for complex), every pivot in range, and for a random `x`
+/// `‖P A x − L (U x)‖∞ / (‖A‖∞ ‖x‖∞ n ε) < 30`.
+fn lu_medium<E: T>(dev: &Device, seed: u64, n: usize) {
+    let mut r = Gen::new(seed);
+    let a = gen_random::<E>(n, n, &mut r);
+    let mut h = handle(dev);
+    let mut ad = dev.upload(&store::<E>(&a, n, None)).unwrap();
+    let mut pd = dev.alloc::<i32>(n).unwrap();
+    let mut info = [-1i32];
+    let st = solver::getrf(
+        &mut h,
+        n,
+        n,
+        &mut ad,
+        n,
+        Results::Device(&mut pd),
+        Results::Host(&mut info),
+    )
+    .unwrap();
+    let what = format!("{} getrf n = {n}", E::NAME);
+    assert_eq!((st, info[0]), (Status::Success, 0), "{what}");
+    let f: Vec<C> = ad.to_vec().unwrap().iter().map(|x| x.get()).collect();
+    let piv = pd.to_vec().unwrap();
+    let bound = if E::CPLX { 2f64.sqrt() } else { 1.0 } * (1.0 + 4.0 * E::EPS);
+    for j in 0..n {
+        assert!(
+            piv[j] as usize > j && piv[j] as usize <= n,
+            "{what}: ipiv[{j}] = {}",
+            piv[j]
+        );
+        for i in j + 1..n {
+            let l = f[i + j * n];
+            assert!(
+                (l.0 * l.0 + l.1 * l.1).sqrt() <= bound,
+                "{what}: |L({i}, {j})| = {:e} > {bound}",
+                (l.0 * l.0 + l.1 * l.1).sqrt()
+            );
+        }
+    }
+    let x: Vec<C> = (0..n).map(|_| rnd::<E>(&mut r, 1.0)).collect();
+    // P A x: A x, then the interchanges in order.
+    let mut pax = vec![ZERO; n];
+    for j in 0..n {
+        for i in 0..n {
+            pax[i] = cadd(pax[i], cmul(a.at(i, j), x[j]));
+        }
+    }
+    for (k, &p) in piv.iter().enumerate() {
+        pax.swap(k, p as usize - 1);
+    }
+    // L (U x).
+    let mut ux = vec![ZERO; n];
+    for j in 0..n {
+        for i in 0..=j {
+            ux[i] = cadd(ux[i], cmul(f[i + j * n], x[j]));
+        }
+    }
+    let mut lux = ux.clone();
+    for j in 0..n {
+        for i in j + 1..n {
+            lux[i] = cadd(lux[i], cmul(f[i + j * n], ux[j]));
+        }
+    }
+    let norm_a = (0..n)
+        .map(|i| (0..n).map(|j| mag(a.at(i, j))).sum::<f64>())
+        .fold(0.0, f64::max);
+    let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
+    let err = (0..n)
+        .map(|i| mag(csub(pax[i], lux[i])))
+        .fold(0.0, f64::max);
+    let res = err / (norm_a * norm_x * n as f64 * E::EPS);
+    assert!(res < 30.0, "{what}: scaled residual {res:.2}");
+}
+
+/// The look-ahead LU over several cooperating panel blocks (register and shared-memory panels,
+/// both lanes) at orders past the suites': the host runs the smallest.
+fn f1_getrf_lookahead_medium_orders(dev: &Device) {
+    lu_medium::<f64>(dev, 161, 700);
+    if dev.backend() != gpublas::Backend::Cuda {
+        return;
+    }
+    lu_medium::<f64>(dev, 162, 2500);
+    lu_medium::<f64>(dev, 163, 4700);
+    lu_medium::<f32>(dev, 164, 3100);
+    lu_medium::<Complex32>(dev, 165, 1300);
+    lu_medium::<Complex64>(dev, 166, 1700);
+}
+
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {
     getrf_suite::<f32>(dev, 102, SUB, RECT_SUB)
 }
@@ -234,6 +325,7 @@ crate::on_both_backends!(
     f1_f10_getrf_random_and_separated_all_sizes_forms_f64,
     f1_getrf_tall_panels_beyond_shared_memory,
     f1_getrf_lookahead_narrow_side_leaves,
+    f1_getrf_lookahead_medium_orders,
     f1_f10_getrf_random_and_separated_sizes_forms_f32,
     f1_f10_getrf_random_and_separated_sizes_forms_c32,
     f1_f10_getrf_random_and_separated_sizes_forms_c64,

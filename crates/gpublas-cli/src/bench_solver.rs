@@ -1,28 +1,38 @@
-//! `gpublas bench solver`: LU with partial pivoting (`getrf`), Cholesky (`potrf`), the LU
-//! solve (`getrs`) and the batched factorizations (`getrf_strided_batched`,
-//! `potrf_strided_batched`) against cuSOLVER (`cusolverDnDgetrf`, `cusolverDnDpotrf`,
-//! `cusolverDnDgetrs`, `cusolverDnDpotrfBatched`) and cuBLAS (`cublasDgetrfBatched`), all f64,
-//! in one process on the same GPU, stream and data.
+//! `gpublas bench solver`: LU with partial pivoting (`getrf`), Cholesky (`potrf`), the LU and
+//! Cholesky solves (`getrs`, `potrs`) and the batched factorizations (`getrf_strided_batched`,
+//! `potrf_strided_batched`) against cuSOLVER (`cusolverDn?getrf` for f64, f32 and Complex64,
+//! `cusolverDnDpotrf`, `cusolverDnDgetrs`, `cusolverDnDpotrs`, `cusolverDnDpotrfBatched`, and
+//! `cusolverDnDgetrf` looped over the entries of the larger batches) and cuBLAS
+//! (`cublasDgetrfBatched`), in one process on the same GPU, stream and data. Every row is f64
+//! except the f32 and Complex64 getrf rows.
 //!
 //! Every row: the gpublas workspace need of the call from a size query (placeholder
 //! operands, nothing runs) beside cuSOLVER's `?_bufferSize` answer for the same call (bytes;
 //! the routines without a workspace argument show "none"); one call of each library from the
 //! same input (also the warm-up: the first call of a shape compiles kernels and grows the
 //! gpublas workspace), whose results are compared (max relative difference of the factors or
-//! of the solution, count of differing pivots, non-zero `info` values); then each library's
-//! time, the median of single calls each timed by a CUDA-event pair. The factorizations and
-//! the solves work in place: before every call the input is copied back from a pristine
-//! device buffer (a cuBLAS copy on the same stream, enqueued before the start event, so the
-//! copy is outside the timed region, and the host enqueues the timed call while the GPU is
-//! still copying). Pivots and `info` go to device memory (nothing waits). The gpublas handle
-//! is `Managed` (the default); the ratio is gpublas TFLOP/s / cuSOLVER (cuBLAS) TFLOP/s.
+//! of the solution, complex entries by modulus; count of differing pivots; non-zero `info`
+//! values); then each library's time, the median of single calls each timed by a CUDA-event
+//! pair. The factorizations and the solves work in place: before every call the input is
+//! copied back from a pristine device buffer (a cuBLAS copy on the same stream, enqueued
+//! before the start event, so the copy is outside the timed region, and the host enqueues the
+//! timed call while the GPU is still copying). Pivots and `info` go to device memory (nothing
+//! waits). The gpublas handle is `Managed` (the default); the ratio is gpublas TFLOP/s /
+//! reference TFLOP/s, with complex flops counted as real ones (4× the real count).
+//!
+//! The batches of 512² and 2048² matrices have two references: `cublasDgetrfBatched` and
+//! `cusolverDnDgetrf` called once per entry on the same stream (one workspace for all, the
+//! whole loop timed as one region); both are compared and timed, and the row is rated against
+//! the faster one, whose name it shows.
 //!
 //! Inputs come from the shared generator (splitmix64, `bench_util::Rng`): general matrices
-//! uniform in ±[0.25, 1); the SPD matrices of the Cholesky rows are symmetric with such
-//! off-diagonal entries and a diagonal of `n + 1 + |v|` (strictly diagonally dominant, so
-//! positive definite). `getrs` solves with cuSOLVER's factors and pivots of one random matrix
-//! (factored once, not timed), so both libraries solve the same system. A row whose call
-//! fails (a routine not built yet, not enough memory) prints the error and the run goes on.
+//! uniform in ±[0.25, 1) (complex: real and imaginary parts so, from consecutive values); the
+//! SPD matrices of the Cholesky rows are symmetric with such off-diagonal entries and a
+//! diagonal of `n + 1 + |v|` (strictly diagonally dominant, so positive definite). `getrs`
+//! solves with cuSOLVER's LU factors and pivots of one random matrix and `potrs` with
+//! cuSOLVER's lower Cholesky factor of one SPD matrix (each factored once, not timed), so both
+//! libraries solve the same system. A row whose call fails (a routine not built yet, not enough
+//! memory) prints the error and the run goes on.
 //!
 //! The command needs a CUDA GPU and a build with cuBLAS and cuSOLVER (`--features cublas`).
 
@@ -32,11 +42,12 @@ use gpublas::{Device, Error};
 /// Options of `gpublas bench solver`.
 #[derive(Args)]
 pub struct SolverArgs {
-    /// A smoke run: orders 1024 and 2048, getrs at 1024, batches of 1000 × 32² and 100 ×
-    /// 128², three timed calls per row.
+    /// A smoke run: orders 1024 and 2048 (f32 and Complex64 getrf at 2048, upper potrf at
+    /// 1024), getrs and potrs at 1024, batches of 1000 × 32², 100 × 128², 20 × 256² and 4 ×
+    /// 1024², three timed calls per row.
     #[arg(long)]
     quick: bool,
-    /// Only these groups (comma-separated): getrf, potrf, getrs, batched.
+    /// Only these groups (comma-separated): getrf, potrf, getrs, potrs, batched.
     #[arg(long)]
     only: Option<String>,
 }
@@ -74,15 +85,15 @@ mod imp {
     use crate::bench::{median, out};
     use crate::bench_util::{bytes, elems, err, fits, selected, size_query, Rng};
     use gpublas::{
-        solver, Backend, Device, DeviceBuffer, Error, Handle, HandleConfig, Op, Results, Status,
-        Stream, Timer, Uplo, WorkspaceStats,
+        solver, Backend, Complex64, Device, DeviceBuffer, Error, Handle, HandleConfig, Op, Results,
+        Scalar, Status, Stream, Timer, Uplo, WorkspaceStats,
     };
-    use gpublas_peers::cublas::Cublas;
+    use gpublas_peers::cublas::{Cublas, CublasScalar};
     use gpublas_peers::cusolver::{BatchPtrArray, Cusolver};
     use serde_json::{json, Value};
 
     /// The groups `--only` selects from, in the order they run.
-    const GROUPS: [&str; 4] = ["getrf", "potrf", "getrs", "batched"];
+    const GROUPS: [&str; 5] = ["getrf", "potrf", "getrs", "potrs", "batched"];
 
     /// The splitmix64 increment of `Rng`: element `k` of a stream is `Rng(seed + k * GAMMA)`'s
     /// first value.
@@ -95,6 +106,67 @@ mod imp {
         Rng(seed.wrapping_add(k.wrapping_mul(GAMMA))).val()
     }
 
+    /// The element types of the rows: `f64` (every group), `f32` and `Complex64` (getrf).
+    trait Elem: Scalar + CublasScalar {
+        /// The type in the table and the JSON rows.
+        const NAME: &'static str;
+        /// The BLAS letter of the type, as in `cusolverDn?getrf`.
+        const LETTER: char;
+        /// Flops per flop of the real count: a complex multiply-add is 4 real multiplies and
+        /// 4 real adds (8 flops against 2).
+        const FLOP_SCALE: f64;
+        /// Largest relative difference of two LU factorizations accepted as agreement.
+        const GETRF_TOL: f64;
+        /// Element `k` of a matrix from the generator stream `seed`.
+        fn at(seed: u64, k: u64) -> Self;
+        /// The real and imaginary parts, widened to f64.
+        fn re_im(self) -> (f64, f64);
+    }
+
+    impl Elem for f64 {
+        const NAME: &'static str = "f64";
+        const LETTER: char = 'D';
+        const FLOP_SCALE: f64 = 1.0;
+        // n·u is 3.6e-12 at n = 32768: far below, while wrong factors differ by O(1).
+        const GETRF_TOL: f64 = 1e-8;
+        fn at(seed: u64, k: u64) -> f64 {
+            val_at(seed, k)
+        }
+        fn re_im(self) -> (f64, f64) {
+            (self, 0.0)
+        }
+    }
+
+    impl Elem for f32 {
+        const NAME: &'static str = "f32";
+        const LETTER: char = 'S';
+        const FLOP_SCALE: f64 = 1.0;
+        // f32's unit roundoff is 2^29 times f64's: n·u is 1e-3 at n = 16384, so two correct
+        // factorizations may differ near that; wrong factors still differ by O(1).
+        const GETRF_TOL: f64 = 1e-2;
+        fn at(seed: u64, k: u64) -> f32 {
+            val_at(seed, k) as f32
+        }
+        fn re_im(self) -> (f64, f64) {
+            (self as f64, 0.0)
+        }
+    }
+
+    impl Elem for Complex64 {
+        const NAME: &'static str = "c64";
+        const LETTER: char = 'Z';
+        const FLOP_SCALE: f64 = 4.0;
+        const GETRF_TOL: f64 = 1e-8;
+        /// Real part: value `2k` of the stream, imaginary part: value `2k + 1`.
+        fn at(seed: u64, k: u64) -> Complex64 {
+            let k2 = k.wrapping_mul(2);
+            Complex64::new(val_at(seed, k2), val_at(seed, k2.wrapping_add(1)))
+        }
+        fn re_im(self) -> (f64, f64) {
+            (self.re, self.im)
+        }
+    }
+
     /// Host threads for generating and comparing gigabytes of matrices.
     fn threads() -> usize {
         std::thread::available_parallelism()
@@ -105,7 +177,7 @@ mod imp {
 
     /// Fills `v` (columns of `rows` entries) in parallel: entry `i` of global column `j` is
     /// `f(i, j)`.
-    fn par_fill(v: &mut [f64], rows: usize, f: impl Fn(usize, usize) -> f64 + Sync) {
+    fn par_fill<T: Send>(v: &mut [T], rows: usize, f: impl Fn(usize, usize) -> T + Sync) {
         if rows == 0 || v.is_empty() {
             return;
         }
@@ -127,11 +199,11 @@ mod imp {
     }
 
     /// A general `rows × cols` matrix (leading dimension `rows`; `count` `n × n` matrices one
-    /// after the other are `n × (count n)`), entries uniform in ±[0.25, 1) in the generator's
-    /// order.
-    fn general(rows: usize, cols: usize, seed: u64) -> Result<Vec<f64>, Error> {
-        let mut v = vec![0.0; elems(rows, cols)?];
-        par_fill(&mut v, rows, |i, j| val_at(seed, (j * rows + i) as u64));
+    /// after the other are `n × (count n)`), entries uniform in ±[0.25, 1) (complex: both
+    /// parts) in the generator's order.
+    fn general<T: Elem>(rows: usize, cols: usize, seed: u64) -> Result<Vec<T>, Error> {
+        let mut v = vec![T::zero(); elems(rows, cols)?];
+        par_fill(&mut v, rows, |i, j| T::at(seed, (j * rows + i) as u64));
         Ok(v)
     }
 
@@ -153,18 +225,28 @@ mod imp {
         Ok(v)
     }
 
-    /// Which entries a comparison covers: all, or the lower triangle (with the diagonal) of
-    /// each matrix (what potrf writes with `Uplo::Lower`).
+    /// Which entries a comparison covers: all, or the lower or upper triangle (with the
+    /// diagonal) of each matrix (what potrf writes with `Uplo::Lower` or `Uplo::Upper`).
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum Part {
         All,
         Lower,
+        Upper,
+    }
+
+    /// `|re + i im|`, exact (no `hypot`) for a real value.
+    fn modulus(re: f64, im: f64) -> f64 {
+        if im == 0.0 {
+            re.abs()
+        } else {
+            re.hypot(im)
+        }
     }
 
     /// `max |a - b| / max |b|` over `part` of matrices of `rows × cols` (leading dimension
-    /// `rows`) stored one after the other; NaN when a difference is NaN or the lengths differ.
-    /// Split over the host's threads.
-    fn rel_diff(a: &[f64], b: &[f64], rows: usize, cols: usize, part: Part) -> f64 {
+    /// `rows`) stored one after the other (complex entries by modulus); NaN when a difference
+    /// is NaN or the lengths differ. Split over the host's threads.
+    fn rel_diff<T: Elem>(a: &[T], b: &[T], rows: usize, cols: usize, part: Part) -> f64 {
         if a.len() != b.len() {
             return f64::NAN;
         }
@@ -183,12 +265,17 @@ mod imp {
                         let (mut d, mut m, mut nan) = (0.0f64, 0.0f64, false);
                         for (c, (xa, xb)) in ca.chunks(rows).zip(cb.chunks(rows)).enumerate() {
                             let jj = (t * per + c) % cols;
-                            let first = if part == Part::Lower { jj.min(rows) } else { 0 };
-                            for (p, q) in xa.iter().zip(xb).skip(first) {
-                                let e = (p - q).abs();
+                            let (first, end) = match part {
+                                Part::All => (0, rows),
+                                Part::Lower => (jj.min(rows), rows),
+                                Part::Upper => (0, (jj + 1).min(rows)),
+                            };
+                            for (p, q) in xa.iter().zip(xb).take(end).skip(first) {
+                                let ((pr, pi), (qr, qi)) = (p.re_im(), q.re_im());
+                                let e = modulus(pr - qr, pi - qi);
                                 nan |= e.is_nan();
                                 d = d.max(e);
-                                m = m.max(q.abs());
+                                m = m.max(modulus(qr, qi));
                             }
                         }
                         (d, m, nan)
@@ -225,18 +312,18 @@ mod imp {
         v.iter().filter(|&&x| x != 0).count()
     }
 
-    /// The device buffers of a row: the matrix the calls overwrite (`A`, or `B` of getrs), its
-    /// pristine copy, and the pivots and `info` the factorizations write.
-    struct Work {
-        a: DeviceBuffer<f64>,
-        a0: DeviceBuffer<f64>,
+    /// The device buffers of a row: the matrix the calls overwrite (`A`, or `B` of the
+    /// solves), its pristine copy, and the pivots and `info` the factorizations write.
+    struct Work<T: Elem> {
+        a: DeviceBuffer<T>,
+        a0: DeviceBuffer<T>,
         piv: DeviceBuffer<i32>,
         info: DeviceBuffer<i32>,
     }
 
-    impl Work {
+    impl<T: Elem> Work<T> {
         /// Uploads `host` twice (working copy and pristine copy); `piv` and `info` entries.
-        fn new(dev: &Device, host: &[f64], piv: usize, info: usize) -> Result<Work, Error> {
+        fn new(dev: &Device, host: &[T], piv: usize, info: usize) -> Result<Work<T>, Error> {
             Ok(Work {
                 a: dev.upload(host)?,
                 a0: dev.upload(host)?,
@@ -260,14 +347,14 @@ mod imp {
     }
 
     /// What one call left behind, on the host.
-    struct Snapshot {
-        a: Vec<f64>,
+    struct Snapshot<T> {
+        a: Vec<T>,
         piv: Vec<i32>,
         info: Vec<i32>,
     }
 
-    impl Snapshot {
-        fn read(w: &Work, spec: &Spec) -> Result<Snapshot, Error> {
+    impl<T: Elem> Snapshot<T> {
+        fn read(w: &Work<T>, spec: &Spec) -> Result<Snapshot<T>, Error> {
             Ok(Snapshot {
                 a: w.a.to_vec()?,
                 piv: if spec.pivots {
@@ -285,7 +372,7 @@ mod imp {
         rel_diff: f64,
         /// Pivots that differ (factorizations with pivoting only).
         piv_diff: Option<usize>,
-        /// Non-zero `info` values of gpublas (routines that write one) and cuSOLVER.
+        /// Non-zero `info` values of gpublas (routines that write one) and the reference.
         info_ours: Option<usize>,
         info_theirs: usize,
     }
@@ -294,12 +381,12 @@ mod imp {
     struct Spec {
         group: &'static str,
         op: String,
+        /// The element type (`Elem::NAME`).
+        ty: &'static str,
         shape: String,
         flops: f64,
-        /// gpublas TFLOP/s / cuSOLVER TFLOP/s the row should reach.
+        /// gpublas TFLOP/s / reference TFLOP/s the row should reach.
         target: f64,
-        /// The routine gpublas is timed against.
-        reference: &'static str,
         /// Timed calls per library (the median is reported).
         reps: usize,
         /// Largest relative difference accepted as agreement.
@@ -310,21 +397,98 @@ mod imp {
         part: Part,
         /// The routine writes pivots (compared).
         pivots: bool,
-        /// gpublas writes `info` (getrs does not).
+        /// gpublas writes `info` (the solves do not).
         info: bool,
+    }
+
+    /// One call of a reference on the shared stream.
+    type RefCall<'a, T> =
+        Box<dyn FnMut(&Cusolver, &Cublas, &mut Work<T>) -> Result<(), Error> + 'a>;
+
+    /// A routine a row times gpublas against.
+    struct Reference<'a, T: Elem> {
+        /// The routine, as the table and the JSON rows name it.
+        name: String,
+        /// Its workspace in bytes from cuSOLVER's `?_bufferSize` (`None`: the routine takes
+        /// no workspace argument), or the query's error.
+        ws: Result<Option<usize>, Error>,
+        call: RefCall<'a, T>,
+    }
+
+    impl<'a, T: Elem> Reference<'a, T> {
+        fn new(
+            name: impl Into<String>,
+            ws: Result<Option<usize>, Error>,
+            call: impl FnMut(&Cusolver, &Cublas, &mut Work<T>) -> Result<(), Error> + 'a,
+        ) -> Reference<'a, T> {
+            Reference {
+                name: name.into(),
+                ws,
+                call: Box::new(call),
+            }
+        }
+    }
+
+    /// A reference's results in a row.
+    struct Theirs {
+        name: String,
+        ws: Result<Option<usize>, Error>,
+        /// Median seconds per call, with the samples.
+        time: Result<(f64, Vec<f64>), Error>,
+        agree: Result<Agreement, Error>,
+    }
+
+    impl Theirs {
+        fn secs(&self) -> Option<f64> {
+            self.time.as_ref().ok().map(|t| t.0)
+        }
+
+        /// Timed faster than `other` (or timed where `other` failed).
+        fn faster_than(&self, other: &Theirs) -> bool {
+            match (self.secs(), other.secs()) {
+                (Some(a), Some(b)) => a < b,
+                (Some(_), None) => true,
+                _ => false,
+            }
+        }
+
+        fn disagrees(&self, tol: f64) -> bool {
+            match &self.agree {
+                Ok(a) => {
+                    a.rel_diff.is_nan() || a.rel_diff > tol || a.piv_diff.is_some_and(|d| d > 0)
+                }
+                Err(_) => false,
+            }
+        }
+    }
+
+    /// The fastest of `refs` (the first where none was timed) and the others, in order;
+    /// `None` for no references.
+    fn fastest(refs: Vec<Theirs>) -> Option<(Theirs, Vec<Theirs>)> {
+        let mut refs = refs.into_iter();
+        let mut best = refs.next()?;
+        let mut others = Vec::new();
+        for t in refs {
+            if t.faster_than(&best) {
+                others.push(std::mem::replace(&mut best, t));
+            } else {
+                others.push(t);
+            }
+        }
+        Some((best, others))
     }
 
     struct Row {
         spec: Spec,
         ws: Result<usize, Error>,
-        /// cuSOLVER's workspace in bytes; `None`: the routine takes no workspace.
-        their_ws: Result<Option<usize>, Error>,
         before: WorkspaceStats,
         after: WorkspaceStats,
         ours: Result<(f64, Vec<f64>), Error>,
         status: Status,
-        theirs: Result<(f64, Vec<f64>), Error>,
-        agree: Result<Agreement, Error>,
+        /// The reference the row is rated against: the faster one where there are several.
+        theirs: Theirs,
+        /// The other references, compared and timed as well.
+        others: Vec<Theirs>,
     }
 
     impl Row {
@@ -336,30 +500,58 @@ mod imp {
             self.ours.as_ref().ok().map(|t| t.0)
         }
 
-        fn theirs_s(&self) -> Option<f64> {
-            self.theirs.as_ref().ok().map(|t| t.0)
-        }
-
-        /// gpublas TFLOP/s / cuSOLVER TFLOP/s.
-        fn ratio(&self) -> Option<f64> {
-            match (self.ours_s(), self.theirs_s()) {
+        /// gpublas TFLOP/s / `t`'s TFLOP/s.
+        fn ratio_to(&self, t: &Theirs) -> Option<f64> {
+            match (self.ours_s(), t.secs()) {
                 (Some(o), Some(t)) if o > 0.0 => Some(t / o),
                 _ => None,
             }
+        }
+
+        /// gpublas TFLOP/s / the rated reference's TFLOP/s.
+        fn ratio(&self) -> Option<f64> {
+            self.ratio_to(&self.theirs)
         }
 
         fn meets_target(&self) -> Option<bool> {
             Some(self.ratio()? >= self.spec.target)
         }
 
+        /// gpublas disagrees with any reference.
         fn disagrees(&self) -> bool {
-            match &self.agree {
-                Ok(a) => {
-                    a.rel_diff.is_nan()
-                        || a.rel_diff > self.spec.tol
-                        || a.piv_diff.is_some_and(|d| d > 0)
-                }
-                Err(_) => false,
+            std::iter::once(&self.theirs)
+                .chain(&self.others)
+                .any(|t| t.disagrees(self.spec.tol))
+        }
+
+        /// The lines under the row about one reference's comparison.
+        fn notes(&self, t: &Theirs) {
+            let s = &self.spec;
+            let Ok(a) = &t.agree else {
+                return;
+            };
+            if a.rel_diff.is_nan() || a.rel_diff > s.tol {
+                out!(
+                    "    gpublas and {} DISAGREE: relative difference {:.2e} > {:.0e}",
+                    t.name,
+                    a.rel_diff,
+                    s.tol
+                );
+            }
+            if let Some(d) = a.piv_diff.filter(|&d| d > 0) {
+                out!(
+                    "    {d} pivots differ from {}'s (the factors then differ in the rows \
+                     interchanged)",
+                    t.name
+                );
+            }
+            let io = a.info_ours.unwrap_or(0);
+            if io > 0 || a.info_theirs > 0 {
+                out!(
+                    "    non-zero info: gpublas {io}, {} {} (the inputs are non-singular)",
+                    t.name,
+                    a.info_theirs
+                );
             }
         }
 
@@ -369,7 +561,7 @@ mod imp {
                 Ok(b) => format!("{b:>11}"),
                 Err(_) => format!("{:>11}", "error"),
             };
-            let their_ws = match &self.their_ws {
+            let their_ws = match &self.theirs.ws {
                 Ok(Some(b)) => format!("{b:>11}"),
                 Ok(None) => format!("{:>11}", "none"),
                 Err(_) => format!("{:>11}", "error"),
@@ -384,11 +576,11 @@ mod imp {
                 None => format!("{:>6}", "n/a"),
             };
             let target = match self.meets_target() {
-                Some(true) => format!(">={:<4.1} ok ", s.target),
-                Some(false) => format!(">={:<4.1} LOW", s.target),
-                None => format!(">={:<4.1}    ", s.target),
+                Some(true) => format!(">={:<4.2} ok ", s.target),
+                Some(false) => format!(">={:<4.2} LOW", s.target),
+                None => format!(">={:<4.2}    ", s.target),
             };
-            let agree = match &self.agree {
+            let agree = match &self.theirs.agree {
                 Ok(a) => {
                     let piv = match a.piv_diff {
                         Some(d) => format!("{d:>6}"),
@@ -400,57 +592,60 @@ mod imp {
                 Err(_) => format!("{:>8} {:>6}     ", "n/a", ""),
             };
             out!(
-                "{:7} {:10} {:>22} {} {} | {} | {} | {} {} | {}",
+                "{:7} {:10} {:4} {:>22} {} {} | {} | {} | {} {} | {} | {}",
                 s.group,
                 s.op,
+                s.ty,
                 s.shape,
                 ws,
                 their_ws,
                 time(self.ours_s(), self.ours.is_err()),
-                time(self.theirs_s(), self.theirs.is_err()),
+                time(self.theirs.secs(), self.theirs.time.is_err()),
                 ratio,
                 target,
-                agree
+                agree,
+                self.theirs.name
             );
             if self.status != Status::Success {
                 out!("    gpublas returned {:?}", self.status);
             }
-            if let Ok(a) = &self.agree {
-                if a.rel_diff.is_nan() || a.rel_diff > s.tol {
-                    out!(
-                        "    gpublas and {} DISAGREE: relative difference {:.2e} > {:.0e}",
-                        s.reference,
+            self.notes(&self.theirs);
+            for t in &self.others {
+                let time = match &t.time {
+                    Ok((sec, _)) => format!(
+                        "{:.3} ms, {:.2} TFLOP/s (ratio {})",
+                        sec * 1e3,
+                        self.tflops(*sec),
+                        self.ratio_to(t)
+                            .map_or_else(|| "n/a".into(), |r| format!("{r:.3}"))
+                    ),
+                    Err(e) => format!("not timed ({e})"),
+                };
+                let agree = match &t.agree {
+                    Ok(a) => format!(
+                        "rel diff {:.1e}, piv {}",
                         a.rel_diff,
-                        s.tol
-                    );
-                }
-                if let Some(d) = a.piv_diff.filter(|&d| d > 0) {
-                    out!(
-                        "    {d} pivots differ from {}'s (the factors then differ in the rows \
-                         interchanged)",
-                        s.reference
-                    );
-                }
-                let io = a.info_ours.unwrap_or(0);
-                if io > 0 || a.info_theirs > 0 {
-                    out!(
-                        "    non-zero info: gpublas {io}, {} {} (the inputs are non-singular)",
-                        s.reference,
-                        a.info_theirs
-                    );
-                }
+                        a.piv_diff.map_or_else(|| "-".into(), |d| d.to_string())
+                    ),
+                    Err(_) => "not compared".into(),
+                };
+                out!("    also timed against {}: {time}; {agree}", t.name);
+                self.notes(t);
             }
             let growths = self.after.growths.saturating_sub(self.before.growths);
             if self.ours.is_ok() && growths > 0 {
                 out!("    the gpublas workspace grew {growths} times while timed");
             }
-            let timed_ok = self.ours.is_ok() && self.theirs.is_ok();
+            let timed_ok = self.ours.is_ok() && self.theirs.time.is_ok();
             for (who, e) in [
                 ("workspace query", self.ws.as_ref().err()),
-                ("cuSOLVER workspace query", self.their_ws.as_ref().err()),
+                ("cuSOLVER workspace query", self.theirs.ws.as_ref().err()),
                 ("gpublas", self.ours.as_ref().err()),
-                (s.reference, self.theirs.as_ref().err()),
-                ("comparison", self.agree.as_ref().err().filter(|_| timed_ok)),
+                (self.theirs.name.as_str(), self.theirs.time.as_ref().err()),
+                (
+                    "comparison",
+                    self.theirs.agree.as_ref().err().filter(|_| timed_ok),
+                ),
             ] {
                 if let Some(e) = e {
                     out!("    {who}: {e}");
@@ -458,16 +653,41 @@ mod imp {
             }
         }
 
+        /// One reference's part of the JSON row.
+        fn their_json(&self, t: &Theirs) -> Value {
+            let a = t.agree.as_ref().ok();
+            json!({
+                "name": t.name,
+                "ws_bytes": t.ws.as_ref().ok().copied().flatten(),
+                "ws_none": matches!(t.ws, Ok(None)),
+                "ws_error": err(t.ws.as_ref().err()),
+                "s": t.secs(), "tflops": t.secs().map(|s| self.tflops(s)),
+                "samples_s": t.time.as_ref().ok().map(|t| t.1.clone()),
+                "error": err(t.time.as_ref().err()),
+                "ratio": self.ratio_to(t),
+                "max_rel_diff": a.map(|a| a.rel_diff),
+                "pivots_differing": a.and_then(|a| a.piv_diff),
+                "info_nonzero": a.map(|a| a.info_theirs),
+                "diff_error": err(t.agree.as_ref().err()),
+                "disagree": t.disagrees(self.spec.tol),
+            })
+        }
+
         fn json(&self, quick: bool) -> Value {
             let s = &self.spec;
-            let a = self.agree.as_ref().ok();
+            let t = &self.theirs;
+            let a = t.agree.as_ref().ok();
+            let refs: Vec<Value> = std::iter::once(t)
+                .chain(&self.others)
+                .map(|t| self.their_json(t))
+                .collect();
             json!({
-                "bench": "solver", "group": s.group, "op": s.op, "type": "f64",
+                "bench": "solver", "group": s.group, "op": s.op, "type": s.ty,
                 "shape": s.shape, "flops": s.flops, "quick": quick, "reps": s.reps,
                 "ws_bytes": self.ws.as_ref().ok(), "ws_error": err(self.ws.as_ref().err()),
-                "cusolver_ws_bytes": self.their_ws.as_ref().ok().copied().flatten(),
-                "cusolver_ws_none": matches!(self.their_ws, Ok(None)),
-                "cusolver_ws_error": err(self.their_ws.as_ref().err()),
+                "cusolver_ws_bytes": t.ws.as_ref().ok().copied().flatten(),
+                "cusolver_ws_none": matches!(t.ws, Ok(None)),
+                "cusolver_ws_error": err(t.ws.as_ref().err()),
                 "ws_capacity": self.after.capacity, "ws_peak_leased": self.after.peak_leased,
                 "ws_mode": format!("{:?}", self.after.mode),
                 "ws_growths_while_timed": self.after.growths.saturating_sub(self.before.growths),
@@ -475,30 +695,31 @@ mod imp {
                 "ours_samples_s": self.ours.as_ref().ok().map(|t| t.1.clone()),
                 "ours_status": self.ours.is_ok().then(|| format!("{:?}", self.status)),
                 "ours_error": err(self.ours.as_ref().err()),
-                "reference": s.reference,
-                "cusolver_s": self.theirs_s(),
-                "cusolver_tflops": self.theirs_s().map(|t| self.tflops(t)),
-                "cusolver_samples_s": self.theirs.as_ref().ok().map(|t| t.1.clone()),
-                "cusolver_error": err(self.theirs.as_ref().err()),
+                "reference": t.name,
+                "cusolver_s": t.secs(),
+                "cusolver_tflops": t.secs().map(|t| self.tflops(t)),
+                "cusolver_samples_s": t.time.as_ref().ok().map(|t| t.1.clone()),
+                "cusolver_error": err(t.time.as_ref().err()),
                 "ratio": self.ratio(), "target": s.target, "meets_target": self.meets_target(),
                 "max_rel_diff": a.map(|a| a.rel_diff),
                 "pivots_differing": a.and_then(|a| a.piv_diff),
                 "info_nonzero_ours": a.and_then(|a| a.info_ours),
                 "info_nonzero_cusolver": a.map(|a| a.info_theirs),
-                "diff_error": err(self.agree.as_ref().err()),
+                "diff_error": err(t.agree.as_ref().err()),
                 "diff_tol": s.tol, "disagree": self.disagrees(),
+                "references": refs,
             })
         }
     }
 
     /// Seconds per call: the median of `reps` calls, each after a restore of `w.a` enqueued
     /// before its start event (outside the timed region) and timed alone; with the samples.
-    fn timed(
+    fn timed<T: Elem>(
         stream: &Stream,
         reps: usize,
-        w: &mut Work,
+        w: &mut Work<T>,
         c: &Cublas,
-        mut call: impl FnMut(&mut Work) -> Result<(), Error>,
+        mut call: impl FnMut(&mut Work<T>) -> Result<(), Error>,
     ) -> Result<(f64, Vec<f64>), Error> {
         let mut t = Vec::with_capacity(reps.max(1));
         for _ in 0..reps.max(1) {
@@ -524,16 +745,16 @@ mod imp {
 
     impl Bench<'_> {
         /// Queries the gpublas workspace (`query`, placeholder operands), compares one call of
-        /// each library from the same input, then times both; prints the row and keeps its
+        /// gpublas with one of each reference from the same input, then times gpublas and each
+        /// reference; rates the row against the fastest reference; prints the row and keeps its
         /// JSON.
-        fn row(
+        fn row<T: Elem>(
             &mut self,
             spec: Spec,
-            w: &mut Work,
-            their_ws: Result<Option<usize>, Error>,
+            w: &mut Work<T>,
             query: impl FnOnce(&mut Handle) -> Result<Status, Error>,
-            mut ours: impl FnMut(&mut Handle, &mut Work) -> Result<Status, Error>,
-            mut theirs: impl FnMut(&Cusolver, &Cublas, &mut Work) -> Result<(), Error>,
+            mut ours: impl FnMut(&mut Handle, &mut Work<T>) -> Result<Status, Error>,
+            refs: Vec<Reference<'_, T>>,
         ) {
             let (s, c, h) = (&self.s, &self.c, &mut self.h);
             let ws = size_query(h, query);
@@ -546,22 +767,27 @@ mod imp {
                     status = st;
                     Snapshot::read(w, &spec)
                 });
-            let cus = w
-                .poison()
-                .and_then(|_| w.reset(c))
-                .and_then(|_| theirs(s, c, w))
-                .and_then(|_| Snapshot::read(w, &spec));
-            let agree = match (&mine, &cus) {
-                (Ok(p), Ok(q)) => Ok(Agreement {
-                    rel_diff: rel_diff(&p.a, &q.a, spec.rows, spec.cols, spec.part),
-                    piv_diff: spec.pivots.then(|| count_diff(&p.piv, &q.piv)),
-                    info_ours: spec.info.then(|| nonzero(&p.info)),
-                    info_theirs: nonzero(&q.info),
-                }),
-                (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-            };
-            // The host copies can be gigabytes: drop them before timing.
-            let (mine, cus) = (mine.map(|_| ()), cus.map(|_| ()));
+            // One reference's snapshot at a time beside ours (the host copies can be
+            // gigabytes); each is dropped once compared.
+            let mut compared = Vec::with_capacity(refs.len());
+            for mut r in refs {
+                let cus = w
+                    .poison()
+                    .and_then(|_| w.reset(c))
+                    .and_then(|_| (r.call)(s, c, w))
+                    .and_then(|_| Snapshot::read(w, &spec));
+                let agree = match (&mine, &cus) {
+                    (Ok(p), Ok(q)) => Ok(Agreement {
+                        rel_diff: rel_diff(&p.a, &q.a, spec.rows, spec.cols, spec.part),
+                        piv_diff: spec.pivots.then(|| count_diff(&p.piv, &q.piv)),
+                        info_ours: spec.info.then(|| nonzero(&p.info)),
+                        info_theirs: nonzero(&q.info),
+                    }),
+                    (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                };
+                compared.push((r, cus.map(|_| ()), agree));
+            }
+            let mine = mine.map(|_| ());
             let stream = h.stream().clone();
             let before = h.workspace_stats();
             let t_ours = match mine {
@@ -571,20 +797,32 @@ mod imp {
                 Err(e) => Err(e),
             };
             let after = h.workspace_stats();
-            let t_theirs = match cus {
-                Ok(()) => timed(&stream, spec.reps, w, c, |w| theirs(s, c, w)),
-                Err(e) => Err(e),
+            let reps = spec.reps;
+            let done: Vec<Theirs> = compared
+                .into_iter()
+                .map(|(mut r, called, agree)| Theirs {
+                    time: match called {
+                        Ok(()) => timed(&stream, reps, w, c, |w| (r.call)(s, c, w)),
+                        Err(e) => Err(e),
+                    },
+                    name: r.name,
+                    ws: r.ws,
+                    agree,
+                })
+                .collect();
+            let Some((theirs, others)) = fastest(done) else {
+                out!("{} {}: no reference to time against", spec.op, spec.shape);
+                return;
             };
             let row = Row {
                 spec,
                 ws,
-                their_ws,
                 before,
                 after,
                 ours: t_ours,
                 status,
-                theirs: t_theirs,
-                agree,
+                theirs,
+                others,
             };
             row.print();
             self.rows.push(row.json(self.quick));
@@ -616,19 +854,32 @@ mod imp {
         }
     }
 
+    /// Timed calls per row of a batch of `n × n` matrices: fewer for the larger matrices
+    /// (cuBLAS's batched LU is slow there).
+    fn batch_reps(quick: bool, n: usize) -> usize {
+        match (quick, n) {
+            (true, _) => 3,
+            (false, n) if n >= 512 => 5,
+            _ => 21,
+        }
+    }
+
     /// cuSOLVER's workspace of a row: its size in bytes (`None`: the routine takes none) and,
     /// where the size query succeeded, the buffer.
-    struct TheirWork {
+    struct TheirWork<T: Elem> {
         bytes: Result<Option<usize>, Error>,
-        buf: Option<DeviceBuffer<f64>>,
+        buf: Option<DeviceBuffer<T>>,
     }
 
     /// A cuSOLVER workspace of `lwork` elements (one at least), or the query's error.
-    fn their_work(dev: &Device, lwork: &Result<usize, Error>) -> Result<TheirWork, Error> {
+    fn their_work<T: Elem>(
+        dev: &Device,
+        lwork: &Result<usize, Error>,
+    ) -> Result<TheirWork<T>, Error> {
         Ok(match lwork {
             Ok(l) => TheirWork {
-                bytes: Ok(Some(bytes::<f64>(*l)?)),
-                buf: Some(dev.alloc::<f64>((*l).max(1))?),
+                bytes: Ok(Some(bytes::<T>(*l)?)),
+                buf: Some(dev.alloc::<T>((*l).max(1))?),
             },
             Err(e) => TheirWork {
                 bytes: Err(e.clone()),
@@ -644,31 +895,35 @@ mod imp {
         }
     }
 
-    /// getrf: f64 LU with partial pivoting of one random `n × n` matrix (flops 2n³/3),
-    /// gpublas `getrf` against `cusolverDnDgetrf`.
-    fn getrf_part(b: &mut Bench<'_>, n: usize, target: f64) -> Result<(), Error> {
+    /// getrf: LU with partial pivoting of one random `n × n` matrix of `T` (flops 2n³/3, 4×
+    /// that for complex), gpublas `getrf` against `cusolverDn?getrf`.
+    fn getrf_part<T: Elem>(b: &mut Bench<'_>, n: usize, target: f64) -> Result<(), Error> {
         let l = elems(n, n)?;
         // The working and pristine copies, plus room for either library's workspace.
-        fits(b.dev, "getrf f64", bytes::<f64>(l.saturating_mul(2))?)?;
+        fits(
+            b.dev,
+            &format!("getrf {}", T::NAME),
+            bytes::<T>(l.saturating_mul(2))?,
+        )?;
         let mut w = {
-            let host = general(n, n, 1000 + n as u64)?;
+            let host = general::<T>(n, n, 1000 + n as u64)?;
             Work::new(b.dev, &host, n, 1)?
         };
-        let lwork = b.s.getrf_buffer_size::<f64>(n, n, &w.a, n);
+        let lwork = b.s.getrf_buffer_size::<T>(n, n, &w.a, n);
         let TheirWork {
             bytes: their_ws,
             buf: mut work,
-        } = their_work(b.dev, &lwork)?;
+        } = their_work::<T>(b.dev, &lwork)?;
         let nf = n as f64;
         let spec = Spec {
             group: "getrf",
             op: "getrf".into(),
+            ty: T::NAME,
             shape: format!("n={n}"),
-            flops: 2.0 * nf * nf * nf / 3.0,
+            flops: T::FLOP_SCALE * 2.0 * nf * nf * nf / 3.0,
             target,
-            reference: "cusolverDnDgetrf",
             reps: reps_for(b.quick, n),
-            tol: 1e-8,
+            tol: T::GETRF_TOL,
             rows: n,
             cols: n,
             part: Part::All,
@@ -676,12 +931,19 @@ mod imp {
             info: true,
         };
         let missing = no_work(&their_ws);
+        let theirs = Reference::new(
+            format!("cusolverDn{}getrf", T::LETTER),
+            their_ws,
+            move |s, _, w: &mut Work<T>| match work.as_mut() {
+                Some(work) => s.getrf(n, n, &mut w.a, n, work, &mut w.piv, &mut w.info),
+                None => Err(missing.clone()),
+            },
+        );
         b.row(
             spec,
             &mut w,
-            their_ws,
             |h| {
-                let mut a = DeviceBuffer::<f64>::placeholder(l);
+                let mut a = DeviceBuffer::<T>::placeholder(l);
                 let mut p = DeviceBuffer::<i32>::placeholder(n);
                 let mut i = DeviceBuffer::<i32>::placeholder(1);
                 solver::getrf(
@@ -705,60 +967,65 @@ mod imp {
                     Results::Device(&mut w.info),
                 )
             },
-            |s, _, w| match work.as_mut() {
-                Some(work) => s.getrf(n, n, &mut w.a, n, work, &mut w.piv, &mut w.info),
-                None => Err(missing.clone()),
-            },
+            vec![theirs],
         );
         Ok(())
     }
 
-    /// potrf: f64 Cholesky (lower) of one SPD `n × n` matrix (flops n³/3), gpublas `potrf`
-    /// against `cusolverDnDpotrf`; the lower triangles are compared.
-    fn potrf_part(b: &mut Bench<'_>, n: usize, target: f64) -> Result<(), Error> {
+    /// potrf: f64 Cholesky (`uplo`) of one SPD `n × n` matrix (flops n³/3), gpublas `potrf`
+    /// against `cusolverDnDpotrf`; the `uplo` triangles are compared (the other one is not the
+    /// factor's).
+    fn potrf_part(b: &mut Bench<'_>, n: usize, uplo: Uplo, target: f64) -> Result<(), Error> {
         let l = elems(n, n)?;
         fits(b.dev, "potrf f64", bytes::<f64>(l.saturating_mul(2))?)?;
         let mut w = {
             let host = spd(n, 1, 2000 + n as u64)?;
             Work::new(b.dev, &host, 1, 1)?
         };
-        let uplo = Uplo::Lower;
         let lwork = b.s.potrf_buffer_size::<f64>(uplo, n, &w.a, n);
         let TheirWork {
             bytes: their_ws,
             buf: mut work,
-        } = their_work(b.dev, &lwork)?;
+        } = their_work::<f64>(b.dev, &lwork)?;
         let nf = n as f64;
+        let (op, part) = match uplo {
+            Uplo::Lower => ("potrf L", Part::Lower),
+            Uplo::Upper => ("potrf U", Part::Upper),
+        };
         let spec = Spec {
             group: "potrf",
-            op: "potrf L".into(),
+            op: op.into(),
+            ty: f64::NAME,
             shape: format!("n={n}"),
             flops: nf * nf * nf / 3.0,
             target,
-            reference: "cusolverDnDpotrf",
             reps: reps_for(b.quick, n),
             tol: 1e-10,
             rows: n,
             cols: n,
-            part: Part::Lower,
+            part,
             pivots: false,
             info: true,
         };
         let missing = no_work(&their_ws);
+        let theirs = Reference::new(
+            "cusolverDnDpotrf",
+            their_ws,
+            move |s, _, w: &mut Work<f64>| match work.as_mut() {
+                Some(work) => s.potrf(uplo, n, &mut w.a, n, work, &mut w.info),
+                None => Err(missing.clone()),
+            },
+        );
         b.row(
             spec,
             &mut w,
-            their_ws,
             |h| {
                 let mut a = DeviceBuffer::<f64>::placeholder(l);
                 let mut i = DeviceBuffer::<i32>::placeholder(1);
                 solver::potrf(h, uplo, n, &mut a, n, Results::Device(&mut i))
             },
             |h, w| solver::potrf(h, uplo, n, &mut w.a, n, Results::Device(&mut w.info)),
-            |s, _, w| match work.as_mut() {
-                Some(work) => s.potrf(uplo, n, &mut w.a, n, work, &mut w.info),
-                None => Err(missing.clone()),
-            },
+            vec![theirs],
         );
         Ok(())
     }
@@ -774,7 +1041,7 @@ mod imp {
             "getrs f64",
             bytes::<f64>(l.saturating_add(elems(n, maxr)?.saturating_mul(2)))?,
         )?;
-        let mut lu = b.dev.upload(&general(n, n, 3000 + n as u64)?)?;
+        let mut lu = b.dev.upload(&general::<f64>(n, n, 3000 + n as u64)?)?;
         let mut piv = b.dev.alloc::<i32>(n.max(1))?;
         {
             let lwork = b.s.getrf_buffer_size::<f64>(n, n, &lu, n)?;
@@ -790,17 +1057,17 @@ mod imp {
             b.part("getrs", &format!("nrhs={nrhs}"), |b| {
                 let lb = elems(n, nrhs)?;
                 let mut w = {
-                    let host = general(n, nrhs, 3100 + nrhs as u64)?;
+                    let host = general::<f64>(n, nrhs, 3100 + nrhs as u64)?;
                     Work::new(b.dev, &host, 1, 1)?
                 };
                 let nf = n as f64;
                 let spec = Spec {
                     group: "getrs",
                     op: "getrs N".into(),
+                    ty: f64::NAME,
                     shape: format!("n={n} nrhs={nrhs}"),
                     flops: 2.0 * nf * nf * nrhs as f64,
-                    target: 1.0,
-                    reference: "cusolverDnDgetrs",
+                    target: 1.3,
                     reps: if b.quick { 3 } else { 21 },
                     tol: 1e-8,
                     rows: n,
@@ -810,10 +1077,13 @@ mod imp {
                     info: false,
                 };
                 let (lu, piv) = (&lu, &piv);
+                let theirs =
+                    Reference::new("cusolverDnDgetrs", Ok(None), |s, _, w: &mut Work<f64>| {
+                        s.getrs(Op::N, n, nrhs, lu, n, piv, &mut w.a, n, &mut w.info)
+                    });
                 b.row(
                     spec,
                     &mut w,
-                    Ok(None),
                     |h| {
                         let a = DeviceBuffer::<f64>::placeholder(l);
                         let p = DeviceBuffer::<i32>::placeholder(n);
@@ -821,7 +1091,75 @@ mod imp {
                         solver::getrs(h, Op::N, n, nrhs, &a, n, &p, &mut x, n)
                     },
                     |h, w| solver::getrs(h, Op::N, n, nrhs, lu, n, piv, &mut w.a, n),
-                    |s, _, w| s.getrs(Op::N, n, nrhs, lu, n, piv, &mut w.a, n, &mut w.info),
+                    vec![theirs],
+                );
+                Ok(())
+            });
+        }
+        Ok(())
+    }
+
+    /// potrs: f64 `A X = B` with `A` SPD of order `n`, for each right-hand-side count (flops
+    /// 2n²·nrhs), gpublas `potrs` against `cusolverDnDpotrs`, both with cuSOLVER's lower
+    /// Cholesky factor of one SPD matrix (factored once here, not timed).
+    fn potrs_part(b: &mut Bench<'_>, n: usize, nrhss: &[usize]) -> Result<(), Error> {
+        let l = elems(n, n)?;
+        let maxr = nrhss.iter().copied().max().unwrap_or(1);
+        fits(
+            b.dev,
+            "potrs f64",
+            bytes::<f64>(l.saturating_add(elems(n, maxr)?.saturating_mul(2)))?,
+        )?;
+        let uplo = Uplo::Lower;
+        let mut chol = b.dev.upload(&spd(n, 1, 6000 + n as u64)?)?;
+        {
+            let lwork = b.s.potrf_buffer_size::<f64>(uplo, n, &chol, n)?;
+            let mut work = b.dev.alloc::<f64>(lwork.max(1))?;
+            let mut info = b.dev.alloc::<i32>(1)?;
+            b.s.potrf(uplo, n, &mut chol, n, &mut work, &mut info)?;
+            let i = info.to_vec()?;
+            if nonzero(&i) > 0 {
+                out!("potrs: cusolverDnDpotrf of the system matrix returned info {i:?}");
+            }
+        }
+        for &nrhs in nrhss {
+            b.part("potrs", &format!("nrhs={nrhs}"), |b| {
+                let lb = elems(n, nrhs)?;
+                let mut w = {
+                    let host = general::<f64>(n, nrhs, 6100 + nrhs as u64)?;
+                    Work::new(b.dev, &host, 1, 1)?
+                };
+                let nf = n as f64;
+                let spec = Spec {
+                    group: "potrs",
+                    op: "potrs L".into(),
+                    ty: f64::NAME,
+                    shape: format!("n={n} nrhs={nrhs}"),
+                    flops: 2.0 * nf * nf * nrhs as f64,
+                    target: 1.3,
+                    reps: if b.quick { 3 } else { 21 },
+                    tol: 1e-8,
+                    rows: n,
+                    cols: nrhs,
+                    part: Part::All,
+                    pivots: false,
+                    info: false,
+                };
+                let chol = &chol;
+                let theirs =
+                    Reference::new("cusolverDnDpotrs", Ok(None), |s, _, w: &mut Work<f64>| {
+                        s.potrs(uplo, n, nrhs, chol, n, &mut w.a, n, &mut w.info)
+                    });
+                b.row(
+                    spec,
+                    &mut w,
+                    |h| {
+                        let a = DeviceBuffer::<f64>::placeholder(l);
+                        let mut x = DeviceBuffer::<f64>::placeholder(lb);
+                        solver::potrs(h, uplo, n, nrhs, &a, n, &mut x, n)
+                    },
+                    |h, w| solver::potrs(h, uplo, n, nrhs, chol, n, &mut w.a, n),
+                    vec![theirs],
                 );
                 Ok(())
             });
@@ -831,8 +1169,16 @@ mod imp {
 
     /// batched getrf: `count` random f64 `n × n` matrices in one buffer (flops 2n³/3 each),
     /// gpublas `getrf_strided_batched` against `cublasDgetrfBatched` (its pointer array built
-    /// once, before anything is timed).
-    fn getrf_batched_part(b: &mut Bench<'_>, count: usize, n: usize) -> Result<(), Error> {
+    /// once, before anything is timed) and, with `looped`, also against `cusolverDnDgetrf`
+    /// called once per entry (one workspace; the loop timed as one region): the row is rated
+    /// against the faster.
+    fn getrf_batched_part(
+        b: &mut Bench<'_>,
+        count: usize,
+        n: usize,
+        target: f64,
+        looped: bool,
+    ) -> Result<(), Error> {
         let one = elems(n, n)?;
         let l = elems(one, count)?;
         fits(
@@ -841,19 +1187,44 @@ mod imp {
             bytes::<f64>(l.saturating_mul(2))?,
         )?;
         let mut w = {
-            let host = general(n, elems(n, count)?, 4000 + n as u64)?;
+            let host = general::<f64>(n, elems(n, count)?, 4000 + n as u64)?;
             Work::new(b.dev, &host, elems(n, count)?, count)?
         };
         let ptrs = BatchPtrArray::new(&w.a, one, count)?;
+        let mut refs = vec![Reference::new(
+            "cublasDgetrfBatched",
+            Ok(None),
+            move |_, c, w: &mut Work<f64>| {
+                c.getrf_batched(n, &mut w.a, n, one, &mut w.piv, &mut w.info, count, &ptrs)
+            },
+        )];
+        if looped {
+            let lwork = b.s.getrf_buffer_size::<f64>(n, n, &w.a, n);
+            let TheirWork {
+                bytes: their_ws,
+                buf: mut work,
+            } = their_work::<f64>(b.dev, &lwork)?;
+            let missing = no_work(&their_ws);
+            refs.push(Reference::new(
+                "cusolverDnDgetrf loop",
+                their_ws,
+                move |s, _, w: &mut Work<f64>| match work.as_mut() {
+                    Some(work) => {
+                        s.getrf_looped(n, &mut w.a, n, one, work, &mut w.piv, &mut w.info, count)
+                    }
+                    None => Err(missing.clone()),
+                },
+            ));
+        }
         let nf = n as f64;
         let spec = Spec {
             group: "batched",
             op: "getrf_sb".into(),
+            ty: f64::NAME,
             shape: format!("{count} x n={n}"),
             flops: 2.0 * nf * nf * nf / 3.0 * count as f64,
-            target: 2.0,
-            reference: "cublasDgetrfBatched",
-            reps: if b.quick { 3 } else { 21 },
+            target,
+            reps: batch_reps(b.quick, n),
             tol: 1e-10,
             rows: n,
             cols: n,
@@ -864,7 +1235,6 @@ mod imp {
         b.row(
             spec,
             &mut w,
-            Ok(None),
             |h| {
                 let mut a = DeviceBuffer::<f64>::placeholder(l);
                 let mut p = DeviceBuffer::<i32>::placeholder(n * count);
@@ -896,7 +1266,7 @@ mod imp {
                     count,
                 )
             },
-            |_, c, w| c.getrf_batched(n, &mut w.a, n, one, &mut w.piv, &mut w.info, count, &ptrs),
+            refs,
         );
         Ok(())
     }
@@ -922,11 +1292,11 @@ mod imp {
         let spec = Spec {
             group: "batched",
             op: "potrf_sb L".into(),
+            ty: f64::NAME,
             shape: format!("{count} x n={n}"),
             flops: nf * nf * nf / 3.0 * count as f64,
             target: 2.0,
-            reference: "cusolverDnDpotrfBatched",
-            reps: if b.quick { 3 } else { 21 },
+            reps: batch_reps(b.quick, n),
             tol: 1e-10,
             rows: n,
             cols: n,
@@ -934,10 +1304,16 @@ mod imp {
             pivots: false,
             info: true,
         };
+        let theirs = Reference::new(
+            "cusolverDnDpotrfBatched",
+            Ok(None),
+            move |s, _, w: &mut Work<f64>| {
+                s.potrf_batched(uplo, n, &mut w.a, n, one, &mut w.info, count, &ptrs)
+            },
+        );
         b.row(
             spec,
             &mut w,
-            Ok(None),
             |h| {
                 let mut a = DeviceBuffer::<f64>::placeholder(l);
                 let mut i = DeviceBuffer::<i32>::placeholder(count);
@@ -964,7 +1340,7 @@ mod imp {
                     count,
                 )
             },
-            |s, _, w| s.potrf_batched(uplo, n, &mut w.a, n, one, &mut w.info, count, &ptrs),
+            vec![theirs],
         );
         Ok(())
     }
@@ -993,24 +1369,29 @@ mod imp {
             rows: Vec::new(),
         };
         out!(
-            "LAPACK (f64) on {} against cuSOLVER (loaded from {from}) and cuBLAS: median of \
-             single calls each timed by a CUDA-event pair (3 calls at n >= 16384, 5 at 8192, 21 \
-             for getrs and the batches; 3 with --quick); before every call the input is copied \
-             back from a pristine device buffer, outside the timed region; gpublas handle {:?}",
+            "LAPACK (f64; getrf also f32 and Complex64) on {} against cuSOLVER (loaded from \
+             {from}) and cuBLAS: median of single calls each timed by a CUDA-event pair (3 calls \
+             at n >= 16384, 5 at 8192 and for batches of n >= 512, 21 for getrs, potrs and the \
+             smaller batches; 3 with --quick); before every call the input is copied back from a \
+             pristine device buffer, outside the timed region; gpublas handle {:?}",
             dev.name(),
             b.h.workspace_mode()
         );
         out!(
-            "flops: getrf 2n³/3, potrf n³/3, getrs 2n²·nrhs (per matrix for batches); ratio = \
-             gpublas TFLOP/s / reference TFLOP/s; ws = gpublas workspace from a size query with \
-             placeholders, cuSOLVER ws = its ?_bufferSize (bytes; none = no workspace \
-             argument); rel diff = max |gpublas - reference| / max |reference| (lower triangle \
-             for potrf) after one call of each from the same input, piv = pivots that differ"
+            "flops: getrf 2n³/3 (complex 8n³/3), potrf n³/3, getrs and potrs 2n²·nrhs (per \
+             matrix for batches); ratio = gpublas TFLOP/s / reference TFLOP/s (where a batch \
+             has two references, cublasDgetrfBatched and cusolverDnDgetrf looped over the \
+             entries, the faster, named last; the other is shown below the row); ws = gpublas \
+             workspace from a size query with placeholders, cuSOLVER ws = its ?_bufferSize \
+             (bytes; none = no workspace argument); rel diff = max |gpublas - reference| / max \
+             |reference| (complex by modulus; the factor's triangle for potrf) after one call of \
+             each from the same input, piv = pivots that differ"
         );
         out!(
-            "{:7} {:10} {:>22} {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>7} | {:>6} {:10} | {:>8} {:>6}",
+            "{:7} {:10} {:4} {:>22} {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>7} | {:>6} {:10} | {:>8} {:>6}      | {}",
             "group",
             "op",
+            "type",
             "shape",
             "ws bytes",
             "cuSOLVER ws",
@@ -1021,38 +1402,70 @@ mod imp {
             "ratio",
             "target",
             "rel diff",
-            "piv"
+            "piv",
+            "reference"
         );
         for g in groups {
             match g {
                 "getrf" => {
-                    let sizes: &[(usize, f64)] = if quick {
-                        &[(1024, 1.2), (2048, 1.0)]
+                    let (sizes, other): (&[(usize, f64)], usize) = if quick {
+                        (&[(1024, 1.10), (2048, 1.05)], 2048)
                     } else {
-                        &[(8192, 1.2), (16384, 1.0), (32768, 1.0)]
+                        (&[(8192, 1.10), (16384, 1.05), (32768, 1.02)], 16384)
                     };
                     for &(n, t) in sizes {
-                        b.part("getrf", &format!("n={n}"), |b| getrf_part(b, n, t));
+                        b.part("getrf", &format!("n={n}"), |b| getrf_part::<f64>(b, n, t));
                     }
+                    b.part("getrf", &format!("f32 n={other}"), |b| {
+                        getrf_part::<f32>(b, other, 1.0)
+                    });
+                    b.part("getrf", &format!("c64 n={other}"), |b| {
+                        getrf_part::<Complex64>(b, other, 1.0)
+                    });
                 }
                 "potrf" => {
-                    let sizes: &[usize] = if quick { &[1024, 2048] } else { &[8192, 16384] };
-                    for &n in sizes {
-                        b.part("potrf", &format!("n={n}"), |b| potrf_part(b, n, 1.0));
+                    let (sizes, upper): (&[(usize, f64)], usize) = if quick {
+                        (&[(1024, 1.10), (2048, 1.05)], 1024)
+                    } else {
+                        (&[(8192, 1.10), (16384, 1.05), (32768, 1.02)], 8192)
+                    };
+                    for &(n, t) in sizes {
+                        b.part("potrf", &format!("n={n}"), |b| {
+                            potrf_part(b, n, Uplo::Lower, t)
+                        });
                     }
+                    b.part("potrf", &format!("upper n={upper}"), |b| {
+                        potrf_part(b, upper, Uplo::Upper, 1.10)
+                    });
                 }
                 "getrs" => {
                     let n = if quick { 1024 } else { 8192 };
                     b.part("getrs", &format!("n={n}"), |b| getrs_part(b, n, &[1, 256]));
                 }
+                "potrs" => {
+                    let n = if quick { 1024 } else { 8192 };
+                    b.part("potrs", &format!("n={n}"), |b| potrs_part(b, n, &[1, 256]));
+                }
                 _ => {
                     let (small, large) = if quick { (1000, 100) } else { (10_000, 1000) };
+                    // Batches of larger matrices, against the faster of cuBLAS's batched LU
+                    // and cuSOLVER's looped over the entries.
+                    let big: [(usize, usize); 2] = if quick {
+                        [(20, 256), (4, 1024)]
+                    } else {
+                        [(100, 512), (20, 2048)]
+                    };
                     b.part("batched", &format!("getrf {small} x 32"), |b| {
-                        getrf_batched_part(b, small, 32)
+                        getrf_batched_part(b, small, 32, 2.0, false)
                     });
                     b.part("batched", &format!("getrf {large} x 128"), |b| {
-                        getrf_batched_part(b, large, 128)
+                        getrf_batched_part(b, large, 128, 2.0, false)
                     });
+                    for (count, n) in big {
+                        b.part("batched", &format!("getrf {count} x {n}"), |b| {
+                            getrf_batched_part(b, count, n, 1.5, true)
+                        });
+                    }
                     b.part("batched", &format!("potrf {small} x 32"), |b| {
                         potrf_batched_part(b, small, 32)
                     });
@@ -1080,7 +1493,15 @@ mod imp {
             let (rows, cols, seed) = (7, 5, 42);
             let mut r = Rng(seed);
             let want: Vec<f64> = (0..rows * cols).map(|_| r.val()).collect();
-            assert_eq!(general(rows, cols, seed).ok(), Some(want));
+            assert_eq!(general::<f64>(rows, cols, seed).ok(), Some(want.clone()));
+            let want32: Vec<f32> = want.iter().map(|&v| v as f32).collect();
+            assert_eq!(general::<f32>(rows, cols, seed).ok(), Some(want32));
+            // Complex: consecutive values are the real and imaginary parts.
+            let mut r = Rng(seed);
+            let wantz: Vec<Complex64> = (0..rows * cols)
+                .map(|_| Complex64::new(r.val(), r.val()))
+                .collect();
+            assert_eq!(general::<Complex64>(rows, cols, seed).ok(), Some(wantz));
         }
 
         #[test]
@@ -1108,14 +1529,57 @@ mod imp {
             // An upper entry (row 0, column 3) of the second matrix.
             a[n * n + 3 * n] += 100.0;
             assert_eq!(rel_diff(&a, &b, n, n, Part::Lower), 0.0);
+            assert!(rel_diff(&a, &b, n, n, Part::Upper) > 1.0);
             assert!(rel_diff(&a, &b, n, n, Part::All) > 1.0);
             // A lower entry (row 3, column 1) of the second matrix.
             let mut c = b.clone();
             c[n * n + n + 3] += 1.0;
             assert_eq!(rel_diff(&c, &b, n, n, Part::Lower), 1.0 / 32.0);
+            assert_eq!(rel_diff(&c, &b, n, n, Part::Upper), 0.0);
+            // The diagonal (row 2, column 2) belongs to both triangles.
+            let mut d = b.clone();
+            d[2 * n + 2] += 2.0;
+            assert_eq!(rel_diff(&d, &b, n, n, Part::Upper), 2.0 / 32.0);
+            assert_eq!(rel_diff(&d, &b, n, n, Part::Lower), 2.0 / 32.0);
             c[0] = f64::NAN;
             assert!(rel_diff(&c, &b, n, n, Part::All).is_nan());
             assert_eq!(count_diff(&[1, 2, 3], &[1, 5]), 2);
+        }
+
+        #[test]
+        fn rows_are_rated_against_the_fastest_reference() {
+            let t = |name: &str, time: Option<f64>| Theirs {
+                name: name.into(),
+                ws: Ok(None),
+                time: time
+                    .map(|s| (s, vec![s]))
+                    .ok_or(Error::Unsupported("x".into())),
+                agree: Err(Error::Unsupported("x".into())),
+            };
+            let names = |r: Option<(Theirs, Vec<Theirs>)>| {
+                r.map(|(b, o)| (b.name, o.into_iter().map(|t| t.name).collect::<Vec<_>>()))
+            };
+            assert!(fastest(Vec::new()).is_none());
+            let r = fastest(vec![t("a", Some(2.0)), t("b", Some(1.0))]);
+            assert_eq!(names(r), Some(("b".into(), vec!["a".into()])));
+            let r = fastest(vec![t("a", Some(1.0)), t("b", Some(1.0))]);
+            assert_eq!(names(r), Some(("a".into(), vec!["b".into()])));
+            // A reference that failed loses to one that was timed, else the first is kept.
+            let r = fastest(vec![t("a", None), t("b", Some(3.0))]);
+            assert_eq!(names(r), Some(("b".into(), vec!["a".into()])));
+            let r = fastest(vec![t("a", None), t("b", None)]);
+            assert_eq!(names(r), Some(("a".into(), vec!["b".into()])));
+        }
+
+        #[test]
+        fn rel_diff_of_complex_entries_is_by_modulus() {
+            let b = vec![Complex64::new(3.0, 4.0), Complex64::new(0.0, 1.0)];
+            let mut a = b.clone();
+            a[1] = Complex64::new(0.3, 1.4);
+            // |0.3 + 0.4i| / |3 + 4i| = 0.5 / 5.
+            assert!((rel_diff(&a, &b, 2, 1, Part::All) - 0.1).abs() < 1e-12);
+            a[0].im = f64::NAN;
+            assert!(rel_diff(&a, &b, 2, 1, Part::All).is_nan());
         }
     }
 }

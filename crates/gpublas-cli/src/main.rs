@@ -95,9 +95,9 @@ enum BenchWhat {
     /// strided-batched, trsm_ex) and trtri against cuBLAS, in TFLOP/s; needs a GPU and
     /// `--features cublas`.
     Trsm(bench_trsm::TrsmArgs),
-    /// LAPACK: getrf, potrf, getrs and batched getrf/potrf (f64) against cuSOLVER and cuBLAS's
-    /// getrfBatched, in TFLOP/s, with each call's workspace beside cuSOLVER's bufferSize;
-    /// needs a GPU and `--features cublas`.
+    /// LAPACK: getrf (f64, f32, Complex64), potrf, getrs, potrs and batched getrf/potrf (f64)
+    /// against cuSOLVER and cuBLAS's getrfBatched, in TFLOP/s, with each call's workspace
+    /// beside cuSOLVER's bufferSize; needs a GPU and `--features cublas`.
     Solver(bench_solver::SolverArgs),
     /// The transfers (set/get vector and matrix, pinned and pageable, sync and async) in GB/s
     /// beside a plain contiguous copy of the same bytes and cuBLAS's Set/GetVector/Matrix.

@@ -1,10 +1,11 @@
 //! cuSOLVER (dense), only to compare against in benchmarks (feature `cublas`).
 //!
 //! A [`Cusolver`] is a `cusolverDn` handle bound to a gpublas [`Stream`]; its wrappers are
-//! `?getrf_bufferSize` + `?getrf`, `?getrs`, `?potrf_bufferSize` + `?potrf` and
-//! `?potrfBatched` (pointer arrays, [`BatchPtrArray`]) for `f32` and `f64`. cuBLAS's
-//! `cublas?getrfBatched` lives with the cuBLAS handle ([`crate::cublas::Cublas::getrf_batched`])
-//! and takes the same [`BatchPtrArray`].
+//! `?getrf_bufferSize` + `?getrf` (also looped over the entries of a strided batch with one
+//! workspace, [`Cusolver::getrf_looped`]) for `f32`, `f64`, `Complex32` and `Complex64`, and
+//! `?getrs`, `?potrf_bufferSize` + `?potrf`, `?potrs` and `?potrfBatched` (pointer arrays,
+//! [`BatchPtrArray`]) for `f32` and `f64`. cuBLAS's `cublas?getrfBatched` lives with the cuBLAS
+//! handle ([`crate::cublas::Cublas::getrf_batched`]) and takes the same [`BatchPtrArray`].
 //!
 //! As in `cublas.rs`, every wrapper checks its arguments before the raw call: sizes and leading
 //! dimensions must fit cuSOLVER's 32-bit `int`, every buffer must be memory of the handle's
@@ -26,7 +27,7 @@ use std::sync::OnceLock;
 
 use cudarc::cusolver::sys;
 
-use crate::cublas::CublasReal;
+use crate::cublas::{CublasReal, CublasScalar, CublasType};
 use crate::{driver_error, ensure_cublas};
 use gpublas::device::libs;
 use gpublas::spans::mat_span;
@@ -52,14 +53,20 @@ const SYMBOLS: &[&str] = &[
     "cusolverDnSetStream",
     "cusolverDnSgetrf_bufferSize",
     "cusolverDnDgetrf_bufferSize",
+    "cusolverDnCgetrf_bufferSize",
+    "cusolverDnZgetrf_bufferSize",
     "cusolverDnSgetrf",
     "cusolverDnDgetrf",
+    "cusolverDnCgetrf",
+    "cusolverDnZgetrf",
     "cusolverDnSgetrs",
     "cusolverDnDgetrs",
     "cusolverDnSpotrf_bufferSize",
     "cusolverDnDpotrf_bufferSize",
     "cusolverDnSpotrf",
     "cusolverDnDpotrf",
+    "cusolverDnSpotrs",
+    "cusolverDnDpotrs",
     "cusolverDnSpotrfBatched",
     "cusolverDnDpotrfBatched",
 ];
@@ -339,13 +346,13 @@ fn trans(op: Op) -> sys::cublasOperation_t {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LworkKey {
     Getrf {
-        double: bool,
+        ty: CublasType,
         m: usize,
         n: usize,
         lda: usize,
     },
     Potrf {
-        double: bool,
+        ty: CublasType,
         upper: bool,
         n: usize,
         lda: usize,
@@ -440,7 +447,7 @@ impl Cusolver {
 
     /// The workspace, in elements of `T`, that [`Self::getrf`] of an `m × n` matrix at `lda`
     /// needs (`cusolverDn?getrf_bufferSize`); `a` is the matrix of the call.
-    pub fn getrf_buffer_size<T: CublasReal>(
+    pub fn getrf_buffer_size<T: CublasScalar>(
         &self,
         m: usize,
         n: usize,
@@ -449,7 +456,7 @@ impl Cusolver {
     ) -> Result<usize, Error> {
         let call = "cuSOLVER getrf_bufferSize";
         let key = LworkKey::Getrf {
-            double: T::DOUBLE,
+            ty: T::TYPE,
             m,
             n,
             lda,
@@ -465,13 +472,15 @@ impl Cusolver {
         let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
         self.bind()?;
         let mut lwork: c_int = 0;
+        let (h, l) = (self.h, &mut lwork);
         // SAFETY: a host-side query: A spans an m x n matrix at lda >= max(1, m) on this
         // handle's device (checked above), and lwork is a live int it writes.
         let s = unsafe {
-            if T::DOUBLE {
-                sys::cusolverDnDgetrf_bufferSize(self.h, mi, ni, ap as _, ldi, &mut lwork)
-            } else {
-                sys::cusolverDnSgetrf_bufferSize(self.h, mi, ni, ap as _, ldi, &mut lwork)
+            match T::TYPE {
+                CublasType::S => sys::cusolverDnSgetrf_bufferSize(h, mi, ni, ap as _, ldi, l),
+                CublasType::D => sys::cusolverDnDgetrf_bufferSize(h, mi, ni, ap as _, ldi, l),
+                CublasType::C => sys::cusolverDnCgetrf_bufferSize(h, mi, ni, ap as _, ldi, l),
+                CublasType::Z => sys::cusolverDnZgetrf_bufferSize(h, mi, ni, ap as _, ldi, l),
             }
         };
         check("cusolverDn?getrf_bufferSize", s)?;
@@ -485,7 +494,7 @@ impl Cusolver {
     /// `U(i, i)` is exactly zero) to `info[0]`. `work` holds at least
     /// [`Self::getrf_buffer_size`] elements.
     #[allow(clippy::too_many_arguments)]
-    pub fn getrf<T: CublasReal>(
+    pub fn getrf<T: CublasScalar>(
         &self,
         m: usize,
         n: usize,
@@ -507,19 +516,74 @@ impl Cusolver {
         let pp = self.ptr(call, "ipiv", ipiv, m.min(n))?;
         let ip = self.ptr(call, "info", info, 1)?;
         self.bind()?;
-        let h = self.h;
         // SAFETY: A spans an m x n matrix at lda >= max(1, m), the workspace holds the
         // elements getrf_bufferSize asked for, ipiv min(m, n) ints and info one (checked
         // above, overflow-safe); all on this handle's device; every output is exclusively
         // borrowed, so no two of them alias.
-        let s = unsafe {
-            if T::DOUBLE {
-                sys::cusolverDnDgetrf(h, mi, ni, ap as _, ldi, wp as _, pp as _, ip as _)
-            } else {
-                sys::cusolverDnSgetrf(h, mi, ni, ap as _, ldi, wp as _, pp as _, ip as _)
-            }
-        };
+        let s = unsafe { raw_getrf::<T>(self.h, (mi, ni, ldi), ap, wp, pp, ip) };
         check("cusolverDn?getrf", s)
+    }
+
+    /// [`Self::getrf`] of each of `batch` `n × n` matrices `stride_a` elements apart in `a`:
+    /// one `cusolverDn?getrf` call per entry, in order, on the handle's stream, all with the
+    /// one workspace `work` (at least [`Self::getrf_buffer_size`] elements for an `n × n`
+    /// matrix at `lda`; the calls are ordered on one stream, so sharing it is safe). Entry
+    /// `i`'s `n` pivots go to `ipiv[i * n ..]` and its `info` to `info[i]`: the layout of
+    /// `cublas?getrfBatched` and of gpublas's `getrf_strided_batched` with `stride_piv = n`.
+    /// Entries must not overlap. A call that fails ends the loop with its error (the entries
+    /// before it are enqueued).
+    #[allow(clippy::too_many_arguments)]
+    pub fn getrf_looped<T: CublasScalar>(
+        &self,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        stride_a: usize,
+        work: &mut DeviceBuffer<T>,
+        ipiv: &mut DeviceBuffer<i32>,
+        info: &mut DeviceBuffer<i32>,
+        batch: usize,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER getrf (looped)";
+        let (ni, ldi) = (int(call, "n", n)?, int(call, "lda", lda)?);
+        let one = mspan(call, "A", n, n, lda)?;
+        no_overlap(call, "A", one, stride_a, batch)?;
+        let span = bspan(call, "A", one, stride_a, batch)?;
+        let npiv = n.checked_mul(batch).ok_or_else(|| {
+            Error::InvalidValue(format!(
+                "{call}: {batch} pivot arrays of {n} overflow the address space"
+            ))
+        })?;
+        let ap = self.ptr(call, "A", a, span)?;
+        let pp = self.ptr(call, "ipiv", ipiv, npiv)?;
+        let ip = self.ptr(call, "info", info, batch)?;
+        if batch == 0 {
+            return Ok(());
+        }
+        let lwork = self.getrf_buffer_size(n, n, a, lda)?;
+        let wp = self.ptr(call, "the workspace", work, lwork)?;
+        self.bind()?;
+        // The byte offsets below stay under the byte lengths of A (it holds `span` elements,
+        // (batch - 1) * stride_a + one of them), of ipiv (npiv ints) and of info (batch
+        // ints): allocations, so none of the products overflows.
+        let esz = std::mem::size_of::<T>() as u64;
+        let isz = std::mem::size_of::<i32>() as u64;
+        for i in 0..batch as u64 {
+            let (ai, pi, ii) = (
+                ap + i * stride_a as u64 * esz,
+                pp + i * n as u64 * isz,
+                ip + i * isz,
+            );
+            // SAFETY: entry i is an n x n matrix at lda >= max(1, n) inside A (A spans the
+            // batch, checked above), its n pivots and its info inside ipiv and info; the
+            // workspace holds the elements getrf_bufferSize asked for; all on this handle's
+            // device; A, ipiv and info are exclusively borrowed and entries do not overlap, so
+            // no output aliases another; the calls run in order on the stream, so the shared
+            // workspace is used by one at a time.
+            let s = unsafe { raw_getrf::<T>(self.h, (ni, ni, ldi), ai, wp, pi, ii) };
+            check("cusolverDn?getrf", s)?;
+        }
+        Ok(())
     }
 
     /// Solves `op(A) X = B` with the factors and pivots [`Self::getrf`] wrote for the `n × n`
@@ -572,7 +636,7 @@ impl Cusolver {
     ) -> Result<usize, Error> {
         let call = "cuSOLVER potrf_bufferSize";
         let key = LworkKey::Potrf {
-            double: T::DOUBLE,
+            ty: T::TYPE,
             upper: uplo == Uplo::Upper,
             n,
             lda,
@@ -639,6 +703,43 @@ impl Cusolver {
         check("cusolverDn?potrf", s)
     }
 
+    /// Solves `A X = B` with the Cholesky factor [`Self::potrf`] wrote in the `uplo` triangle
+    /// of the `n × n` matrix `A` (`cusolverDn?potrs`, only that triangle read); `B`
+    /// (`n × nrhs` at `ldb`) is overwritten with `X`; `info[0]` gets 0 (or `-i` for a bad
+    /// argument `i`). No workspace.
+    #[allow(clippy::too_many_arguments)]
+    pub fn potrs<T: CublasReal>(
+        &self,
+        uplo: Uplo,
+        n: usize,
+        nrhs: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        b: &mut DeviceBuffer<T>,
+        ldb: usize,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER potrs";
+        let (ni, ri) = (int(call, "n", n)?, int(call, "nrhs", nrhs)?);
+        let (ldai, ldbi) = (int(call, "lda", lda)?, int(call, "ldb", ldb)?);
+        let ap = self.ptr(call, "A", a, mspan(call, "A", n, n, lda)?)?;
+        let bp = self.ptr(call, "B", b, mspan(call, "B", n, nrhs, ldb)?)?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let (h, u) = (self.h, fill(uplo));
+        // SAFETY: A spans an n x n matrix at lda >= max(1, n), B an n x nrhs matrix at
+        // ldb >= max(1, n), info one int (checked above, overflow-safe); all on this handle's
+        // device; B and info are exclusively borrowed, so they alias no input.
+        let s = unsafe {
+            if T::DOUBLE {
+                sys::cusolverDnDpotrs(h, u, ni, ri, ap as _, ldai, bp as _, ldbi, ip as _)
+            } else {
+                sys::cusolverDnSpotrs(h, u, ni, ri, ap as _, ldai, bp as _, ldbi, ip as _)
+            }
+        };
+        check("cusolverDn?potrs", s)
+    }
+
     /// [`Self::potrf`] of `batch` `n × n` matrices `stride_a` elements apart in `a`, through
     /// `cusolverDn?potrfBatched` with the pointer array `ptrs` built by [`BatchPtrArray::new`]
     /// for exactly this buffer, stride and count (checked); one `info` per entry. cuSOLVER may
@@ -686,6 +787,34 @@ impl Cusolver {
             }
         };
         check("cusolverDn?potrfBatched", s)
+    }
+}
+
+/// The raw `cusolverDn?getrf` of element type `T` (`(m, n, lda)` as cuSOLVER ints; device
+/// addresses of `A`, the workspace, the pivots and `info`).
+///
+/// # Safety
+///
+/// The addresses are memory of the handle's device: `A` an `m × n` matrix at `lda >= max(1,
+/// m)`, the workspace the elements `?getrf_bufferSize` asked for, `min(m, n)` pivots and one
+/// `info`, none of the outputs aliasing another.
+unsafe fn raw_getrf<T: CublasScalar>(
+    h: sys::cusolverDnHandle_t,
+    (m, n, lda): (c_int, c_int, c_int),
+    a: u64,
+    work: u64,
+    ipiv: u64,
+    info: u64,
+) -> sys::cusolverStatus_t {
+    let (p, i) = (ipiv as *mut c_int, info as *mut c_int);
+    // SAFETY: the caller's contract above.
+    unsafe {
+        match T::TYPE {
+            CublasType::S => sys::cusolverDnSgetrf(h, m, n, a as _, lda, work as _, p, i),
+            CublasType::D => sys::cusolverDnDgetrf(h, m, n, a as _, lda, work as _, p, i),
+            CublasType::C => sys::cusolverDnCgetrf(h, m, n, a as _, lda, work as _, p, i),
+            CublasType::Z => sys::cusolverDnZgetrf(h, m, n, a as _, lda, work as _, p, i),
+        }
     }
 }
 

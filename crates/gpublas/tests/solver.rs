@@ -1634,6 +1634,8 @@ mod device_results;
 mod factorizations;
 #[path = "solver/info.rs"]
 mod info;
+#[path = "solver/large.rs"]
+mod large;
 #[path = "solver/preallocate.rs"]
 mod preallocate;
 #[path = "solver/quick_returns.rs"]

@@ -271,20 +271,82 @@ __device__ void lu(const Sol& j) {
 // which every block passes only after all have loaded). Per column: the owners of column jj
 // offer their best eligible slot (label >= jj; the largest |re| + |im|, then the smallest
 // label; a NaN never), one barrier for the block's best; with several blocks, each publishes
-// its best row and a tagged record, warp 0 polls the records and picks the winner, and every
-// thread reads just its 8 entries of the winning row from the slots (no second exchange: the
-// old diagonal row keeps its place under the winner's label). Then the live slots (label > jj)
-// are scaled and updated in registers. Two or three barriers and one round trip through L2 per
-// column instead of `lu`'s nine barriers, shared-memory loops and two round trips.
+// its best (magnitude, label) and that row in tagged 16-byte chunks (`RegsExchange`), every
+// warp polls the records and picks the same winner, and every thread polls just its 8 entries
+// of the winning row: no fences and no second barrier, each datum carrying its own tag (the
+// old diagonal row keeps its place under the winner's label, so nothing else travels). Then
+// the live slots (label > jj) are scaled and updated in registers.
+// The exchange of `lu_regs` (after `lu`'s two generations in the slots): per generation a
+// record per block, then per block PW columns of `words` 16-byte chunks (8 bytes of the value
+// and the tag each); the program's start zeroes it all, and the tags (leaf, column) are unique
+// within a program, so a stale record or chunk never matches.
+template <class T> struct RegsExchange {
+    static constexpr int words = (int)((sizeof(T) + 7) / 8);
+    int4* rec;
+    int4* chunk;
+    __device__ RegsExchange(const Sol& j, int jj) {
+        const int GC = j.k1;
+        const size_t lu_gen = (size_t)(GC + 1) * PW * sizeof(T) + (size_t)GC * 16;
+        const size_t gen = (size_t)GC * 16 * (1 + PW * words);
+        unsigned char* base = (unsigned char*)j.slots + 2 * lu_gen + (jj & 1) * gen;
+        rec = (int4*)base;
+        chunk = rec + GC;
+    }
+    __device__ void put(int b, int c, T v, int tag) const {
+        union { T v; unsigned long long u[words]; } x;
+        x.u[words - 1] = 0;
+        x.v = v;
+#pragma unroll
+        for (int w = 0; w < words; ++w)
+            st_rec(chunk + ((size_t)b * PW + c) * words + w,
+                   make_int4((int)(x.u[w] & 0xffffffffull), (int)(x.u[w] >> 32), 0, tag));
+    }
+    // Entries c0 + step·q (q < Q, those < cols; zero beyond) and column `cd` of block b's
+    // row: every load issued before any tag is checked (one round trip through L2, not Q + 1);
+    // a chunk not there yet is read again.
+    template <int Q>
+    __device__ void get(int b, int c0, int step, int cols, int cd, int tag, T* out, T& diag) const {
+        constexpr int N = (Q + 1) * words;
+        int4 r[N];
+        const int4* p0 = chunk + (size_t)b * PW * words;
+#pragma unroll
+        for (int q = 0; q <= Q; ++q) {
+            const int c = q < Q ? c0 + step * q : cd;
+#pragma unroll
+            for (int w = 0; w < words; ++w)
+                r[q * words + w] = c < cols ? ld_rec(p0 + (size_t)c * words + w) : make_int4(0, 0, 0, tag);
+        }
+#pragma unroll
+        for (int q = 0; q <= Q; ++q) {
+            const int c = q < Q ? c0 + step * q : cd;
+            union { T v; unsigned long long u[words]; } x;
+#pragma unroll
+            for (int w = 0; w < words; ++w) {
+                int4 v = r[q * words + w];
+                while (v.w != tag) {
+                    __nanosleep(32);
+                    v = ld_rec(p0 + (size_t)c * words + w);
+                }
+                x.u[w] = (unsigned long long)(unsigned)v.x | ((unsigned long long)(unsigned)v.y << 32);
+            }
+            if (q < Q) out[q] = x.v;
+            else diag = x.v;
+        }
+    }
+};
+
+// The most blocks `lu_regs` polls (two records per lane).
+#define REGS_GRID 64
+
 template <class T, int H, int RR>
 __device__ __forceinline__ void lu_regs(const Sol& j) {
     constexpr int NT = 256, Q = 8, RL = NT / H, W = H * Q;
     static_assert(W <= PW, "a panel is at most PW columns");
     pdl_enter();
-    __shared__ double s_v[NT / 32];
-    __shared__ int s_i[NT / 32];
+    // Two generations: with several blocks no barrier follows the reads of a column's.
+    __shared__ double s_v[2][NT / 32];
+    __shared__ int s_i[2][NT / 32];
     __shared__ T s_prow[2][W];
-    __shared__ int s_win[2];
     const int G = j.grid;
     const int e = blockIdx.x / G, b = blockIdx.x % G;
     if (e >= j.ne) return;
@@ -307,8 +369,6 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
             a[rr][q] = (lr < nr && c < cols) ? A[(i64)(r0 + lr) + (i64)c * j.ld] : zero_of<T>();
         }
     }
-    const int GC = j.k1;
-    const size_t gen_bytes = (size_t)(GC + 1) * PW * sizeof(T) + (size_t)GC * 16;
     const int kmax = min(rows, cols);
     int first_zero = 0;
 #pragma unroll
@@ -334,13 +394,15 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                 const int i2 = __shfl_xor_sync(0xffffffffu, i, o);
                 if (beats(v2, i2, v, i)) { v = v2; i = i2; }
             }
-            if (lane == hj) { s_v[warp] = v; s_i[warp] = i; }
+            double* sv = s_v[jj & 1];
+            int* si = s_i[jj & 1];
+            if (lane == hj) { sv[warp] = v; si[warp] = i; }
             __syncthreads();
-            v = s_v[0];
-            i = s_i[0];
+            v = sv[0];
+            i = si[0];
 #pragma unroll
             for (int k = 1; k < NT / 32; ++k)
-                if (beats(s_v[k], s_i[k], v, i)) { v = s_v[k]; i = s_i[k]; }
+                if (beats(sv[k], si[k], v, i)) { v = sv[k]; i = si[k]; }
             // 2. the winner over all blocks and this thread's entries of its row
             T pr[Q];
             T pv;
@@ -361,55 +423,56 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                     pv = buf[jj];
                 }
             } else {
-                unsigned char* base = (unsigned char*)j.slots + (jj & 1) * gen_bytes;
-                T* crow = (T*)base;
-                int4* rec = (int4*)(base + (size_t)(GC + 1) * PW * sizeof(T));
+                const RegsExchange<T> x(j, jj);
                 const int tag = ((j.aux + 1) << 8) | (jj + 1);
 #pragma unroll
                 for (int rr = 0; rr < RR; ++rr)
                     if (i >= 0 && lab[rr] == i) {
 #pragma unroll
                         for (int q = 0; q < Q; ++q)
-                            if (h + H * q < cols) crow[b * PW + h + H * q] = a[rr][q];
+                            if (h + H * q < cols) x.put(b, h + H * q, a[rr][q], tag);
                     }
-                __syncthreads();
                 if (tid == 0) {
-                    __threadfence();
                     const long long mb = __double_as_longlong(v);
-                    st_rec(rec + b, make_int4((int)(mb & 0xffffffffll), (int)(mb >> 32), i, tag));
+                    st_rec(x.rec + b, make_int4((int)(mb & 0xffffffffll), (int)(mb >> 32), i, tag));
                 }
-                if (warp == 0) {
-                    double bv = -1.0;
-                    int bl = -1, bb = -1;
-                    for (int t = lane; t < G; t += 32) {
-                        int4 r;
-                        for (;;) {
-                            r = ld_rec(rec + t);
-                            if (r.w == tag) break;
-                            __nanosleep(64);
-                        }
-                        const double v2 = __longlong_as_double((long long)(unsigned)r.x | ((long long)r.y << 32));
-                        if (beats(v2, r.z, bv, bl)) { bv = v2; bl = r.z; bb = t; }
+                // Every warp reads every record (loads of both at once, then again for
+                // those not there yet) and reduces them the same way.
+                constexpr int K = REGS_GRID / 32;
+                int4 r[K];
+#pragma unroll
+                for (int k = 0; k < K; ++k) r[k].w = 0;
+                for (;;) {
+                    bool ready = true;
+#pragma unroll
+                    for (int k = 0; k < K; ++k) {
+                        const int t = lane + 32 * k;
+                        if (t < G && r[k].w != tag) r[k] = ld_rec(x.rec + t);
                     }
 #pragma unroll
-                    for (int o = 16; o > 0; o >>= 1) {
-                        const double v2 = __shfl_xor_sync(0xffffffffu, bv, o);
-                        const int l2 = __shfl_xor_sync(0xffffffffu, bl, o);
-                        const int b2 = __shfl_xor_sync(0xffffffffu, bb, o);
-                        if (beats(v2, l2, bv, bl)) { bv = v2; bl = l2; bb = b2; }
-                    }
-                    __threadfence();
-                    if (lane == 0) { s_win[0] = bl; s_win[1] = bb; }
+                    for (int k = 0; k < K; ++k)
+                        if (lane + 32 * k < G && r[k].w != tag) ready = false;
+                    if (__all_sync(0xffffffffu, ready)) break;
+                    __nanosleep(32);
                 }
-                __syncthreads();
-                w = s_win[0];
-                if (w >= 0) {
-                    const T* src = crow + (size_t)s_win[1] * PW;
+                double bv = -1.0;
+                int bl = -1, bb = -1;
 #pragma unroll
-                    for (int q = 0; q < Q; ++q)
-                        pr[q] = h + H * q < cols ? __ldcg(src + h + H * q) : zero_of<T>();
-                    pv = __ldcg(src + jj);
+                for (int k = 0; k < K; ++k) {
+                    const int t = lane + 32 * k;
+                    if (t >= G) continue;
+                    const double v2 = __longlong_as_double((long long)(unsigned)r[k].x | ((long long)r[k].y << 32));
+                    if (beats(v2, r[k].z, bv, bl)) { bv = v2; bl = r[k].z; bb = t; }
                 }
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) {
+                    const double v2 = __shfl_xor_sync(0xffffffffu, bv, o);
+                    const int l2 = __shfl_xor_sync(0xffffffffu, bl, o);
+                    const int b2 = __shfl_xor_sync(0xffffffffu, bb, o);
+                    if (beats(v2, l2, bv, bl)) { bv = v2; bl = l2; bb = b2; }
+                }
+                w = bl;
+                if (w >= 0) x.template get<Q>(bb, h, H, cols, jj, tag, pr, pv);
             }
             if (w < 0) {
                 // Every candidate is NaN: as LAPACK, the diagonal row stays and the rest of the

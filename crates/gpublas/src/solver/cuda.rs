@@ -1,7 +1,7 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
 //! run on the executor's block steps.
 
-use super::plan::{lu_regs_fit, lu_whole, PANEL, PANEL_SMEM, SWAP_CHUNK};
+use super::plan::{lu_regs_fit, lu_whole, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUNK};
 use super::program::SolverStep as Step;
 use super::DevInts;
 use crate::device::{param, Stream};
@@ -86,6 +86,9 @@ pub(crate) fn launch<T: Scalar>(
                 for g in 0..2 {
                     s.memset32(d.slots + g * gen + rows, 0, d.grid * 4)?;
                 }
+                // The register panel's records and chunks, all of them (each carries a tag).
+                let regs = 2 * super::plan::regs_gen_bytes(d.grid, elem as usize);
+                s.memset32(d.slots + 2 * gen, 0, regs / 4)?;
             }
             let mut prm = [param(&j)];
             s.launch(
@@ -138,28 +141,32 @@ pub(crate) fn launch<T: Scalar>(
                 );
             }
             // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
+            let cap = d.grid.min(grid_cap(rows));
             let (g, rpb) = if ne == 1 {
-                d.params.panel_split(rows, d.grid.min(grid_cap(rows)))
+                d.params.panel_split(rows, cap)
             } else {
                 (1, rows)
             };
-            j.grid = g as i32;
             j.aux = leaf as i32;
             j.k1 = d.grid as i32;
             j.slots = d.slots;
-            if let (1, Some((h, rr))) = (ne, lu_regs_fit(rpb, cols, elem as usize)) {
+            // The register panel polls at most `REGS_GRID` blocks.
+            let (g_regs, rpb_regs) = d.params.panel_split(rows, cap.min(REGS_GRID));
+            if let (1, Some((h, rr))) = (ne, lu_regs_fit(rpb_regs, cols, elem as usize)) {
+                j.grid = g_regs as i32;
                 // The block's rows in registers: one barrier fewer per column than below and no
                 // loops over shared memory (NOTES: issue 29).
                 let mut prm = [param(&j)];
                 return s.launch_with(
                     &SOLVER,
                     &format!("sol_lu_regs{h}x{rr}_{tag}"),
-                    (g as u32, 1, 1),
+                    (g_regs as u32, 1, 1),
                     (256, 0),
-                    g > 1,
+                    g_regs > 1,
                     &mut prm,
                 );
             }
+            j.grid = g as i32;
             let bytes = rpb * cols * elem as usize;
             let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
             j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };

@@ -270,13 +270,15 @@ impl SolverPlan {
         }
     }
 
-    /// The panel kernel's exchange slots: two generations of (a candidate row per block, the
-    /// diagonal row, each block's best magnitude and row).
+    /// The panel kernels' exchange slots: two generations of the shared-memory panel's (a
+    /// candidate row per block, the diagonal row, each block's best magnitude and row), then two
+    /// of the register panel's (each block's record and its candidate row in tagged chunks).
     pub(crate) fn slot_bytes(&self) -> usize {
         if self.grid <= 1 {
             0
         } else {
             2 * slot_gen_bytes(self.grid, self.p3.elem)
+                + 2 * regs_gen_bytes(self.grid, self.p3.elem)
         }
     }
 
@@ -292,6 +294,16 @@ impl SolverPlan {
 pub(crate) fn slot_gen_bytes(grid: usize, elem: usize) -> usize {
     (grid + 1) * PANEL * elem + grid * 16
 }
+
+/// Bytes of one generation of the register panel's exchange (mirrors `RegsExchange` in
+/// solver.cu): a 16-byte record per block, then per block `PANEL` columns of 16-byte chunks,
+/// one per 8 bytes of a value.
+pub(crate) fn regs_gen_bytes(grid: usize, elem: usize) -> usize {
+    grid * 16 * (1 + PANEL * elem.div_ceil(8))
+}
+
+/// Most blocks the register panel polls (mirrors `REGS_GRID` in solver.cu).
+pub(crate) const REGS_GRID: usize = 64;
 
 /// The split of `nc` columns into two recursion halves: a multiple of the leaf near the middle.
 pub(crate) fn split(nc: usize) -> usize {

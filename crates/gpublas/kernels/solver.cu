@@ -263,6 +263,44 @@ __device__ void lu(const Sol& j) {
     }
 }
 
+// (magnitude, label) pairs of the register panel, branch-free: the larger magnitude, then the
+// smaller label; "none" is (-1, INT_MAX), so any candidate (magnitude >= 0) beats it.
+__device__ __forceinline__ void take_best(double& v, int& i, double v2, int i2) {
+    const bool b = v2 > v || (v2 == v && i2 < i);
+    v = b ? v2 : v;
+    i = b ? i2 : i;
+}
+
+// The multipliers x / pv as LAPACK's getf2 forms them, by the reciprocal: r = 1 / (pv s) once
+// per column, then (x s) r per row, s = 2^54 (2^24 for float) for a subnormal pivot so that
+// its reciprocal stays finite (|x| <= |pv| under pivoting) and 1 otherwise. Complex values
+// divide (`Divisor`: scaled, without overflow).
+template <class T> struct Multiplier {
+    Divisor<T> d;
+    static __device__ __forceinline__ Multiplier of(T pv) { Multiplier m; m.d = Divisor<T>::of(pv); return m; }
+    __device__ __forceinline__ T apply(T x) const { return d.apply(x); }
+};
+template <> struct Multiplier<double> {
+    double s, r;
+    static __device__ __forceinline__ Multiplier of(double pv) {
+        Multiplier m;
+        m.s = fabs(pv) < 0x1p-1022 ? 0x1p54 : 1.0;
+        m.r = 1.0 / (pv * m.s);
+        return m;
+    }
+    __device__ __forceinline__ double apply(double x) const { return (x * s) * r; }
+};
+template <> struct Multiplier<float> {
+    float s, r;
+    static __device__ __forceinline__ Multiplier of(float pv) {
+        Multiplier m;
+        m.s = fabsf(pv) < 0x1p-126f ? 0x1p24f : 1.0f;
+        m.r = 1.0f / (pv * m.s);
+        return m;
+    }
+    __device__ __forceinline__ float apply(float x) const { return (x * s) * r; }
+};
+
 // LU with partial pivoting of one panel of at most 8·H columns whose rows are split over the
 // grid's blocks (cooperative: all resident) and held in registers: thread (row lane rl, column
 // lane h) of 256 keeps RR rows (local rows rr·RL + rl) × 8 columns (h + H·q). Rows never move:
@@ -379,21 +417,17 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
             if (jj >= kmax) break;
             // 1. the block's best eligible slot (without pivoting: the slot of row jj)
             double v = -1.0;
-            int i = -1;
-            if (h == hj) {
+            int i = 0x7fffffff;
 #pragma unroll
-                for (int rr = 0; rr < RR; ++rr) {
-                    if (lab[rr] < jj) continue;
-                    const double m = j.pivot ? (double)mag(a[rr][qj]) : (lab[rr] == jj ? 1.0 : -1.0);
-                    if (m >= 0.0 && beats(m, lab[rr], v, i)) { v = m; i = lab[rr]; }
-                }
+            for (int rr = 0; rr < RR; ++rr) {
+                const double m = j.pivot ? (double)mag(a[rr][qj]) : (lab[rr] == jj ? 1.0 : -1.0);
+                // NaN fails m >= 0: never chosen.
+                const bool elig = h == hj && lab[rr] >= jj && m >= 0.0;
+                take_best(v, i, elig ? m : -1.0, elig ? lab[rr] : 0x7fffffff);
             }
 #pragma unroll
-            for (int o = 16; o >= H; o >>= 1) {
-                const double v2 = __shfl_xor_sync(0xffffffffu, v, o);
-                const int i2 = __shfl_xor_sync(0xffffffffu, i, o);
-                if (beats(v2, i2, v, i)) { v = v2; i = i2; }
-            }
+            for (int o = 16; o >= H; o >>= 1)
+                take_best(v, i, __shfl_xor_sync(0xffffffffu, v, o), __shfl_xor_sync(0xffffffffu, i, o));
             double* sv = s_v[jj & 1];
             int* si = s_i[jj & 1];
             if (lane == hj) { sv[warp] = v; si[warp] = i; }
@@ -401,8 +435,8 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
             v = sv[0];
             i = si[0];
 #pragma unroll
-            for (int k = 1; k < NT / 32; ++k)
-                if (beats(sv[k], si[k], v, i)) { v = sv[k]; i = si[k]; }
+            for (int k = 1; k < NT / 32; ++k) take_best(v, i, sv[k], si[k]);
+            if (v < 0.0) i = -1;  // no candidate in this block
             // 2. the winner over all blocks and this thread's entries of its row
             T pr[Q];
             T pv;
@@ -456,21 +490,27 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                     __nanosleep(32);
                 }
                 double bv = -1.0;
-                int bl = -1, bb = -1;
+                int bl = 0x7fffffff, bb = 0;
 #pragma unroll
                 for (int k = 0; k < K; ++k) {
                     const int t = lane + 32 * k;
-                    if (t >= G) continue;
                     const double v2 = __longlong_as_double((long long)(unsigned)r[k].x | ((long long)r[k].y << 32));
-                    if (beats(v2, r[k].z, bv, bl)) { bv = v2; bl = r[k].z; bb = t; }
+                    const bool take = t < G && r[k].z >= 0 && (v2 > bv || (v2 == bv && r[k].z < bl));
+                    bv = take ? v2 : bv;
+                    bl = take ? r[k].z : bl;
+                    bb = take ? t : bb;
                 }
 #pragma unroll
                 for (int o = 16; o > 0; o >>= 1) {
                     const double v2 = __shfl_xor_sync(0xffffffffu, bv, o);
                     const int l2 = __shfl_xor_sync(0xffffffffu, bl, o);
                     const int b2 = __shfl_xor_sync(0xffffffffu, bb, o);
-                    if (beats(v2, l2, bv, bl)) { bv = v2; bl = l2; bb = b2; }
+                    const bool take = v2 > bv || (v2 == bv && l2 < bl);
+                    bv = take ? v2 : bv;
+                    bl = take ? l2 : bl;
+                    bb = take ? b2 : bb;
                 }
+                if (bv < 0.0) bl = -1;
                 w = bl;
                 if (w >= 0) x.template get<Q>(bb, h, H, cols, jj, tag, pr, pv);
             }
@@ -494,13 +534,13 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                 if (lab[rr] == w) lab[rr] = jj;
                 else if (lab[rr] == jj) lab[rr] = w;
             }
-            const Divisor<T> dpv = Divisor<T>::of(pv);
+            const Multiplier<T> mp = Multiplier<T>::of(pv);
             const int src_lane = (lane & ~(H - 1)) | hj;
 #pragma unroll
             for (int rr = 0; rr < RR; ++rr) {
                 const T x = shf(a[rr][qj], src_lane);
                 if (lab[rr] > jj) {
-                    const T l = dpv.apply(x);
+                    const T l = mp.apply(x);
                     if (h == hj) a[rr][qj] = l;
 #pragma unroll
                     for (int q = qj; q < Q; ++q)

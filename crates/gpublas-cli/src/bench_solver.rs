@@ -121,6 +121,13 @@ mod imp {
         fn at(seed: u64, k: u64) -> Self;
         /// The real and imaginary parts, widened to f64.
         fn re_im(self) -> (f64, f64);
+        /// `self + r`.
+        fn plus(self, r: f64) -> Self;
+        /// The LU rows factor a matrix with well-separated pivots (`separated`) instead of a
+        /// random one: f32's rounding makes near-ties of a random matrix of order 16384 fall
+        /// either way (10332 of 16384 pivots differed from cuSOLVER's, both correct), so the
+        /// comparison with cuSOLVER would say nothing.
+        const SEPARATED: bool;
     }
 
     impl Elem for f64 {
@@ -135,6 +142,10 @@ mod imp {
         fn re_im(self) -> (f64, f64) {
             (self, 0.0)
         }
+        fn plus(self, r: f64) -> f64 {
+            self + r
+        }
+        const SEPARATED: bool = false;
     }
 
     impl Elem for f32 {
@@ -147,6 +158,10 @@ mod imp {
         fn at(seed: u64, k: u64) -> f32 {
             val_at(seed, k) as f32
         }
+        fn plus(self, r: f64) -> f32 {
+            self + r as f32
+        }
+        const SEPARATED: bool = true;
         fn re_im(self) -> (f64, f64) {
             (self as f64, 0.0)
         }
@@ -162,6 +177,10 @@ mod imp {
             let k2 = k.wrapping_mul(2);
             Complex64::new(val_at(seed, k2), val_at(seed, k2.wrapping_add(1)))
         }
+        fn plus(self, r: f64) -> Complex64 {
+            self + r
+        }
+        const SEPARATED: bool = false;
         fn re_im(self) -> (f64, f64) {
             (self.re, self.im)
         }
@@ -204,6 +223,22 @@ mod imp {
     fn general<T: Elem>(rows: usize, cols: usize, seed: u64) -> Result<Vec<T>, Error> {
         let mut v = vec![T::zero(); elems(rows, cols)?];
         par_fill(&mut v, rows, |i, j| T::at(seed, (j * rows + i) as u64));
+        Ok(v)
+    }
+
+    /// A random `n × n` matrix plus `±4n` in row `p(j)` of each column `j`, `p` a permutation
+    /// (`j ↦ (7919 j + 17) mod n`, or the identity where 7919 divides `n`): each column's
+    /// pivot dominates the rest of it by more than the other entries sum to, and stays so
+    /// through the elimination, so partial pivoting picks `p` in any precision, while the
+    /// interchanges still move rows.
+    fn separated<T: Elem>(n: usize, seed: u64) -> Result<Vec<T>, Error> {
+        let mut v = general::<T>(n, n, seed)?;
+        let step = if n % 7919 == 0 { 1 } else { 7919 };
+        for j in 0..n {
+            let i = (j * step + if step == 1 { 0 } else { 17 }) % n;
+            let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+            v[i + j * n] = v[i + j * n].plus(sign * 4.0 * n as f64);
+        }
         Ok(v)
     }
 
@@ -906,7 +941,11 @@ mod imp {
             bytes::<T>(l.saturating_mul(2))?,
         )?;
         let mut w = {
-            let host = general::<T>(n, n, 1000 + n as u64)?;
+            let host = if T::SEPARATED {
+                separated::<T>(n, 1000 + n as u64)?
+            } else {
+                general::<T>(n, n, 1000 + n as u64)?
+            };
             Work::new(b.dev, &host, n, 1)?
         };
         let lwork = b.s.getrf_buffer_size::<T>(n, n, &w.a, n);
@@ -1502,6 +1541,24 @@ mod imp {
                 .map(|_| Complex64::new(r.val(), r.val()))
                 .collect();
             assert_eq!(general::<Complex64>(rows, cols, seed).ok(), Some(wantz));
+        }
+
+        #[test]
+        fn separated_pivots_form_a_permutation() {
+            for n in [10usize, 7919 * 2] {
+                let v = separated::<f32>(n, 3).unwrap_or_default();
+                let mut rows: Vec<usize> = (0..n)
+                    .map(|j| {
+                        let big: Vec<usize> = (0..n)
+                            .filter(|&i| v[i + j * n].abs() > 2.0 * n as f32)
+                            .collect();
+                        assert_eq!(big.len(), 1, "n = {n}, column {j}");
+                        big[0]
+                    })
+                    .collect();
+                rows.sort_unstable();
+                assert_eq!(rows, (0..n).collect::<Vec<_>>(), "n = {n}");
+            }
         }
 
         #[test]

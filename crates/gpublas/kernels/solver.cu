@@ -271,6 +271,39 @@ __device__ __forceinline__ void take_best(double& v, int& i, double v2, int i2) 
     i = b ? i2 : i;
 }
 
+// The warp's best (magnitude, label) pair, in every lane: on sm_80 and later three redux.sync
+// on the magnitude's IEEE bits (a candidate's bits + 1, so that "none" is 0: bits of numbers
+// >= 0 order as the numbers), then the smallest label among the largest; else a butterfly.
+__device__ __forceinline__ void warp_best(double& v, int& i) {
+#if __CUDA_ARCH__ >= 800
+    const bool elig = v >= 0.0;
+    const u64 k = elig ? (u64)__double_as_longlong(v) + 1ull : 0ull;
+    const unsigned hi = (unsigned)(k >> 32), lo = (unsigned)k;
+    const unsigned mh = __reduce_max_sync(0xffffffffu, hi);
+    const bool c = elig && hi == mh;
+    const unsigned ml = __reduce_max_sync(0xffffffffu, c ? lo : 0u);
+    const unsigned best = __reduce_min_sync(0xffffffffu, (c && lo == ml) ? (unsigned)i : 0xffffffffu);
+    const u64 kb = ((u64)mh << 32) | ml;
+    v = kb == 0 ? -1.0 : __longlong_as_double((long long)(kb - 1));
+    i = kb == 0 ? 0x7fffffff : (int)best;
+#else
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        take_best(v, i, __shfl_xor_sync(0xffffffffu, v, o), __shfl_xor_sync(0xffffffffu, i, o));
+#endif
+}
+
+// The smallest of the warp's values, in every lane.
+__device__ __forceinline__ unsigned warp_min(unsigned x) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(0xffffffffu, x);
+#else
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return x;
+#endif
+}
+
 // The multipliers x / pv as LAPACK's getf2 forms them, by the reciprocal: r = 1 / (pv s) once
 // per column, then (x s) r per row, s = 2^54 (2^24 for float) for a subnormal pivot so that
 // its reciprocal stays finite (|x| <= |pv| under pivoting) and 1 otherwise. Complex values
@@ -354,17 +387,26 @@ template <class T> struct RegsExchange {
             for (int w = 0; w < words; ++w)
                 r[q * words + w] = c < cols ? ld_rec(p0 + (size_t)c * words + w) : make_int4(0, 0, 0, tag);
         }
+        bool all = true;
+#pragma unroll
+        for (int k = 0; k < N; ++k) all = all && r[k].w == tag;
+        if (!all) {
+            // Rare: a chunk not there yet; read it again until it is.
+#pragma unroll 1
+            for (int k = 0; k < N; ++k) {
+                const int q = k / words, c = q < Q ? c0 + step * q : cd;
+                while (r[k].w != tag) {
+                    __nanosleep(32);
+                    r[k] = ld_rec(p0 + (size_t)c * words + k % words);
+                }
+            }
+        }
 #pragma unroll
         for (int q = 0; q <= Q; ++q) {
-            const int c = q < Q ? c0 + step * q : cd;
             union { T v; unsigned long long u[words]; } x;
 #pragma unroll
             for (int w = 0; w < words; ++w) {
-                int4 v = r[q * words + w];
-                while (v.w != tag) {
-                    __nanosleep(32);
-                    v = ld_rec(p0 + (size_t)c * words + w);
-                }
+                const int4 v = r[q * words + w];
                 x.u[w] = (unsigned long long)(unsigned)v.x | ((unsigned long long)(unsigned)v.y << 32);
             }
             if (q < Q) out[q] = x.v;
@@ -425,17 +467,14 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                 const bool elig = h == hj && lab[rr] >= jj && m >= 0.0;
                 take_best(v, i, elig ? m : -1.0, elig ? lab[rr] : 0x7fffffff);
             }
-#pragma unroll
-            for (int o = 16; o >= H; o >>= 1)
-                take_best(v, i, __shfl_xor_sync(0xffffffffu, v, o), __shfl_xor_sync(0xffffffffu, i, o));
+            warp_best(v, i);
             double* sv = s_v[jj & 1];
             int* si = s_i[jj & 1];
-            if (lane == hj) { sv[warp] = v; si[warp] = i; }
+            if (lane == 0) { sv[warp] = v; si[warp] = i; }
             __syncthreads();
-            v = sv[0];
-            i = si[0];
-#pragma unroll
-            for (int k = 1; k < NT / 32; ++k) take_best(v, i, sv[k], si[k]);
+            v = lane < NT / 32 ? sv[lane] : -1.0;
+            i = lane < NT / 32 ? si[lane] : 0x7fffffff;
+            warp_best(v, i);
             if (v < 0.0) i = -1;  // no candidate in this block
             // 2. the winner over all blocks and this thread's entries of its row
             T pr[Q];
@@ -490,7 +529,7 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                     __nanosleep(32);
                 }
                 double bv = -1.0;
-                int bl = 0x7fffffff, bb = 0;
+                int bl = 0x7fffffff, bb = 0x7fffffff;
 #pragma unroll
                 for (int k = 0; k < K; ++k) {
                     const int t = lane + 32 * k;
@@ -500,16 +539,10 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                     bl = take ? r[k].z : bl;
                     bb = take ? t : bb;
                 }
-#pragma unroll
-                for (int o = 16; o > 0; o >>= 1) {
-                    const double v2 = __shfl_xor_sync(0xffffffffu, bv, o);
-                    const int l2 = __shfl_xor_sync(0xffffffffu, bl, o);
-                    const int b2 = __shfl_xor_sync(0xffffffffu, bb, o);
-                    const bool take = v2 > bv || (v2 == bv && l2 < bl);
-                    bv = take ? v2 : bv;
-                    bl = take ? l2 : bl;
-                    bb = take ? b2 : bb;
-                }
+                const int mine = bl;
+                warp_best(bv, bl);
+                // The winner's block: the record that offered its label (labels are unique).
+                bb = (int)warp_min(mine == bl ? (unsigned)bb : 0xffffffffu);
                 if (bv < 0.0) bl = -1;
                 w = bl;
                 if (w >= 0) x.template get<Q>(bb, h, H, cols, jj, tag, pr, pv);

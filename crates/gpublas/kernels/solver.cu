@@ -525,8 +525,8 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
 #pragma unroll
                     for (int k = 0; k < K; ++k)
                         if (lane + 32 * k < G && r[k].w != tag) ready = false;
+                    // No sleep: a record comes within a round trip or two of the last block.
                     if (__all_sync(0xffffffffu, ready)) break;
-                    __nanosleep(32);
                 }
                 double bv = -1.0;
                 int bl = 0x7fffffff, bb = 0x7fffffff;

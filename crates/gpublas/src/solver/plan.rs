@@ -578,3 +578,47 @@ impl SolverShape {
         t
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a full-speed getrf of 32768 (f64, one matrix, pivots and info on the device)
+    /// leases, part by part, on a device of 132 SMs (the H100): NOTES lists these numbers.
+    #[test]
+    fn getrf_32768_parts_on_an_h100() {
+        let s = SolverShape {
+            kind: Kind::Getrf,
+            m: 32768,
+            n: 32768,
+            batch: 1,
+            list: false,
+            elem: 8,
+            complex: false,
+            piv_host: false,
+            info_host: false,
+            sms: 132,
+            params: SolverParams::auto(),
+            interchanges_only: false,
+        };
+        let p = s.full();
+        let w = p.workspace();
+        let b = w.blocks;
+        eprintln!(
+            "getrf 32768 f64: slots {} E {} R {} ints {} exchange {} (grid {}), lt {}; own {}",
+            b.slots,
+            b.e_blocks,
+            b.r_results,
+            w.ints,
+            w.exchange,
+            p.grid,
+            b.lt,
+            p.own_bytes()
+        );
+        assert!(p.own_bytes() <= 4 << 20, "{}", p.own_bytes());
+        assert_eq!(
+            w.exchange,
+            2 * slot_gen_bytes(132, 8) + 2 * regs_gen_bytes(132, 8)
+        );
+    }
+}

@@ -1072,15 +1072,56 @@ fn tour_level2(dev: &Device) -> Result<(), Error> {
     tour_solver(dev)
 }
 
-/// Level 3 and the solver in the tour: one size query over an LU and its solve (the rocSOLVER
-/// documents' pattern), a workspace of exactly that size, then the calls and their residual;
-/// a Cholesky and a symmetric rank-k update on the same handle.
+/// Level 3 and the solver in the tour: a symmetric rank-k update and a Cholesky on a default
+/// handle, then the rocSOLVER documents' own pattern last: one size query over an LU and its
+/// solve, a workspace of exactly that size, the calls and their residual.
 fn tour_solver(dev: &Device) -> Result<(), Error> {
     use gpublas::{blas3, solver, Op, Results, Uplo};
+    let mut h = Handle::with_config(dev, &HandleConfig::default())?;
+    let mut info = [0i32];
+    println!(
+        "
+9. Level 3 and Cholesky: C = AᵀA + I by syrk, then potrf"
+    );
+    let k = 256;
+    let m = 512;
+    let g: Vec<f64> = (0..m * k).map(|i| ((i % 17) as f64 - 8.0) / 17.0).collect();
+    let gd = dev.upload(&g)?;
+    let eye: Vec<f64> = (0..k * k)
+        .map(|i| if i % k == i / k { 1.0 } else { 0.0 })
+        .collect();
+    let mut cd = dev.upload(&eye)?;
+    let s3 = blas3::syrk(
+        &mut h,
+        Uplo::Lower,
+        Op::T,
+        k,
+        m,
+        1.0.into(),
+        &gd,
+        m,
+        1.0.into(),
+        &mut cd,
+        k,
+    )?;
+    let s4 = solver::potrf(&mut h, Uplo::Lower, k, &mut cd, k, Results::Host(&mut info))?;
+    let l = cd.to_vec()?;
+    // L Lᵀ against AᵀA + I on the diagonal: a cheap residual.
+    let mut err: f64 = 0.0;
+    for j in 0..k {
+        let llt: f64 = (0..=j).map(|p| l[j + p * k] * l[j + p * k]).sum();
+        let want: f64 = 1.0 + (0..m).map(|r| g[r + j * m] * g[r + j * m]).sum::<f64>();
+        err = err.max((llt - want).abs() / want);
+    }
+    println!(
+        "  syrk -> {s3:?}, potrf -> {s4:?} (info {}); max relative |diag(LLᵀ) - diag(C)| = {err:.1e}",
+        info[0]
+    );
+    println!("  stats: {}", h.workspace_stats());
     let n = 1024;
     println!(
         "
-9. Solver: one size query over getrf + getrs (order {n}), then exactly that workspace"
+10. Solver: one size query over getrf + getrs (order {n}), then exactly that workspace"
     );
     // A diagonally dominant matrix, so the LU is well conditioned; b = A · ones.
     let a: Vec<f64> = (0..n * n)
@@ -1151,44 +1192,5 @@ fn tour_solver(dev: &Device) -> Result<(), Error> {
     );
     println!("  stats: {}", h.workspace_stats());
 
-    println!(
-        "
-10. Level 3 and Cholesky: C = AᵀA + I by syrk, then potrf on the same fixed workspace"
-    );
-    let k = 256;
-    let m = 512;
-    let g: Vec<f64> = (0..m * k).map(|i| ((i % 17) as f64 - 8.0) / 17.0).collect();
-    let gd = dev.upload(&g)?;
-    let eye: Vec<f64> = (0..k * k)
-        .map(|i| if i % k == i / k { 1.0 } else { 0.0 })
-        .collect();
-    let mut cd = dev.upload(&eye)?;
-    let s3 = blas3::syrk(
-        &mut h,
-        Uplo::Lower,
-        Op::T,
-        k,
-        m,
-        1.0.into(),
-        &gd,
-        m,
-        1.0.into(),
-        &mut cd,
-        k,
-    )?;
-    let s4 = solver::potrf(&mut h, Uplo::Lower, k, &mut cd, k, Results::Host(&mut info))?;
-    let l = cd.to_vec()?;
-    // L Lᵀ against AᵀA + I on the diagonal: a cheap residual.
-    let mut err: f64 = 0.0;
-    for j in 0..k {
-        let llt: f64 = (0..=j).map(|p| l[j + p * k] * l[j + p * k]).sum();
-        let want: f64 = 1.0 + (0..m).map(|r| g[r + j * m] * g[r + j * m]).sum::<f64>();
-        err = err.max((llt - want).abs() / want);
-    }
-    println!(
-        "  syrk -> {s3:?}, potrf -> {s4:?} (info {}); max relative |diag(LLᵀ) - diag(C)| = {err:.1e}",
-        info[0]
-    );
-    println!("  stats: {}", h.workspace_stats());
     Ok(())
 }

@@ -308,31 +308,32 @@ __device__ __forceinline__ unsigned warp_min(unsigned x) {
 // per column, then (x s) r per row, s = 2^54 (2^24 for float) for a subnormal pivot so that
 // its reciprocal stays finite (|x| <= |pv| under pivoting) and 1 otherwise. Complex values
 // divide (`Divisor`: scaled, without overflow).
+template <class R> struct PivotRange;
+template <> struct PivotRange<float> {
+    static __device__ __forceinline__ float min_normal() { return 0x1p-126f; }
+    static __device__ __forceinline__ float scale() { return 0x1p24f; }
+};
+template <> struct PivotRange<double> {
+    static __device__ __forceinline__ double min_normal() { return 0x1p-1022; }
+    static __device__ __forceinline__ double scale() { return 0x1p54; }
+};
 template <class T> struct Multiplier {
-    Divisor<T> d;
-    static __device__ __forceinline__ Multiplier of(T pv) { Multiplier m; m.d = Divisor<T>::of(pv); return m; }
-    __device__ __forceinline__ T apply(T x) const { return d.apply(x); }
-};
-template <> struct Multiplier<double> {
-    double s, r;
-    static __device__ __forceinline__ Multiplier of(double pv) {
+    T s, r;
+    static __device__ __forceinline__ Multiplier of(T pv) {
         Multiplier m;
-        m.s = fabs(pv) < 0x1p-1022 ? 0x1p54 : 1.0;
-        m.r = 1.0 / (pv * m.s);
+        m.s = fabs(pv) < PivotRange<T>::min_normal() ? PivotRange<T>::scale() : (T)1;
+        m.r = (T)1 / (pv * m.s);
         return m;
     }
-    __device__ __forceinline__ double apply(double x) const { return (x * s) * r; }
+    __device__ __forceinline__ T apply(T x) const { return (x * s) * r; }
 };
-template <> struct Multiplier<float> {
-    float s, r;
-    static __device__ __forceinline__ Multiplier of(float pv) {
-        Multiplier m;
-        m.s = fabsf(pv) < 0x1p-126f ? 0x1p24f : 1.0f;
-        m.r = 1.0f / (pv * m.s);
-        return m;
-    }
-    __device__ __forceinline__ float apply(float x) const { return (x * s) * r; }
+template <class C> struct ComplexMultiplier {
+    Divisor<C> d;
+    static __device__ __forceinline__ ComplexMultiplier of(C pv) { ComplexMultiplier m; m.d = Divisor<C>::of(pv); return m; }
+    __device__ __forceinline__ C apply(C x) const { return d.apply(x); }
 };
+template <> struct Multiplier<float2> : ComplexMultiplier<float2> {};
+template <> struct Multiplier<double2> : ComplexMultiplier<double2> {};
 
 // LU with partial pivoting of one panel of at most 8·H columns whose rows are split over the
 // grid's blocks (cooperative: all resident) and held in registers: thread (row lane rl, column
@@ -567,7 +568,7 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                 if (lab[rr] == w) lab[rr] = jj;
                 else if (lab[rr] == jj) lab[rr] = w;
             }
-            const Multiplier<T> mp = Multiplier<T>::of(pv);
+            const auto mp = Multiplier<T>::of(pv);
             const int src_lane = (lane & ~(H - 1)) | hj;
 #pragma unroll
             for (int rr = 0; rr < RR; ++rr) {

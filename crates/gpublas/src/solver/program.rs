@@ -329,37 +329,25 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let (n, nrhs) = (g.m, g.n);
             let a = mat(Space::A, 0, g.ld_factors, 0);
             let x = b.c;
+            // All n interchanges on the right-hand sides, in reverse for a transposed solve.
+            let swaps = Step::Family(SolverStep::Swap {
+                rows: n,
+                cols: nrhs,
+                a: x,
+                k0: 0,
+                k1: n,
+                reverse: g.op != Op::N,
+            });
             if g.interchanges_only {
-                b.v.push(Step::Family(SolverStep::Swap {
-                    rows: n,
-                    cols: nrhs,
-                    a: x,
-                    k0: 0,
-                    k1: n,
-                    reverse: g.op != Op::N,
-                }));
+                b.v.push(swaps);
             } else if g.op == Op::N {
-                b.v.push(Step::Family(SolverStep::Swap {
-                    rows: n,
-                    cols: nrhs,
-                    a: x,
-                    k0: 0,
-                    k1: n,
-                    reverse: false,
-                }));
+                b.v.push(swaps);
                 b.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, n, nrhs, a, x);
                 b.trsm(Side::Left, Uplo::Upper, Op::N, Diag::NonUnit, n, nrhs, a, x);
             } else {
                 b.trsm(Side::Left, Uplo::Upper, g.op, Diag::NonUnit, n, nrhs, a, x);
                 b.trsm(Side::Left, Uplo::Lower, g.op, Diag::Unit, n, nrhs, a, x);
-                b.v.push(Step::Family(SolverStep::Swap {
-                    rows: n,
-                    cols: nrhs,
-                    a: x,
-                    k0: 0,
-                    k1: n,
-                    reverse: true,
-                }));
+                b.v.push(swaps);
             }
         }
         Kind::Potrs => {

@@ -75,6 +75,7 @@ fn rank_k<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
         alpha2: if herm { K::AlphaConj } else { K::Alpha },
         beta: K::Beta,
         c: mat(Space::C, 0, c.ldc, 0),
+        e_off: 0,
     };
     let mut v = Vec::new();
     rank_k_steps(&mut v, &r, p.nb, p.eblocks);
@@ -99,6 +100,8 @@ pub(crate) struct RankK {
     pub alpha2: K,
     pub beta: K,
     pub c: M,
+    /// Element offset in E of its diagonal blocks (the solver keeps two lanes' blocks apart).
+    pub e_off: usize,
 }
 
 /// Appends the steps of one rank-k update with diagonal leaves of `nb`, `eblocks` of them in
@@ -131,7 +134,7 @@ pub(crate) fn rank_k_steps<F>(v: &mut Vec<Step<F>>, r: &RankK, nb: usize, eblock
     let (c, k) = (r.c, r.k);
     let nb = nb.min(r.n).max(1);
     for (i0, bs, g) in leaf_groups(r.n, nb, eblocks.max(1)) {
-        let e = mat(Space::E, 0, bs, bs * bs);
+        let e = mat(Space::E, r.e_off, bs, bs * bs);
         let gemm = |x: M, y: M, alpha, beta| Step::Gemm {
             ta,
             tb,

@@ -247,6 +247,7 @@ impl Builder<'_> {
             alpha2: K::MinusOne,
             beta: K::One,
             c,
+            e_off: 0,
         };
         rank_k_steps(&mut self.v, &r, self.p.hnb, self.p.heblocks);
     }

@@ -1210,7 +1210,18 @@ mod imp {
                     } else {
                         (&[(8192, 1.10), (16384, 1.05), (32768, 1.02)], 8192)
                     };
-                    for &(n, t) in sizes {
+                    // GPUBLAS_BENCH_N (orders, comma-separated) replaces the lower rows' orders
+                    // (to study size effects; target 1.10).
+                    let chosen: Vec<(usize, f64)> = std::env::var("GPUBLAS_BENCH_N")
+                        .ok()
+                        .map(|v| {
+                            v.split(',')
+                                .filter_map(|x| x.trim().parse().ok())
+                                .map(|n| (n, 1.10))
+                                .collect()
+                        })
+                        .unwrap_or_else(|| sizes.to_vec());
+                    for &(n, t) in &chosen {
                         b.part("potrf", &format!("n={n}"), |b| {
                             potrf_part(b, n, Uplo::Lower, t)
                         });

@@ -84,6 +84,25 @@ pub(crate) struct SolverParams {
     /// two, within these bounds (as Level 3's rank-k updates).
     pub herk_nb_min: usize,
     pub herk_nb_max: usize,
+    /// Smallest order for the blocked Cholesky with look-ahead (and at least two blocks), and
+    /// its block width: each block's diagonal factor and panel solve run on the side lane
+    /// while the main lane's rank-`chol_nb` update of the rest of the trailing matrix runs.
+    pub chol_ahead_min: usize,
+    pub chol_nb: usize,
+    /// Bytes of E the blocked Cholesky's trailing updates keep their diagonal blocks in: as
+    /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
+    /// all of them fit at once (fewer, larger launches).
+    pub chol_trail_budget: usize,
+    /// Temporary (mutation checks): 1 drops a fork, 2 drops the next block's product.
+    pub chol_skip: usize,
+}
+
+/// A tuning value, overridden by `GPUBLAS_TUNE_<name>` (temporary: for measuring).
+fn tune(name: &str, v: usize) -> usize {
+    std::env::var(format!("GPUBLAS_TUNE_{name}"))
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(v)
 }
 
 impl Default for SolverParams {
@@ -108,7 +127,28 @@ impl SolverParams {
             engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
+            chol_ahead_min: tune("CHOL_MIN", 2048),
+            chol_nb: tune("CHOL_NB", 256),
+            chol_trail_budget: tune("CHOL_TRAIL", 1 << 20),
+            chol_skip: tune("CHOL_SKIP", 0),
         }
+    }
+
+    /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.
+    pub(crate) fn chol_ahead(&self, n: usize) -> Option<usize> {
+        (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
+    }
+
+    /// The trailing updates' diagonal blocks for updates of order up to `n` (elements of
+    /// `elem` bytes): (order, how many E holds at once).
+    fn trail_blocks(&self, n: usize, elem: usize) -> (usize, usize) {
+        let fits = |nb: usize| n.div_ceil(nb) * nb * nb * elem <= self.chol_trail_budget;
+        let mut nb = self.herk_nb_max.min(n.max(1)).next_power_of_two();
+        while nb > 8 && !fits(nb) {
+            nb /= 2;
+        }
+        let per = (nb * nb * elem).max(1);
+        (nb, (self.chol_trail_budget / per).clamp(1, n.div_ceil(nb).max(1)))
     }
 
     /// The block width of the look-ahead LU of an `m × n` matrix, or `None` for the recursive
@@ -218,6 +258,12 @@ pub(crate) struct SolverPlan {
     /// Cholesky's trailing update: leaf of its diagonal blocks, and how many E holds.
     pub hnb: usize,
     pub heblocks: usize,
+    /// The blocked Cholesky's trailing updates (main lane): leaf of their diagonal blocks and
+    /// how many E holds, after the side lane's part (0 blocks: not blocked).
+    pub tnb: usize,
+    pub teblocks: usize,
+    /// Element offset in E of those blocks.
+    pub e_trail: usize,
     /// Blocks of the panel kernel (1: no exchange slots).
     pub grid: usize,
     /// i32 values per entry gathered in the workspace (host-routed pivots and info).
@@ -334,6 +380,11 @@ impl SolverShape {
             Kind::Getrs if self.interchanges_only => (0, 0),
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
             _ if self.whole_lu() => (0, 0),
+            // The blocked Cholesky's panel solves (its diagonal blocks' solves are smaller).
+            Kind::Potrf if self.chol_nb().is_some() => {
+                let nb = self.chol_nb().unwrap_or(0);
+                (nb, self.m - nb)
+            }
             Kind::Getrf | Kind::GetrfNpvt if self.params.lookahead(self.m, self.n).is_some() => {
                 // The look-ahead program's widest solve: the first block row of U (its side
                 // lane panels solve smaller triangles with fewer columns).
@@ -362,13 +413,27 @@ impl SolverShape {
         }
     }
 
-    /// Order of Cholesky's largest trailing update.
+    /// The blocked Cholesky's block width, if it runs.
+    fn chol_nb(&self) -> Option<usize> {
+        (self.kind == Kind::Potrf)
+            .then(|| self.params.chol_ahead(self.m))
+            .flatten()
+    }
+
+    /// Order of Cholesky's largest rank-k update of a diagonal block's recursion (the whole
+    /// matrix's, unless blocked).
     fn herk_n(&self) -> usize {
-        if self.kind == Kind::Potrf && self.m > chol_leaf(self.elem) {
-            self.m - split(self.m)
+        let n = self.chol_nb().unwrap_or(self.m);
+        if self.kind == Kind::Potrf && n > chol_leaf(self.elem) {
+            n - split(n)
         } else {
             0
         }
+    }
+
+    /// Order of the blocked Cholesky's largest trailing update (0: not blocked).
+    fn trail_n(&self) -> usize {
+        self.chol_nb().map_or(0, |nb| self.m - nb)
     }
 
     /// The gather lists of one permutation step: a count and (destination, source) rows.
@@ -427,17 +492,37 @@ impl SolverShape {
         matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
     }
 
-    fn with(&self, mut p3: Plan, hnb: usize, heblocks: usize, grid: usize) -> SolverPlan {
-        p3.e_min = self.herk_e(hnb, heblocks);
-        SolverPlan {
+    fn with(&self, p3: Plan, (hnb, heblocks): (usize, usize), trail: (usize, usize), grid: usize) -> SolverPlan {
+        let mut p = SolverPlan {
             p3,
             hnb,
             heblocks,
+            tnb: trail.0,
+            teblocks: trail.1,
+            e_trail: 0,
             grid,
             ints: self.ints(),
             swap: self.swap_ints(),
             params: self.params,
-        }
+        };
+        self.lay_out_e(&mut p);
+        p
+    }
+
+    /// E's layout: the solves' inverted leaves and the diagonal recursion's update blocks
+    /// share its start (they run in turn); the blocked Cholesky's trailing update blocks,
+    /// which the main lane uses beside them, follow.
+    fn lay_out_e(&self, p: &mut SolverPlan) {
+        let q = p.p3;
+        let leaves = if q.uses_e { q.eblocks * q.nb * q.nb } else { 0 };
+        let side = leaves.max(self.herk_e(p.hnb, p.heblocks));
+        let trail = if self.trail_n() > 0 {
+            p.teblocks * p.tnb * p.tnb
+        } else {
+            0
+        };
+        p.e_trail = side;
+        p.p3.e_min = side + trail;
     }
 
     /// Elements of E Cholesky's update blocks take (E serves the solves' inverted blocks and
@@ -462,9 +547,10 @@ impl SolverShape {
             ..self.p3_shape()
         };
         let mut p = one.full();
-        // Cholesky's solves keep whole result rows: narrowed to the budget they cost potrf 6 %
-        // at order 8192 and 12 % at 16384 (H100), the LU 0.5-1.8 %.
-        if p.uses_r && !p.subst && self.kind != Kind::Potrf {
+        // The recursive Cholesky's solves keep whole result rows: narrowed to the budget they
+        // cost potrf 6 % at order 8192 and 12 % at 16384 (H100), the LU 0.5-1.8 %. The
+        // blocked one's run on the side lane.
+        if p.uses_r && !p.subst && (self.kind != Kind::Potrf || self.chol_nb().is_some()) {
             let floor = one.trsm_chunk_floor(&p);
             while p.own_bytes() > self.params.solve_budget && p.rlen > floor {
                 p.rlen = (p.rlen / 2).max(floor);
@@ -492,16 +578,17 @@ impl SolverShape {
             .max(w3.e_blocks)
             / per_block;
         let heblocks = hn.div_ceil(hnb).clamp(1, room.max(1));
+        let trail = self.params.trail_blocks(self.trail_n(), self.elem);
         let grid = self.full_grid();
         // Batch entries at once: as the solves' plan, but at most what the budget allows.
-        let one = self.with(Plan { entries: 1, ..p3 }, hnb, heblocks, grid);
+        let one = self.with(Plan { entries: 1, ..p3 }, (hnb, heblocks), trail, grid);
         if !self.list {
             let per = one.own_bytes().max(1);
             p3.entries = (self.params.batch_budget / per).clamp(1, self.batch.max(1));
         } else {
             p3.entries = 1;
         }
-        self.with(p3, hnb, heblocks, grid)
+        self.with(p3, (hnb, heblocks), trail, grid)
     }
 
     /// The best plan whose own parts fit in `cap` bytes, or `None`.
@@ -528,34 +615,46 @@ impl SolverShape {
                 p.grid = (p.grid / 2).max(1);
                 continue;
             }
+            if self.trail_n() > 0 && p.teblocks > 1 {
+                p.teblocks = 1;
+                self.lay_out_e(&mut p);
+                continue;
+            }
             if p.heblocks > 1 {
                 p.heblocks = 1;
-                p.p3.e_min = self.herk_e(p.hnb, 1);
+                self.lay_out_e(&mut p);
+                continue;
+            }
+            if self.trail_n() > 0 && p.tnb > 8 {
+                p.tnb = (p.tnb / 2).max(8);
+                self.lay_out_e(&mut p);
                 continue;
             }
             if self.herk_n() > 0 && p.hnb > 8 {
                 p.hnb = (p.hnb / 2).max(8);
-                p.p3.e_min = self.herk_e(p.hnb, 1);
+                self.lay_out_e(&mut p);
                 continue;
             }
             // The solves' own reduced plans, down to substitution.
             let room =
                 cap.saturating_sub(p.workspace().ints.div_ceil(CHUNK) * CHUNK + p.slot_bytes());
-            let room3 = room.saturating_sub(p.p3.e_min * self.elem);
+            let others = p.p3.e_min - p.e_trail + self.herk_e(p.hnb, p.heblocks);
+            let room3 = room.saturating_sub(others * self.elem);
             let q3 = shape3.fitted(room3)?;
-            let q = SolverPlan {
+            let mut q = SolverPlan {
                 p3: Plan {
                     entries: 1,
-                    e_min: p.p3.e_min,
                     ..q3
                 },
                 ..p
             };
+            self.lay_out_e(&mut q);
             if q == p {
                 return None;
             }
             p = q;
-            if p.own_bytes() > cap && p.p3.subst && (self.herk_n() == 0 || p.hnb <= 8) {
+            let least_blocks = (self.herk_n() == 0 || p.hnb <= 8) && (self.trail_n() == 0 || p.tnb <= 8);
+            if p.own_bytes() > cap && p.p3.subst && least_blocks {
                 return None;
             }
         }
@@ -568,9 +667,12 @@ impl SolverShape {
             "needs at least {} i32 values per batch entry (pivots and info routed to host memory)",
             self.ints()
         );
-        if self.herk_n() > 0 {
+        if self.herk_n() > 0 || self.trail_n() > 0 {
+            let blocks = usize::from(self.herk_n() > 0) + usize::from(self.trail_n() > 0);
             t.push_str(&format!(
-                " and one 8 × 8 block of {} bytes per element (Cholesky's update)",
+                " and {} 8 × 8 block{} of {} bytes per element (Cholesky's updates)",
+                if blocks == 1 { "one" } else { "two" },
+                if blocks == 1 { "" } else { "s" },
                 self.elem
             ));
         }
@@ -620,5 +722,40 @@ mod tests {
             w.exchange,
             2 * slot_gen_bytes(132, 8) + 2 * regs_gen_bytes(132, 8)
         );
+    }
+
+    /// What a full-speed Cholesky (f64, one matrix) leases at the bench's orders, part by
+    /// part: within 4 MiB (the bound, cuSOLVER's `bufferSize` being under 2 MiB) up to
+    /// 16384 and within twice cuSOLVER's 4,194,432 bytes at 32768.
+    #[test]
+    fn potrf_parts_at_bench_orders() {
+        for (n, most) in [(8192, 4 << 20), (16384, 4 << 20), (32768, 2 * 4_194_432)] {
+            let s = SolverShape {
+                kind: Kind::Potrf,
+                m: n,
+                n,
+                batch: 1,
+                list: false,
+                elem: 8,
+                complex: false,
+                piv_host: false,
+                info_host: false,
+                sms: 132,
+                params: SolverParams::auto(),
+                interchanges_only: false,
+            };
+            let p = s.full();
+            let b = p.workspace().blocks;
+            eprintln!(
+                "potrf {n} f64: E {} (trailing blocks {} × {}² from {}) R {}; own {}",
+                b.e_blocks,
+                p.teblocks,
+                p.tnb,
+                p.e_trail,
+                b.r_results,
+                p.own_bytes()
+            );
+            assert!(p.own_bytes() <= most, "{n}: {}", p.own_bytes());
+        }
     }
 }

@@ -232,8 +232,23 @@ impl Builder<'_> {
     }
 
     /// `C -= op(X) op(X)ᴴ` on the `lower`/upper triangle of the order-`n` block at `c`, `X`
-    /// `n × k` at `x` (lower) or `k × n` (upper, used as `Xᴴ X`): Level 3's rank-k program.
+    /// `n × k` at `x` (lower) or `k × n` (upper, used as `Xᴴ X`): Level 3's rank-k program,
+    /// its diagonal blocks in the start of E.
     fn herk<T: Scalar>(&mut self, lower: bool, n: usize, k: usize, x: M, c: M) {
+        let (nb, blocks) = (self.p.hnb, self.p.heblocks);
+        self.herk_in::<T>(lower, n, k, x, c, (0, nb, blocks));
+    }
+
+    /// `herk` with its diagonal blocks of order `nb` at element `e_off` of E, `blocks` at once.
+    fn herk_in<T: Scalar>(
+        &mut self,
+        lower: bool,
+        n: usize,
+        k: usize,
+        x: M,
+        c: M,
+        (e_off, nb, blocks): (usize, usize, usize),
+    ) {
         let r = RankK {
             lower,
             herm: T::COMPLEX,
@@ -247,9 +262,9 @@ impl Builder<'_> {
             alpha2: K::MinusOne,
             beta: K::One,
             c,
-            e_off: 0,
+            e_off,
         };
-        rank_k_steps(&mut self.v, &r, self.p.hnb, self.p.heblocks);
+        rank_k_steps(&mut self.v, &r, nb, blocks);
     }
 
     /// Cholesky of the order-`nc` diagonal block at `c0`.
@@ -278,6 +293,92 @@ impl Builder<'_> {
             self.herk::<T>(false, n2, n1, a12, at(self.c, c0 + n1, c0 + n1));
         }
         self.chol::<T>(lower, c0 + n1, n2);
+    }
+
+    /// Cholesky of the order-`nc` diagonal block at `c0` and the solve for its block column
+    /// below (lower; its block row to the right, upper) in a matrix of order `n`.
+    fn chol_panel<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize, n: usize) {
+        self.chol::<T>(lower, c0, nc);
+        let rest = n - c0 - nc;
+        if rest == 0 {
+            return;
+        }
+        let a11 = at(self.c, c0, c0);
+        let h = hop::<T>();
+        if lower {
+            let a21 = at(self.c, c0 + nc, c0);
+            self.trsm(Side::Right, Uplo::Lower, h, Diag::NonUnit, rest, nc, a11, a21);
+        } else {
+            let a12 = at(self.c, c0, c0 + nc);
+            self.trsm(Side::Left, Uplo::Upper, h, Diag::NonUnit, nc, rest, a11, a12);
+        }
+    }
+
+    /// Cholesky of the whole order-`n` matrix in blocks of `nb` with a look-ahead of one: once
+    /// block `k`'s column (lower; row, upper) is solved, the main lane updates block `k + 1`'s
+    /// column with it, whose diagonal factor and solve then run on the side lane while the
+    /// main lane updates the rest of the trailing matrix. The side lane's steps use the start
+    /// of E and R; the main lane's beside them only its own part of E (`e_trail`).
+    fn chol_ahead<T: Scalar>(&mut self, lower: bool, n: usize, nb: usize) {
+        let trail = (self.p.e_trail, self.p.tnb, self.p.teblocks);
+        let h = hop::<T>();
+        self.chol_panel::<T>(lower, 0, nb.min(n), n);
+        let mut c = 0;
+        while c + nb.min(n - c) < n {
+            let w = nb.min(n - c);
+            let c1 = c + w;
+            let w1 = nb.min(n - c1);
+            let rest = n - c1 - w1;
+            // Block column (row) c1: its diagonal block, then the rows below (columns right).
+            let (x1, xr) = if lower {
+                (at(self.c, c1, c), at(self.c, c1 + w1, c))
+            } else {
+                (at(self.c, c, c1), at(self.c, c, c1 + w1))
+            };
+            self.herk_in::<T>(lower, w1, w, x1, at(self.c, c1, c1), trail);
+            if rest > 0 && self.p.params.chol_skip != 2 {
+                self.v.push(if lower {
+                    Step::Gemm {
+                        ta: Op::N,
+                        tb: h,
+                        m: rest,
+                        n: w1,
+                        k: w,
+                        alpha: K::MinusOne,
+                        a: xr,
+                        b: x1,
+                        beta: K::One,
+                        c: at(self.c, c1 + w1, c1),
+                        count: 1,
+                    }
+                } else {
+                    Step::Gemm {
+                        ta: h,
+                        tb: Op::N,
+                        m: w1,
+                        n: rest,
+                        k: w,
+                        alpha: K::MinusOne,
+                        a: x1,
+                        b: xr,
+                        beta: K::One,
+                        c: at(self.c, c1, c1 + w1),
+                        count: 1,
+                    }
+                });
+            }
+            if self.p.params.chol_skip == 0 {
+            self.v.push(Step::Fork);
+            }
+            self.chol_panel::<T>(lower, c1, w1, n);
+            self.v.push(Step::Back);
+            if rest > 0 {
+                let c2 = c1 + w1;
+                self.herk_in::<T>(lower, rest, w, xr, at(self.c, c2, c2), trail);
+            }
+            self.v.push(Step::Join);
+            c = c1;
+        }
     }
 }
 
@@ -324,7 +425,11 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
         }
         Kind::Potrf => {
             b.v.push(Step::Family(SolverStep::Init));
-            b.chol::<T>(g.uplo == Uplo::Lower, 0, g.m);
+            let lower = g.uplo == Uplo::Lower;
+            match p.params.chol_ahead(g.m) {
+                Some(nb) => b.chol_ahead::<T>(lower, g.m, nb),
+                None => b.chol::<T>(lower, 0, g.m),
+            }
         }
         Kind::Getrs => {
             let (n, nrhs) = (g.m, g.n);

@@ -153,6 +153,90 @@ fn f1_getrf_lookahead_medium_orders(dev: &Device) {
     lu_medium::<Complex64>(dev, 166, 1700);
 }
 
+/// One Cholesky of order `n` (`lda = n + 3`) at an order where the blocked program runs
+/// (several blocks, a short last one, both lanes), checked in O(n²): info 0, a real positive
+/// diagonal, the other triangle and the gap rows still the poison they were, and for a random
+/// `x` `‖A x − L (Lᴴ x)‖∞ / (‖A‖∞ ‖x‖∞ n ε) < 30` (upper: `Uᴴ (U x)`).
+fn chol_medium<E: T>(dev: &Device, seed: u64, n: usize, uplo: Uplo) {
+    let mut r = Gen::new(seed);
+    let a = gen_hpd::<E>(n, &mut r);
+    let lda = n + 3;
+    let mut h = handle(dev);
+    let mut ad = dev.upload(&store::<E>(&a, lda, Some(uplo))).unwrap();
+    let mut info = [-1i32];
+    let st = solver::potrf(&mut h, uplo, n, &mut ad, lda, Results::Host(&mut info)).unwrap();
+    let what = format!("{} potrf {uplo:?} n = {n}", E::NAME);
+    assert_eq!((st, info[0]), (Status::Success, 0), "{what}");
+    let got: Vec<C> = ad.to_vec().unwrap().iter().map(|x| x.get()).collect();
+    let lower = uplo == Uplo::Lower;
+    // L(i, j) for i ≥ j, read from the stored triangle (upper: L = Uᴴ).
+    let l = |i: usize, j: usize| {
+        if lower {
+            got[i + j * lda]
+        } else {
+            conj(got[j + i * lda])
+        }
+    };
+    for j in 0..n {
+        let d = l(j, j);
+        assert!(d.0 > 0.0 && d.1 == 0.0, "{what}: diagonal {j} = {d:?}");
+        // The last column ends at row n (the buffer is `lda (n − 1) + n` long).
+        let rows = if j + 1 < n { lda } else { n };
+        for i in 0..rows {
+            let stored = if lower { i >= j && i < n } else { i <= j };
+            assert!(
+                stored || got[i + j * lda].0.is_nan(),
+                "{what}: ({i}, {j}) outside the triangle was written: {:?}",
+                got[i + j * lda]
+            );
+        }
+    }
+    let x: Vec<C> = (0..n).map(|_| rnd::<E>(&mut r, 1.0)).collect();
+    let mut ax = vec![ZERO; n];
+    for j in 0..n {
+        for i in 0..n {
+            ax[i] = cadd(ax[i], cmul(a.at(i, j), x[j]));
+        }
+    }
+    // Lᴴ x, then L (Lᴴ x).
+    let mut lhx = vec![ZERO; n];
+    for j in 0..n {
+        for i in j..n {
+            lhx[j] = cadd(lhx[j], cmul(conj(l(i, j)), x[i]));
+        }
+    }
+    let mut llx = vec![ZERO; n];
+    for j in 0..n {
+        for i in j..n {
+            llx[i] = cadd(llx[i], cmul(l(i, j), lhx[j]));
+        }
+    }
+    let norm_a = (0..n)
+        .map(|i| (0..n).map(|j| mag(a.at(i, j))).sum::<f64>())
+        .fold(0.0, f64::max);
+    let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
+    let err = (0..n).map(|i| mag(csub(ax[i], llx[i]))).fold(0.0, f64::max);
+    let res = err / (norm_a * norm_x * n as f64 * E::EPS);
+    assert!(res < 30.0, "{what}: scaled residual {res:.2}");
+}
+
+/// The blocked Cholesky (diagonal blocks and panel solves on the side lane, trailing updates
+/// on the main lane) at orders with a short last block, both triangles; the host runs the
+/// smallest.
+fn f1_potrf_blocked_medium_orders(dev: &Device) {
+    chol_medium::<f64>(dev, 171, 2100, Uplo::Lower);
+    chol_medium::<f64>(dev, 172, 2100, Uplo::Upper);
+    if dev.backend() != gpublas::Backend::Cuda {
+        return;
+    }
+    chol_medium::<f64>(dev, 173, 4700, Uplo::Lower);
+    chol_medium::<f64>(dev, 174, 4700, Uplo::Upper);
+    chol_medium::<f32>(dev, 175, 3100, Uplo::Lower);
+    chol_medium::<Complex32>(dev, 176, 2300, Uplo::Upper);
+    chol_medium::<Complex64>(dev, 177, 2600, Uplo::Lower);
+    chol_medium::<Complex64>(dev, 178, 2048, Uplo::Upper);
+}
+
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {
     getrf_suite::<f32>(dev, 102, SUB, RECT_SUB)
 }
@@ -335,4 +419,5 @@ crate::on_both_backends!(
     f1_f10_potrf_hpd_uplos_sizes_forms_f32,
     f1_f10_potrf_hpd_uplos_sizes_forms_c32,
     f1_f10_potrf_hpd_uplos_sizes_forms_c64,
+    f1_potrf_blocked_medium_orders,
 );

@@ -93,7 +93,7 @@ pub(crate) struct SolverParams {
     /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
     /// all of them fit at once (fewer, larger launches).
     pub chol_trail_budget: usize,
-    /// Temporary (mutation checks): 1 drops a fork, 2 drops the next block's product.
+    /// Temporary (mutation checks): 1 puts the trailing blocks at E's start (a race with the side lane), 2 drops the next block's product.
     pub chol_skip: usize,
 }
 

@@ -320,7 +320,12 @@ impl Builder<'_> {
     /// main lane updates the rest of the trailing matrix. The side lane's steps use the start
     /// of E and R; the main lane's beside them only its own part of E (`e_trail`).
     fn chol_ahead<T: Scalar>(&mut self, lower: bool, n: usize, nb: usize) {
-        let trail = (self.p.e_trail, self.p.tnb, self.p.teblocks);
+        let e_trail = if self.p.params.chol_skip == 1 {
+            0
+        } else {
+            self.p.e_trail
+        };
+        let trail = (e_trail, self.p.tnb, self.p.teblocks);
         let h = hop::<T>();
         self.chol_panel::<T>(lower, 0, nb.min(n), n);
         let mut c = 0;
@@ -367,9 +372,7 @@ impl Builder<'_> {
                     }
                 });
             }
-            if self.p.params.chol_skip == 0 {
             self.v.push(Step::Fork);
-            }
             self.chol_panel::<T>(lower, c1, w1, n);
             self.v.push(Step::Back);
             if rest > 0 {

@@ -179,7 +179,6 @@ template <class T>
 __device__ void trinv(const BlockOp& j) {
     pdl_enter();
     __shared__ T L[TILE][TILE + 1];
-    __shared__ T X[TILE][TILE + 1];
     __shared__ Divisor<T> dv[TILE];  // the diagonal's, prepared once per block
     const int c = threadIdx.x;
     const i64 nsub = (j.n + TILE - 1) / TILE, total = nsub * j.count * j.ne;
@@ -192,33 +191,56 @@ __device__ void trinv(const BlockOp& j) {
         const T* A = (const T*)j.src.base + b * j.src.bs + e * j.src.es + o * (j.src.ld + 1);
         T* D = (T*)j.dst.base + b * j.dst.bs + e * j.dst.es + o * (j.dst.ld + 1);
         __syncwarp();
-        for (int i = 0; i < nn; i++) {
+        // Lane c loads row c (consecutive lanes read consecutive addresses of a column).
+        for (int q = 0; q < nn; q++) {
             T v = zero;
             if (c < nn) {
-                const bool stored = j.lower ? i >= c : i <= c;
-                if (i == c && j.fill) v = one;
-                else if (stored) v = A[i + (i64)c * j.src.ld];
+                const bool stored = j.lower ? c >= q : c <= q;
+                if (c == q && j.fill) v = one;
+                else if (stored) v = A[c + (i64)q * j.src.ld];
             }
-            L[i][c] = v;
+            L[c][q] = v;
         }
         __syncwarp();
         if (!j.fill && c < nn) dv[c] = Divisor<T>::of(L[c][c]);
         __syncwarp();
+        // Lane c solves column c of the inverse in registers, one unknown after another: each
+        // unknown k is s_k / L(k, k), then every later equation drops its term in x_k at once
+        // (independent multiply-adds; the old row-by-row sums were a chain of n² / 2).
+        T s[TILE];
+#pragma unroll
+        for (int i = 0; i < TILE; i++) s[i] = (i == c) ? one : zero;
         if (j.lower) {
-            for (int i = 0; i < nn; i++) {
-                T s = (i == c) ? one : zero;
-                for (int k = c; k < i; k++) s = Ar<T>::sub(s, Ar<T>::mul(L[i][k], X[k][c]));
-                X[i][c] = (i < c) ? zero : (j.fill ? s : dv[i].apply(s));
+#pragma unroll
+            for (int k = 0; k < TILE; k++) {
+                if (k < nn && k >= c) {
+                    const T x = j.fill ? s[k] : dv[k].apply(s[k]);
+                    s[k] = x;
+#pragma unroll
+                    for (int i = k + 1; i < TILE; i++) s[i] = Ar<T>::sub(s[i], Ar<T>::mul(L[i][k], x));
+                }
             }
         } else {
-            for (int i = nn - 1; i >= 0; i--) {
-                T s = (i == c) ? one : zero;
-                for (int k = i + 1; k <= c && k < nn; k++) s = Ar<T>::sub(s, Ar<T>::mul(L[i][k], X[k][c]));
-                X[i][c] = (i > c) ? zero : (j.fill ? s : dv[i].apply(s));
+#pragma unroll
+            for (int k = TILE - 1; k >= 0; k--) {
+                if (k < nn && k <= c) {
+                    const T x = j.fill ? s[k] : dv[k].apply(s[k]);
+                    s[k] = x;
+#pragma unroll
+                    for (int i = 0; i < k; i++) s[i] = Ar<T>::sub(s[i], Ar<T>::mul(L[i][k], x));
+                }
             }
         }
+        // Through shared memory again, so the stores of each column are consecutive.
+        __syncwarp();
+#pragma unroll
+        for (int i = 0; i < TILE; i++) {
+            const bool in = j.lower ? i >= c : i <= c;
+            L[i][c] = in ? s[i] : zero;
+        }
+        __syncwarp();
         if (c < nn)
-            for (int i = 0; i < nn; i++) D[i + (i64)c * j.dst.ld] = X[i][c];
+            for (int q = 0; q < nn; q++) D[c + (i64)q * j.dst.ld] = L[c][q];
     }
 }
 

@@ -12,6 +12,11 @@
 //! use `beta = 0.5`, so their `C` stays bounded over repeated calls. A row whose call fails
 //! (a routine not built yet, not enough memory) prints the error and the run goes on.
 //!
+//! The `workspace` group (gpublas only, f64, orders 8192 and 16384; 1024 and 2048 with
+//! `--quick`) times trmm, syrk, syr2k, symm and trsm on a handle fixed at each call's size
+//! query and on one fixed at 8 MiB, and says where 8 MiB costs under 2 %
+//! (`bench_blas3/imp/ws.rs`).
+//!
 //! The command needs a CUDA GPU and a build with cuBLAS (`--features cublas`); otherwise it
 //! fails with an error saying so.
 
@@ -24,7 +29,8 @@ pub struct Blas3Args {
     /// Sizes 4x smaller in each dimension and fewer repetitions (a smoke test).
     #[arg(long)]
     quick: bool,
-    /// Only these groups (comma-separated): gemm, batched, syrk, syr2k, symm, trmm, overhead.
+    /// Only these groups (comma-separated): gemm, batched, syrk, syr2k, symm, trmm, overhead,
+    /// workspace.
     #[arg(long)]
     only: Option<String>,
 }
@@ -72,9 +78,19 @@ mod imp {
 
     use crate::bench::{median, out, time_steps, Step};
 
+    /// The `workspace` group: each routine's need against a fixed 8 MiB workspace.
+    mod ws;
+
     /// The groups `--only` selects from, in the order they run.
-    const GROUPS: [&str; 7] = [
-        "gemm", "batched", "syrk", "syr2k", "symm", "trmm", "overhead",
+    const GROUPS: [&str; 8] = [
+        "gemm",
+        "batched",
+        "syrk",
+        "syr2k",
+        "symm",
+        "trmm",
+        "overhead",
+        "workspace",
     ];
 
     /// Back-to-back calls per round of the overhead group, and its rounds (median).
@@ -1223,9 +1239,10 @@ mod imp {
                 "syr2k" => b.part("syr2k", "f64", |b| syr2k_group(b, d(8192), d(8192))),
                 "symm" => b.part("symm", "f64", |b| symm_group(b, d(8192))),
                 "trmm" => b.part("trmm", "f64", |b| trmm_group(b, d(8192))),
-                _ => b.part("overhead", "f32", |b| {
+                "overhead" => b.part("overhead", "f32", |b| {
                     overhead_group(b, d(64), OVERHEAD_CALLS)
                 }),
+                _ => ws::group(&mut b, quick),
             }
         }
         let s = b.h.workspace_stats();

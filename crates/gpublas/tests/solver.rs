@@ -802,6 +802,14 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_default()
 }
 
+/// Whether this process runs under compute-sanitizer (from what the tool exports to it).
+fn under_sanitizer() -> bool {
+    std::env::vars().any(|(k, v)| {
+        k.starts_with("NV_SANITIZER_")
+            || (k == "CUDA_INJECTION64_PATH" && v.to_lowercase().contains("sanitizer"))
+    })
+}
+
 /// Runs `f` on every item, then fails listing each one that panicked, so that one failing
 /// case does not hide the others.
 fn each<X>(items: Vec<X>, mut f: impl FnMut(X)) {

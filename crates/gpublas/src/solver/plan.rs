@@ -84,25 +84,22 @@ pub(crate) struct SolverParams {
     /// two, within these bounds (as Level 3's rank-k updates).
     pub herk_nb_min: usize,
     pub herk_nb_max: usize,
-    /// Smallest order for the blocked Cholesky with look-ahead (and at least two blocks), and
-    /// its block width: each block's diagonal factor and panel solve run on the side lane
-    /// while the main lane's rank-`chol_nb` update of the rest of the trailing matrix runs.
+    /// Smallest order for the blocked Cholesky with look-ahead (and at least two blocks),
+    /// and its block width below `chol_wide_from` and from it on: each block's diagonal factor
+    /// and panel solve run on the side lane while the main lane updates the rest of the
+    /// trailing matrix. Against the recursive program (H100, f64 lower, ms / bytes):
+    /// 4096 4.92 / 3.2 MB (blocks of 256) against 5.03 / 4.2 MB; 8192 11.84 / 3.8 MB (1024)
+    /// against 11.50 / 8.4 MB; 16384 43.5 / 4.0 MB against 42.5 / 16.8 MB; 32768 253.9 /
+    /// 4.1 MB against 256.1 / 33.5 MB. Blocks of 256 at 16384 took 46–48 ms, of 2048 52 ms.
     pub chol_ahead_min: usize,
     pub chol_nb: usize,
+    pub chol_nb_wide: usize,
+    pub chol_wide_from: usize,
     /// Bytes of E the blocked Cholesky's trailing updates keep their diagonal blocks in: as
     /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
-    /// all of them fit at once (fewer, larger launches).
+    /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
+    /// 16384 and 32768 with blocks of 1024; 1 MiB keeps the call within 4 MiB.
     pub chol_trail_budget: usize,
-    /// Temporary (mutation checks): 1 puts the trailing blocks at E's start (a race with the side lane), 2 drops the next block's product.
-    pub chol_skip: usize,
-}
-
-/// A tuning value, overridden by `GPUBLAS_TUNE_<name>` (temporary: for measuring).
-fn tune(name: &str, v: usize) -> usize {
-    std::env::var(format!("GPUBLAS_TUNE_{name}"))
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(v)
 }
 
 impl Default for SolverParams {
@@ -127,16 +124,22 @@ impl SolverParams {
             engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
-            chol_ahead_min: tune("CHOL_MIN", 2048),
-            chol_nb: tune("CHOL_NB", 256),
-            chol_trail_budget: tune("CHOL_TRAIL", 1 << 20),
-            chol_skip: tune("CHOL_SKIP", 0),
+            chol_ahead_min: 4096,
+            chol_nb: 256,
+            chol_nb_wide: 1024,
+            chol_wide_from: 8192,
+            chol_trail_budget: 1 << 20,
         }
     }
 
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.
     pub(crate) fn chol_ahead(&self, n: usize) -> Option<usize> {
-        (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
+        let nb = if n >= self.chol_wide_from {
+            self.chol_nb_wide
+        } else {
+            self.chol_nb
+        };
+        (n >= self.chol_ahead_min.max(2 * nb)).then_some(nb)
     }
 
     /// The trailing updates' diagonal blocks for updates of order up to `n` (elements of
@@ -148,7 +151,10 @@ impl SolverParams {
             nb /= 2;
         }
         let per = (nb * nb * elem).max(1);
-        (nb, (self.chol_trail_budget / per).clamp(1, n.div_ceil(nb).max(1)))
+        (
+            nb,
+            (self.chol_trail_budget / per).clamp(1, n.div_ceil(nb).max(1)),
+        )
     }
 
     /// The block width of the look-ahead LU of an `m × n` matrix, or `None` for the recursive
@@ -492,7 +498,13 @@ impl SolverShape {
         matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
     }
 
-    fn with(&self, p3: Plan, (hnb, heblocks): (usize, usize), trail: (usize, usize), grid: usize) -> SolverPlan {
+    fn with(
+        &self,
+        p3: Plan,
+        (hnb, heblocks): (usize, usize),
+        trail: (usize, usize),
+        grid: usize,
+    ) -> SolverPlan {
         let mut p = SolverPlan {
             p3,
             hnb,
@@ -642,10 +654,7 @@ impl SolverShape {
             let room3 = room.saturating_sub(others * self.elem);
             let q3 = shape3.fitted(room3)?;
             let mut q = SolverPlan {
-                p3: Plan {
-                    entries: 1,
-                    ..q3
-                },
+                p3: Plan { entries: 1, ..q3 },
                 ..p
             };
             self.lay_out_e(&mut q);
@@ -653,7 +662,8 @@ impl SolverShape {
                 return None;
             }
             p = q;
-            let least_blocks = (self.herk_n() == 0 || p.hnb <= 8) && (self.trail_n() == 0 || p.tnb <= 8);
+            let least_blocks =
+                (self.herk_n() == 0 || p.hnb <= 8) && (self.trail_n() == 0 || p.tnb <= 8);
             if p.own_bytes() > cap && p.p3.subst && least_blocks {
                 return None;
             }

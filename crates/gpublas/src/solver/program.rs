@@ -8,7 +8,11 @@
 //! a matrix of at most 128 × 128 (64 × 64 complex) is a single step, no recursion.
 //! Cholesky: factor `A11`, solve for the off-diagonal block, a rank-k update of the trailing
 //! triangle (diagonal blocks through E, the rest as products), factor it; leaves of up to 128
-//! (64 complex double) are one block in shared memory (a warp's registers up to 32).
+//! (64 complex double) are one block in shared memory (a warp's registers up to 32). From
+//! order `chol_ahead_min` on, blocked instead with a look-ahead of one (`chol_ahead`): the
+//! diagonal factors (that recursion) and panel solves on the side lane, each block's rank-nb
+//! update of the rest of the trailing matrix on the main lane, so the recursion's result rows
+//! (R of the whole half) give way to chunks and a call stays within about 4 MiB.
 
 use super::plan::{chol_leaf, lu_whole, split, split_by, SolverPlan, LEAF, PANEL};
 use super::Kind;
@@ -307,10 +311,28 @@ impl Builder<'_> {
         let h = hop::<T>();
         if lower {
             let a21 = at(self.c, c0 + nc, c0);
-            self.trsm(Side::Right, Uplo::Lower, h, Diag::NonUnit, rest, nc, a11, a21);
+            self.trsm(
+                Side::Right,
+                Uplo::Lower,
+                h,
+                Diag::NonUnit,
+                rest,
+                nc,
+                a11,
+                a21,
+            );
         } else {
             let a12 = at(self.c, c0, c0 + nc);
-            self.trsm(Side::Left, Uplo::Upper, h, Diag::NonUnit, nc, rest, a11, a12);
+            self.trsm(
+                Side::Left,
+                Uplo::Upper,
+                h,
+                Diag::NonUnit,
+                nc,
+                rest,
+                a11,
+                a12,
+            );
         }
     }
 
@@ -320,12 +342,7 @@ impl Builder<'_> {
     /// main lane updates the rest of the trailing matrix. The side lane's steps use the start
     /// of E and R; the main lane's beside them only its own part of E (`e_trail`).
     fn chol_ahead<T: Scalar>(&mut self, lower: bool, n: usize, nb: usize) {
-        let e_trail = if self.p.params.chol_skip == 1 {
-            0
-        } else {
-            self.p.e_trail
-        };
-        let trail = (e_trail, self.p.tnb, self.p.teblocks);
+        let trail = (self.p.e_trail, self.p.tnb, self.p.teblocks);
         let h = hop::<T>();
         self.chol_panel::<T>(lower, 0, nb.min(n), n);
         let mut c = 0;
@@ -341,7 +358,7 @@ impl Builder<'_> {
                 (at(self.c, c, c1), at(self.c, c, c1 + w1))
             };
             self.herk_in::<T>(lower, w1, w, x1, at(self.c, c1, c1), trail);
-            if rest > 0 && self.p.params.chol_skip != 2 {
+            if rest > 0 {
                 self.v.push(if lower {
                     Step::Gemm {
                         ta: Op::N,

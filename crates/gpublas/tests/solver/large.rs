@@ -136,14 +136,6 @@ fn host_available() -> Option<usize> {
     Some(kib * 1024)
 }
 
-/// Whether this process runs under compute-sanitizer (from what the tool exports to it).
-fn under_sanitizer() -> bool {
-    std::env::vars().any(|(k, v)| {
-        k.starts_with("NV_SANITIZER_")
-            || (k == "CUDA_INJECTION64_PATH" && v.to_lowercase().contains("sanitizer"))
-    })
-}
-
 /// What one solve gave.
 struct Outcome {
     /// `ρ`.

@@ -295,8 +295,8 @@ impl Shape {
         top_level(self.na, INV_NB)
     }
 
-    /// trsm's and trtri's reduced plans: fewer entries at once, leaves inverted one at a time,
-    /// narrower chunks, smaller leaves, then (trsm) substitution.
+    /// trsm's and trtri's reduced plans: fewer entries at once, leaves inverted a group at a
+    /// time (as many as E holds), narrower chunks, smaller leaves, then (trsm) substitution.
     fn fitted_tri(&self, cap: usize) -> Option<Plan> {
         let mut p = self.full();
         while p.own_bytes() > cap {
@@ -321,8 +321,20 @@ impl Shape {
             if p.rlen > floor {
                 p.rlen = (p.rlen / 2).max(floor);
             } else if p.uses_e && p.eblocks > 1 {
-                p.eblocks = 1;
-                p.rlen = p.rlen.min(p.nb * self.other.max(1)).max(t);
+                // As many leaves in E as fit: the solve inverts them a group at a time.
+                let q = p;
+                let rlen = p.rlen.min(p.nb * self.other.max(1)).max(t);
+                p.eblocks = crate::common::plan::most_entries(p.eblocks - 1, |e| {
+                    Plan {
+                        eblocks: e,
+                        rlen,
+                        ..q
+                    }
+                    .own_bytes()
+                        <= cap
+                })
+                .unwrap_or(1);
+                p.rlen = rlen;
             } else if p.rlen > (p.nb * 8).max(t) {
                 p.rlen = (p.rlen / 2).max((p.nb * 8).max(t));
             } else if p.uses_e && p.nb > INV_NB {

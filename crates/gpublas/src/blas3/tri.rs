@@ -251,8 +251,13 @@ struct Solve {
     /// Where leaf `i`'s inverse is: (space, offset of leaf 0, ld, distance between leaves);
     /// `None`: substitution.
     inv: Option<(Space, usize, usize, usize)>,
-    /// Inverting each leaf just before it is used (E holds one).
+    /// Inverting leaves in groups of `group` consecutive leaves, each group just before its
+    /// first leaf in solve order is used (E holds one group; 1: each leaf alone).
     lazy: bool,
+    group: usize,
+    /// Leaves of the triangle (the last may be shorter than `nb`).
+    leaves: usize,
+    na: usize,
     rlen: usize,
 }
 
@@ -343,6 +348,48 @@ impl Solve {
         });
     }
 
+    /// Inverts leaves `lo .. hi` into E's first `hi - lo` slots of `nb²` (leaves of order `nb`
+    /// batched, a shorter last leaf alone).
+    fn invert_group<F>(&self, v: &mut Vec<Step<F>>, lo: usize, hi: usize) {
+        let nb = self.nb;
+        let short = hi == self.leaves && self.na % nb != 0;
+        let full = hi - lo - usize::from(short);
+        if nb > INV_NB {
+            // The kernel writes only its 32-blocks and the products the lower (upper) part.
+            v.push(Step::Scale {
+                tri: None,
+                herm: false,
+                m: nb,
+                n: nb * (hi - lo),
+                dst: mat(Space::E, 0, nb, 0),
+                beta: K::Zero,
+            });
+        }
+        let a = self.a();
+        let diag = |i: usize, count: usize| Inv {
+            lower: self.lower,
+            unit: self.unit,
+            n: if i + 1 == self.leaves && short {
+                self.na - i * nb
+            } else {
+                nb
+            },
+            src: M {
+                off: a.off + i * nb * (a.ld + 1),
+                bs: nb * (a.ld + 1),
+                ..a
+            },
+            dst: mat(Space::E, (i - lo) * nb * nb, nb, nb * nb),
+            count,
+        };
+        if full > 0 {
+            invert(v, diag(lo, full), self.rlen);
+        }
+        if short {
+            invert(v, diag(hi - 1, 1), self.rlen);
+        }
+    }
+
     fn leaf<F>(&self, v: &mut Vec<Step<F>>, i0: usize, bs: usize, scaled: bool) {
         let alpha = if scaled { K::One } else { K::Alpha };
         let Some((sp, off0, ld, step)) = self.inv else {
@@ -365,27 +412,23 @@ impl Solve {
             return;
         };
         let d = if self.lazy {
-            let e = mat(Space::E, 0, bs, 0);
-            if bs > INV_NB {
-                v.push(Step::Scale {
-                    tri: None,
-                    herm: false,
-                    m: bs,
-                    n: bs,
-                    dst: e,
-                    beta: K::Zero,
-                });
-            }
-            let t = Inv {
-                lower: self.lower,
-                unit: self.unit,
-                n: bs,
-                src: at(self.a(), i0, i0),
-                dst: e,
-                count: 1,
+            let idx = i0 / self.nb;
+            let g = self.group.max(1);
+            // The group's leaves: a range of consecutive leaves, counted from the first (forward
+            // solves) or the last (backward), so a group is inverted once, before its first use.
+            let (lo, hi) = if self.forward {
+                let lo = idx / g * g;
+                (lo, (lo + g).min(self.leaves))
+            } else {
+                let k = (self.leaves - 1 - idx) / g;
+                let hi = self.leaves - k * g;
+                (hi.saturating_sub(g), hi)
             };
-            invert(v, t, self.rlen);
-            e
+            let first = if self.forward { lo } else { hi - 1 };
+            if idx == first {
+                self.invert_group(v, lo, hi);
+            }
+            mat(Space::E, (idx - lo) * self.nb * self.nb, self.nb, 0)
         } else if sp == Space::E {
             mat(Space::E, off0 + (i0 / self.nb) * step, ld, 0)
         } else {
@@ -535,6 +578,9 @@ pub(crate) fn trsm_steps<F>(v: &mut Vec<Step<F>>, t: &TrsmBlocks, p: &Plan) {
         b0: t.b,
         inv,
         lazy: inv.is_some_and(|i| i.0 == Space::E) && !resident,
+        group: p.eblocks.clamp(1, leaves),
+        leaves,
+        na,
         rlen: p.rlen,
     };
     if resident && inv.is_some() {

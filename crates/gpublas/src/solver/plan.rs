@@ -6,9 +6,11 @@
 use smallvec::SmallVec;
 
 use super::Kind;
-use crate::blas3::plan::{Blas3Params, Plan, Shape};
+use crate::blas3::plan::{inv_temp, Blas3Params, Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
+use crate::common::plan::most_entries;
 use crate::common::plan::WorkspacePlan;
+use crate::exec::program::INV_NB;
 use crate::exec::workspace::BlockWorkspace;
 use crate::memory::{rounded_total, WorkspaceSlice, CHUNK};
 use crate::WorkspaceLease;
@@ -76,6 +78,9 @@ pub(crate) struct SolverParams {
     /// and gather lists, an LU stays within 4 MiB, cuSOLVER's order of workspace. Result
     /// chunks narrow to fit it; resident inverted leaves are kept even beyond it.
     pub solve_budget: usize,
+    /// Fewest inverted leaves a group of getrs's and potrs's solves holds before their leaves
+    /// halve (a group is inverted in one batched pass; each group costs a pass).
+    pub solve_group_min: usize,
     /// Most bytes of cuBLASLt workspace a full plan gives the products (their algorithms are
     /// chosen within it), so a factorization with its own parts fits the default 32 MiB
     /// workspace without growing it.
@@ -121,6 +126,7 @@ impl SolverParams {
             rows_per_block: 128,
             batch_budget: 64 << 20,
             solve_budget: 3 << 20,
+            solve_group_min: 4,
             engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
@@ -547,17 +553,51 @@ impl SolverShape {
         }
     }
 
-    /// The solves' plan for one entry: Level 3's full trsm plan, for the LU and the solves
-    /// with its result chunks narrowed until the solves fit `solve_budget`, down to
-    /// `trsm_chunk_floor` columns. The inverted leaves stay resident: inverting each just before
-    /// its use (Level 3's next reduction) cost potrf 54 % at order 8192 and getrs 3× on the
-    /// H100, so a full plan never takes it; such calls still ask more than the budget.
+    /// The solves' plan for one entry: Level 3's full trsm plan, its result chunks narrowed
+    /// until the solves fit `solve_budget` (`narrowed`); for getrs and potrs also their inverted
+    /// leaves, a group at a time. The factorizations keep every leaf resident: inverting each
+    /// just before its use cost potrf 54 % at order 8192 (H100); their leaves fit the budget.
     fn solves_plan(&self) -> Plan {
-        let one = Shape {
+        let mut one = Shape {
             batch: 1,
             list: false,
             ..self.p3_shape()
         };
+        let mut p = self.narrowed(&one);
+        // getrs and potrs: inverted leaves beyond the budget are kept a group at a time (each
+        // group inverted just before its first use), in leaves of at most half the order while
+        // a group would hold fewer than `solve_group_min` of them.
+        if matches!(self.kind, Kind::Getrs | Kind::Potrs) && p.uses_e && !p.subst {
+            loop {
+                let leaves = one.na.div_ceil(p.nb.max(1));
+                // A group's inversion needs its temporaries in R beside the result chunk.
+                let chunk = (p.nb * one.other).min(p.rlen);
+                let with = |g: usize| Plan {
+                    eblocks: g,
+                    rlen: chunk.max(inv_temp(p.nb, g)),
+                    ..p
+                };
+                let budget = self.params.solve_budget;
+                if with(leaves).own_bytes() <= budget {
+                    break;
+                }
+                let g = most_entries(leaves, |g| with(g).own_bytes() <= budget).unwrap_or(1);
+                if g >= self.params.solve_group_min || p.nb <= INV_NB * 4 {
+                    p = with(g);
+                    break;
+                }
+                let half = p.nb / 2;
+                one.params.trsm_nb = one.params.trsm_nb.min(half);
+                one.params.trsm_nb_few_rhs = one.params.trsm_nb_few_rhs.min(half);
+                p = self.narrowed(&one);
+            }
+        }
+        p
+    }
+
+    /// Level 3's full plan for `one`, its result chunks narrowed (but for the recursive
+    /// Cholesky) until the solves fit `solve_budget`, down to `trsm_chunk_floor` columns.
+    fn narrowed(&self, one: &Shape) -> Plan {
         let mut p = one.full();
         // The recursive Cholesky's solves keep whole result rows: narrowed to the budget they
         // cost potrf 6 % at order 8192 and 12 % at 16384 (H100), the LU 0.5-1.8 %. The

@@ -166,11 +166,11 @@ fn m08_query_checks_sizes_and_takes_placeholders(dev: &Device) {
     expect_errs_done();
 }
 
-/// The size query of an LU asks for cuSOLVER's order of workspace at every order the benchmark
-/// runs (F4, issue 29): at most 4 MiB of the solver's own parts (the GEMM engine's slice,
-/// CUDA only, is capped at 4 MiB more), not growing with the order. Cholesky keeps its top
-/// solve's inverted leaves resident (order n / 2 in leaves of 128, and their inversion's
-/// temporaries, a quarter of that) and as much again of result rows.
+/// The size queries of the factorizations and solves ask for cuSOLVER's order of workspace at
+/// every order the benchmark runs (F4, issue 29): at most 4 MiB of the solver's own parts (the
+/// GEMM engine's slice, CUDA only, is capped at 4 MiB more) for getrf, for potrf up to 16384
+/// (twice cuSOLVER's 4,194,432 bytes at 32768), and for getrs and potrs at 8192 with 2 to 256
+/// right-hand sides (their inverted leaves kept a group at a time); with one, trsv's tiles.
 fn f4_lu_and_cholesky_queries_stay_within_bounds(dev: &Device) {
     const MIB: usize = 1 << 20;
     let engine = if dev.backend() == Backend::Cuda {
@@ -203,12 +203,33 @@ fn f4_lu_and_cholesky_queries_stay_within_bounds(dev: &Device) {
         let _ =
             solver::potrf(&mut h, Uplo::Lower, n, &mut pa, n, Results::Device(&mut pi)).unwrap();
         let chol = h.stop_device_memory_size_query().unwrap();
-        let leaves = (n / 2) * 128 * 8;
+        let most = if n <= 16384 { 4 * MIB } else { 2 * 4_194_432 };
         assert!(
-            chol <= 2 * leaves + leaves / 4 + MIB / 4 + engine,
+            chol <= most + engine,
             "potrf f64 n = {n}: query {chol} bytes"
         );
         eprintln!("n = {n}: getrf asks {lu} bytes, potrf {chol}");
+    }
+    let n = 8192;
+    let pa = DeviceBuffer::<f64>::placeholder(n * n);
+    let pp = DeviceBuffer::<i32>::placeholder(n);
+    for nrhs in [1usize, 2, 16, 64, 129, 256] {
+        let mut h = fixed_handle(dev, 0);
+        let mut pb = DeviceBuffer::<f64>::placeholder(n * nrhs);
+        h.start_device_memory_size_query().unwrap();
+        let _ = solver::getrs(&mut h, Op::N, n, nrhs, &pa, n, &pp, &mut pb, n).unwrap();
+        let lu = h.stop_device_memory_size_query().unwrap();
+        h.start_device_memory_size_query().unwrap();
+        let _ = solver::potrs(&mut h, Uplo::Upper, n, nrhs, &pa, n, &mut pb, n).unwrap();
+        let chol = h.stop_device_memory_size_query().unwrap();
+        // One right-hand side is Level 2's trsv, whose blocked solve keeps every inverted
+        // 64 × 64 diagonal tile (4 MiB at 8192) and a flag per tile (576 bytes more here).
+        let most = 4 * MIB + engine + if nrhs == 1 { 576 } else { 0 };
+        assert!(
+            lu <= most && chol <= most,
+            "nrhs = {nrhs}: getrs asks {lu} bytes, potrs {chol}"
+        );
+        eprintln!("n = {n}, nrhs = {nrhs}: getrs asks {lu} bytes, potrs {chol}");
     }
 }
 

@@ -152,7 +152,43 @@ fn f8_batches_run_in_chunks_in_a_one_entry_workspace(dev: &Device) {
     });
 }
 
+/// M6: getrs and potrs in part of their need, where the reduced plan keeps only some of the
+/// inverted diagonal leaves in E and inverts them a group at a time, just before the first of
+/// each group is used (forward and backward solves, leaves of 128 with a shorter last one):
+/// `PerfDegraded` and the right answers.
+fn m06_solves_invert_their_leaves_in_groups_in_part_of_their_need(dev: &Device) {
+    let mut r = Gen::new(241);
+    let mut items = vec![];
+    for (rt, n, nrhs) in [
+        (Srt::Getrs(Op::N), 600, 200),
+        (Srt::Getrs(Op::T), 600, 140),
+        (Srt::Potrs(Uplo::Lower), 600, 150),
+        (Srt::Potrs(Uplo::Upper), 520, 130),
+    ] {
+        for part in [2, 3] {
+            items.push((SCase::new(rt, n, nrhs), part));
+        }
+    }
+    each(items, |(c, part)| {
+        let fill = if matches!(c.rt, Srt::Potrs(_)) {
+            Fill::Hpd
+        } else {
+            Fill::Random
+        };
+        let mut job = prepare_solve::<f64>(dev, &mut r, c, fill);
+        let name = job.name();
+        let need = query(dev, &job);
+        let cap = (need / part).div_ceil(64) * 64;
+        let mut h = fixed_handle(dev, cap);
+        let st = job.call(&mut h).unwrap();
+        eprintln!("{name}: query {need} bytes, in {cap}: {st:?}");
+        assert_eq!(st, Status::PerfDegraded, "{name}: in {cap} of {need} bytes");
+        job.check(&format!("{name} (in 1/{part} of its need)"));
+    });
+}
+
 crate::on_both_backends!(
+    m06_solves_invert_their_leaves_in_groups_in_part_of_their_need,
     m06_in_1kib_degrades_with_right_answers,
     f8_batches_run_in_chunks_in_a_one_entry_workspace,
 );

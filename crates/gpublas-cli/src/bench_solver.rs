@@ -1232,11 +1232,15 @@ mod imp {
                 }
                 "getrs" => {
                     let n = if quick { 1024 } else { 8192 };
-                    b.part("getrs", &format!("n={n}"), |b| getrs_part(b, n, &[1, 256]));
+                    b.part("getrs", &format!("n={n}"), |b| {
+                        getrs_part(b, n, &[1, 16, 256])
+                    });
                 }
                 "potrs" => {
                     let n = if quick { 1024 } else { 8192 };
-                    b.part("potrs", &format!("n={n}"), |b| potrs_part(b, n, &[1, 256]));
+                    b.part("potrs", &format!("n={n}"), |b| {
+                        potrs_part(b, n, &[1, 16, 256])
+                    });
                 }
                 _ => {
                     let (small, large) = if quick { (1000, 100) } else { (10_000, 1000) };

@@ -153,94 +153,124 @@ fn f1_getrf_lookahead_medium_orders(dev: &Device) {
     lu_medium::<Complex64>(dev, 166, 1700);
 }
 
-/// One Cholesky of order `n` (`lda = n + 3`) at an order where the blocked program runs
-/// (several blocks, a short last one, both lanes), checked in O(n²): info 0, a real positive
-/// diagonal, the other triangle and the gap rows still the poison they were, and for a random
-/// `x` `‖A x − L (Lᴴ x)‖∞ / (‖A‖∞ ‖x‖∞ n ε) < 30` (upper: `Uᴴ (U x)`).
-fn chol_medium<E: T>(dev: &Device, seed: u64, n: usize, uplo: Uplo) {
+/// `count` Cholesky factorizations of order `n` (`lda = n + 3`; more than one: a strided batch
+/// with poisoned gaps between the entries) at an order where the blocked program runs (several
+/// blocks, a short last one, both lanes), checked in O(n²): info 0, a real positive diagonal,
+/// the other triangle and the gaps still the poison they were, and for a random `x`
+/// `‖A x − L (Lᴴ x)‖∞ / (‖A‖∞ ‖x‖∞ n ε) < 30` (upper: `Uᴴ (U x)`).
+fn chol_medium<E: T>(dev: &Device, seed: u64, n: usize, uplo: Uplo, count: usize) {
     let mut r = Gen::new(seed);
-    let a = gen_hpd::<E>(n, &mut r);
     let lda = n + 3;
+    let stride = span(n, n, lda) + 5;
+    let mats: Vec<Dense> = (0..count).map(|_| gen_hpd::<E>(n, &mut r)).collect();
+    let mut host = vec![E::pnan(); stride * count];
+    for (e, a) in mats.iter().enumerate() {
+        let st = store::<E>(a, lda, Some(uplo));
+        host[e * stride..e * stride + st.len()].copy_from_slice(&st);
+    }
     let mut h = handle(dev);
-    let mut ad = dev.upload(&store::<E>(&a, lda, Some(uplo))).unwrap();
-    let mut info = [-1i32];
-    let st = solver::potrf(&mut h, uplo, n, &mut ad, lda, Results::Host(&mut info)).unwrap();
-    let what = format!("{} potrf {uplo:?} n = {n}", E::NAME);
-    assert_eq!((st, info[0]), (Status::Success, 0), "{what}");
-    let got: Vec<C> = ad.to_vec().unwrap().iter().map(|x| x.get()).collect();
+    let mut ad = dev.upload(&host).unwrap();
+    let mut info = vec![-1i32; count];
+    let st = if count == 1 {
+        solver::potrf(&mut h, uplo, n, &mut ad, lda, Results::Host(&mut info))
+    } else {
+        solver::potrf_strided_batched(
+            &mut h,
+            uplo,
+            n,
+            &mut ad,
+            lda,
+            stride,
+            Results::Host(&mut info),
+            count,
+        )
+    }
+    .unwrap();
+    let what = format!("{} potrf {uplo:?} n = {n} ({count} entries)", E::NAME);
+    assert_eq!(st, Status::Success, "{what}");
+    assert!(info.iter().all(|&i| i == 0), "{what}: info {info:?}");
+    let all: Vec<C> = ad.to_vec().unwrap().iter().map(|x| x.get()).collect();
     let lower = uplo == Uplo::Lower;
-    // L(i, j) for i ≥ j, read from the stored triangle (upper: L = Uᴴ).
-    let l = |i: usize, j: usize| {
-        if lower {
-            got[i + j * lda]
-        } else {
-            conj(got[j + i * lda])
-        }
-    };
-    for j in 0..n {
-        let d = l(j, j);
-        assert!(d.0 > 0.0 && d.1 == 0.0, "{what}: diagonal {j} = {d:?}");
-        // The last column ends at row n (the buffer is `lda (n − 1) + n` long).
-        let rows = if j + 1 < n { lda } else { n };
-        for i in 0..rows {
-            let stored = if lower { i >= j && i < n } else { i <= j };
-            assert!(
-                stored || got[i + j * lda].0.is_nan(),
-                "{what}: ({i}, {j}) outside the triangle was written: {:?}",
+    for (e, a) in mats.iter().enumerate() {
+        let got = &all[e * stride..(e + 1) * stride];
+        // L(i, j) for i ≥ j, read from the stored triangle (upper: L = Uᴴ).
+        let l = |i: usize, j: usize| {
+            if lower {
                 got[i + j * lda]
+            } else {
+                conj(got[j + i * lda])
+            }
+        };
+        for j in 0..n {
+            let d = l(j, j);
+            assert!(
+                d.0 > 0.0 && d.1 == 0.0,
+                "{what}: entry {e}: diagonal {j} = {d:?}"
             );
+            // Rows to the next column, the last column's up to the gap before the next entry.
+            let rows = if j + 1 < n { lda } else { stride - j * lda };
+            for i in 0..rows {
+                let stored = if lower { i >= j && i < n } else { i <= j };
+                assert!(
+                    stored || got[i + j * lda].0.is_nan(),
+                    "{what}: entry {e}: ({i}, {j}) outside the triangle was written: {:?}",
+                    got[i + j * lda]
+                );
+            }
         }
-    }
-    let x: Vec<C> = (0..n).map(|_| rnd::<E>(&mut r, 1.0)).collect();
-    let mut ax = vec![ZERO; n];
-    for j in 0..n {
-        for i in 0..n {
-            ax[i] = cadd(ax[i], cmul(a.at(i, j), x[j]));
+        let x: Vec<C> = (0..n).map(|_| rnd::<E>(&mut r, 1.0)).collect();
+        let mut ax = vec![ZERO; n];
+        for j in 0..n {
+            for i in 0..n {
+                ax[i] = cadd(ax[i], cmul(a.at(i, j), x[j]));
+            }
         }
-    }
-    // Lᴴ x, then L (Lᴴ x).
-    let mut lhx = vec![ZERO; n];
-    for j in 0..n {
-        for i in j..n {
-            lhx[j] = cadd(lhx[j], cmul(conj(l(i, j)), x[i]));
+        // Lᴴ x, then L (Lᴴ x).
+        let mut lhx = vec![ZERO; n];
+        for j in 0..n {
+            for i in j..n {
+                lhx[j] = cadd(lhx[j], cmul(conj(l(i, j)), x[i]));
+            }
         }
-    }
-    let mut llx = vec![ZERO; n];
-    for j in 0..n {
-        for i in j..n {
-            llx[i] = cadd(llx[i], cmul(l(i, j), lhx[j]));
+        let mut llx = vec![ZERO; n];
+        for j in 0..n {
+            for i in j..n {
+                llx[i] = cadd(llx[i], cmul(l(i, j), lhx[j]));
+            }
         }
+        let norm_a = (0..n)
+            .map(|i| (0..n).map(|j| mag(a.at(i, j))).sum::<f64>())
+            .fold(0.0, f64::max);
+        let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
+        let err = (0..n).map(|i| mag(csub(ax[i], llx[i]))).fold(0.0, f64::max);
+        let res = err / (norm_a * norm_x * n as f64 * E::EPS);
+        assert!(res < 30.0, "{what}: entry {e}: scaled residual {res:.2}");
     }
-    let norm_a = (0..n)
-        .map(|i| (0..n).map(|j| mag(a.at(i, j))).sum::<f64>())
-        .fold(0.0, f64::max);
-    let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
-    let err = (0..n).map(|i| mag(csub(ax[i], llx[i]))).fold(0.0, f64::max);
-    let res = err / (norm_a * norm_x * n as f64 * E::EPS);
-    assert!(res < 30.0, "{what}: scaled residual {res:.2}");
 }
 
 /// The blocked Cholesky (diagonal blocks and panel solves on the side lane, trailing updates
 /// on the main lane) in blocks of 256 (from order 4096) and 1024 (from 8192), with short last
-/// blocks and an exact multiple, both triangles; the host (whose potrf is faer's) runs the
-/// smallest. The largest are skipped under compute-sanitizer (too slow instrumented).
+/// blocks and an exact multiple, both triangles, single matrices and strided pairs; the host
+/// (whose potrf is faer's) runs the smallest. The largest are skipped under compute-sanitizer (too slow instrumented).
 fn f1_potrf_blocked_medium_orders(dev: &Device) {
-    chol_medium::<f64>(dev, 171, 2100, Uplo::Lower);
+    chol_medium::<f64>(dev, 171, 2100, Uplo::Lower, 1);
     if dev.backend() != gpublas::Backend::Cuda {
         return;
     }
-    chol_medium::<f64>(dev, 172, 4700, Uplo::Lower);
-    chol_medium::<f64>(dev, 173, 4700, Uplo::Upper);
-    chol_medium::<f32>(dev, 174, 5000, Uplo::Lower);
-    chol_medium::<Complex32>(dev, 175, 4300, Uplo::Upper);
-    chol_medium::<Complex64>(dev, 176, 4500, Uplo::Lower);
-    chol_medium::<Complex64>(dev, 177, 4096, Uplo::Upper);
+    chol_medium::<f64>(dev, 172, 4700, Uplo::Lower, 1);
+    chol_medium::<f64>(dev, 173, 4700, Uplo::Upper, 1);
+    chol_medium::<f32>(dev, 174, 5000, Uplo::Lower, 1);
+    chol_medium::<Complex32>(dev, 175, 4300, Uplo::Upper, 1);
+    chol_medium::<Complex64>(dev, 176, 4500, Uplo::Lower, 1);
+    chol_medium::<Complex64>(dev, 177, 4096, Uplo::Upper, 1);
+    chol_medium::<f64>(dev, 181, 4100, Uplo::Lower, 2);
+    chol_medium::<Complex32>(dev, 182, 4400, Uplo::Upper, 2);
     if under_sanitizer() {
         return;
     }
-    chol_medium::<f64>(dev, 178, 8300, Uplo::Lower);
-    chol_medium::<f64>(dev, 179, 9000, Uplo::Upper);
-    chol_medium::<Complex64>(dev, 180, 8192, Uplo::Lower);
+    chol_medium::<f64>(dev, 178, 8300, Uplo::Lower, 1);
+    chol_medium::<f64>(dev, 179, 9000, Uplo::Upper, 1);
+    chol_medium::<Complex64>(dev, 180, 8192, Uplo::Lower, 1);
 }
 
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {

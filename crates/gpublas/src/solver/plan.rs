@@ -89,17 +89,16 @@ pub(crate) struct SolverParams {
     /// two, within these bounds (as Level 3's rank-k updates).
     pub herk_nb_min: usize,
     pub herk_nb_max: usize,
-    /// Smallest order for the blocked Cholesky with look-ahead (and at least two blocks),
-    /// and its block width below `chol_wide_from` and from it on: each block's diagonal factor
-    /// and panel solve run on the side lane while the main lane updates the rest of the
-    /// trailing matrix. Against the recursive program (H100, f64 lower, ms / bytes):
-    /// 4096 4.92 / 3.2 MB (blocks of 256) against 5.03 / 4.2 MB; 8192 11.84 / 3.8 MB (1024)
-    /// against 11.50 / 8.4 MB; 16384 43.5 / 4.0 MB against 42.5 / 16.8 MB; 32768 253.9 /
-    /// 4.1 MB against 256.1 / 33.5 MB. Blocks of 256 at 16384 took 46–48 ms, of 2048 52 ms.
+    /// Smallest order for the blocked Cholesky with look-ahead (and at least two blocks), and
+    /// its block width: each block's diagonal factor and panel solve run on the side lane
+    /// while the main lane updates the rest of the trailing matrix. Against the recursive
+    /// program (H100, f64 lower, ms / bytes): 8192 11.84 / 3.8 MB against 11.47 / 8.4 MB;
+    /// 16384 43.5 / 4.0 MB against 42.6 / 16.8 MB; 32768 253.9 / 4.1 MB against 256.1 / 33.5
+    /// MB. Blocks of 256 or 512 were slower from 8192 on (upper 8192 with 256: 16.1 ms); below
+    /// 8192 the recursion asks at most about 8 MB and blocks were not measured on upper
+    /// triangles.
     pub chol_ahead_min: usize,
     pub chol_nb: usize,
-    pub chol_nb_wide: usize,
-    pub chol_wide_from: usize,
     /// Bytes of E the blocked Cholesky's trailing updates keep their diagonal blocks in: as
     /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
     /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
@@ -130,22 +129,15 @@ impl SolverParams {
             engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
-            chol_ahead_min: 4096,
-            chol_nb: 256,
-            chol_nb_wide: 1024,
-            chol_wide_from: 8192,
+            chol_ahead_min: 8192,
+            chol_nb: 1024,
             chol_trail_budget: 1 << 20,
         }
     }
 
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.
     pub(crate) fn chol_ahead(&self, n: usize) -> Option<usize> {
-        let nb = if n >= self.chol_wide_from {
-            self.chol_nb_wide
-        } else {
-            self.chol_nb
-        };
-        (n >= self.chol_ahead_min.max(2 * nb)).then_some(nb)
+        (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
     }
 
     /// The trailing updates' diagonal blocks for updates of order up to `n` (elements of

@@ -248,10 +248,11 @@ fn chol_medium<E: T>(dev: &Device, seed: u64, n: usize, uplo: Uplo, count: usize
     }
 }
 
-/// The blocked Cholesky (diagonal blocks and panel solves on the side lane, trailing updates
-/// on the main lane) in blocks of 256 (from order 4096) and 1024 (from 8192), with short last
-/// blocks and an exact multiple, both triangles, single matrices and strided pairs; the host
-/// (whose potrf is faer's) runs the smallest. The largest are skipped under compute-sanitizer (too slow instrumented).
+/// Cholesky at orders past the suites': the recursive program (short and exact last leaves)
+/// below 8192, the blocked one (diagonal blocks and panel solves on the side lane, trailing
+/// updates on the main lane, blocks of 1024) from 8192, with short last blocks, both triangles,
+/// single matrices and strided pairs. The host (whose potrf is faer's) runs the smallest; under
+/// compute-sanitizer only one blocked order runs (the rest are too slow instrumented).
 fn f1_potrf_blocked_medium_orders(dev: &Device) {
     chol_medium::<f64>(dev, 171, 2100, Uplo::Lower, 1);
     if dev.backend() != gpublas::Backend::Cuda {
@@ -259,18 +260,17 @@ fn f1_potrf_blocked_medium_orders(dev: &Device) {
     }
     chol_medium::<f64>(dev, 172, 4700, Uplo::Lower, 1);
     chol_medium::<f64>(dev, 173, 4700, Uplo::Upper, 1);
-    chol_medium::<f32>(dev, 174, 5000, Uplo::Lower, 1);
     chol_medium::<Complex32>(dev, 175, 4300, Uplo::Upper, 1);
-    chol_medium::<Complex64>(dev, 176, 4500, Uplo::Lower, 1);
     chol_medium::<Complex64>(dev, 177, 4096, Uplo::Upper, 1);
-    chol_medium::<f64>(dev, 181, 4100, Uplo::Lower, 2);
-    chol_medium::<Complex32>(dev, 182, 4400, Uplo::Upper, 2);
+    chol_medium::<f64>(dev, 178, 8192, Uplo::Lower, 1);
     if under_sanitizer() {
         return;
     }
-    chol_medium::<f64>(dev, 178, 8300, Uplo::Lower, 1);
     chol_medium::<f64>(dev, 179, 9000, Uplo::Upper, 1);
-    chol_medium::<Complex64>(dev, 180, 8192, Uplo::Lower, 1);
+    chol_medium::<f64>(dev, 181, 8300, Uplo::Lower, 2);
+    chol_medium::<Complex32>(dev, 182, 8250, Uplo::Upper, 2);
+    chol_medium::<Complex64>(dev, 180, 8200, Uplo::Lower, 1);
+    chol_medium::<f32>(dev, 174, 8500, Uplo::Lower, 1);
 }
 
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {

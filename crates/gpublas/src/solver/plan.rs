@@ -76,7 +76,8 @@ pub(crate) struct SolverParams {
     /// Bytes a full plan aims to give one entry's triangular solves (inverted leaves E,
     /// result chunks R) and Cholesky's update blocks (which share E): with the exchange slots
     /// and gather lists, an LU stays within 4 MiB, cuSOLVER's order of workspace. Result
-    /// chunks narrow to fit it; resident inverted leaves are kept even beyond it.
+    /// chunks narrow to fit it; getrs and potrs keep their inverted leaves a group at a time
+    /// within it, the factorizations all of them (theirs fit).
     pub solve_budget: usize,
     /// Fewest inverted leaves a group of getrs's and potrs's solves holds before their leaves
     /// halve (a group is inverted in one batched pass; each group costs a pass).

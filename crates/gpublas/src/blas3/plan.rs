@@ -16,6 +16,11 @@ use smallvec::SmallVec;
 pub(crate) struct Blas3Params {
     /// Most bytes of E and R a full plan takes per chunk of batch entries.
     pub blocks_budget: usize,
+    /// Most bytes of diagonal blocks a full plan of syrk, herk, syrkx, herkx, symm and hemm
+    /// keeps in E (the rest run in groups). At the cap of 8 MiB (`gpublas bench blas3 --only
+    /// workspace`, H100, f64, 8192 / 16384): syrk +0.49 / +0.14 %, symm −0.06 / +0.04 %;
+    /// syr2k +2.03 / −0.10 % and trsm +10.9 / +2.8 % keep their need, trmm (+441 %) too.
+    pub e_budget: usize,
     /// Leaf block of the triangular programs: `n / 32` as a power of two within these bounds
     /// (the wasted half of the diagonal blocks stays near 3 % of a rank-k update), or `n`.
     pub leaf_min: usize,
@@ -42,6 +47,7 @@ impl Blas3Params {
     pub(crate) fn auto() -> Self {
         Blas3Params {
             blocks_budget: 64 << 20,
+            e_budget: 8 << 20,
             leaf_min: 64,
             leaf_max: 256,
             nb_min: 8,
@@ -217,9 +223,23 @@ impl Shape {
         } else {
             1
         };
+        // syrk, herk (and their x forms), symm, hemm keep at most `e_budget` of diagonal
+        // blocks: E in groups cost them under 0.5 % (H100, 8192 and 16384).
+        let capped = matches!(
+            self.kind,
+            Kind::Syrk | Kind::Herk | Kind::Syrkx | Kind::Herkx | Kind::Symm | Kind::Hemm
+        );
+        let per_leaf = (nb * nb * self.elem).max(1);
+        let eblocks = if !uses_e {
+            1
+        } else if capped {
+            leaves.min(self.params.e_budget / per_leaf).max(1)
+        } else {
+            leaves
+        };
         let p = Plan {
             nb,
-            eblocks: if uses_e { leaves } else { 1 },
+            eblocks,
             rchunk,
             entries: 1,
             slots: if self.device_scalars { SLOTS } else { 0 },
@@ -421,5 +441,38 @@ impl Shape {
                 String::new()
             }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Full plans at order 8192 (f64; herk c64; one matrix): syrk, herk and symm keep at most 8 MiB of
+    /// diagonal blocks; syr2k and trmm keep every block (the issue 29 report: capping them
+    /// cost over 2 %).
+    #[test]
+    fn full_plans_keep_diagonal_blocks_within_e_budget() {
+        let shape = |kind| Shape {
+            kind,
+            na: 8192,
+            other: 8192,
+            batch: 1,
+            list: false,
+            elem: if kind == Kind::Herk { 16 } else { 8 },
+            device_scalars: false,
+            scale_only: false,
+            method: Method::Invert,
+            params: Blas3Params::auto(),
+        };
+        for kind in [Kind::Syrk, Kind::Herk, Kind::Symm] {
+            let p = shape(kind).full();
+            assert!(p.eblocks < p.na.div_ceil(p.nb), "{kind:?}: {p:?}");
+            assert!(p.own_bytes() <= 8 << 20, "{kind:?}: {}", p.own_bytes());
+        }
+        for kind in [Kind::Syr2k, Kind::Trmm] {
+            let p = shape(kind).full();
+            assert_eq!(p.eblocks, p.na.div_ceil(p.nb), "{kind:?}");
+        }
     }
 }

@@ -15,7 +15,7 @@
 
 use super::plan::Plan;
 use super::{Call, Method};
-use crate::exec::program::{leaf_groups, levels, mat, runs, Space, Step, INV_NB, K, M};
+use crate::exec::program::{levels, mat, runs, Space, Step, INV_NB, K, M};
 use crate::exec::NoSteps;
 use crate::{Diag, Op, Scalar, Side, Uplo};
 
@@ -248,12 +248,12 @@ struct Solve {
     /// Where A and B start (the solver solves with blocks of one matrix).
     a0: M,
     b0: M,
-    /// Where leaf `i`'s inverse is: (space, offset of leaf 0, ld, distance between leaves);
-    /// `None`: substitution.
-    inv: Option<(Space, usize, usize, usize)>,
-    /// Inverting leaves in groups of `group` consecutive leaves, each group just before its
-    /// first leaf in solve order is used (E holds one group; 1: each leaf alone).
-    lazy: bool,
+    /// Where the leaves' inverses are: inverted into E (`Space::E`), or the caller's in space
+    /// B (its leading dimension); `None`: substitution.
+    inv: Option<(Space, usize)>,
+    /// Leaves inverted into E in groups of `group` consecutive leaves, each group just before
+    /// its first leaf in solve order is used (E holds one group: all leaves when it holds them
+    /// all, 1: each leaf alone).
     group: usize,
     /// Leaves of the triangle (the last may be shorter than `nb`).
     leaves: usize,
@@ -392,7 +392,7 @@ impl Solve {
 
     fn leaf<F>(&self, v: &mut Vec<Step<F>>, i0: usize, bs: usize, scaled: bool) {
         let alpha = if scaled { K::One } else { K::Alpha };
-        let Some((sp, off0, ld, step)) = self.inv else {
+        let Some((sp, ld)) = self.inv else {
             let (m, n) = if self.left {
                 (bs, self.other)
             } else {
@@ -411,7 +411,7 @@ impl Solve {
             });
             return;
         };
-        let d = if self.lazy {
+        let d = if sp == Space::E {
             let idx = i0 / self.nb;
             let g = self.group.max(1);
             // The group's leaves: a range of consecutive leaves, counted from the first (forward
@@ -429,10 +429,8 @@ impl Solve {
                 self.invert_group(v, lo, hi);
             }
             mat(Space::E, (idx - lo) * self.nb * self.nb, self.nb, 0)
-        } else if sp == Space::E {
-            mat(Space::E, off0 + (i0 / self.nb) * step, ld, 0)
         } else {
-            mat(sp, off0 + i0 * (ld + 1), ld, 0)
+            mat(sp, i0 * (ld + 1), ld, 0)
         };
         let w = (self.rlen / bs).clamp(1, self.other.max(1));
         let mut c0 = 0;
@@ -556,14 +554,13 @@ pub(crate) fn trsm_steps<F>(v: &mut Vec<Step<F>>, t: &TrsmBlocks, p: &Plan) {
     let unit = t.diag == Diag::Unit;
     let nb = p.nb.max(1).min(na);
     let leaves = na.div_ceil(nb);
-    let resident = p.uses_e && p.eblocks >= leaves;
     let inv = if p.subst {
         None
     } else {
         match t.inv {
             Inverses::Substitute => None,
-            Inverses::Given(ld) => Some((Space::B, 0, ld, 0)),
-            Inverses::Invert => Some((Space::E, 0, nb, nb * nb)),
+            Inverses::Given(ld) => Some((Space::B, ld)),
+            Inverses::Invert => Some((Space::E, nb)),
         }
     };
     let s = Solve {
@@ -577,40 +574,11 @@ pub(crate) fn trsm_steps<F>(v: &mut Vec<Step<F>>, t: &TrsmBlocks, p: &Plan) {
         a0: t.a,
         b0: t.b,
         inv,
-        lazy: inv.is_some_and(|i| i.0 == Space::E) && !resident,
-        group: p.eblocks.clamp(1, leaves),
+        // E holds `eblocks` leaves (one when the plan keeps none resident).
+        group: if p.uses_e { p.eblocks } else { 1 }.clamp(1, leaves),
         leaves,
         na,
         rlen: p.rlen,
     };
-    if resident && inv.is_some() {
-        // Every leaf inverted up front, in groups of the same order (leaves above the kernel's
-        // order need zeros outside their triangle; the kernel writes its blocks whole).
-        if nb > INV_NB {
-            v.push(Step::Scale {
-                tri: None,
-                herm: false,
-                m: nb,
-                n: nb * leaves,
-                dst: mat(Space::E, 0, nb, 0),
-                beta: K::Zero,
-            });
-        }
-        for (i0, bs, g) in leaf_groups(na, nb, leaves) {
-            let t = Inv {
-                lower,
-                unit,
-                n: bs,
-                src: M {
-                    off: t.a.off + i0 * (t.a.ld + 1),
-                    bs: nb * (t.a.ld + 1),
-                    ..t.a
-                },
-                dst: mat(Space::E, (i0 / nb) * nb * nb, nb, nb * nb),
-                count: g,
-            };
-            invert(v, t, p.rlen);
-        }
-    }
     s.rec(v, 0, na, !t.alpha);
 }

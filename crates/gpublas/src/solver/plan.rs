@@ -728,14 +728,13 @@ impl SolverShape {
 mod tests {
     use super::*;
 
-    /// What a full-speed getrf of 32768 (f64, one matrix, pivots and info on the device)
-    /// leases, part by part, on a device of 132 SMs (the H100): NOTES lists these numbers.
-    #[test]
-    fn getrf_32768_parts_on_an_h100() {
-        let s = SolverShape {
-            kind: Kind::Getrf,
-            m: 32768,
-            n: 32768,
+    /// The shape of a one-matrix f64 call with pivots and info on the device, on a device of
+    /// 132 SMs (the H100).
+    fn f64_on_h100(kind: Kind, n: usize) -> SolverShape {
+        SolverShape {
+            kind,
+            m: n,
+            n,
             batch: 1,
             list: false,
             elem: 8,
@@ -745,7 +744,14 @@ mod tests {
             sms: 132,
             params: SolverParams::auto(),
             interchanges_only: false,
-        };
+        }
+    }
+
+    /// What a full-speed getrf of 32768 (f64, one matrix, pivots and info on the device)
+    /// leases, part by part, on a device of 132 SMs (the H100): NOTES lists these numbers.
+    #[test]
+    fn getrf_32768_parts_on_an_h100() {
+        let s = f64_on_h100(Kind::Getrf, 32768);
         let p = s.full();
         let w = p.workspace();
         let b = w.blocks;
@@ -773,20 +779,7 @@ mod tests {
     #[test]
     fn potrf_parts_at_bench_orders() {
         for (n, most) in [(8192, 4 << 20), (16384, 4 << 20), (32768, 2 * 4_194_432)] {
-            let s = SolverShape {
-                kind: Kind::Potrf,
-                m: n,
-                n,
-                batch: 1,
-                list: false,
-                elem: 8,
-                complex: false,
-                piv_host: false,
-                info_host: false,
-                sms: 132,
-                params: SolverParams::auto(),
-                interchanges_only: false,
-            };
+            let s = f64_on_h100(Kind::Potrf, n);
             let p = s.full();
             let b = p.workspace().blocks;
             eprintln!(

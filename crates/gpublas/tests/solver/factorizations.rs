@@ -106,12 +106,7 @@ fn lu_medium<E: T>(dev: &Device, seed: u64, n: usize) {
     }
     let x: Vec<C> = (0..n).map(|_| rnd::<E>(&mut r, 1.0)).collect();
     // P A x: A x, then the interchanges in order.
-    let mut pax = vec![ZERO; n];
-    for j in 0..n {
-        for i in 0..n {
-            pax[i] = cadd(pax[i], cmul(a.at(i, j), x[j]));
-        }
-    }
+    let mut pax = mat_vec(&a, &x);
     for (k, &p) in piv.iter().enumerate() {
         pax.swap(k, p as usize - 1);
     }
@@ -128,14 +123,7 @@ fn lu_medium<E: T>(dev: &Device, seed: u64, n: usize) {
             lux[i] = cadd(lux[i], cmul(f[i + j * n], ux[j]));
         }
     }
-    let norm_a = (0..n)
-        .map(|i| (0..n).map(|j| mag(a.at(i, j))).sum::<f64>())
-        .fold(0.0, f64::max);
-    let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
-    let err = (0..n)
-        .map(|i| mag(csub(pax[i], lux[i])))
-        .fold(0.0, f64::max);
-    let res = err / (norm_a * norm_x * n as f64 * E::EPS);
+    let res = vec_residual(&a, &x, &pax, &lux, E::EPS);
     assert!(res < 30.0, "{what}: scaled residual {res:.2}");
 }
 
@@ -219,12 +207,7 @@ fn chol_medium<E: T>(dev: &Device, seed: u64, n: usize, uplo: Uplo, count: usize
             }
         }
         let x: Vec<C> = (0..n).map(|_| rnd::<E>(&mut r, 1.0)).collect();
-        let mut ax = vec![ZERO; n];
-        for j in 0..n {
-            for i in 0..n {
-                ax[i] = cadd(ax[i], cmul(a.at(i, j), x[j]));
-            }
-        }
+        let ax = mat_vec(a, &x);
         // Lᴴ x, then L (Lᴴ x).
         let mut lhx = vec![ZERO; n];
         for j in 0..n {
@@ -238,12 +221,7 @@ fn chol_medium<E: T>(dev: &Device, seed: u64, n: usize, uplo: Uplo, count: usize
                 llx[i] = cadd(llx[i], cmul(l(i, j), lhx[j]));
             }
         }
-        let norm_a = (0..n)
-            .map(|i| (0..n).map(|j| mag(a.at(i, j))).sum::<f64>())
-            .fold(0.0, f64::max);
-        let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
-        let err = (0..n).map(|i| mag(csub(ax[i], llx[i]))).fold(0.0, f64::max);
-        let res = err / (norm_a * norm_x * n as f64 * E::EPS);
+        let res = vec_residual(a, &x, &ax, &llx, E::EPS);
         assert!(res < 30.0, "{what}: entry {e}: scaled residual {res:.2}");
     }
 }

@@ -271,6 +271,32 @@ pub(crate) fn solve_residual(oa: &Dense, x: &Dense, b: &Dense, eps: f64) -> f64 
     worst
 }
 
+/// `A x` in plain loops.
+pub(crate) fn mat_vec(a: &Dense, x: &[C]) -> Vec<C> {
+    let mut y = vec![ZERO; a.r];
+    for (j, &xj) in x.iter().enumerate().take(a.c) {
+        for (i, yi) in y.iter_mut().enumerate() {
+            *yi = cadd(*yi, cmul(a.at(i, j), xj));
+        }
+    }
+    y
+}
+
+/// The scaled residual of a factorization checked against one vector `x` (O(n²)):
+/// `‖want − got‖∞ / (‖A‖∞ ‖x‖∞ n ε)`, `want` from `A x`, `got` from the factors.
+pub(crate) fn vec_residual(a: &Dense, x: &[C], want: &[C], got: &[C], eps: f64) -> f64 {
+    let norm_a = (0..a.r)
+        .map(|i| (0..a.c).map(|j| mag(a.at(i, j))).sum::<f64>())
+        .fold(0.0, f64::max);
+    let norm_x = x.iter().map(|&v| mag(v)).fold(0.0, f64::max);
+    let err = want
+        .iter()
+        .zip(got)
+        .map(|(&w, &g)| mag(csub(w, g)))
+        .fold(0.0, f64::max);
+    err / (norm_a * norm_x * a.c as f64 * eps)
+}
+
 pub(crate) fn ratio(num: f64, den: f64) -> f64 {
     if num == 0.0 {
         0.0

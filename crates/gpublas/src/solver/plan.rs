@@ -73,6 +73,13 @@ pub(crate) struct SolverParams {
     /// ms instead of 4.2 and 20 of 2048² 178 instead of 67 (H100); 64 MiB asks 53 / 42 MB
     /// there and grows a default handle once.
     pub batch_budget: usize,
+    /// Bytes all entries of a batch aim to fit at once (the default workspace less cuBLASLt's
+    /// part) by narrowing their result chunks, down to `batch_chunk_min` columns: fewer
+    /// columns add launches to the solves alone, where another group of entries repeats every
+    /// step. 20 LUs of 2048² went 42 → 24 MB at the same speed (H100); 100 of 512² keep their
+    /// chunks (384 columns), as chunks of 96 made them 1.5 times slower.
+    pub batch_fit: usize,
+    pub batch_chunk_min: usize,
     /// Bytes a full plan aims to give one entry's triangular solves (inverted leaves E,
     /// result chunks R) and Cholesky's update blocks (which share E): with the exchange slots
     /// and gather lists, an LU stays within 4 MiB, cuSOLVER's order of workspace. Result
@@ -125,6 +132,8 @@ impl SolverParams {
             side_grid_max: 64,
             rows_per_block: 128,
             batch_budget: 64 << 20,
+            batch_fit: 28 << 20,
+            batch_chunk_min: 512,
             solve_budget: 3 << 20,
             solve_group_min: 4,
             engine_budget: 4 << 20,
@@ -134,6 +143,19 @@ impl SolverParams {
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
         }
+        .tuned()
+    }
+
+    /// Temporary measuring hook (removed in the next commit): `GPUBLAS_TUNE_ENGINE` = MiB of
+    /// cuBLASLt's part.
+    fn tuned(mut self) -> Self {
+        if let Some(mib) = std::env::var("GPUBLAS_TUNE_ENGINE")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            self.engine_budget = mib << 20;
+        }
+        self
     }
 
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.
@@ -626,8 +648,23 @@ impl SolverShape {
         let trail = self.params.trail_blocks(self.trail_n(), self.elem);
         let grid = self.full_grid();
         // Batch entries at once: as the solves' plan, but at most what the budget allows.
-        let one = self.with(Plan { entries: 1, ..p3 }, (hnb, heblocks), trail, grid);
+        let mut one = self.with(Plan { entries: 1, ..p3 }, (hnb, heblocks), trail, grid);
         if !self.list {
+            if self.batch > 1 && one.p3.uses_r && !one.p3.subst {
+                let shape = Shape {
+                    batch: 1,
+                    list: false,
+                    ..self.p3_shape()
+                };
+                let cols = self.params.batch_chunk_min.min(shape.other.max(1));
+                let floor = (one.p3.nb * cols).max(shape.trsm_chunk_floor(&one.p3));
+                while one.own_bytes().saturating_mul(self.batch) > self.params.batch_fit
+                    && one.p3.rlen > floor
+                {
+                    one.p3.rlen = (one.p3.rlen / 2).max(floor);
+                }
+                p3.rlen = one.p3.rlen;
+            }
             let per = one.own_bytes().max(1);
             p3.entries = (self.params.batch_budget / per).clamp(1, self.batch.max(1));
         } else {

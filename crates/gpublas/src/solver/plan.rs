@@ -74,12 +74,11 @@ pub(crate) struct SolverParams {
     /// there and grows a default handle once.
     pub batch_budget: usize,
     /// Bytes all entries of a batch aim to fit at once (the default workspace less cuBLASLt's
-    /// part) by narrowing their result chunks, down to `batch_chunk_min` columns: fewer
-    /// columns add launches to the solves alone, where another group of entries repeats every
-    /// step. 20 LUs of 2048² went 42 → 24 MB at the same speed (H100); 100 of 512² keep their
-    /// chunks (384 columns), as chunks of 96 made them 1.5 times slower.
+    /// part) by narrowing their result chunks, down to trsm's floor: narrower chunks add
+    /// launches to the solves alone, where another group of entries repeats every step. 20 LUs
+    /// of 2048² went 42 → 24 MB at the same speed (H100); 100 of 512² are at the floor already
+    /// and keep 53 MB (two groups within 28 MiB made them 1.5 times slower).
     pub batch_fit: usize,
-    pub batch_chunk_min: usize,
     /// Bytes a full plan aims to give one entry's triangular solves (inverted leaves E,
     /// result chunks R) and Cholesky's update blocks (which share E): with the exchange slots
     /// and gather lists, an LU stays within 4 MiB, cuSOLVER's order of workspace. Result
@@ -133,7 +132,6 @@ impl SolverParams {
             rows_per_block: 128,
             batch_budget: 64 << 20,
             batch_fit: 28 << 20,
-            batch_chunk_min: 512,
             solve_budget: 3 << 20,
             solve_group_min: 4,
             engine_budget: 4 << 20,
@@ -656,8 +654,7 @@ impl SolverShape {
                     list: false,
                     ..self.p3_shape()
                 };
-                let cols = self.params.batch_chunk_min.min(shape.other.max(1));
-                let floor = (one.p3.nb * cols).max(shape.trsm_chunk_floor(&one.p3));
+                let floor = shape.trsm_chunk_floor(&one.p3);
                 while one.own_bytes().saturating_mul(self.batch) > self.params.batch_fit
                     && one.p3.rlen > floor
                 {
@@ -830,5 +827,25 @@ mod tests {
             );
             assert!(p.own_bytes() <= most, "{n}: {}", p.own_bytes());
         }
+    }
+
+    /// A batch narrows its result chunks until all its entries fit `batch_fit` at once, down to
+    /// trsm's floor: 20 LUs of 2048² fit the default workspace in one group; 100 of 512² are at
+    /// the floor and keep their chunks (and their 53 MB), in one group.
+    #[test]
+    fn batches_narrow_their_chunks_to_fit_at_once() {
+        let mut s = f64_on_h100(Kind::Getrf, 2048);
+        let whole = s.full();
+        s.batch = 20;
+        let p = s.full();
+        assert_eq!(p.p3.entries, 20);
+        assert!(p.p3.rlen < whole.p3.rlen, "{} {}", p.p3.rlen, whole.p3.rlen);
+        assert!(p.own_bytes() <= s.params.batch_fit, "{}", p.own_bytes());
+        let mut s = f64_on_h100(Kind::Getrf, 512);
+        let whole = s.full();
+        s.batch = 100;
+        let p = s.full();
+        assert_eq!((p.p3.entries, p.p3.rlen), (100, whole.p3.rlen));
+        assert!(p.own_bytes() > s.params.batch_fit, "{}", p.own_bytes());
     }
 }

@@ -90,7 +90,10 @@ pub(crate) struct SolverParams {
     pub solve_group_min: usize,
     /// Most bytes of cuBLASLt workspace a full plan gives the products (their algorithms are
     /// chosen within it), so a factorization with its own parts fits the default 32 MiB
-    /// workspace without growing it.
+    /// workspace without growing it. Against 32 MiB (H100, one bench process each): getrf f64
+    /// 8192 / 16384 / 32768 45.74 / 141.90 / 664.97 ms against 45.67 / 142.71 / 669.70, f32
+    /// 16384 148.49 against 148.44 (and 27.8 MB instead of 2.6), complex double 330.59 against
+    /// 329.62, potrf 32768 257.35 against 255.83: within 1 %.
     pub engine_budget: usize,
     /// Leaf of Cholesky's trailing-update diagonal blocks: `n / 32` rounded up to a power of
     /// two, within these bounds (as Level 3's rank-k updates).
@@ -141,19 +144,6 @@ impl SolverParams {
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
         }
-        .tuned()
-    }
-
-    /// Temporary measuring hook (removed in the next commit): `GPUBLAS_TUNE_ENGINE` = MiB of
-    /// cuBLASLt's part.
-    fn tuned(mut self) -> Self {
-        if let Some(mib) = std::env::var("GPUBLAS_TUNE_ENGINE")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-        {
-            self.engine_budget = mib << 20;
-        }
-        self
     }
 
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.

@@ -369,6 +369,13 @@ pub(crate) fn regs_gen_bytes(grid: usize, elem: usize) -> usize {
 /// Most blocks the register panel polls (mirrors `REGS_GRID` in solver.cu).
 pub(crate) const REGS_GRID: usize = 64;
 
+/// Halves `p`'s result chunks, down to `floor` elements, while `too_big` holds for it.
+fn narrow_chunks(p: &mut Plan, floor: usize, too_big: impl Fn(&Plan) -> bool) {
+    while too_big(p) && p.rlen > floor {
+        p.rlen = (p.rlen / 2).max(floor);
+    }
+}
+
 /// The split of `nc` columns into two recursion halves: a multiple of the leaf near the middle.
 pub(crate) fn split(nc: usize) -> usize {
     split_by(nc, LEAF)
@@ -561,11 +568,7 @@ impl SolverShape {
     /// leaves, a group at a time. The factorizations keep every leaf resident: inverting each
     /// just before its use cost potrf 54 % at order 8192 (H100); their leaves fit the budget.
     fn solves_plan(&self) -> Plan {
-        let mut one = Shape {
-            batch: 1,
-            list: false,
-            ..self.p3_shape()
-        };
+        let mut one = self.entry_shape();
         let mut p = self.narrowed(&one);
         // getrs and potrs: inverted leaves beyond the budget are kept a group at a time (each
         // group inverted just before its first use), in leaves of at most half the order while
@@ -607,11 +610,18 @@ impl SolverShape {
         // blocked one's run on the side lane.
         if p.uses_r && !p.subst && (self.kind != Kind::Potrf || self.chol_nb().is_some()) {
             let floor = one.trsm_chunk_floor(&p);
-            while p.own_bytes() > self.params.solve_budget && p.rlen > floor {
-                p.rlen = (p.rlen / 2).max(floor);
-            }
+            narrow_chunks(&mut p, floor, |q| q.own_bytes() > self.params.solve_budget);
         }
         p
+    }
+
+    /// The solves' shape for one entry.
+    fn entry_shape(&self) -> Shape {
+        Shape {
+            batch: 1,
+            list: false,
+            ..self.p3_shape()
+        }
     }
 
     /// The plan with enough workspace (cuBLASLt's part still 0).
@@ -639,17 +649,12 @@ impl SolverShape {
         let mut one = self.with(Plan { entries: 1, ..p3 }, (hnb, heblocks), trail, grid);
         if !self.list {
             if self.batch > 1 && one.p3.uses_r && !one.p3.subst {
-                let shape = Shape {
-                    batch: 1,
-                    list: false,
-                    ..self.p3_shape()
-                };
-                let floor = shape.trsm_chunk_floor(&one.p3);
-                while one.own_bytes().saturating_mul(self.batch) > self.params.batch_fit
-                    && one.p3.rlen > floor
-                {
-                    one.p3.rlen = (one.p3.rlen / 2).max(floor);
-                }
+                let floor = self.entry_shape().trsm_chunk_floor(&one.p3);
+                let base = one;
+                narrow_chunks(&mut one.p3, floor, |q| {
+                    let all = SolverPlan { p3: *q, ..base }.own_bytes();
+                    all.saturating_mul(self.batch) > self.params.batch_fit
+                });
                 p3.rlen = one.p3.rlen;
             }
             let per = one.own_bytes().max(1);

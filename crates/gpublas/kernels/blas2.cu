@@ -658,6 +658,35 @@ struct Tri {
         }
         __syncthreads();
     }
+    // Inverts the applied diagonal tile op(A)(b, b) in place in ts, as LAPACK's trti2 does
+    // (col and rdiag: NB elements of shared scratch each).
+    __device__ __forceinline__ void invert_diag(int b, T (*ts)[NB + 1], T* col, T* rdiag) const {
+        load_diag(b, ts);
+        const int i = threadIdx.x;
+        const T one = mk<T>(1.0, 0.0);
+        // The diagonal's reciprocals, all at once (the first step's barrier publishes them): no
+        // division on the columns' chain of dependences. A column's diagonal is only rewritten
+        // by its own step.
+        if (i < NB) rdiag[i] = quotient(one, ts[i][i]);
+        for (int q = 0; q < NB; q++) {
+            // Lower: columns from the last; upper: from the first. The inverse of the part
+            // already done times the column below (above) the diagonal, scaled by -1/diag.
+            const int jj = fwd ? NB - 1 - q : q;
+            if (i < NB) col[i] = ts[i][jj];
+            __syncthreads();
+            const T d = rdiag[jj];
+            T s = zero<T>();
+            const bool mine = i < NB && (fwd ? i > jj : i < jj);
+            if (mine) {
+                const int k0 = fwd ? jj + 1 : i, k1 = fwd ? i : jj - 1;
+                for (int k = k0; k <= k1; k++) fmac(s, ts[i][k], col[k]);
+            }
+            __syncthreads();
+            if (mine) ts[i][jj] = mul(sub(zero<T>(), d), s);
+            if (i == jj) ts[jj][jj] = d;
+            __syncthreads();
+        }
+    }
     __device__ __forceinline__ void store(int b, const T* v) const {
         if (threadIdx.x < NB) {
             const i64 row = (i64)b * NB + threadIdx.x;
@@ -699,50 +728,14 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
     }
 }
 
-// Inverts the applied diagonal tiles op(A)(b, b), one thread block each, into the workspace
-// (column-major NB x NB per block), in place in shared memory as LAPACK's trti2 does.
+// Workspace (per system): flags[nbk] and the ticket counter (zeroed before the launch). Each
+// block inverts its own diagonal tile before it waits for anyone, so the inverses need no
+// workspace and no launch of their own.
 template <class T, int NB>
-__device__ __forceinline__ void trsv_inv(const Job& j, int e, u64 winv) {
+__device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
     __shared__ T ts[NB][NB + 1];
     __shared__ T col[NB];
     __shared__ T rdiag[NB];
-    pdl_enter();
-    Tri<T, NB> t(j, mat_of<T>(j, e), 0);
-    const int b = blockIdx.x;
-    t.load_diag(b, ts);
-    const int i = threadIdx.x;
-    const T one = mk<T>(1.0, 0.0);
-    // The diagonal's reciprocals, all at once (the first step's barrier publishes them): no
-    // division on the columns' chain of dependences. A column's diagonal is only rewritten by
-    // its own step.
-    if (i < NB) rdiag[i] = quotient(one, ts[i][i]);
-    for (int q = 0; q < NB; q++) {
-        // Lower: columns from the last; upper: from the first. The inverse of the part already
-        // done times the column below (above) the diagonal, scaled by -1/diag.
-        const int jj = t.fwd ? NB - 1 - q : q;
-        if (i < NB) col[i] = ts[i][jj];
-        __syncthreads();
-        const T d = rdiag[jj];
-        T s = zero<T>();
-        const bool mine = i < NB && (t.fwd ? i > jj : i < jj);
-        if (mine) {
-            const int k0 = t.fwd ? jj + 1 : i, k1 = t.fwd ? i : jj - 1;
-            for (int k = k0; k <= k1; k++) fmac(s, ts[i][k], col[k]);
-        }
-        __syncthreads();
-        if (mine) ts[i][jj] = mul(sub(zero<T>(), d), s);
-        if (i == jj) ts[jj][jj] = d;
-        __syncthreads();
-    }
-    T* w = (T*)winv + (i64)b * NB * NB;
-    for (int idx = threadIdx.x; idx < NB * NB; idx += blockDim.x) w[idx] = ts[idx % NB][idx / NB];
-}
-
-// Workspace (per system): the inverted diagonal tiles, then flags[nbk] and the ticket counter
-// (zeroed before the launch).
-template <class T, int NB>
-__device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 winv, u64 flags_p) {
-    __shared__ T ts[NB][NB + 1];
     __shared__ T xs[NB];
     __shared__ T rhs[NB];
     __shared__ T part[THREADS];
@@ -756,13 +749,12 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 winv, u64 
     const int q = s_ticket;
     const int b = t.fwd ? q : nbk - 1 - q;
     enum { PER = Tri<T, NB>::PER, L = Tri<T, NB>::L };
-    // The inverse of this block's diagonal tile, fetched now: it does not wait for anyone.
+    // The inverse of this block's diagonal tile, computed now: it does not wait for anyone.
     T inv[PER];
-    {
-        const T* w = (const T*)winv + (i64)b * NB * NB;
+    t.invert_diag(b, ts, col, rdiag);
 #pragma unroll
-        for (int u = 0; u < PER; u++) inv[u] = ldcg(w + t.rr + (i64)(t.lane + u * L) * NB);
-    }
+    for (int u = 0; u < PER; u++) inv[u] = ts[t.rr][t.lane + u * L];
+    __syncthreads();
     // This block's right-hand side does not wait for anyone either.
     T bval = zero<T>();
     if (threadIdx.x < NB) {
@@ -811,8 +803,7 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 winv, u64 
 #ifdef GPUBLAS_FAMILY_SV
 #define SV_KERNELS(TAG, T, NB)                                                                 \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_sub_##TAG(Job j) { trsv_subst<T, NB>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_inv_##TAG(Job j, int e, u64 winv) { trsv_inv<T, NB>(j, e, winv); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 winv, u64 flags) { trsv_blocked<T, NB>(j, e, winv, flags); }
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 flags) { trsv_blocked<T, NB>(j, e, flags); }
 SV_KERNELS(s, float, 64)
 SV_KERNELS(d, double, 64)
 SV_KERNELS(c, float2, 64)

@@ -450,29 +450,19 @@ pub(super) fn run<T: Scalar>(
                 if plan.algo == Algo::TrsvSubst {
                     launch("b2_trsv_sub", &SV, ne, THREADS, &j, None)?;
                 } else {
-                    let nb = trsv_nb(elem);
-                    let nbk = c.n.div_ceil(nb);
-                    // [inverted diagonal tiles][progress flags, ticket counter]
-                    let winv = trsv_tiles;
-                    let progress = trsv_tiles + (nbk * nb * nb * elem) as u64;
-                    let inv = format!("b2_trsv_inv_{tag}");
+                    let nbk = c.n.div_ceil(trsv_nb(elem));
+                    // [progress flags, ticket counter]
+                    let progress = trsv_tiles;
                     let blk = format!("b2_trsv_blk_{tag}");
                     for e in 0..ne {
                         let ei = e as i32;
                         stream.memset32(progress, 0, nbk + 2)?;
                         stream.launch(
                             &SV,
-                            &inv,
-                            nbk as u32,
-                            THREADS as u32,
-                            &mut [param(&j), param(&ei), param(&winv)],
-                        )?;
-                        stream.launch(
-                            &SV,
                             &blk,
                             nbk as u32,
                             THREADS as u32,
-                            &mut [param(&j), param(&ei), param(&winv), param(&progress)],
+                            &mut [param(&j), param(&ei), param(&progress)],
                         )?;
                     }
                 }

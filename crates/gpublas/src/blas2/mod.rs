@@ -24,14 +24,13 @@
 //!   once. Too small a workspace: the triangle is read twice, with no workspace (`PerfDegraded`).
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
 //!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
-//! - `trsv`: the diagonal tiles (64 × 64; 32 × 32 for `Complex64`) are inverted into the
-//!   workspace, all at once; then one block per block of rows multiplies the solved rows it
-//!   depends on as soon as their progress flags (also in the workspace) are up, and applies
-//!   its tile's inverse. Inverting a tile costs accuracy in proportion to that tile's condition
-//!   number (a 64 × 64 piece of the diagonal, not the whole matrix): on ill-conditioned
-//!   triangles use a fixed workspace below the need, which runs plain substitution on one block
-//!   per system (`PerfDegraded`), as do small systems (n ≤ 128) and large batches from the
-//!   start.
+//! - `trsv`: one block per block of rows (64; 32 for `Complex64`) inverts its diagonal tile in
+//!   shared memory, multiplies the solved rows it depends on as soon as their progress flags
+//!   (the workspace: 4 bytes per block of rows) are up, and applies its tile's inverse.
+//!   Inverting a tile costs accuracy in proportion to that tile's condition number (a 64 × 64
+//!   piece of the diagonal, not the whole matrix): on ill-conditioned triangles use a fixed
+//!   workspace below the need, which runs plain substitution on one block per system
+//!   (`PerfDegraded`), as do small systems (n ≤ 128) and large batches from the start.
 //! - Lists: a table of the buffers' device addresses; when a fixed workspace cannot hold the
 //!   whole batch's table, the batch runs in chunks that fit (F8, `PerfDegraded`).
 //!

@@ -127,8 +127,7 @@ pub(crate) struct Blas2Workspace<S> {
     pub partials: S,
     /// A list batch's table of the buffers' device addresses (`chunk` entries: A's, x's, y's).
     pub addr_table: S,
-    /// trsv's inverted diagonal tiles, progress flags and ticket counter (one system at a
-    /// time).
+    /// trsv's progress flags and ticket counter (one system at a time).
     pub trsv_tiles: S,
 }
 
@@ -251,14 +250,11 @@ impl Shape {
         ops * 8
     }
 
-    /// trsv over many blocks: the inverted diagonal tiles, a progress flag per block of rows
-    /// and a ticket counter.
+    /// trsv over many blocks: a progress flag per block of rows and a ticket counter (each
+    /// block inverts its own diagonal tile in shared memory).
     fn trsv_blocked_bytes(&self) -> usize {
-        let nb = trsv_nb(self.elem);
-        let blocks = self.n.div_ceil(nb);
-        blocks
-            .saturating_mul(nb * nb * self.elem)
-            .saturating_add((blocks + 2) * 4)
+        let blocks = self.n.div_ceil(trsv_nb(self.elem));
+        blocks.saturating_add(2).saturating_mul(4)
     }
 
     fn make(&self, algo: Algo, splits: usize, chunk: usize) -> Plan {

@@ -170,7 +170,8 @@ fn m08_query_checks_sizes_and_takes_placeholders(dev: &Device) {
 /// every order the benchmark runs (F4, issue 29): at most 4 MiB of the solver's own parts (the
 /// GEMM engine's slice, CUDA only, is capped at 4 MiB more) for getrf, for potrf up to 16384
 /// (twice cuSOLVER's 4,194,432 bytes at 32768), and for getrs and potrs at 8192 with 2 to 256
-/// right-hand sides (their inverted leaves kept a group at a time); with one, trsv's tiles.
+/// right-hand sides (their inverted leaves kept a group at a time), and with one right-hand
+/// side at every order (Level 2's trsv: a flag per 64-row block).
 fn f4_lu_and_cholesky_queries_stay_within_bounds(dev: &Device) {
     const MIB: usize = 1 << 20;
     let engine = if dev.backend() == Backend::Cuda {
@@ -222,14 +223,27 @@ fn f4_lu_and_cholesky_queries_stay_within_bounds(dev: &Device) {
         h.start_device_memory_size_query().unwrap();
         let _ = solver::potrs(&mut h, Uplo::Upper, n, nrhs, &pa, n, &mut pb, n).unwrap();
         let chol = h.stop_device_memory_size_query().unwrap();
-        // One right-hand side is Level 2's trsv, whose blocked solve keeps every inverted
-        // 64 × 64 diagonal tile (4 MiB at 8192) and a flag per tile (576 bytes more here).
-        let most = 4 * MIB + engine + if nrhs == 1 { 576 } else { 0 };
+        let most = 4 * MIB + engine;
         assert!(
             lu <= most && chol <= most,
             "nrhs = {nrhs}: getrs asks {lu} bytes, potrs {chol}"
         );
         eprintln!("n = {n}, nrhs = {nrhs}: getrs asks {lu} bytes, potrs {chol}");
+    }
+    // One right-hand side needs no inverted tiles in the workspace at any order.
+    for n in [16384usize, 32768] {
+        let mut h = fixed_handle(dev, 0);
+        let pa = DeviceBuffer::<f64>::placeholder(n * n);
+        let pp = DeviceBuffer::<i32>::placeholder(n);
+        let mut pb = DeviceBuffer::<f64>::placeholder(n);
+        h.start_device_memory_size_query().unwrap();
+        let _ = solver::getrs(&mut h, Op::N, n, 1, &pa, n, &pp, &mut pb, n).unwrap();
+        let _ = solver::potrs(&mut h, Uplo::Lower, n, 1, &pa, n, &mut pb, n).unwrap();
+        let both = h.stop_device_memory_size_query().unwrap();
+        assert!(
+            both <= 64 * 1024,
+            "n = {n}, nrhs = 1: getrs and potrs ask {both} bytes"
+        );
     }
 }
 

@@ -91,9 +91,6 @@ pub(crate) struct Shape {
     pub device_scalars: bool,
     /// Most workspace bytes the algorithm may use.
     pub limit: usize,
-    /// Multiprocessors the product should plan for (0: all): fewer leave the rest to kernels
-    /// that run beside it on another stream.
-    pub sm_target: u32,
 }
 
 /// A scalar operand: host bytes (the value) or a device address.
@@ -155,11 +152,6 @@ impl Lt {
             dev: dev.clone(),
             cache: HashMap::new(),
         })
-    }
-
-    /// The multiprocessors of the device this handle belongs to.
-    pub(crate) fn multiprocessors(&self) -> usize {
-        self.dev.multiprocessor_count()
     }
 
     /// Whether this handle belongs to `dev`.
@@ -231,9 +223,6 @@ impl Lt {
             sys::cublasLtPointerMode_t::CUBLASLT_POINTER_MODE_HOST
         };
         set(DA::CUBLASLT_MATMUL_DESC_POINTER_MODE, mode as i32)?;
-        if s.sm_target > 0 {
-            set(DA::CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, s.sm_target as i32)?;
-        }
         let (ar, ac) = if s.ta == Op::N {
             (s.m, s.k)
         } else {

@@ -191,7 +191,6 @@ fn shape<T: Scalar, F>(
     batch: usize,
     device_scalars: bool,
     limit: usize,
-    sm_target: u32,
 ) -> Option<Shape> {
     let Step::Gemm {
         ta,
@@ -245,22 +244,7 @@ fn shape<T: Scalar, F>(
         align: [al(a), al(b), al(c)],
         device_scalars,
         limit,
-        sm_target,
     })
-}
-
-/// Multiprocessors a main-lane product plans for while the side lane runs beside it (0: all).
-/// TEMPORARY measuring hook: GPUBLAS_TUNE_SM_RESERVE leaves that many to the side lane.
-fn beside_sm_target(sms: usize) -> u32 {
-    let reserve: usize = std::env::var("GPUBLAS_TUNE_SM_RESERVE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    if reserve == 0 || reserve >= sms {
-        0
-    } else {
-        (sms - reserve) as u32
-    }
 }
 
 fn entry_stride<T: Element>(b: &Batch<'_, T>) -> i64 {
@@ -290,24 +274,13 @@ pub(crate) fn lt_need<T: Scalar, F>(
     let uniform = !ops.c.view().is_list() && !ops.per_entry_scalars();
     let ne = layout.entries.min(ops.c.count()).max(1);
     let dev_scal = ops.device_scalars();
-    let sm_target = beside_sm_target(lt.multiprocessors());
     let mut need = 0;
-    // Main-lane products between a Back and its Join run beside the side lane (as in `run`).
-    let mut beside = false;
     for st in steps {
-        match *st {
-            Step::Back => beside = true,
-            Step::Join => beside = false,
-            Step::Gemm { count, .. } => {
-                let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
-                let target = if beside { sm_target } else { 0 };
-                if let Some(s) =
-                    shape::<T, F>(st, &bases, by_entries, batch, dev_scal, limit, target)
-                {
-                    need = need.max(lt.prepare(&s)?);
-                }
+        if let Step::Gemm { count, .. } = *st {
+            let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
+            if let Some(s) = shape::<T, F>(st, &bases, by_entries, batch, dev_scal, limit) {
+                need = need.max(lt.prepare(&s)?);
             }
-            _ => {}
         }
     }
     Ok(need)
@@ -373,7 +346,6 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     };
 
     let elem = std::mem::size_of::<T>();
-    let sm_target = beside_sm_target(h.device().multiprocessor_count());
     let (lt_ptr, slots, e_ptr, r_ptr) = (
         address(ws.lt),
         address(ws.slots),
@@ -428,8 +400,6 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
         // its Back. `open` joins the side lane back if a step fails while it may still run
         // (the workspace is released in the handle stream's order).
         let mut on_side = false;
-        // Main-lane products between a Back and its Join run beside the side lane's steps.
-        let mut beside = false;
         let mut open = Unjoined {
             side,
             main: stream,
@@ -452,12 +422,12 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     }
                     (on_side, open.open) = (true, true);
                 }
-                Step::Back => (on_side, beside) = (false, side.is_some()),
+                Step::Back => on_side = false,
                 Step::Join => {
                     if let Some(l) = side {
                         l.join(stream)?;
                     }
-                    (on_side, beside, open.open) = (false, false, false);
+                    (on_side, open.open) = (false, false);
                 }
                 Step::Gemm {
                     a,
@@ -473,9 +443,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     // On the side lane no engine workspace (the main lane's products use it
                     // meanwhile).
                     let lim = if on_side_now { 0 } else { lt_len };
-                    let target = if beside { sm_target } else { 0 };
-                    let Some(sh) =
-                        shape::<T, F::Step>(st, &bases, by_entries, bn, dev_scal, lim, target)
+                    let Some(sh) = shape::<T, F::Step>(st, &bases, by_entries, bn, dev_scal, lim)
                     else {
                         continue;
                     };

@@ -508,11 +508,24 @@ mod imp {
         mut call: impl FnMut(&mut Work<T>) -> Result<(), Error>,
     ) -> Result<(f64, Vec<f64>), Error> {
         let mut t = Vec::with_capacity(reps.max(1));
+        // GPUBLAS_BENCH_HOST: also print the host's time to enqueue each call (when it comes
+        // near the call's device time, the call is bound by its launches, not the GPU).
+        let host = std::env::var_os("GPUBLAS_BENCH_HOST").is_some();
+        let mut enqueue = Vec::new();
         for _ in 0..reps.max(1) {
             w.reset(c)?;
             let timer = Timer::start(stream)?;
+            let t0 = std::time::Instant::now();
             call(w)?;
+            enqueue.push(t0.elapsed().as_secs_f64());
             t.push(timer.stop()?);
+        }
+        if host {
+            eprintln!(
+                "GPUBLAS_BENCH_HOST enqueue ms {:.3?} device ms {:.3?}",
+                enqueue.iter().map(|x| x * 1e3).collect::<Vec<_>>(),
+                t.iter().map(|x| x * 1e3).collect::<Vec<_>>()
+            );
         }
         Ok((median(t.clone()), t))
     }

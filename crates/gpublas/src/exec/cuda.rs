@@ -339,6 +339,10 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     let stream = h.stream();
     stream.bind()?;
     let mut profile = std::env::var_os("GPUBLAS_PROFILE_STEPS").map(|_| Profile::default());
+    // GPUBLAS_PROFILE_HOST: the host's time to issue each step kind (nothing synchronised).
+    let mut host_profile = std::env::var_os("GPUBLAS_PROFILE_HOST").map(|_| Profile::default());
+    let run_start = std::time::Instant::now();
+    let mut issued_256: Option<std::time::Duration> = None;
     let side = if profile.is_none() && steps.contains(&Step::Fork) {
         h.side_lane()?
     } else {
@@ -415,6 +419,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                 Some(_) => Some(crate::Timer::start(stream)?),
                 None => None,
             };
+            let issued = std::time::Instant::now();
             match *st {
                 Step::Fork => {
                     if let Some(l) = side {
@@ -476,16 +481,34 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
             if let (Some(p), Some(t)) = (profile.as_mut(), timer) {
                 p.add(st, t.stop()?);
             }
+            if let Some(p) = host_profile.as_mut() {
+                p.add(st, issued.elapsed().as_secs_f64());
+                // Where the first 256 steps end: launches issued much faster early than late
+                // mean a full launch queue, not the host, set the pace.
+                if issued_256.is_none() && p.count() >= 256 {
+                    issued_256 = Some(run_start.elapsed());
+                }
+            }
         }
         e0 += ne;
     }
     if let Some(p) = profile {
-        p.print(name, steps.len());
+        p.print("GPUBLAS_PROFILE_STEPS", name, steps.len());
+    }
+    if let Some(p) = host_profile {
+        let all = run_start.elapsed().as_secs_f64() * 1e3;
+        let early = issued_256.map_or(0.0, |d| d.as_secs_f64() * 1e3);
+        p.print(
+            &format!("GPUBLAS_PROFILE_HOST (run {all:.3} ms, first 256 steps {early:.3} ms)"),
+            name,
+            steps.len(),
+        );
     }
     Ok(())
 }
 
-/// Time per step kind of the programs a call ran (`GPUBLAS_PROFILE_STEPS`).
+/// Time per step kind of the programs a call ran (`GPUBLAS_PROFILE_STEPS`: on the device, each
+/// step synchronised; `GPUBLAS_PROFILE_HOST`: the host's time to issue them).
 #[derive(Default)]
 struct Profile {
     kinds: std::collections::BTreeMap<String, (f64, usize)>,
@@ -506,17 +529,19 @@ impl Profile {
         e.1 += 1;
     }
 
-    fn print(&self, name: &str, steps: usize) {
+    /// Steps recorded so far.
+    fn count(&self) -> usize {
+        self.kinds.values().map(|k| k.1).sum()
+    }
+
+    fn print(&self, what: &str, name: &str, steps: usize) {
         let parts: Vec<String> = self
             .kinds
             .iter()
             .map(|(k, (t, n))| format!("{k} {:.3} ms / {n}", t * 1e3))
             .collect();
         // Asked for by name: printed, not logged (no subscriber is needed to see it).
-        eprintln!(
-            "GPUBLAS_PROFILE_STEPS {name} steps={steps}: {}",
-            parts.join(", ")
-        );
+        eprintln!("{what} {name} steps={steps}: {}", parts.join(", "));
     }
 }
 

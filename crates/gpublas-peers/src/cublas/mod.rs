@@ -546,6 +546,7 @@ impl Drop for Cublas {
 // After `typed!`, which they use (macros are in scope from their definition on).
 mod blas1;
 mod blas2;
+mod blas2_more;
 mod blas3;
 mod solve;
 

@@ -77,8 +77,16 @@ pub(crate) enum Kind {
 /// How the matrix is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Storage {
-    Full { lda: usize },
-    Band { k: usize, lda: usize },
+    Full {
+        lda: usize,
+    },
+    /// BLAS band storage: element (i, j), `j - ku <= i <= j + kl`, at `ku + i - j + j lda`
+    /// (symmetric and triangular bands: `(kl, ku)` is `(k, 0)` lower, `(0, k)` upper).
+    Band {
+        kl: usize,
+        ku: usize,
+        lda: usize,
+    },
     Packed,
 }
 
@@ -112,11 +120,11 @@ impl<T: Scalar> Call<'_, '_, T> {
         }
     }
 
-    /// Rows of the stored matrix (band: k + 1).
+    /// Rows of the stored matrix (band: kl + ku + 1).
     fn stored_rows(&self) -> usize {
         match self.storage {
-            // k + 1 overflowing is an error of check_sizes before anything uses this.
-            Storage::Band { k, .. } => k.saturating_add(1),
+            // kl + ku + 1 overflowing is an error of check_sizes before anything uses this.
+            Storage::Band { kl, ku, .. } => kl.saturating_add(ku).saturating_add(1),
             _ => self.m,
         }
     }
@@ -138,7 +146,13 @@ impl<T: Scalar> Call<'_, '_, T> {
                 format!("m = {}, n = {}, lda = {lda}", self.m, self.n)
             }
             Storage::Full { lda } => format!("n = {}, lda = {lda}", self.n),
-            Storage::Band { k, lda } => format!("n = {}, k = {k}, lda = {lda}", self.n),
+            Storage::Band { kl, ku, lda } if self.kind == Kind::Gemv => format!(
+                "m = {}, n = {}, kl = {kl}, ku = {ku}, lda = {lda}",
+                self.m, self.n
+            ),
+            Storage::Band { kl, ku, lda } => {
+                format!("n = {}, k = {}, lda = {lda}", self.n, kl.max(ku))
+            }
             Storage::Packed => format!("packed n = {}", self.n),
         }
     }
@@ -160,8 +174,11 @@ impl<T: Scalar> Call<'_, '_, T> {
     /// (input x, output vector).
     fn inc_positions(&self) -> (usize, usize) {
         match (self.kind, self.storage) {
+            (Kind::Gemv, Storage::Band { .. }) => (10, 13),
             (Kind::Gemv, _) => (8, 11),
-            (Kind::Symv | Kind::Hemv, _) => (7, 10),
+            (Kind::Symv | Kind::Hemv, Storage::Band { .. }) => (8, 11),
+            (Kind::Symv | Kind::Hemv, Storage::Packed) => (6, 9),
+            (Kind::Symv | Kind::Hemv, Storage::Full { .. }) => (7, 10),
             (_, Storage::Band { .. }) => (0, 9),
             (_, Storage::Packed) => (0, 7),
             (_, Storage::Full { .. }) => (0, 8),
@@ -181,13 +198,26 @@ impl<T: Scalar> Call<'_, '_, T> {
                 if self.kind == Kind::Gemv { "m" } else { "n" },
             ),
             // Any k >= 0, as in reference BLAS: a band wider than the matrix has unused rows.
-            Storage::Band { k, lda } => {
-                let rows = k.checked_add(1).ok_or_else(|| {
-                    Error::InvalidSize(format!(
-                        "{name}: k = {k} leaves no lda >= k + 1 in the address space"
-                    ))
+            Storage::Band { kl, ku, lda } => {
+                let general = self.kind == Kind::Gemv;
+                let rows = kl.checked_add(ku).and_then(|r| r.checked_add(1));
+                let rows = rows.ok_or_else(|| {
+                    Error::InvalidSize(if general {
+                        format!("{name}: kl = {kl}, ku = {ku} leave no lda >= kl + ku + 1 in the address space")
+                    } else {
+                        format!(
+                            "{name}: k = {} leaves no lda >= k + 1 in the address space",
+                            kl.max(ku)
+                        )
+                    })
                 })?;
-                check_ld(name, "lda", lda, rows, "k + 1")
+                check_ld(
+                    name,
+                    "lda",
+                    lda,
+                    rows,
+                    if general { "kl + ku + 1" } else { "k + 1" },
+                )
             }
             Storage::Packed => Ok(()),
         }?;
@@ -277,6 +307,14 @@ impl<T: Scalar> Call<'_, '_, T> {
             list: self.a.is_list(),
             sms: h.device().multiprocessor_count(),
             params: plan::Blas2Params::auto(),
+            band_rows: match (self.kind, self.storage) {
+                // tbmv keeps the geometry of its rows (its workspace follows the geometry, and
+                // a query names no band width).
+                (Kind::Gemv | Kind::Symv | Kind::Hemv, Storage::Band { .. }) => {
+                    Some(self.stored_rows().min(self.m))
+                }
+                _ => None,
+            },
         }
     }
 }

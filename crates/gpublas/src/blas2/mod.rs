@@ -1,32 +1,39 @@
-//! Level 2: `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv` for `f32`, `f64`,
-//! `Complex32`, `Complex64` (`hemv` complex only), each single, `_batched` (lists of buffers)
-//! and `_strided_batched` (one buffer, a stride), from one generic implementation (SPEC F1).
+//! Level 2: `gemv`, `gbmv`, `symv`, `hemv`, `sbmv`, `hbmv`, `spmv`, `hpmv`, `trmv`, `tbmv`,
+//! `tpmv`, `trsv`, `tbsv`, `tpsv` for `f32`, `f64`, `Complex32`, `Complex64` (`hemv`, `hbmv`,
+//! `hpmv` complex only), each single, `_batched` (lists of buffers) and `_strided_batched` (one
+//! buffer, a stride), from one generic implementation (SPEC F1).
 //!
 //! Matrices are column-major as in BLAS (`m`, `n`, buffer, `lda`); band matrices use the BLAS
-//! band layout (`k` super- or sub-diagonals, `lda >= k + 1`; any `k >= 0`, as in reference
-//! BLAS: with `k >= n` the band's rows beyond the matrix are never read), packed ones the BLAS
-//! packed layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative
+//! band layout (`gbmv`: `kl` sub- and `ku` super-diagonals, `lda >= kl + ku + 1`; the
+//! symmetric, Hermitian and triangular ones `k` off-diagonals of the stored triangle,
+//! `lda >= k + 1`; any widths, as in reference BLAS: rows of a band beyond the matrix are
+//! never read), packed ones the BLAS packed layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative
 //! one walks the vector backwards, as reference BLAS does. An increment of 0 is
 //! `Error::InvalidValue` here, as reference BLAS rejects it in every Level-2 routine (its
 //! `xerbla` check; unlike Level 1, where it is a valid call). `alpha`/`beta` are [`Coef`]s:
 //! on the host, or in device memory (then nothing waits and the call can be captured into a
 //! graph). `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0`
 //! means `A` and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
-//! triangle (and not the diagonal when it is `Diag::Unit`; `hemv` takes the diagonal's real
-//! part).
+//! triangle or band (and not the diagonal when it is `Diag::Unit`; `hemv`, `hbmv` and `hpmv`
+//! take the diagonal's real part).
 //!
 //! Workspace (rocBLAS's "column reductions of skinny matrices" and "result array before
 //! overwriting input"), from one function (F4, [`workspace_bytes`] answers it for a shape):
 //! - `gemv`: partial sums when a product is split over more blocks than it has output tiles
 //!   (skinny transposed matrices, short wide ones). A fixed workspace that is too small runs
 //!   fewer splits: `PerfDegraded`, same answer within rounding.
-//! - `symv`/`hemv`: partial sums of both halves of the stored triangle, so the triangle is read
-//!   once. Too small a workspace: the triangle is read twice, with no workspace (`PerfDegraded`).
+//! - `gbmv`: none (the band's columns are short: one pass, its geometry set by the band).
+//! - `symv`/`hemv`/`spmv`/`hpmv`: partial sums of both halves of the stored triangle, so the
+//!   triangle is read once. Too small a workspace: the triangle is read twice, with no workspace
+//!   (`PerfDegraded`).
+//! - `sbmv`/`hbmv`: none; the stored band is read twice (it is short enough to stay in the L2
+//!   cache between the passes), so the need does not depend on the band width.
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
 //!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
-//! - `trsv`: one block per block of rows (64; 32 for `Complex64`) inverts its diagonal tile in
-//!   shared memory, multiplies the solved rows it depends on as soon as their progress flags
-//!   (the workspace: 4 bytes per block of rows) are up, and applies its tile's inverse.
+//! - `trsv`/`tbsv`/`tpsv`: one block per block of rows (64; 32 for `Complex64`) inverts its
+//!   diagonal tile in shared memory, multiplies the solved rows it depends on (for a band,
+//!   only the tiles that meet it) as soon as their progress flags (the workspace: 4 bytes per
+//!   block of rows) are up, and applies its tile's inverse.
 //!   Inverting a tile costs accuracy in proportion to that tile's condition number (a 64 × 64
 //!   piece of the diagonal, not the whole matrix): on ill-conditioned triangles use a fixed
 //!   workspace below the need, which runs plain substitution on one block per system

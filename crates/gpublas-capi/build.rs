@@ -124,6 +124,23 @@ fn rows() -> Vec<Row> {
           "uplo uplo; op trans; diag diag; size n; din a T [imp::packed_span(n)]; vout x incx [n]; batch"),
         r("blas2", "trsv", named("sdcz", "trsv"),
           "uplo uplo; op trans; diag diag; size n; min a lda [n | n]; vout x incx [n]; batch"),
+        r("blas2", "gbmv", named("sdcz", "gbmv"),
+          "op trans; size m; size n; size kl; size ku; coef alpha T; \
+           min a lda [kl.saturating_add(ku).saturating_add(1) | n]; \
+           vin x incx [if trans == Op::N { n } else { m }]; coef beta T; \
+           vout y incy [if trans == Op::N { m } else { n }]; batch"),
+        r("blas2", "sbmv", named("sdcz", "sbmv"),
+          "uplo uplo; size n; size k; coef alpha T; min a lda [k.saturating_add(1) | n]; vin x incx [n]; coef beta T; vout y incy [n]; batch"),
+        r("blas2", "hbmv", named("cz", "hbmv"),
+          "uplo uplo; size n; size k; coef alpha T; min a lda [k.saturating_add(1) | n]; vin x incx [n]; coef beta T; vout y incy [n]; batch"),
+        r("blas2", "spmv", named("sdcz", "spmv"),
+          "uplo uplo; size n; coef alpha T; din a T [imp::packed_span(n)]; vin x incx [n]; coef beta T; vout y incy [n]; batch"),
+        r("blas2", "hpmv", named("cz", "hpmv"),
+          "uplo uplo; size n; coef alpha T; din a T [imp::packed_span(n)]; vin x incx [n]; coef beta T; vout y incy [n]; batch"),
+        r("blas2", "tbsv", named("sdcz", "tbsv"),
+          "uplo uplo; op trans; diag diag; size n; size k; min a lda [k.saturating_add(1) | n]; vout x incx [n]; batch"),
+        r("blas2", "tpsv", named("sdcz", "tpsv"),
+          "uplo uplo; op trans; diag diag; size n; din a T [imp::packed_span(n)]; vout x incx [n]; batch"),
         // Level 3.
         r("blas3", "gemm", named("sdcz", "gemm"),
           Box::leak(format!("op transa; op transb; size m; size n; size k; coef alpha T; {A_GEMM}; {B_GEMM}; coef beta T; mout c ldc [m | n]; batch").into_boxed_str())),

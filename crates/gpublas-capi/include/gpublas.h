@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 // How many routine entry points this build generated.
-#define GPUBLAS_ROUTINE_COUNT 420
+#define GPUBLAS_ROUTINE_COUNT 492
 
 // The object behind a `gpublas_handle`.
 typedef struct GpublasHandle GpublasHandle;
@@ -3028,6 +3028,1042 @@ gpublas_status gpublas_ztrsv_strided_batched(gpublas_handle handle,
                                              int64_t n,
                                              const struct gpublas_double_complex *a,
                                              int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::gbmv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgbmv(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t kl,
+                             int64_t ku,
+                             const float *alpha,
+                             const float *a,
+                             int64_t lda,
+                             const float *x,
+                             int64_t incx,
+                             const float *beta,
+                             float *y,
+                             int64_t incy);
+
+// `blas2::gbmv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgbmv_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t kl,
+                                     int64_t ku,
+                                     const float *alpha,
+                                     const float *const *a,
+                                     int64_t lda,
+                                     const float *const *x,
+                                     int64_t incx,
+                                     const float *beta,
+                                     float *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::gbmv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t kl,
+                                             int64_t ku,
+                                             const float *alpha,
+                                             const float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const float *beta,
+                                             float *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::gbmv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgbmv(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t kl,
+                             int64_t ku,
+                             const double *alpha,
+                             const double *a,
+                             int64_t lda,
+                             const double *x,
+                             int64_t incx,
+                             const double *beta,
+                             double *y,
+                             int64_t incy);
+
+// `blas2::gbmv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgbmv_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t kl,
+                                     int64_t ku,
+                                     const double *alpha,
+                                     const double *const *a,
+                                     int64_t lda,
+                                     const double *const *x,
+                                     int64_t incx,
+                                     const double *beta,
+                                     double *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::gbmv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t kl,
+                                             int64_t ku,
+                                             const double *alpha,
+                                             const double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const double *beta,
+                                             double *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::gbmv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgbmv(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t kl,
+                             int64_t ku,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *a,
+                             int64_t lda,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *beta,
+                             struct gpublas_float_complex *y,
+                             int64_t incy);
+
+// `blas2::gbmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgbmv_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t kl,
+                                     int64_t ku,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *beta,
+                                     struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::gbmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t kl,
+                                             int64_t ku,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *beta,
+                                             struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::gbmv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgbmv(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t kl,
+                             int64_t ku,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *a,
+                             int64_t lda,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *beta,
+                             struct gpublas_double_complex *y,
+                             int64_t incy);
+
+// `blas2::gbmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgbmv_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t kl,
+                                     int64_t ku,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *beta,
+                                     struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::gbmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t kl,
+                                             int64_t ku,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *beta,
+                                             struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::sbmv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssbmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t k,
+                             const float *alpha,
+                             const float *a,
+                             int64_t lda,
+                             const float *x,
+                             int64_t incx,
+                             const float *beta,
+                             float *y,
+                             int64_t incy);
+
+// `blas2::sbmv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssbmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t k,
+                                     const float *alpha,
+                                     const float *const *a,
+                                     int64_t lda,
+                                     const float *const *x,
+                                     int64_t incx,
+                                     const float *beta,
+                                     float *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::sbmv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t k,
+                                             const float *alpha,
+                                             const float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const float *beta,
+                                             float *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::sbmv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsbmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t k,
+                             const double *alpha,
+                             const double *a,
+                             int64_t lda,
+                             const double *x,
+                             int64_t incx,
+                             const double *beta,
+                             double *y,
+                             int64_t incy);
+
+// `blas2::sbmv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsbmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t k,
+                                     const double *alpha,
+                                     const double *const *a,
+                                     int64_t lda,
+                                     const double *const *x,
+                                     int64_t incx,
+                                     const double *beta,
+                                     double *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::sbmv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t k,
+                                             const double *alpha,
+                                             const double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const double *beta,
+                                             double *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::sbmv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csbmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t k,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *a,
+                             int64_t lda,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *beta,
+                             struct gpublas_float_complex *y,
+                             int64_t incy);
+
+// `blas2::sbmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csbmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t k,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *beta,
+                                     struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::sbmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t k,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *beta,
+                                             struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::sbmv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsbmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t k,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *a,
+                             int64_t lda,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *beta,
+                             struct gpublas_double_complex *y,
+                             int64_t incy);
+
+// `blas2::sbmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsbmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t k,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *beta,
+                                     struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::sbmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t k,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *beta,
+                                             struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::hbmv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chbmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t k,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *a,
+                             int64_t lda,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *beta,
+                             struct gpublas_float_complex *y,
+                             int64_t incy);
+
+// `blas2::hbmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chbmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t k,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *beta,
+                                     struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::hbmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t k,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *beta,
+                                             struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::hbmv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhbmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t k,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *a,
+                             int64_t lda,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *beta,
+                             struct gpublas_double_complex *y,
+                             int64_t incy);
+
+// `blas2::hbmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhbmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t k,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *beta,
+                                     struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::hbmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhbmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t k,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *beta,
+                                             struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::spmv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const float *alpha,
+                             const float *a,
+                             const float *x,
+                             int64_t incx,
+                             const float *beta,
+                             float *y,
+                             int64_t incy);
+
+// `blas2::spmv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const float *alpha,
+                                     const float *const *a,
+                                     const float *const *x,
+                                     int64_t incx,
+                                     const float *beta,
+                                     float *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::spmv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const float *alpha,
+                                             const float *a,
+                                             int64_t stride_a,
+                                             const float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const float *beta,
+                                             float *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::spmv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const double *alpha,
+                             const double *a,
+                             const double *x,
+                             int64_t incx,
+                             const double *beta,
+                             double *y,
+                             int64_t incy);
+
+// `blas2::spmv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const double *alpha,
+                                     const double *const *a,
+                                     const double *const *x,
+                                     int64_t incx,
+                                     const double *beta,
+                                     double *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::spmv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const double *alpha,
+                                             const double *a,
+                                             int64_t stride_a,
+                                             const double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const double *beta,
+                                             double *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::spmv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *a,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *beta,
+                             struct gpublas_float_complex *y,
+                             int64_t incy);
+
+// `blas2::spmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *a,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *beta,
+                                     struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::spmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t stride_a,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *beta,
+                                             struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::spmv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *a,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *beta,
+                             struct gpublas_double_complex *y,
+                             int64_t incy);
+
+// `blas2::spmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *a,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *beta,
+                                     struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::spmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *a,
+                                             int64_t stride_a,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *beta,
+                                             struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::hpmv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *a,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *beta,
+                             struct gpublas_float_complex *y,
+                             int64_t incy);
+
+// `blas2::hpmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *a,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *beta,
+                                     struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::hpmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t stride_a,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *beta,
+                                             struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::hpmv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpmv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *a,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *beta,
+                             struct gpublas_double_complex *y,
+                             int64_t incy);
+
+// `blas2::hpmv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpmv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *a,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *beta,
+                                     struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     int64_t batch_count);
+
+// `blas2::hpmv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpmv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *a,
+                                             int64_t stride_a,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *beta,
+                                             struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             int64_t batch_count);
+
+// `blas2::tbsv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_stbsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             int64_t k,
+                             const float *a,
+                             int64_t lda,
+                             float *x,
+                             int64_t incx);
+
+// `blas2::tbsv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_stbsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     int64_t k,
+                                     const float *const *a,
+                                     int64_t lda,
+                                     float *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tbsv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_stbsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             int64_t k,
+                                             const float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tbsv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtbsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             int64_t k,
+                             const double *a,
+                             int64_t lda,
+                             double *x,
+                             int64_t incx);
+
+// `blas2::tbsv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtbsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     int64_t k,
+                                     const double *const *a,
+                                     int64_t lda,
+                                     double *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tbsv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtbsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             int64_t k,
+                                             const double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tbsv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctbsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             int64_t k,
+                             const struct gpublas_float_complex *a,
+                             int64_t lda,
+                             struct gpublas_float_complex *x,
+                             int64_t incx);
+
+// `blas2::tbsv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctbsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     int64_t k,
+                                     const struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tbsv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctbsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             int64_t k,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tbsv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztbsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             int64_t k,
+                             const struct gpublas_double_complex *a,
+                             int64_t lda,
+                             struct gpublas_double_complex *x,
+                             int64_t incx);
+
+// `blas2::tbsv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztbsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     int64_t k,
+                                     const struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tbsv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztbsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             int64_t k,
+                                             const struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tpsv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_stpsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             const float *a,
+                             float *x,
+                             int64_t incx);
+
+// `blas2::tpsv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_stpsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     const float *const *a,
+                                     float *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tpsv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_stpsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             const float *a,
+                                             int64_t stride_a,
+                                             float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tpsv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtpsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             const double *a,
+                             double *x,
+                             int64_t incx);
+
+// `blas2::tpsv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtpsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     const double *const *a,
+                                     double *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tpsv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dtpsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             const double *a,
+                                             int64_t stride_a,
+                                             double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tpsv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctpsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             const struct gpublas_float_complex *a,
+                             struct gpublas_float_complex *x,
+                             int64_t incx);
+
+// `blas2::tpsv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctpsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *const *a,
+                                     struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tpsv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_ctpsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *a,
+                                             int64_t stride_a,
+                                             struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::tpsv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztpsv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             gpublas_operation trans,
+                             gpublas_diagonal diag,
+                             int64_t n,
+                             const struct gpublas_double_complex *a,
+                             struct gpublas_double_complex *x,
+                             int64_t incx);
+
+// `blas2::tpsv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztpsv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     gpublas_operation trans,
+                                     gpublas_diagonal diag,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *const *a,
+                                     struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     int64_t batch_count);
+
+// `blas2::tpsv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_ztpsv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             gpublas_operation trans,
+                                             gpublas_diagonal diag,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *a,
                                              int64_t stride_a,
                                              struct gpublas_double_complex *x,
                                              int64_t incx,

@@ -345,6 +345,192 @@ fn f10_dtrsm_and_band_packed(dev: &str) {
     }
 }
 
+/// dgbmv (m != n, kl != ku, transposed), dsbmv, dspmv, dtbsv and dtpsv through C: band and
+/// packed storage with NaN wherever nothing may be read.
+fn f10_band_packed_products_and_solves(dev: &str) {
+    let c = C::on(dev);
+    let mut r = rng(5);
+    // dgbmv: A is 37 x 29 with kl = 2, ku = 4, lda = 9 (two rows of padding, NaN).
+    let (m, n, kl, ku, lda) = (37usize, 29usize, 2usize, 4usize, 9usize);
+    let mut a = vec![f64::NAN; lda * n];
+    let mut dense = vec![0.0; m * n];
+    for j in 0..n {
+        for i in j.saturating_sub(ku)..(j + kl + 1).min(m) {
+            let v = r.gen_range(-1.0..1.0);
+            a[ku + i - j + j * lda] = v;
+            dense[i + j * m] = v;
+        }
+    }
+    let x = rand_vec(&mut r, m);
+    let y = vec![f64::NAN; n]; // beta = 0: not read
+    let (alpha, beta) = (1.5f64, 0.0f64);
+    let (da, dx, dy) = (c.up(&a), c.up(&x), c.up(&y));
+    // SAFETY: band storage of lda * n, x of m, y of n.
+    let s = unsafe {
+        gpublas_dgbmv(
+            c.h,
+            GPUBLAS_OPERATION_TRANSPOSE,
+            m as i64,
+            n as i64,
+            kl as i64,
+            ku as i64,
+            &alpha,
+            da,
+            lda as i64,
+            dx,
+            1,
+            &beta,
+            dy,
+            1,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    let got = c.down(dy, n);
+    for j in 0..n {
+        let w: f64 = (0..m).map(|i| dense[i + j * m] * x[i]).sum::<f64>() * alpha;
+        assert!(
+            (got[j] - w).abs() < 1e-12,
+            "gbmv entry {j}: {} vs {w}",
+            got[j]
+        );
+    }
+
+    // dsbmv lower (k = 3, lda = 6) and dspmv upper on the same symmetric matrix.
+    let (n, k, lda) = (41usize, 3usize, 6usize);
+    let mut band = vec![f64::NAN; lda * n];
+    let mut packed = vec![0.0; n * (n + 1) / 2];
+    let mut dense = vec![0.0; n * n];
+    for j in 0..n {
+        for i in j..(j + k + 1).min(n) {
+            let v = r.gen_range(-1.0..1.0);
+            band[i - j + j * lda] = v;
+            // upper packed: (j, i) with j <= i at j + i (i + 1) / 2
+            packed[j + i * (i + 1) / 2] = v;
+            dense[i + j * n] = v;
+            dense[j + i * n] = v;
+        }
+    }
+    let x = rand_vec(&mut r, 2 * n);
+    let y0 = rand_vec(&mut r, n);
+    let (alpha, beta) = (-0.5f64, 2.0f64);
+    let want: Vec<f64> = (0..n)
+        .map(|i| alpha * (0..n).map(|j| dense[i + j * n] * x[2 * j]).sum::<f64>() + beta * y0[i])
+        .collect();
+    let (db, dp, dx) = (c.up(&band), c.up(&packed), c.up(&x));
+    let (dy1, dy2) = (c.up(&y0), c.up(&y0));
+    // SAFETY: band storage of lda * n, packed of n (n + 1) / 2, x of n at increment 2, y of n.
+    let (s1, s2) = unsafe {
+        (
+            gpublas_dsbmv(
+                c.h,
+                GPUBLAS_FILL_LOWER,
+                n as i64,
+                k as i64,
+                &alpha,
+                db,
+                lda as i64,
+                dx,
+                2,
+                &beta,
+                dy1,
+                1,
+            ),
+            gpublas_dspmv(
+                c.h,
+                GPUBLAS_FILL_UPPER,
+                n as i64,
+                &alpha,
+                dp,
+                dx,
+                2,
+                &beta,
+                dy2,
+                1,
+            ),
+        )
+    };
+    assert_eq!((s1, s2), (0, 0), "{}", last());
+    for (name, d) in [("sbmv", dy1), ("spmv", dy2)] {
+        let got = c.down(d, n);
+        for i in 0..n {
+            assert!((got[i] - want[i]).abs() < 1e-12, "{name} row {i}");
+        }
+    }
+
+    // dtbsv upper (k = 2, lda = 4) and dtpsv lower: solve, then check the residual.
+    let (n, k, lda) = (70usize, 2usize, 4usize);
+    let mut band = vec![f64::NAN; lda * n];
+    let mut dense = vec![0.0; n * n];
+    for j in 0..n {
+        for i in j.saturating_sub(k)..=j {
+            let v = if i == j {
+                3.0 + r.gen_range(0.0..1.0)
+            } else {
+                r.gen_range(-1.0..1.0)
+            };
+            band[k + i - j + j * lda] = v;
+            dense[i + j * n] = v;
+        }
+    }
+    let b = rand_vec(&mut r, n);
+    let (dab, dxb) = (c.up(&band), c.up(&b));
+    // SAFETY: band storage of lda * n and x of n.
+    let s = unsafe {
+        gpublas_dtbsv(
+            c.h,
+            GPUBLAS_FILL_UPPER,
+            GPUBLAS_OPERATION_NONE,
+            GPUBLAS_DIAGONAL_NON_UNIT,
+            n as i64,
+            k as i64,
+            dab,
+            lda as i64,
+            dxb,
+            1,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    let sol = c.down(dxb, n);
+    for i in 0..n {
+        let ax: f64 = (0..n).map(|j| dense[i + j * n] * sol[j]).sum();
+        assert!((ax - b[i]).abs() < 1e-12, "tbsv residual row {i}");
+    }
+    let mut packed = vec![0.0; n * (n + 1) / 2];
+    let mut dense = vec![0.0; n * n];
+    for j in 0..n {
+        for i in j..n {
+            let v = if i == j {
+                3.0
+            } else {
+                r.gen_range(-1.0..1.0) / n as f64
+            };
+            packed[i + j * (2 * n - j - 1) / 2] = v;
+            dense[i + j * n] = v;
+        }
+    }
+    let (dap, dxp) = (c.up(&packed), c.up(&b));
+    // SAFETY: a packed triangle of order n and x of n.
+    let s = unsafe {
+        gpublas_dtpsv(
+            c.h,
+            GPUBLAS_FILL_LOWER,
+            GPUBLAS_OPERATION_TRANSPOSE,
+            GPUBLAS_DIAGONAL_NON_UNIT,
+            n as i64,
+            dap,
+            dxp,
+            1,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    let sol = c.down(dxp, n);
+    for i in 0..n {
+        // op(A) = Aᵀ: row i of Aᵀ is column i of A.
+        let ax: f64 = (0..n).map(|j| dense[j + i * n] * sol[j]).sum();
+        assert!((ax - b[i]).abs() < 1e-12, "tpsv residual row {i}");
+    }
+}
+
 /// dpotrf + dpotrs on an SPD matrix, sgetrf_strided_batched + sgetrs_strided_batched, info.
 fn f6_solver_through_c(dev: &str) {
     let c = C::on(dev);
@@ -1444,6 +1630,7 @@ on_both_backends!(
     f10_dgemm_strided_batched,
     f10_zgemv_batched,
     f10_dtrsm_and_band_packed,
+    f10_band_packed_products_and_solves,
     f6_solver_through_c,
     f6_level1_pointer_modes,
     m9_query_null_pointers_then_preallocate,

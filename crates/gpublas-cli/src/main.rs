@@ -221,7 +221,7 @@ fn info(sel: &Option<String>) -> Result<(), Error> {
 struct Query {
     /// Level 1: asum, nrm2, dot, dotc, iamax, iamin (reductions); axpy, scal, copy, swap,
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
-    /// symv, hemv, trmv, tbmv, tpmv, trsv. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
+    /// gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
     /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs.
     /// Transfers: set_vector, get_vector, set_matrix, get_matrix (and `_async`).
     routine: String,
@@ -230,16 +230,16 @@ struct Query {
     /// of A (trtri, getrs, potrf, potrs), getrf's columns. Not needed by rotg and rotmg.
     #[arg(long)]
     n: Option<usize>,
-    /// gemv: rows of A; gemm, symm, hemm, trmm, trsm: rows of C or B; getrf: rows of A
+    /// gemv, gbmv: rows of A; gemm, symm, hemm, trmm, trsm: rows of C or B; getrf: rows of A
     /// (default: n).
     #[arg(long)]
     m: Option<usize>,
-    /// tbmv: off-diagonals of the band (default: 1, or 0 when n <= 1; any k, as in reference
-    /// BLAS: k >= n leaves unused band rows). gemm and the rank-k
+    /// tbmv, tbsv, sbmv, hbmv: off-diagonals of the band; gbmv: both kl and ku (default: 1, or
+    /// 0 when n <= 1; any k, as in reference BLAS: k >= n leaves unused band rows). gemm and the rank-k
     /// updates: the inner dimension (default: n).
     #[arg(long)]
     k: Option<usize>,
-    /// gemv, trmv, tbmv, tpmv, trsv, trmm, trsm, getrs: op(A) is n (A), t (Aᵀ) or c (Aᴴ);
+    /// gemv, gbmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, trmm, trsm, getrs: op(A) is n (A), t (Aᵀ) or c (Aᴴ);
     /// gemm: op(A); syrk, syr2k, syrkx: n or t; herk, her2k, herkx: n or c.
     #[arg(long, default_value = "n")]
     op: String,
@@ -249,18 +249,18 @@ struct Query {
     /// symm, hemm, trmm, trsm: A on the left (l) or the right (r).
     #[arg(long, default_value = "l")]
     side: String,
-    /// symv, hemv, trmv, tbmv, tpmv, trsv and the Level-3 routines but gemm, potrf, potrs:
-    /// the stored triangle, u (upper) or l (lower).
+    /// The symmetric, Hermitian and triangular Level-2 routines and the Level-3 routines but
+    /// gemm, potrf, potrs: the stored triangle, u (upper) or l (lower).
     #[arg(long, default_value = "u")]
     uplo: String,
-    /// trmv, tbmv, tpmv, trsv, trmm, trsm, trtri: n (non-unit) or u (unit) diagonal.
+    /// trmv, tbmv, tpmv, trsv, tbsv, tpsv, trmm, trsm, trtri: n (non-unit) or u (unit) diagonal.
     #[arg(long, default_value = "n")]
     diag: String,
     /// getrs, potrs: right-hand sides (default: 1).
     #[arg(long)]
     nrhs: Option<usize>,
-    /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv, hemm, herk, her2k,
-    /// herkx).
+    /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv, hbmv, hpmv, hemm, herk,
+    /// her2k, herkx).
     #[arg(long = "type", value_name = "TYPE")]
     ty: Option<String>,
     /// Number of problems: the strided-batched form when > 1 (the list form with --list).
@@ -410,16 +410,19 @@ struct L2<T> {
 impl<T: Element> L2<T> {
     fn new(c: &Call) -> Result<L2<T>, Error> {
         let (m, n, k) = (c.m, c.n, c.k);
-        let gemv = c.routine == "gemv";
+        let gemv = matches!(c.routine.as_str(), "gemv" | "gbmv");
         let rows = if gemv { m } else { n };
         let (lda, a_span) = match c.routine.as_str() {
-            "tbmv" => {
+            "tbmv" | "tbsv" | "sbmv" | "hbmv" | "gbmv" => {
+                // gbmv: kl = ku = k.
+                let bands = if c.routine == "gbmv" { 2 } else { 1 };
                 let rows = k
-                    .checked_add(1)
-                    .ok_or_else(|| overflow(&format!("k + 1 with k = {k}")))?;
+                    .checked_mul(bands)
+                    .and_then(|v| v.checked_add(1))
+                    .ok_or_else(|| overflow(&format!("the band rows with k = {k}")))?;
                 (rows, rows.checked_mul(n))
             }
-            "tpmv" => (1, n.checked_mul(n + 1).map(|v| v / 2)),
+            "tpmv" | "tpsv" | "spmv" | "hpmv" => (1, n.checked_mul(n + 1).map(|v| v / 2)),
             _ => (rows.max(1), rows.max(1).checked_mul(n)),
         };
         let a_span = a_span.ok_or_else(|| overflow(&format!("A of {rows} x {n}")))?;
@@ -509,26 +512,133 @@ fn query_l2<T: Scalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> {
             blas2::tpmv_strided_batched(h, uplo, op, diag, n, &a.one, sa, &mut y.one, 1, sy, b)
         }
         ("tpmv", List) => blas2::tpmv_batched(h, uplo, op, diag, n, &a.refs(), &mut y.muts(), 1),
+        ("gbmv", Single) => blas2::gbmv(
+            h, op, m, n, k, k, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1,
+        ),
+        ("gbmv", Strided) => blas2::gbmv_strided_batched(
+            h, op, m, n, k, k, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("gbmv", List) => blas2::gbmv_batched(
+            h,
+            op,
+            m,
+            n,
+            k,
+            k,
+            al,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        ("sbmv", Single) => {
+            blas2::sbmv(h, uplo, n, k, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1)
+        }
+        ("sbmv", Strided) => blas2::sbmv_strided_batched(
+            h, uplo, n, k, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("sbmv", List) => blas2::sbmv_batched(
+            h,
+            uplo,
+            n,
+            k,
+            al,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        ("spmv", Single) => blas2::spmv(h, uplo, n, al, &a.one, &x.one, 1, be, &mut y.one, 1),
+        ("spmv", Strided) => blas2::spmv_strided_batched(
+            h, uplo, n, al, &a.one, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("spmv", List) => blas2::spmv_batched(
+            h,
+            uplo,
+            n,
+            al,
+            &a.refs(),
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        ("tbsv", Single) => blas2::tbsv(h, uplo, op, diag, n, k, &a.one, lda, &mut y.one, 1),
+        ("tbsv", Strided) => blas2::tbsv_strided_batched(
+            h, uplo, op, diag, n, k, &a.one, lda, sa, &mut y.one, 1, sy, b,
+        ),
+        ("tbsv", List) => {
+            blas2::tbsv_batched(h, uplo, op, diag, n, k, &a.refs(), lda, &mut y.muts(), 1)
+        }
+        ("tpsv", Single) => blas2::tpsv(h, uplo, op, diag, n, &a.one, &mut y.one, 1),
+        ("tpsv", Strided) => {
+            blas2::tpsv_strided_batched(h, uplo, op, diag, n, &a.one, sa, &mut y.one, 1, sy, b)
+        }
+        ("tpsv", List) => blas2::tpsv_batched(h, uplo, op, diag, n, &a.refs(), &mut y.muts(), 1),
         (other, _) => Err(Error::InvalidValue(format!(
             "'{other}' is not a Level-2 routine of this query"
         ))),
     }
 }
 
-/// The query call of hemv (complex types only).
+/// The query call of hemv, hbmv and hpmv (complex types only).
 fn query_hemv<T: ComplexScalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> {
     let mut o = L2::<T>::new(c)?;
-    let (uplo, n, b) = (c.uplo, c.n, c.batch);
+    let (uplo, n, k, b) = (c.uplo, c.n, c.k, c.batch);
     let (lda, sa, sx, sy) = (o.lda, o.a.stride, o.x.stride, o.y.stride);
     let (al, be) = (Coef::Device(&o.s), Coef::Device(&o.s));
     let (a, x) = (&o.a, &o.x);
     let y = &mut o.y;
-    match c.form {
-        Form::Single => blas2::hemv(h, uplo, n, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1),
-        Form::Strided => blas2::hemv_strided_batched(
+    use Form::*;
+    match (c.routine.as_str(), c.form) {
+        ("hbmv", Single) => {
+            blas2::hbmv(h, uplo, n, k, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1)
+        }
+        ("hbmv", Strided) => blas2::hbmv_strided_batched(
+            h, uplo, n, k, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("hbmv", List) => blas2::hbmv_batched(
+            h,
+            uplo,
+            n,
+            k,
+            al,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        ("hpmv", Single) => blas2::hpmv(h, uplo, n, al, &a.one, &x.one, 1, be, &mut y.one, 1),
+        ("hpmv", Strided) => blas2::hpmv_strided_batched(
+            h, uplo, n, al, &a.one, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
+        ),
+        ("hpmv", List) => blas2::hpmv_batched(
+            h,
+            uplo,
+            n,
+            al,
+            &a.refs(),
+            &x.refs(),
+            1,
+            be,
+            &mut y.muts(),
+            1,
+        ),
+        (_, Single) => blas2::hemv(h, uplo, n, al, &a.one, lda, &x.one, 1, be, &mut y.one, 1),
+        (_, Strided) => blas2::hemv_strided_batched(
             h, uplo, n, al, &a.one, lda, sa, &x.one, 1, sx, be, &mut y.one, 1, sy, b,
         ),
-        Form::List => blas2::hemv_batched(
+        (_, List) => blas2::hemv_batched(
             h,
             uplo,
             n,
@@ -715,7 +825,11 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     const UPDATES: &[&str] = &[
         "axpy", "scal", "copy", "swap", "rot", "rotm", "rotg", "rotmg",
     ];
-    const LEVEL2: &[&str] = &["gemv", "symv", "hemv", "trmv", "tbmv", "tpmv", "trsv"];
+    const LEVEL2: &[&str] = &[
+        "gemv", "gbmv", "symv", "hemv", "sbmv", "hbmv", "spmv", "hpmv", "trmv", "tbmv", "tpmv",
+        "trsv", "tbsv", "tpsv",
+    ];
+    let hermitian = matches!(r, "hemv" | "hbmv" | "hpmv");
     if query_blas3_solver::handles(r) {
         return query_blas3_solver::query(dev, q);
     }
@@ -758,7 +872,7 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     };
     let ty =
         q.ty.as_deref()
-            .unwrap_or(if r == "hemv" { "c64" } else { "f64" })
+            .unwrap_or(if hermitian { "c64" } else { "f64" })
             .to_ascii_lowercase();
     let c = Call {
         routine: routine.clone(),
@@ -793,9 +907,9 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     };
     h.start_device_memory_size_query()?;
     let status = match (r, ty.as_str()) {
-        ("hemv", "c32") => query_hemv::<Complex32>(&mut h, &c),
-        ("hemv", "c64") => query_hemv::<Complex64>(&mut h, &c),
-        ("hemv", _) => wrong_type("c32 or c64"),
+        (_, "c32") if hermitian => query_hemv::<Complex32>(&mut h, &c),
+        (_, "c64") if hermitian => query_hemv::<Complex64>(&mut h, &c),
+        _ if hermitian => wrong_type("c32 or c64"),
         ("rotm" | "rotmg", "f32") => query_rotm::<f32>(&mut h, &c),
         ("rotm" | "rotmg", "f64") => query_rotm::<f64>(&mut h, &c),
         ("rotm" | "rotmg", _) => wrong_type("f32 or f64"),
@@ -857,8 +971,10 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     let dg = if c.diag == Diag::Unit { "U" } else { "N" };
     let shape = match r {
         "gemv" => format!("op={} m={} n={n}", letter(c.op), c.m),
-        "symv" | "hemv" => format!("uplo={ul} n={n}"),
-        "tbmv" => format!("uplo={ul} op={} diag={dg} n={n} k={}", letter(c.op), c.k),
+        "gbmv" => format!("op={} m={} n={n} kl=ku={}", letter(c.op), c.m, c.k),
+        "symv" | "hemv" | "spmv" | "hpmv" => format!("uplo={ul} n={n}"),
+        "sbmv" | "hbmv" => format!("uplo={ul} n={n} k={}", c.k),
+        "tbmv" | "tbsv" => format!("uplo={ul} op={} diag={dg} n={n} k={}", letter(c.op), c.k),
         _ => format!("uplo={ul} op={} diag={dg} n={n}", letter(c.op)),
     };
     // The same need from the shape alone; the two must agree.
@@ -867,7 +983,7 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
         "f64" | "c32" => 8,
         _ => 16,
     };
-    let ws_op = if matches!(r, "symv" | "hemv") {
+    let ws_op = if matches!(r, "symv" | "hemv" | "sbmv" | "hbmv" | "spmv" | "hpmv") {
         Op::N
     } else {
         c.op

@@ -1,5 +1,7 @@
-// Level 2: gemv, symv/hemv, trmv/tbmv/tpmv (family GPUBLAS_FAMILY_MV) and trsv
-// (family GPUBLAS_FAMILY_SV), for float, double, float2 (c32) and double2 (c64).
+// Level 2: gemv/gbmv, symv/hemv/sbmv/hbmv/spmv/hpmv, trmv/tbmv/tpmv (family
+// GPUBLAS_FAMILY_MV) and trsv/tbsv/tpsv (family GPUBLAS_FAMILY_SV), for float, double, float2
+// (c32) and double2 (c64). Band and packed matrices run the same kernels as full ones: only
+// the column address (colp) and the band rule (kl, ku) differ.
 //
 // Column-major matrices are read down their columns, 16 bytes per thread per load where the
 // column is aligned, so every warp load is one contiguous segment:
@@ -540,7 +542,8 @@ extern "C" __global__ void __launch_bounds__(THREADS) b2_fill(u64 dst, int count
 // rows, all at once: each takes a ticket (so tickets are handed out in the order blocks start,
 // and every block it waits for has started: no deadlock), multiplies the tiles of rows that are
 // already solved as soon as their flag is up, solves its diagonal tile, writes its rows and
-// raises its flag. `trsv_subst` does the same blocks in order inside one thread block.
+// raises its flag. `trsv_subst` does the same blocks in order inside one thread block. A band
+// (tbsv) multiplies only the tiles that meet it; packed storage (tpsv) only changes addresses.
 
 // Progress flags are read with acquire semantics and x with loads that bypass L1.
 __device__ __forceinline__ int ld_acquire(const int* p) {
@@ -564,8 +567,16 @@ struct Tri {
         trans = j.flags & 64; conj = j.flags & F_CONJ; unit = j.flags & F_UNIT; fwd = j.flags & 128; n = j.n;
         rr = threadIdx.x % NB; lane = threadIdx.x / NB;
     }
-    // Stored element (r, c) (inside the stored triangle).
-    __device__ __forceinline__ T A(i64 r, i64 c) const { return ld(a + c * j.a.lda + r); }
+    // Stored element (r, c) (inside the stored triangle and band), for every storage.
+    __device__ __forceinline__ T A(i64 r, i64 c) const { return ld(colp<T>(j, a, c) + r); }
+    // Whether (r, c) is stored: the triangle, and for a band its width (tbsv).
+    __device__ __forceinline__ bool in(i64 r, i64 c) const { return r - c <= j.kl && c - r <= j.ku; }
+    // The first block (in solve order) whose tile in block row q meets the band: a band of k
+    // off-diagonals reaches ceil(k / NB) blocks back, so tbsv multiplies only those tiles.
+    __device__ __forceinline__ int first(int q) const {
+        const i64 kt = (max(j.kl, j.ku) + NB - 1) / NB;
+        return kt >= q ? 0 : q - (int)kt;
+    }
     // This thread's share of the off-diagonal tile (block bi of rows, block bk of columns of
     // op(A)), all loads issued at once: non-transposed, A(bi*NB + rr, bk*NB + lane + t*L);
     // transposed, A(bk*NB + rr, bi*NB + lane + t*L) (coalesced either way).
@@ -576,7 +587,7 @@ struct Tri {
 #pragma unroll
         for (int t = 0; t < PER; t++) {
             const i64 col = cols + lane + t * L;
-            r[t] = (row < n && col < n) ? A(row, col) : zero<T>();
+            r[t] = (row < n && col < n && in(row, col)) ? A(row, col) : zero<T>();
         }
     }
     // acc += op(A)(tile) * xs, from a fetched tile; a transposed tile goes through shared memory.
@@ -604,9 +615,8 @@ struct Tri {
         for (int cc = lane; cc < NB; cc += L) {
             T v = zero<T>();
             if (rr < nb && cc < nb) {
-                const bool stored = (j.kl > 0) ? (rr >= cc) : (rr <= cc);
                 if (rr == cc && unit) v = mk<T>(1.0, 0.0);
-                else if (stored) v = A(base + rr, base + cc);
+                else if (in(base + rr, base + cc)) v = A(base + rr, base + cc);
             } else if (rr == cc) {
                 v = mk<T>(1.0, 0.0);
             }
@@ -710,7 +720,7 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
     for (int q = 0; q < nbk; q++) {
         const int b = t.fwd ? q : nbk - 1 - q;
         T acc = zero<T>();
-        for (int p = 0; p < q; p++) {
+        for (int p = t.first(q); p < q; p++) {
             const int c = t.fwd ? p : nbk - 1 - p;
             t.fetch(b, c, r);
             if (threadIdx.x < NB) {
@@ -764,9 +774,10 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
     // Tiles are fetched one dependency ahead, so a tile's loads are in flight while the block
     // waits for the rows it multiplies.
     T cur[PER], nxt[PER];
-    if (q > 0) t.fetch(b, t.fwd ? 0 : nbk - 1, nxt);
+    const int p0 = t.first(q);
+    if (p0 < q) t.fetch(b, t.fwd ? p0 : nbk - 1 - p0, nxt);
     T acc = zero<T>();
-    for (int p = 0; p < q; p++) {
+    for (int p = p0; p < q; p++) {
         const int c = t.fwd ? p : nbk - 1 - p;
 #pragma unroll
         for (int u = 0; u < PER; u++) cur[u] = nxt[u];

@@ -3,7 +3,8 @@
     clippy::type_complexity,
     clippy::needless_range_loop
 )]
-//! Level-2 routines (`gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv`) against
+//! Level-2 routines (`gemv`, `gbmv`, `symv`, `hemv`, `sbmv`, `hbmv`, `spmv`, `hpmv`, `trmv`,
+//! `tbmv`, `tpmv`, `trsv`, `tbsv`, `tpsv`) against
 //! independent f64 references, on both backends (SPEC F1–F4, F7–F10, M6, M8, M9).
 //!
 //! Every operand is placed in one of seven batch layouts (single, lists of 0, 1 and 7 entries,
@@ -27,12 +28,12 @@ use gpublas::{
 
 // ---- the element types, seen from the test side ------------------------------------------
 
-/// The four BLAS scalars, with the accuracy a sum rounded to each reaches; `hemv` exists for
-/// the complex ones only.
+/// The four BLAS scalars, with the accuracy a sum rounded to each reaches; `hemv`, `hbmv` and
+/// `hpmv` exist for the complex ones only.
 trait T: El + Scalar {
     /// Relative accuracy, per square root of the summed length, of a sum rounded to this type.
     const TOL: f64;
-    /// `hemv` in `y`'s layout (complex types only).
+    /// `hemv`, `hbmv` or `hpmv` (by `c.rt`) in `y`'s layout (complex types only).
     fn hemv_call(
         h: &mut Handle,
         c: &Case,
@@ -123,6 +124,13 @@ enum Rt {
     Tbmv,
     Tpmv,
     Trsv,
+    Gbmv,
+    Sbmv,
+    Hbmv,
+    Spmv,
+    Hpmv,
+    Tbsv,
+    Tpsv,
 }
 
 impl Rt {
@@ -135,7 +143,44 @@ impl Rt {
             Rt::Tbmv => "tbmv",
             Rt::Tpmv => "tpmv",
             Rt::Trsv => "trsv",
+            Rt::Gbmv => "gbmv",
+            Rt::Sbmv => "sbmv",
+            Rt::Hbmv => "hbmv",
+            Rt::Spmv => "spmv",
+            Rt::Hpmv => "hpmv",
+            Rt::Tbsv => "tbsv",
+            Rt::Tpsv => "tpsv",
         }
+    }
+
+    /// y = alpha A x + beta y with A symmetric or Hermitian (full, band or packed).
+    fn sym(self) -> bool {
+        matches!(
+            self,
+            Rt::Symv | Rt::Hemv | Rt::Sbmv | Rt::Hbmv | Rt::Spmv | Rt::Hpmv
+        )
+    }
+
+    fn herm(self) -> bool {
+        matches!(self, Rt::Hemv | Rt::Hbmv | Rt::Hpmv)
+    }
+
+    /// A general matrix (gemv, gbmv).
+    fn general(self) -> bool {
+        matches!(self, Rt::Gemv | Rt::Gbmv)
+    }
+
+    /// A triangular solve (trsv, tbsv, tpsv).
+    fn solve(self) -> bool {
+        matches!(self, Rt::Trsv | Rt::Tbsv | Rt::Tpsv)
+    }
+
+    fn banded(self) -> bool {
+        matches!(self, Rt::Gbmv | Rt::Sbmv | Rt::Hbmv | Rt::Tbmv | Rt::Tbsv)
+    }
+
+    fn packed(self) -> bool {
+        matches!(self, Rt::Spmv | Rt::Hpmv | Rt::Tpmv | Rt::Tpsv)
     }
 }
 
@@ -148,7 +193,10 @@ struct Case {
     diag: Diag,
     m: usize,
     n: usize,
+    /// Band width: `k` of the symmetric/triangular bands, `ku` of gbmv.
     k: usize,
+    /// gbmv's sub-diagonals.
+    kl: usize,
     lda: usize,
     incx: isize,
     incy: isize,
@@ -168,6 +216,7 @@ impl Case {
             m,
             n,
             k: 0,
+            kl: 0,
             lda,
             incx,
             incy,
@@ -183,6 +232,7 @@ impl Case {
             m: n,
             n,
             k: 0,
+            kl: 0,
             lda,
             incx,
             incy,
@@ -207,19 +257,65 @@ impl Case {
             m: n,
             n,
             k,
+            kl: 0,
             lda,
             incx,
             incy: 1,
         }
     }
 
+    /// gbmv with `kl` sub- and `ku` super-diagonals.
+    fn gbmv(
+        op: Op,
+        m: usize,
+        n: usize,
+        kl: usize,
+        ku: usize,
+        lda: usize,
+        incx: isize,
+        incy: isize,
+    ) -> Case {
+        Case {
+            rt: Rt::Gbmv,
+            kl,
+            k: ku,
+            ..Case::gemv(op, m, n, lda, incx, incy)
+        }
+    }
+
+    /// sbmv/hbmv with `k` off-diagonals (spmv/hpmv take `k = 0`, `lda = 0`).
+    fn symband(
+        rt: Rt,
+        uplo: Uplo,
+        n: usize,
+        k: usize,
+        lda: usize,
+        incx: isize,
+        incy: isize,
+    ) -> Case {
+        Case {
+            k,
+            ..Case::sym(rt, uplo, n, lda, incx, incy)
+        }
+    }
+
+    /// The stored band (kl, ku) of the band routines.
+    fn band(&self) -> Option<(usize, usize)> {
+        match (self.rt, self.uplo) {
+            (Rt::Gbmv, _) => Some((self.kl, self.k)),
+            (rt, Uplo::Upper) if rt.banded() => Some((0, self.k)),
+            (rt, Uplo::Lower) if rt.banded() => Some((self.k, 0)),
+            _ => None,
+        }
+    }
+
     fn has_y(&self) -> bool {
-        matches!(self.rt, Rt::Gemv | Rt::Symv | Rt::Hemv)
+        self.rt.general() || self.rt.sym()
     }
 
     /// Rows of the logical matrix.
     fn rows(&self) -> usize {
-        if self.rt == Rt::Gemv {
+        if self.rt.general() {
             self.m
         } else {
             self.n
@@ -228,9 +324,9 @@ impl Case {
 
     /// Lengths of the input and output vectors.
     fn lens(&self) -> (usize, usize) {
-        match (self.rt, self.op) {
-            (Rt::Gemv, Op::N) => (self.n, self.m),
-            (Rt::Gemv, _) => (self.m, self.n),
+        match (self.rt.general(), self.op) {
+            (true, Op::N) => (self.n, self.m),
+            (true, _) => (self.m, self.n),
             _ => (self.n, self.n),
         }
     }
@@ -238,10 +334,13 @@ impl Case {
     /// Elements the stored matrix spans.
     fn a_span(&self) -> usize {
         let (rows, n) = (self.rows(), self.n);
+        match self.band() {
+            Some(_) if n == 0 => return 0,
+            Some((kl, ku)) => return (n - 1) * self.lda + kl + ku + 1,
+            None => {}
+        }
         match self.rt {
-            Rt::Tbmv if n == 0 => 0,
-            Rt::Tbmv => (n - 1) * self.lda + self.k + 1,
-            Rt::Tpmv => n * (n + 1) / 2,
+            rt if rt.packed() => n * (n + 1) / 2,
             _ if rows == 0 || n == 0 => 0,
             _ => (n - 1) * self.lda + rows,
         }
@@ -249,11 +348,12 @@ impl Case {
 
     /// Where element (i, j) of the matrix is stored.
     fn pos(&self, i: usize, j: usize) -> usize {
-        match (self.rt, self.uplo) {
-            (Rt::Tbmv, Uplo::Upper) => self.k + i - j + j * self.lda,
-            (Rt::Tbmv, Uplo::Lower) => i - j + j * self.lda,
-            (Rt::Tpmv, Uplo::Upper) => i + j * (j + 1) / 2,
-            (Rt::Tpmv, Uplo::Lower) => i + j * (2 * self.n - j - 1) / 2,
+        if let Some((_, ku)) = self.band() {
+            return ku + i - j + j * self.lda;
+        }
+        match (self.rt.packed(), self.uplo) {
+            (true, Uplo::Upper) => i + j * (j + 1) / 2,
+            (true, Uplo::Lower) => i + j * (2 * self.n - j - 1) / 2,
             _ => i + j * self.lda,
         }
     }
@@ -264,11 +364,11 @@ impl Case {
             Uplo::Upper => i <= j,
             Uplo::Lower => i >= j,
         };
-        match self.rt {
-            Rt::Gemv => true,
-            Rt::Tbmv => tri && i.abs_diff(j) <= self.k,
-            _ => tri,
-        }
+        let in_band = match self.band() {
+            Some((kl, ku)) => i + ku >= j && i <= j + kl,
+            None => true,
+        };
+        in_band && (self.rt.general() || tri)
     }
 }
 
@@ -283,47 +383,134 @@ fn hemv_forms<E: T + ComplexScalar>(
 ) -> Result<Status, Error> {
     let batch = form_count(y.form);
     let (sa, sx, sy) = (a.stride, x.stride, y.stride);
-    match y.form {
-        Form::Single => blas2::hemv(
+    let (uplo, n, k, lda, incx, incy) = (c.uplo, c.n, c.k, c.lda, c.incx, c.incy);
+    match (c.rt, y.form) {
+        (Rt::Hbmv, Form::Single) => blas2::hbmv(
             h,
-            c.uplo,
-            c.n,
+            uplo,
+            n,
+            k,
             alpha,
             a.one(),
-            c.lda,
+            lda,
             x.one(),
-            c.incx,
+            incx,
             beta,
             y.one_mut(),
-            c.incy,
+            incy,
         ),
-        Form::List(_) => blas2::hemv_batched(
+        (Rt::Hbmv, Form::List(_)) => blas2::hbmv_batched(
             h,
-            c.uplo,
-            c.n,
+            uplo,
+            n,
+            k,
             alpha,
             &a.refs(),
-            c.lda,
+            lda,
             &x.refs(),
-            c.incx,
+            incx,
             beta,
             &mut y.muts(),
-            c.incy,
+            incy,
         ),
-        Form::Strided(_) => blas2::hemv_strided_batched(
+        (Rt::Hbmv, Form::Strided(_)) => blas2::hbmv_strided_batched(
             h,
-            c.uplo,
-            c.n,
+            uplo,
+            n,
+            k,
             alpha,
             a.one(),
-            c.lda,
+            lda,
             sa,
             x.one(),
-            c.incx,
+            incx,
             sx,
             beta,
             y.one_mut(),
-            c.incy,
+            incy,
+            sy,
+            batch,
+        ),
+        (Rt::Hpmv, Form::Single) => blas2::hpmv(
+            h,
+            uplo,
+            n,
+            alpha,
+            a.one(),
+            x.one(),
+            incx,
+            beta,
+            y.one_mut(),
+            incy,
+        ),
+        (Rt::Hpmv, Form::List(_)) => blas2::hpmv_batched(
+            h,
+            uplo,
+            n,
+            alpha,
+            &a.refs(),
+            &x.refs(),
+            incx,
+            beta,
+            &mut y.muts(),
+            incy,
+        ),
+        (Rt::Hpmv, Form::Strided(_)) => blas2::hpmv_strided_batched(
+            h,
+            uplo,
+            n,
+            alpha,
+            a.one(),
+            sa,
+            x.one(),
+            incx,
+            sx,
+            beta,
+            y.one_mut(),
+            incy,
+            sy,
+            batch,
+        ),
+        (_, Form::Single) => blas2::hemv(
+            h,
+            uplo,
+            n,
+            alpha,
+            a.one(),
+            lda,
+            x.one(),
+            incx,
+            beta,
+            y.one_mut(),
+            incy,
+        ),
+        (_, Form::List(_)) => blas2::hemv_batched(
+            h,
+            uplo,
+            n,
+            alpha,
+            &a.refs(),
+            lda,
+            &x.refs(),
+            incx,
+            beta,
+            &mut y.muts(),
+            incy,
+        ),
+        (_, Form::Strided(_)) => blas2::hemv_strided_batched(
+            h,
+            uplo,
+            n,
+            alpha,
+            a.one(),
+            lda,
+            sa,
+            x.one(),
+            incx,
+            sx,
+            beta,
+            y.one_mut(),
+            incy,
             sy,
             batch,
         ),
@@ -444,7 +631,209 @@ fn dispatch<E: T>(
                 ),
             }
         }
-        Rt::Hemv => E::hemv_call(h, c, a, x.unwrap(), out, alpha, beta),
+        Rt::Hemv | Rt::Hbmv | Rt::Hpmv => E::hemv_call(h, c, a, x.unwrap(), out, alpha, beta),
+        Rt::Gbmv => {
+            let (x, incy, kl, ku) = (x.unwrap(), c.incy, c.kl, c.k);
+            match form {
+                Form::Single => blas2::gbmv(
+                    h,
+                    op,
+                    c.m,
+                    n,
+                    kl,
+                    ku,
+                    alpha,
+                    a.one(),
+                    lda,
+                    x.one(),
+                    incx,
+                    beta,
+                    out.one_mut(),
+                    incy,
+                ),
+                Form::List(_) => blas2::gbmv_batched(
+                    h,
+                    op,
+                    c.m,
+                    n,
+                    kl,
+                    ku,
+                    alpha,
+                    &a.refs(),
+                    lda,
+                    &x.refs(),
+                    incx,
+                    beta,
+                    &mut out.muts(),
+                    incy,
+                ),
+                Form::Strided(_) => blas2::gbmv_strided_batched(
+                    h,
+                    op,
+                    c.m,
+                    n,
+                    kl,
+                    ku,
+                    alpha,
+                    a.one(),
+                    lda,
+                    sa,
+                    x.one(),
+                    incx,
+                    x.stride,
+                    beta,
+                    out.one_mut(),
+                    incy,
+                    so,
+                    batch,
+                ),
+            }
+        }
+        Rt::Sbmv => {
+            let (x, incy) = (x.unwrap(), c.incy);
+            match form {
+                Form::Single => blas2::sbmv(
+                    h,
+                    uplo,
+                    n,
+                    k,
+                    alpha,
+                    a.one(),
+                    lda,
+                    x.one(),
+                    incx,
+                    beta,
+                    out.one_mut(),
+                    incy,
+                ),
+                Form::List(_) => blas2::sbmv_batched(
+                    h,
+                    uplo,
+                    n,
+                    k,
+                    alpha,
+                    &a.refs(),
+                    lda,
+                    &x.refs(),
+                    incx,
+                    beta,
+                    &mut out.muts(),
+                    incy,
+                ),
+                Form::Strided(_) => blas2::sbmv_strided_batched(
+                    h,
+                    uplo,
+                    n,
+                    k,
+                    alpha,
+                    a.one(),
+                    lda,
+                    sa,
+                    x.one(),
+                    incx,
+                    x.stride,
+                    beta,
+                    out.one_mut(),
+                    incy,
+                    so,
+                    batch,
+                ),
+            }
+        }
+        Rt::Spmv => {
+            let (x, incy) = (x.unwrap(), c.incy);
+            match form {
+                Form::Single => blas2::spmv(
+                    h,
+                    uplo,
+                    n,
+                    alpha,
+                    a.one(),
+                    x.one(),
+                    incx,
+                    beta,
+                    out.one_mut(),
+                    incy,
+                ),
+                Form::List(_) => blas2::spmv_batched(
+                    h,
+                    uplo,
+                    n,
+                    alpha,
+                    &a.refs(),
+                    &x.refs(),
+                    incx,
+                    beta,
+                    &mut out.muts(),
+                    incy,
+                ),
+                Form::Strided(_) => blas2::spmv_strided_batched(
+                    h,
+                    uplo,
+                    n,
+                    alpha,
+                    a.one(),
+                    sa,
+                    x.one(),
+                    incx,
+                    x.stride,
+                    beta,
+                    out.one_mut(),
+                    incy,
+                    so,
+                    batch,
+                ),
+            }
+        }
+        Rt::Tbsv => match form {
+            Form::Single => blas2::tbsv(h, uplo, op, diag, n, k, a.one(), lda, out.one_mut(), incx),
+            Form::List(_) => blas2::tbsv_batched(
+                h,
+                uplo,
+                op,
+                diag,
+                n,
+                k,
+                &a.refs(),
+                lda,
+                &mut out.muts(),
+                incx,
+            ),
+            Form::Strided(_) => blas2::tbsv_strided_batched(
+                h,
+                uplo,
+                op,
+                diag,
+                n,
+                k,
+                a.one(),
+                lda,
+                sa,
+                out.one_mut(),
+                incx,
+                so,
+                batch,
+            ),
+        },
+        Rt::Tpsv => match form {
+            Form::Single => blas2::tpsv(h, uplo, op, diag, n, a.one(), out.one_mut(), incx),
+            Form::List(_) => {
+                blas2::tpsv_batched(h, uplo, op, diag, n, &a.refs(), &mut out.muts(), incx)
+            }
+            Form::Strided(_) => blas2::tpsv_strided_batched(
+                h,
+                uplo,
+                op,
+                diag,
+                n,
+                a.one(),
+                sa,
+                out.one_mut(),
+                incx,
+                so,
+                batch,
+            ),
+        },
         Rt::Trmv => match form {
             Form::Single => blas2::trmv(h, uplo, op, diag, n, a.one(), lda, out.one_mut(), incx),
             Form::List(_) => {
@@ -553,18 +942,18 @@ fn gen_matrix<E: T>(c: &Case, r: &mut Gen) -> (Vec<E>, Vec<C>) {
             }
             let p = c.pos(i, j);
             match c.rt {
-                Rt::Gemv => {
+                rt if rt.general() => {
                     let v: E = rnd(r);
                     st[p] = v;
                     dense[i + j * rows] = v.get();
                 }
-                Rt::Symv | Rt::Hemv => {
+                rt if rt.sym() => {
                     // The diagonal of a Hermitian matrix gets a non-zero imaginary part that
                     // hemv must ignore.
                     let v: E = rnd(r);
                     st[p] = v;
                     let g = v.get();
-                    if c.rt == Rt::Hemv {
+                    if c.rt.herm() {
                         dense[j + i * rows] = conj(g);
                         dense[i + j * rows] = if i == j { (g.0, 0.0) } else { g };
                     } else {
@@ -577,7 +966,7 @@ fn gen_matrix<E: T>(c: &Case, r: &mut Gen) -> (Vec<E>, Vec<C>) {
                         dense[i + j * rows] = ONE; // stored diagonal stays NaN
                         continue;
                     }
-                    let v: E = if c.rt != Rt::Trsv {
+                    let v: E = if !c.rt.solve() {
                         rnd(r)
                     } else if i == j {
                         // Well conditioned: |diagonal| in [1, 2), off-diagonal ~ 1/sqrt(n).
@@ -615,7 +1004,8 @@ fn gen_vec<E: T>(r: &mut Gen, len: usize, inc: isize, gap: E, nans: bool) -> (Ve
 fn applied(c: &Case, dense: &[C], i: usize, j: usize) -> C {
     let rows = c.rows();
     match (c.rt, c.op) {
-        (Rt::Symv | Rt::Hemv, _) | (_, Op::N) => dense[i + j * rows],
+        (rt, _) if rt.sym() => dense[i + j * rows],
+        (_, Op::N) => dense[i + j * rows],
         (_, Op::T) => dense[j + i * rows],
         (_, Op::C) => conj(dense[j + i * rows]),
     }
@@ -626,7 +1016,7 @@ fn reference<E: T>(c: &Case, dense: &[C], x: &[C], y: &[C], alpha: C, beta: C) -
     let (lx, ly) = c.lens();
     let root = ((lx + 1) as f64).sqrt();
     match c.rt {
-        Rt::Gemv | Rt::Symv | Rt::Hemv => (0..ly)
+        rt if rt.general() || rt.sym() => (0..ly)
             .map(|i| {
                 let (mut s, mut sc) = (ZERO, 0.0);
                 if alpha != ZERO {
@@ -656,7 +1046,7 @@ fn reference<E: T>(c: &Case, dense: &[C], x: &[C], y: &[C], alpha: C, beta: C) -
                 (s, E::TOL * sc * root)
             })
             .collect(),
-        Rt::Trsv => {
+        _ => {
             let n = c.n;
             let lower = (c.uplo == Uplo::Lower) == (c.op == Op::N);
             let mut sol = x.to_vec();
@@ -727,7 +1117,7 @@ fn prepare<E: T>(
         }
         let quick =
             match c.rt {
-                Rt::Gemv => c.m == 0 || c.n == 0,
+                rt if rt.general() => c.m == 0 || c.n == 0,
                 _ => c.n == 0,
             } || (scal == Scal::Host && c.has_y() && alpha.get() == ZERO && beta.get() == ONE);
         let outs = if c.has_y() {
@@ -884,6 +1274,10 @@ fn check_case<E: T>(h: &mut Handle, dev: &Device, r: &mut Gen, c: Case, form: Fo
 
 #[path = "blas2/bad_arguments.rs"]
 mod bad_arguments;
+#[path = "blas2/band_packed.rs"]
+mod band_packed;
+#[path = "blas2/band_packed_arguments.rs"]
+mod band_packed_arguments;
 #[path = "blas2/correctness.rs"]
 mod correctness;
 #[path = "blas2/quick_returns.rs"]

@@ -1,4 +1,5 @@
-//! The public Level-2 routines: `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv`, each
+//! The public Level-2 routines: `gemv`, `gbmv`, `symv`, `hemv`, `sbmv`, `hbmv`, `spmv`, `hpmv`,
+//! `trmv`, `tbmv`, `tpmv`, `trsv`, `tbsv`, `tpsv`, each
 //! single, `_batched` (lists of buffers) and `_strided_batched` (one buffer, a stride): thin
 //! constructors of a [`Call`] for [`run`].
 
@@ -394,6 +395,667 @@ pub fn hemv_strided_batched<T: ComplexScalar>(
     )
 }
 
+/// `y = alpha op(A) x + beta y` with `A` an `m × n` band matrix with `kl` sub- and `ku`
+/// super-diagonals in BLAS band storage (`?gbmv`): element `(i, j)` at `ku + i - j + j lda`,
+/// `lda >= kl + ku + 1`. Any `kl`, `ku` (a band wider than the matrix is valid; its rows
+/// beyond the matrix are never read). `x` has `n` elements for `Op::N`, `m` otherwise.
+#[allow(clippy::too_many_arguments)]
+pub fn gbmv<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    kl: usize,
+    ku: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gbmv",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Band { kl, ku, lda },
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `gbmv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn gbmv_batched<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    kl: usize,
+    ku: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gbmv_batched",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Band { kl, ku, lda },
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `gbmv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn gbmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    op: Op,
+    m: usize,
+    n: usize,
+    kl: usize,
+    ku: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "gbmv_strided_batched",
+            kind: Kind::Gemv,
+            op,
+            uplo: Uplo::Upper,
+            diag: Diag::NonUnit,
+            m,
+            n,
+            storage: Storage::Band { kl, ku, lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `y = alpha A x + beta y` with `A` symmetric of order `n` with `k` off-diagonals, its `uplo`
+/// triangle in BLAS band storage (`?sbmv`; `lda >= k + 1`, any `k`).
+#[allow(clippy::too_many_arguments)]
+pub fn sbmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "sbmv",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `sbmv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn sbmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "sbmv_batched",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `sbmv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn sbmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "sbmv_strided_batched",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `y = alpha A x + beta y` with `A` Hermitian of order `n` with `k` off-diagonals, its `uplo`
+/// triangle in BLAS band storage (`?hbmv`; `lda >= k + 1`, any `k`), the imaginary part of its
+/// diagonal taken as zero.
+#[allow(clippy::too_many_arguments)]
+pub fn hbmv<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hbmv",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `hbmv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn hbmv_batched<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hbmv_batched",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `hbmv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn hbmv_strided_batched<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    k: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hbmv_strided_batched",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `y = alpha A x + beta y` with `A` symmetric of order `n`, its `uplo` triangle in packed
+/// storage (`?spmv`, `n (n + 1) / 2` elements).
+#[allow(clippy::too_many_arguments)]
+pub fn spmv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "spmv",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `spmv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn spmv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "spmv_batched",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `spmv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn spmv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "spmv_strided_batched",
+            kind: Kind::Symv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `y = alpha A x + beta y` with `A` Hermitian of order `n`, its `uplo` triangle in packed
+/// storage (`?hpmv`), the imaginary part of its diagonal taken as zero.
+#[allow(clippy::too_many_arguments)]
+pub fn hpmv<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hpmv",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Single(a),
+            x: Some((Batch::Single(x), incx)),
+            out: BatchMut::Single(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `hpmv` of each entry of lists of matrices and vectors (all the same shape).
+#[allow(clippy::too_many_arguments)]
+pub fn hpmv_batched<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &[&DeviceBuffer<T>],
+    x: &[&DeviceBuffer<T>],
+    incx: isize,
+    beta: Coef<'_, T>,
+    y: &mut [&mut DeviceBuffer<T>],
+    incy: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hpmv_batched",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::list(a),
+            x: Some((Batch::list(x), incx)),
+            out: BatchMut::List(y),
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `hpmv` of `batch` entries at fixed strides (elements) in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn hpmv_strided_batched<T: ComplexScalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    alpha: Coef<'_, T>,
+    a: &DeviceBuffer<T>,
+    stride_a: usize,
+    x: &DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    beta: Coef<'_, T>,
+    y: &mut DeviceBuffer<T>,
+    incy: isize,
+    stride_y: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name: "hpmv_strided_batched",
+            kind: Kind::Hemv,
+            op: Op::N,
+            uplo,
+            diag: Diag::NonUnit,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: Some((
+                Batch::Strided {
+                    buf: x,
+                    stride: stride_x,
+                    count: batch,
+                },
+                incx,
+            )),
+            out: BatchMut::Strided {
+                buf: y,
+                stride: stride_y,
+                count: batch,
+            },
+            inc_out: incy,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// The band storage of a symmetric, Hermitian or triangular band matrix with `k`
+/// off-diagonals in its `uplo` triangle.
+fn band(uplo: Uplo, k: usize, lda: usize) -> Storage {
+    match uplo {
+        Uplo::Upper => Storage::Band { kl: 0, ku: k, lda },
+        Uplo::Lower => Storage::Band { kl: k, ku: 0, lda },
+    }
+}
+
 /// Identity scalars for the routines that have none.
 fn one<'a, T: Scalar>() -> (Coef<'a, T>, Coef<'a, T>) {
     (Coef::Host(T::one()), Coef::Host(T::zero()))
@@ -544,7 +1206,7 @@ pub fn tbmv<T: Scalar>(
             diag,
             m: n,
             n,
-            storage: Storage::Band { k, lda },
+            storage: band(uplo, k, lda),
             a: Batch::Single(a),
             x: None,
             out: BatchMut::Single(x),
@@ -580,7 +1242,7 @@ pub fn tbmv_batched<T: Scalar>(
             diag,
             m: n,
             n,
-            storage: Storage::Band { k, lda },
+            storage: band(uplo, k, lda),
             a: Batch::list(a),
             x: None,
             out: BatchMut::List(x),
@@ -619,7 +1281,7 @@ pub fn tbmv_strided_batched<T: Scalar>(
             diag,
             m: n,
             n,
-            storage: Storage::Band { k, lda },
+            storage: band(uplo, k, lda),
             a: Batch::Strided {
                 buf: a,
                 stride: stride_a,
@@ -850,6 +1512,242 @@ pub fn trsv_strided_batched<T: Scalar>(
             m: n,
             n,
             storage: Storage::Full { lda },
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: None,
+            out: BatchMut::Strided {
+                buf: x,
+                stride: stride_x,
+                count: batch,
+            },
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` a triangular band matrix of order `n`
+/// with `k` off-diagonals in BLAS band storage (`?tbsv`; any `k`, `lda >= k + 1`). Only the
+/// stored band is read (not the diagonal when `Diag::Unit`). A singular `A` gives IEEE
+/// infinities or NaNs, never an error.
+#[allow(clippy::too_many_arguments)]
+pub fn tbsv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tbsv",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::Single(a),
+            x: None,
+            out: BatchMut::Single(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tbsv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn tbsv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &[&DeviceBuffer<T>],
+    lda: usize,
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tbsv_batched",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::list(a),
+            x: None,
+            out: BatchMut::List(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tbsv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn tbsv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    k: usize,
+    a: &DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tbsv_strided_batched",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: band(uplo, k, lda),
+            a: Batch::Strided {
+                buf: a,
+                stride: stride_a,
+                count: batch,
+            },
+            x: None,
+            out: BatchMut::Strided {
+                buf: x,
+                stride: stride_x,
+                count: batch,
+            },
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// Solves `op(A) x = b` for `x`, `b` given in `x`, `A` triangular of order `n` in packed
+/// storage (`?tpsv`). A singular `A` gives IEEE infinities or NaNs, never an error.
+#[allow(clippy::too_many_arguments)]
+pub fn tpsv<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tpsv",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::Single(a),
+            x: None,
+            out: BatchMut::Single(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tpsv` of each entry of lists of matrices and vectors.
+#[allow(clippy::too_many_arguments)]
+pub fn tpsv_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &[&DeviceBuffer<T>],
+    x: &mut [&mut DeviceBuffer<T>],
+    incx: isize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tpsv_batched",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Packed,
+            a: Batch::list(a),
+            x: None,
+            out: BatchMut::List(x),
+            inc_out: incx,
+            alpha,
+            beta,
+        },
+    )
+}
+
+/// `tpsv` of `batch` entries at fixed strides in one buffer per operand.
+#[allow(clippy::too_many_arguments)]
+pub fn tpsv_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    op: Op,
+    diag: Diag,
+    n: usize,
+    a: &DeviceBuffer<T>,
+    stride_a: usize,
+    x: &mut DeviceBuffer<T>,
+    incx: isize,
+    stride_x: usize,
+    batch: usize,
+) -> Result<Status, Error> {
+    let (alpha, beta) = one();
+    run(
+        h,
+        Call {
+            name: "tpsv_strided_batched",
+            kind: Kind::Trsv,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage: Storage::Packed,
             a: Batch::Strided {
                 buf: a,
                 stride: stride_a,

@@ -133,16 +133,13 @@ pub(super) fn run<T: Scalar>(
     let lower = c.uplo == Uplo::Lower;
     // Which (i, j) exist: j - ku <= i <= j + kl.
     let (kl, ku) = match (c.kind, c.storage) {
+        // k >= n (valid, as in reference BLAS) covers the whole matrix or triangle, as `big`
+        // does.
+        (_, Storage::Band { kl, ku, .. }) => (
+            i64::try_from(kl).unwrap_or(big).min(big),
+            i64::try_from(ku).unwrap_or(big).min(big),
+        ),
         (Kind::Gemv, _) => (big, big),
-        (_, Storage::Band { k, .. }) => {
-            // k >= n (valid, as in reference BLAS) covers the whole triangle, as `big` does.
-            let k = i64::try_from(k).unwrap_or(big).min(big);
-            if lower {
-                (k, 0)
-            } else {
-                (0, k)
-            }
-        }
         _ => {
             if lower {
                 (big, 0)
@@ -153,7 +150,8 @@ pub(super) fn run<T: Scalar>(
     };
     let (kind, kb, lda) = match c.storage {
         Storage::Full { lda } => (0, 0, lda as i64),
-        Storage::Band { k, lda } => (1, if lower { 0 } else { k as i64 }, lda as i64),
+        // The buffer holds the band (checked), so ku fits.
+        Storage::Band { ku, lda, .. } => (1, ku as i64, lda as i64),
         Storage::Packed => (if lower { 3 } else { 2 }, 0, 0),
     };
     let mut flags = 0;
@@ -409,7 +407,8 @@ pub(super) fn run<T: Scalar>(
                     ..base
                 };
                 sweep(&j, 1)?;
-                let (skl, sku) = if lower { (big, -1) } else { (-1, big) };
+                // The mirror of the stored triangle (or band) without its diagonal.
+                let (skl, sku) = if lower { (kl, -1) } else { (-1, ku) };
                 let j = Job {
                     flags: F_DIRECT | if herm { F_CONJ } else { 0 },
                     kl: skl,

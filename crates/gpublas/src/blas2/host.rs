@@ -39,20 +39,36 @@ fn stored<T: Scalar>(c: Mat, a: &[T], i: usize, j: usize) -> T {
     let n = c.n;
     match c.storage {
         Storage::Full { lda } => a[i + j * lda],
-        Storage::Band { k, lda } => {
-            if i.abs_diff(j) > k {
+        Storage::Band { kl, ku, lda } => {
+            if (i > j && i - j > kl) || (j > i && j - i > ku) {
                 return T::zero();
             }
-            match c.uplo {
-                Uplo::Upper => a[k + i - j + j * lda],
-                Uplo::Lower => a[i - j + j * lda],
-            }
+            a[ku + i - j + j * lda]
         }
         Storage::Packed => match c.uplo {
             Uplo::Upper => a[i + j * (j + 1) / 2],
             Uplo::Lower => a[i + j * (2 * n - j - 1) / 2],
         },
     }
+}
+
+/// The columns `j < len` where row `i` of the applied operator (see [`oper`]) may be non-zero:
+/// the band (and triangle) of the stored matrix, seen through `op` or mirrored. Loops over it
+/// never multiply an element that is not stored.
+fn row_range(c: Mat, i: usize, len: usize) -> std::ops::Range<usize> {
+    let all = usize::MAX;
+    let (kl, ku) = match (c.storage, c.kind) {
+        (Storage::Band { kl, ku, .. }, _) => (kl, ku),
+        (_, Kind::Trmv | Kind::Trsv) if c.uplo == Uplo::Lower => (all, 0),
+        (_, Kind::Trmv | Kind::Trsv) => (0, all),
+        _ => (all, all),
+    };
+    let (below, above) = match c.kind {
+        Kind::Symv | Kind::Hemv => (kl.max(ku), kl.max(ku)),
+        _ if c.op == Op::N => (kl, ku),
+        _ => (ku, kl),
+    };
+    i.saturating_sub(below)..i.saturating_add(above).saturating_add(1).min(len)
 }
 
 /// Element (i, j) of the operator the routine applies (op(A), or the full symmetric/Hermitian
@@ -789,7 +805,7 @@ fn entry<T: Scalar>(
             } else if product {
                 for (i, ti) in t.iter_mut().enumerate() {
                     let mut s = T::zero();
-                    for j in 0..g.lx {
+                    for j in row_range(g.mat, i, g.lx) {
                         s = s + oper(g.mat, a, i, j) * x[at(g.lx, *incx, j)];
                     }
                     *ti = s;
@@ -829,7 +845,7 @@ fn entry<T: Scalar>(
                 };
                 for i in order {
                     let mut s = T::zero();
-                    for j in 0..n {
+                    for j in row_range(g.mat, i, n) {
                         s = s + oper(g.mat, a, i, j) * x[at(n, inc, j)];
                     }
                     x[at(n, inc, i)] = s;
@@ -841,7 +857,7 @@ fn entry<T: Scalar>(
                     bytemuck::cast_slice_mut(&mut bytes[..n * std::mem::size_of::<T>()]);
                 for (i, r) in res.iter_mut().enumerate() {
                     let mut s = T::zero();
-                    for j in 0..n {
+                    for j in row_range(g.mat, i, n) {
                         s = s + oper(g.mat, a, i, j) * x[at(n, inc, j)];
                     }
                     *r = s;
@@ -873,7 +889,8 @@ fn entry<T: Scalar>(
             for i in order {
                 let mut s = x[at(n, inc, i)];
                 let (lo, hi) = if lower { (0, i) } else { (i + 1, n) };
-                for j in lo..hi {
+                let band = row_range(g.mat, i, n);
+                for j in lo.max(band.start)..hi.min(band.end) {
                     s = s - oper(g.mat, a, i, j) * x[at(n, inc, j)];
                 }
                 x[at(n, inc, i)] = if unit {

@@ -1,32 +1,39 @@
-//! Level 2: `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv` for `f32`, `f64`,
-//! `Complex32`, `Complex64` (`hemv` complex only), each single, `_batched` (lists of buffers)
-//! and `_strided_batched` (one buffer, a stride), from one generic implementation (SPEC F1).
+//! Level 2: `gemv`, `gbmv`, `symv`, `hemv`, `sbmv`, `hbmv`, `spmv`, `hpmv`, `trmv`, `tbmv`,
+//! `tpmv`, `trsv`, `tbsv`, `tpsv` for `f32`, `f64`, `Complex32`, `Complex64` (`hemv`, `hbmv`,
+//! `hpmv` complex only), each single, `_batched` (lists of buffers) and `_strided_batched` (one
+//! buffer, a stride), from one generic implementation (SPEC F1).
 //!
 //! Matrices are column-major as in BLAS (`m`, `n`, buffer, `lda`); band matrices use the BLAS
-//! band layout (`k` super- or sub-diagonals, `lda >= k + 1`; any `k >= 0`, as in reference
-//! BLAS: with `k >= n` the band's rows beyond the matrix are never read), packed ones the BLAS
-//! packed layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative
+//! band layout (`gbmv`: `kl` sub- and `ku` super-diagonals, `lda >= kl + ku + 1`; the
+//! symmetric, Hermitian and triangular ones `k` off-diagonals of the stored triangle,
+//! `lda >= k + 1`; any widths, as in reference BLAS: rows of a band beyond the matrix are
+//! never read), packed ones the BLAS packed layout (`n (n + 1) / 2` elements). Vectors take any non-zero increment; a negative
 //! one walks the vector backwards, as reference BLAS does. An increment of 0 is
 //! `Error::InvalidValue` here, as reference BLAS rejects it in every Level-2 routine (its
 //! `xerbla` check; unlike Level 1, where it is a valid call). `alpha`/`beta` are [`Coef`]s:
 //! on the host, or in device memory (then nothing waits and the call can be captured into a
 //! graph). `beta == 0` means `y` is not read (NaN there does not propagate); `alpha == 0`
 //! means `A` and `x` are not read. Symmetric, Hermitian and triangular routines read only the stored
-//! triangle (and not the diagonal when it is `Diag::Unit`; `hemv` takes the diagonal's real
-//! part).
+//! triangle or band (and not the diagonal when it is `Diag::Unit`; `hemv`, `hbmv` and `hpmv`
+//! take the diagonal's real part).
 //!
 //! Workspace (rocBLAS's "column reductions of skinny matrices" and "result array before
 //! overwriting input"), from one function (F4, [`workspace_bytes`] answers it for a shape):
 //! - `gemv`: partial sums when a product is split over more blocks than it has output tiles
 //!   (skinny transposed matrices, short wide ones). A fixed workspace that is too small runs
 //!   fewer splits: `PerfDegraded`, same answer within rounding.
-//! - `symv`/`hemv`: partial sums of both halves of the stored triangle, so the triangle is read
-//!   once. Too small a workspace: the triangle is read twice, with no workspace (`PerfDegraded`).
+//! - `gbmv`: none (the band's columns are short: one pass, its geometry set by the band).
+//! - `symv`/`hemv`/`spmv`/`hpmv`: partial sums of both halves of the stored triangle, so the
+//!   triangle is read once. Too small a workspace: the triangle is read twice, with no workspace
+//!   (`PerfDegraded`).
+//! - `sbmv`/`hbmv`: none; the stored band is read twice (it is short enough to stay in the L2
+//!   cache between the passes), so the need does not depend on the band width.
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
 //!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
-//! - `trsv`: one block per block of rows (64; 32 for `Complex64`) inverts its diagonal tile in
-//!   shared memory, multiplies the solved rows it depends on as soon as their progress flags
-//!   (the workspace: 4 bytes per block of rows) are up, and applies its tile's inverse.
+//! - `trsv`/`tbsv`/`tpsv`: one block per block of rows (64; 32 for `Complex64`) inverts its
+//!   diagonal tile in shared memory, multiplies the solved rows it depends on (for a band,
+//!   only the tiles that meet it) as soon as their progress flags (the workspace: 4 bytes per
+//!   block of rows) are up, and applies its tile's inverse.
 //!   Inverting a tile costs accuracy in proportion to that tile's condition number (a 64 × 64
 //!   piece of the diagonal, not the whole matrix): on ill-conditioned triangles use a fixed
 //!   workspace below the need, which runs plain substitution on one block per system
@@ -77,8 +84,16 @@ pub(crate) enum Kind {
 /// How the matrix is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Storage {
-    Full { lda: usize },
-    Band { k: usize, lda: usize },
+    Full {
+        lda: usize,
+    },
+    /// BLAS band storage: element (i, j), `j - ku <= i <= j + kl`, at `ku + i - j + j lda`
+    /// (symmetric and triangular bands: `(kl, ku)` is `(k, 0)` lower, `(0, k)` upper).
+    Band {
+        kl: usize,
+        ku: usize,
+        lda: usize,
+    },
     Packed,
 }
 
@@ -112,11 +127,11 @@ impl<T: Scalar> Call<'_, '_, T> {
         }
     }
 
-    /// Rows of the stored matrix (band: k + 1).
+    /// Rows of the stored matrix (band: kl + ku + 1).
     fn stored_rows(&self) -> usize {
         match self.storage {
-            // k + 1 overflowing is an error of check_sizes before anything uses this.
-            Storage::Band { k, .. } => k.saturating_add(1),
+            // kl + ku + 1 overflowing is an error of check_sizes before anything uses this.
+            Storage::Band { kl, ku, .. } => kl.saturating_add(ku).saturating_add(1),
             _ => self.m,
         }
     }
@@ -138,7 +153,13 @@ impl<T: Scalar> Call<'_, '_, T> {
                 format!("m = {}, n = {}, lda = {lda}", self.m, self.n)
             }
             Storage::Full { lda } => format!("n = {}, lda = {lda}", self.n),
-            Storage::Band { k, lda } => format!("n = {}, k = {k}, lda = {lda}", self.n),
+            Storage::Band { kl, ku, lda } if self.kind == Kind::Gemv => format!(
+                "m = {}, n = {}, kl = {kl}, ku = {ku}, lda = {lda}",
+                self.m, self.n
+            ),
+            Storage::Band { kl, ku, lda } => {
+                format!("n = {}, k = {}, lda = {lda}", self.n, kl.max(ku))
+            }
             Storage::Packed => format!("packed n = {}", self.n),
         }
     }
@@ -160,8 +181,11 @@ impl<T: Scalar> Call<'_, '_, T> {
     /// (input x, output vector).
     fn inc_positions(&self) -> (usize, usize) {
         match (self.kind, self.storage) {
+            (Kind::Gemv, Storage::Band { .. }) => (10, 13),
             (Kind::Gemv, _) => (8, 11),
-            (Kind::Symv | Kind::Hemv, _) => (7, 10),
+            (Kind::Symv | Kind::Hemv, Storage::Band { .. }) => (8, 11),
+            (Kind::Symv | Kind::Hemv, Storage::Packed) => (6, 9),
+            (Kind::Symv | Kind::Hemv, Storage::Full { .. }) => (7, 10),
             (_, Storage::Band { .. }) => (0, 9),
             (_, Storage::Packed) => (0, 7),
             (_, Storage::Full { .. }) => (0, 8),
@@ -181,13 +205,26 @@ impl<T: Scalar> Call<'_, '_, T> {
                 if self.kind == Kind::Gemv { "m" } else { "n" },
             ),
             // Any k >= 0, as in reference BLAS: a band wider than the matrix has unused rows.
-            Storage::Band { k, lda } => {
-                let rows = k.checked_add(1).ok_or_else(|| {
-                    Error::InvalidSize(format!(
-                        "{name}: k = {k} leaves no lda >= k + 1 in the address space"
-                    ))
+            Storage::Band { kl, ku, lda } => {
+                let general = self.kind == Kind::Gemv;
+                let rows = kl.checked_add(ku).and_then(|r| r.checked_add(1));
+                let rows = rows.ok_or_else(|| {
+                    Error::InvalidSize(if general {
+                        format!("{name}: kl = {kl}, ku = {ku} leave no lda >= kl + ku + 1 in the address space")
+                    } else {
+                        format!(
+                            "{name}: k = {} leaves no lda >= k + 1 in the address space",
+                            kl.max(ku)
+                        )
+                    })
                 })?;
-                check_ld(name, "lda", lda, rows, "k + 1")
+                check_ld(
+                    name,
+                    "lda",
+                    lda,
+                    rows,
+                    if general { "kl + ku + 1" } else { "k + 1" },
+                )
             }
             Storage::Packed => Ok(()),
         }?;
@@ -277,6 +314,14 @@ impl<T: Scalar> Call<'_, '_, T> {
             list: self.a.is_list(),
             sms: h.device().multiprocessor_count(),
             params: plan::Blas2Params::auto(),
+            band_rows: match (self.kind, self.storage) {
+                // tbmv keeps the geometry of its rows (its workspace follows the geometry, and
+                // a query names no band width).
+                (Kind::Gemv | Kind::Symv | Kind::Hemv, Storage::Band { .. }) => {
+                    Some(self.stored_rows().min(self.m))
+                }
+                _ => None,
+            },
         }
     }
 }

@@ -53,6 +53,11 @@ pub(crate) struct Shape {
     pub list: bool,
     pub sms: usize,
     pub params: Blas2Params,
+    /// Band products (gbmv, sbmv, hbmv): the stored rows of a band column, which set the
+    /// kernels' geometry. They run without partials (one pass for gbmv; the stored triangle
+    /// read twice for sbmv/hbmv: a band is short enough to stay in L2 between the passes),
+    /// so their workspace does not depend on the band width.
+    pub band_rows: Option<usize>,
 }
 
 /// How the threads of a block cover a matrix: `tr` threads down a column (each with `vec`
@@ -171,9 +176,13 @@ impl Shape {
         matches!(self.kind, Kind::Gemv | Kind::Trmv) && self.op != Op::N
     }
 
-    /// Geometry of the kernels: columns have `m` rows.
+    /// Geometry of the kernels: columns have `m` rows (a band's stored rows, at least a
+    /// warp's loads, so a narrow band still gets whole row tiles).
     pub(crate) fn geom(&self) -> Geom {
-        Geom::for_rows(self.m, self.elem)
+        match self.band_rows {
+            Some(rows) => Geom::for_rows(rows.max(32 * 16 / self.elem).min(self.m), self.elem),
+            None => Geom::for_rows(self.m, self.elem),
+        }
     }
 
     /// Row tiles of a sweep.
@@ -206,6 +215,9 @@ impl Shape {
     /// The most useful splits: enough blocks to fill the device, at least `split_steps` steps
     /// of work per thread in each split.
     fn best_splits(&self) -> usize {
+        if self.band_rows.is_some() {
+            return 1;
+        }
         let g = self.geom();
         let target = self.sms * self.params.blocks_per_sm;
         let want = target.div_ceil(self.base_blocks() * self.batch.max(1));
@@ -281,6 +293,7 @@ impl Shape {
     fn best_algo(&self, splits: usize) -> Algo {
         match self.kind {
             Kind::Gemv if splits == 1 => Algo::Direct,
+            Kind::Symv | Kind::Hemv if self.band_rows.is_some() => Algo::SymTwoPass,
             Kind::Gemv | Kind::Symv | Kind::Hemv | Kind::Trmv => Algo::Split,
             Kind::Trsv => {
                 let nb = trsv_nb(self.elem);
@@ -358,8 +371,9 @@ impl Shape {
 }
 
 /// Workspace bytes a Level-2 call of this shape needs on `device` (what a size query returns
-/// for it): `routine` is one of `gemv`, `symv`, `hemv`, `trmv`, `tbmv`, `tpmv`, `trsv`;
-/// `m` is ignored except for gemv; `elem` is the element size in bytes (4, 8 or 16).
+/// for it): `routine` is one of `gemv`, `gbmv`, `symv`, `hemv`, `sbmv`, `hbmv`, `spmv`,
+/// `hpmv`, `trmv`, `tbmv`, `tpmv`, `trsv`, `tbsv`, `tpsv`; `m` is ignored except for gemv and
+/// gbmv; `elem` is the element size in bytes (4, 8 or 16). No need depends on a band width.
 ///
 /// ```
 /// use gpublas::{blas2, Device, Op};
@@ -380,16 +394,23 @@ pub fn workspace_bytes(
 ) -> Result<usize, Error> {
     let kind = match routine {
         "gemv" => Kind::Gemv,
+        "gbmv" => Kind::Gemv,
         "symv" => Kind::Symv,
+        "sbmv" | "spmv" => Kind::Symv,
         "hemv" => Kind::Hemv,
+        "hbmv" | "hpmv" => Kind::Hemv,
         "trmv" | "tbmv" | "tpmv" => Kind::Trmv,
         "trsv" => Kind::Trsv,
+        "tbsv" | "tpsv" => Kind::Trsv,
         other => {
             return Err(Error::InvalidValue(format!(
-                "unknown Level-2 routine '{other}' (gemv, symv, hemv, trmv, tbmv, tpmv, trsv)"
+                "unknown Level-2 routine '{other}' (gemv, gbmv, symv, hemv, sbmv, hbmv, spmv, \
+                 hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv)"
             )))
         }
     };
+    // The band products' geometry follows the band; their workspace does not (any rows do).
+    let band_rows = matches!(routine, "gbmv" | "sbmv" | "hbmv").then_some(1);
     if ![4, 8, 16].contains(&elem) {
         return Err(Error::InvalidValue(format!(
             "element size {elem} is not 4, 8 or 16 bytes"
@@ -409,6 +430,7 @@ pub fn workspace_bytes(
         list,
         sms: device.multiprocessor_count(),
         params: Blas2Params::auto(),
+        band_rows,
     };
     Ok(s.full().total())
 }

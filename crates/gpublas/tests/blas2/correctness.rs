@@ -107,28 +107,33 @@ fn symv_hemv_suite<E: T>(dev: &Device, seed: u64) {
     }
 }
 
-/// Band widths 0, 1 and n - 1 (those valid for n); `[0]` for the other routines.
-fn band_widths(rt: Rt, n: usize) -> Vec<usize> {
-    if rt != Rt::Tbmv {
+/// Band widths 0, 1 and n - 1 (those valid for n), and for the newer band routines one wider
+/// than the matrix (valid: its rows beyond the matrix are never read); `[0]` for the other
+/// routines.
+pub(super) fn band_widths(rt: Rt, n: usize) -> Vec<usize> {
+    if !rt.banded() {
         return vec![0];
     }
     let mut ks = vec![0, 1, n.saturating_sub(1)];
     ks.retain(|&k| k < n.max(1));
+    if rt != Rt::Tbmv {
+        ks.push(n + 2);
+    }
     ks.dedup();
     ks
 }
 
 /// A leading dimension for the routine: the least valid one or three more.
-fn tri_lda(rt: Rt, n: usize, k: usize, t: usize) -> usize {
+pub(super) fn tri_lda(rt: Rt, n: usize, k: usize, t: usize) -> usize {
     let extra = if t % 2 == 0 { 3 } else { 0 };
     match rt {
-        Rt::Tbmv => k + 1 + extra,
-        Rt::Tpmv => 0,
+        rt if rt.banded() => k + 1 + extra,
+        rt if rt.packed() => 0,
         _ => n.max(1) + extra,
     }
 }
 
-fn tri_suite<E: T>(dev: &Device, seed: u64, rt: Rt) {
+pub(super) fn tri_suite<E: T>(dev: &Device, seed: u64, rt: Rt) {
     let mut h = handle(dev);
     let mut r = Gen::new(seed);
     let mut t = 0usize;
@@ -166,11 +171,7 @@ fn tri_suite<E: T>(dev: &Device, seed: u64, rt: Rt) {
         }
     }
     // Large: every uplo/op/diag; trsv also at 300 (the GPU changes algorithm above 128).
-    let bigs: &[usize] = if rt == Rt::Trsv {
-        &[300, 1000]
-    } else {
-        &[1000]
-    };
+    let bigs: &[usize] = if rt.solve() { &[300, 1000] } else { &[1000] };
     for &n in bigs {
         for (ci, &(uplo, op, diag)) in combos.iter().enumerate() {
             let mut forms = vec![(Form::Single, 1)];

@@ -384,6 +384,10 @@ pub fn workspace_bytes(
         "hemv" => Kind::Hemv,
         "trmv" | "tbmv" | "tpmv" => Kind::Trmv,
         "trsv" => Kind::Trsv,
+        "ger" | "geru" | "gerc" | "syr" | "syr2" | "her" | "her2" | "spr" | "spr2" | "hpr"
+        | "hpr2" => {
+            return super::update::workspace_bytes(device, routine, m, n, elem, batch, list)
+        }
         other => {
             return Err(Error::InvalidValue(format!(
                 "unknown Level-2 routine '{other}' (gemv, symv, hemv, trmv, tbmv, tpmv, trsv)"

@@ -1428,6 +1428,7 @@ fn f3_c_potrf_leaves_other_triangle_untouched(dev: &str) {
 /// Level-2 rank updates through C: dger (lda padding and a negative increment), zher_batched
 /// (lists; the diagonal turns real, the other triangle untouched), dspr2_strided_batched
 /// (packed), and a zero increment named in the message.
+#[allow(clippy::needless_range_loop)]
 fn f1_rank_updates_through_c(dev: &str) {
     let c = C::on(dev);
     let mut r = rng(9);

@@ -156,9 +156,11 @@ __device__ __forceinline__ void rank(const RJob& j) {
     // A device alpha of zero: reference BLAS's quick return (nothing read or written).
     if (is0(alpha)) return;
     const bool conj = j.flags & F_CONJ, herm = j.flags & F_HERM;
-    T* a = mat_of<T>(j, e);
-    const T* x = vec_of<T>(j, j.x, e, 1);
-    const T* y = KIND == K_SYR ? x : vec_of<T>(j, j.y, e, 2);
+    // A never aliases x or y (the API hands A over as the only mutable operand), so the
+    // compiler may issue the vector loads of a group ahead of the group's stores.
+    T* __restrict__ a = mat_of<T>(j, e);
+    const T* __restrict__ x = vec_of<T>(j, j.x, e, 1);
+    const T* __restrict__ y = KIND == K_SYR ? x : vec_of<T>(j, j.y, e, 2);
     const int tr = j.tr, lr = threadIdx.x % tr, lc = threadIdx.x / tr;
     const i64 rows = KIND == K_GER ? j.m : j.n;
     const i64 r0 = rt * (i64)tr * V + (i64)lr * V;
@@ -172,31 +174,43 @@ __device__ __forceinline__ void rank(const RJob& j) {
     }
     const i64 c0 = ct * (i64)j.tc * j.cpl;
     for (int k0 = 0; k0 < j.cpl; k0 += UNROLL) {
-        Pack<T> pk[UNROLL];
-        T* pp[UNROLL];
-        T t1[UNROLL], t2[UNROLL];
-        bool vec[UNROLL];
+        // 1. The group's column values (loads issued together).
+        i64 cc[UNROLL];
+        bool live[UNROLL];
+        T xc[UNROLL], yc[UNROLL];
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            vec[k] = false;
-            const i64 c = c0 + (i64)(k0 + k) * j.tc + lc;
-            if (k0 + k >= j.cpl || c >= j.n) continue;
+            cc[k] = c0 + (i64)(k0 + k) * j.tc + lc;
+            live[k] = k0 + k < j.cpl && cc[k] < j.n;
+            xc[k] = (KIND != K_GER && live[k]) ? x[vidx(j.x, cc[k])] : zero<T>();
+            yc[k] = (KIND != K_SYR && live[k]) ? y[vidx(j.y, cc[k])] : xc[k];
+        }
+        // 2. Coefficients, what this thread touches of each column, and the 16-byte loads.
+        // mode: 0 nothing, 1 one 16-byte access, 2 element by element.
+        int mode[UNROLL];
+        bool skip[UNROLL];
+        T t1[UNROLL], t2[UNROLL];
+        T* col[UNROLL];
+        Pack<T> pk[UNROLL];
+#pragma unroll
+        for (int k = 0; k < UNROLL; k++) {
+            mode[k] = 0;
+            t2[k] = zero<T>();
+            col[k] = a;
+            if (!live[k]) continue;
+            const i64 c = cc[k];
             // The column's coefficients, and whether reference BLAS skips the column.
-            const T xc = KIND == K_GER ? zero<T>() : x[vidx(j.x, c)];
-            const T yc = KIND == K_SYR ? xc : y[vidx(j.y, c)];
-            bool skip;
-            T a1, a2 = zero<T>();
             if (KIND == K_GER) {
-                skip = is0(yc);
-                a1 = mul(alpha, conj ? cj(yc) : yc);
+                skip[k] = is0(yc[k]);
+                t1[k] = mul(alpha, conj ? cj(yc[k]) : yc[k]);
             } else if (KIND == K_SYR) {
-                skip = is0(xc);
-                a1 = mul(alpha, conj ? cj(xc) : xc);
+                skip[k] = is0(xc[k]);
+                t1[k] = mul(alpha, conj ? cj(xc[k]) : xc[k]);
             } else {
-                skip = is0(xc) && is0(yc);
-                a1 = mul(alpha, conj ? cj(yc) : yc);
-                const T ax = mul(alpha, xc);
-                a2 = conj ? cj(ax) : ax;
+                skip[k] = is0(xc[k]) && is0(yc[k]);
+                t1[k] = mul(alpha, conj ? cj(yc[k]) : yc[k]);
+                const T ax = mul(alpha, xc[k]);
+                t2[k] = conj ? cj(ax) : ax;
             }
             // The column's stored rows, and this thread's part of them.
             i64 lo = 0, hi = rows;
@@ -205,36 +219,43 @@ __device__ __forceinline__ void rank(const RJob& j) {
             }
             if (max(lo, r0) >= min(hi, r0 + V)) continue;
             const bool diag = herm && r0 <= c && c < r0 + V;
-            if (skip && !diag) continue;
-            T* col = col_of<T>(j, a, c);
-            if (!skip && !diag && r0 >= lo && r0 + V <= hi && ((u64)(col + r0) & 15) == 0) {
-                vec[k] = true;
-                pp[k] = col + r0;
-                t1[k] = a1;
-                t2[k] = a2;
+            if (skip[k] && !diag) continue;
+            col[k] = col_of<T>(j, a, c);
+            if (!skip[k] && !diag && r0 >= lo && r0 + V <= hi && ((u64)(col[k] + r0) & 15) == 0) {
+                mode[k] = 1;
                 // Streaming (evict-first): every byte is read once and written once.
-                pk[k].q = __ldcs((const uint4*)(col + r0));
-                continue;
-            }
-            // Element by element: the ends of the stored part, misaligned columns, the diagonal.
-#pragma unroll
-            for (int v = 0; v < V; v++) {
-                const i64 i = r0 + v;
-                if (i < lo || i >= hi) continue;
-                if (herm && i == c) {
-                    const T d = skip ? zero<T>() : upd<KIND>(zero<T>(), u[v], a1, w[v], a2);
-                    col[i] = real_diag(col[i], d);
-                } else if (!skip) {
-                    col[i] = upd<KIND>(col[i], u[v], a1, w[v], a2);
-                }
+                pk[k].q = __ldcs((const uint4*)(col[k] + r0));
+            } else {
+                mode[k] = 2;
             }
         }
+        // 3. Updates and stores.
 #pragma unroll
         for (int k = 0; k < UNROLL; k++) {
-            if (!vec[k]) continue;
+            if (mode[k] == 1) {
 #pragma unroll
-            for (int v = 0; v < V; v++) pk[k].e[v] = upd<KIND>(pk[k].e[v], u[v], t1[k], w[v], t2[k]);
-            __stcs((uint4*)pp[k], pk[k].q);
+                for (int v = 0; v < V; v++) pk[k].e[v] = upd<KIND>(pk[k].e[v], u[v], t1[k], w[v], t2[k]);
+                __stcs((uint4*)(col[k] + r0), pk[k].q);
+            } else if (mode[k] == 2) {
+                // Element by element: the ends of the stored part, misaligned columns, the
+                // Hermitian diagonal.
+                const i64 c = cc[k];
+                i64 lo = 0, hi = rows;
+                if (KIND != K_GER) {
+                    if (lower) lo = c; else hi = c + 1;
+                }
+#pragma unroll
+                for (int v = 0; v < V; v++) {
+                    const i64 i = r0 + v;
+                    if (i < lo || i >= hi) continue;
+                    if (herm && i == c) {
+                        const T d = skip[k] ? zero<T>() : upd<KIND>(zero<T>(), u[v], t1[k], w[v], t2[k]);
+                        col[k][i] = real_diag(col[k][i], d);
+                    } else if (!skip[k]) {
+                        col[k][i] = upd<KIND>(col[k][i], u[v], t1[k], w[v], t2[k]);
+                    }
+                }
+            }
         }
     }
 }

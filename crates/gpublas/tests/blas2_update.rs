@@ -1069,7 +1069,7 @@ fn hermitian_diagonal<E: T>(dev: &Device, seed: u64) {
                 let c = case(rt, uplo, 40, 40, 0, 1, 1);
                 let mut p =
                     prepare::<E>(dev, &mut r, c, Form::Single, Alphas::host((0.5, 0.0)), data);
-                p.call(&mut h).unwrap();
+                assert_eq!(p.call(&mut h).unwrap(), Status::Success);
                 let a = p.a.after().remove(0);
                 for j in 0..c.n {
                     let d = a[c.pos(j, j)].get();

@@ -115,6 +115,19 @@ fn strided<T: crate::device::Element>(
 }
 
 /// `A += alpha x yᵀ` with `A` an `m × n` general matrix, `x` of `m` elements and `y` of `n` (`?ger`, real types).
+///
+/// ```
+/// use gpublas::{blas2, Device, Handle};
+/// let dev = Device::host();
+/// let mut h = Handle::new(&dev)?;
+/// // A = [1 3; 2 4] (column-major), x = [1, 2], y = [10, 100]
+/// let mut a = dev.upload(&[1.0f64, 2.0, 3.0, 4.0])?;
+/// let x = dev.upload(&[1.0f64, 2.0])?;
+/// let y = dev.upload(&[10.0f64, 100.0])?;
+/// blas2::ger(&mut h, 2, 2, 1.0.into(), &x, 1, &y, 1, &mut a, 2)?;
+/// assert_eq!(a.to_vec()?, vec![11.0, 22.0, 103.0, 204.0]);
+/// # Ok::<(), gpublas::Error>(())
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub fn ger<T: RealScalar>(
     h: &mut Handle,

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 // How many routine entry points this build generated.
-#define GPUBLAS_ROUTINE_COUNT 492
+#define GPUBLAS_ROUTINE_COUNT 582
 
 // The object behind a `gpublas_handle`.
 typedef struct GpublasHandle GpublasHandle;
@@ -4068,6 +4068,1116 @@ gpublas_status gpublas_ztpsv_strided_batched(gpublas_handle handle,
                                              struct gpublas_double_complex *x,
                                              int64_t incx,
                                              int64_t stride_x,
+                                             int64_t batch_count);
+
+// `blas2::ger` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sger(gpublas_handle handle,
+                            int64_t m,
+                            int64_t n,
+                            const float *alpha,
+                            const float *x,
+                            int64_t incx,
+                            const float *y,
+                            int64_t incy,
+                            float *a,
+                            int64_t lda);
+
+// `blas2::ger_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sger_batched(gpublas_handle handle,
+                                    int64_t m,
+                                    int64_t n,
+                                    const float *alpha,
+                                    const float *const *x,
+                                    int64_t incx,
+                                    const float *const *y,
+                                    int64_t incy,
+                                    float *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::ger_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sger_strided_batched(gpublas_handle handle,
+                                            int64_t m,
+                                            int64_t n,
+                                            const float *alpha,
+                                            const float *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            const float *y,
+                                            int64_t incy,
+                                            int64_t stride_y,
+                                            float *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::ger` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dger(gpublas_handle handle,
+                            int64_t m,
+                            int64_t n,
+                            const double *alpha,
+                            const double *x,
+                            int64_t incx,
+                            const double *y,
+                            int64_t incy,
+                            double *a,
+                            int64_t lda);
+
+// `blas2::ger_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dger_batched(gpublas_handle handle,
+                                    int64_t m,
+                                    int64_t n,
+                                    const double *alpha,
+                                    const double *const *x,
+                                    int64_t incx,
+                                    const double *const *y,
+                                    int64_t incy,
+                                    double *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::ger_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dger_strided_batched(gpublas_handle handle,
+                                            int64_t m,
+                                            int64_t n,
+                                            const double *alpha,
+                                            const double *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            const double *y,
+                                            int64_t incy,
+                                            int64_t stride_y,
+                                            double *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::geru` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgeru(gpublas_handle handle,
+                             int64_t m,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *y,
+                             int64_t incy,
+                             struct gpublas_float_complex *a,
+                             int64_t lda);
+
+// `blas2::geru_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgeru_batched(gpublas_handle handle,
+                                     int64_t m,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::geru_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgeru_strided_batched(gpublas_handle handle,
+                                             int64_t m,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::geru` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgeru(gpublas_handle handle,
+                             int64_t m,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *y,
+                             int64_t incy,
+                             struct gpublas_double_complex *a,
+                             int64_t lda);
+
+// `blas2::geru_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgeru_batched(gpublas_handle handle,
+                                     int64_t m,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::geru_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgeru_strided_batched(gpublas_handle handle,
+                                             int64_t m,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::gerc` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgerc(gpublas_handle handle,
+                             int64_t m,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *y,
+                             int64_t incy,
+                             struct gpublas_float_complex *a,
+                             int64_t lda);
+
+// `blas2::gerc_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgerc_batched(gpublas_handle handle,
+                                     int64_t m,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::gerc_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgerc_strided_batched(gpublas_handle handle,
+                                             int64_t m,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::gerc` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgerc(gpublas_handle handle,
+                             int64_t m,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *y,
+                             int64_t incy,
+                             struct gpublas_double_complex *a,
+                             int64_t lda);
+
+// `blas2::gerc_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgerc_batched(gpublas_handle handle,
+                                     int64_t m,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::gerc_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgerc_strided_batched(gpublas_handle handle,
+                                             int64_t m,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::syr` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssyr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const float *alpha,
+                            const float *x,
+                            int64_t incx,
+                            float *a,
+                            int64_t lda);
+
+// `blas2::syr_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssyr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const float *alpha,
+                                    const float *const *x,
+                                    int64_t incx,
+                                    float *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::syr_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssyr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const float *alpha,
+                                            const float *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            float *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::syr` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsyr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const double *alpha,
+                            const double *x,
+                            int64_t incx,
+                            double *a,
+                            int64_t lda);
+
+// `blas2::syr_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsyr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const double *alpha,
+                                    const double *const *x,
+                                    int64_t incx,
+                                    double *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::syr_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsyr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const double *alpha,
+                                            const double *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            double *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::syr` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csyr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const struct gpublas_float_complex *alpha,
+                            const struct gpublas_float_complex *x,
+                            int64_t incx,
+                            struct gpublas_float_complex *a,
+                            int64_t lda);
+
+// `blas2::syr_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csyr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const struct gpublas_float_complex *alpha,
+                                    const struct gpublas_float_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_float_complex *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::syr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csyr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const struct gpublas_float_complex *alpha,
+                                            const struct gpublas_float_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_float_complex *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::syr` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsyr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const struct gpublas_double_complex *alpha,
+                            const struct gpublas_double_complex *x,
+                            int64_t incx,
+                            struct gpublas_double_complex *a,
+                            int64_t lda);
+
+// `blas2::syr_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsyr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const struct gpublas_double_complex *alpha,
+                                    const struct gpublas_double_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_double_complex *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::syr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsyr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const struct gpublas_double_complex *alpha,
+                                            const struct gpublas_double_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_double_complex *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::her` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cher(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const float *alpha,
+                            const struct gpublas_float_complex *x,
+                            int64_t incx,
+                            struct gpublas_float_complex *a,
+                            int64_t lda);
+
+// `blas2::her_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cher_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const float *alpha,
+                                    const struct gpublas_float_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_float_complex *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::her_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cher_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const float *alpha,
+                                            const struct gpublas_float_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_float_complex *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::her` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zher(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const double *alpha,
+                            const struct gpublas_double_complex *x,
+                            int64_t incx,
+                            struct gpublas_double_complex *a,
+                            int64_t lda);
+
+// `blas2::her_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zher_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const double *alpha,
+                                    const struct gpublas_double_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_double_complex *const *a,
+                                    int64_t lda,
+                                    int64_t batch_count);
+
+// `blas2::her_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zher_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const double *alpha,
+                                            const struct gpublas_double_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_double_complex *a,
+                                            int64_t lda,
+                                            int64_t stride_a,
+                                            int64_t batch_count);
+
+// `blas2::syr2` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssyr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const float *alpha,
+                             const float *x,
+                             int64_t incx,
+                             const float *y,
+                             int64_t incy,
+                             float *a,
+                             int64_t lda);
+
+// `blas2::syr2_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssyr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const float *alpha,
+                                     const float *const *x,
+                                     int64_t incx,
+                                     const float *const *y,
+                                     int64_t incy,
+                                     float *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::syr2_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_ssyr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const float *alpha,
+                                             const float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const float *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::syr2` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsyr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const double *alpha,
+                             const double *x,
+                             int64_t incx,
+                             const double *y,
+                             int64_t incy,
+                             double *a,
+                             int64_t lda);
+
+// `blas2::syr2_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsyr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const double *alpha,
+                                     const double *const *x,
+                                     int64_t incx,
+                                     const double *const *y,
+                                     int64_t incy,
+                                     double *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::syr2_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dsyr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const double *alpha,
+                                             const double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const double *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::syr2` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csyr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *y,
+                             int64_t incy,
+                             struct gpublas_float_complex *a,
+                             int64_t lda);
+
+// `blas2::syr2_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csyr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::syr2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_csyr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::syr2` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsyr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *y,
+                             int64_t incy,
+                             struct gpublas_double_complex *a,
+                             int64_t lda);
+
+// `blas2::syr2_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsyr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::syr2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zsyr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::her2` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cher2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *y,
+                             int64_t incy,
+                             struct gpublas_float_complex *a,
+                             int64_t lda);
+
+// `blas2::her2_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cher2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::her2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cher2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::her2` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zher2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *y,
+                             int64_t incy,
+                             struct gpublas_double_complex *a,
+                             int64_t lda);
+
+// `blas2::her2_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zher2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     int64_t batch_count);
+
+// `blas2::her2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zher2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int64_t batch_count);
+
+// `blas2::spr` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const float *alpha,
+                            const float *x,
+                            int64_t incx,
+                            float *ap);
+
+// `blas2::spr_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const float *alpha,
+                                    const float *const *x,
+                                    int64_t incx,
+                                    float *const *ap,
+                                    int64_t batch_count);
+
+// `blas2::spr_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const float *alpha,
+                                            const float *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            float *ap,
+                                            int64_t stride_ap,
+                                            int64_t batch_count);
+
+// `blas2::spr` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const double *alpha,
+                            const double *x,
+                            int64_t incx,
+                            double *ap);
+
+// `blas2::spr_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const double *alpha,
+                                    const double *const *x,
+                                    int64_t incx,
+                                    double *const *ap,
+                                    int64_t batch_count);
+
+// `blas2::spr_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const double *alpha,
+                                            const double *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            double *ap,
+                                            int64_t stride_ap,
+                                            int64_t batch_count);
+
+// `blas2::spr` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const struct gpublas_float_complex *alpha,
+                            const struct gpublas_float_complex *x,
+                            int64_t incx,
+                            struct gpublas_float_complex *ap);
+
+// `blas2::spr_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const struct gpublas_float_complex *alpha,
+                                    const struct gpublas_float_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_float_complex *const *ap,
+                                    int64_t batch_count);
+
+// `blas2::spr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const struct gpublas_float_complex *alpha,
+                                            const struct gpublas_float_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_float_complex *ap,
+                                            int64_t stride_ap,
+                                            int64_t batch_count);
+
+// `blas2::spr` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const struct gpublas_double_complex *alpha,
+                            const struct gpublas_double_complex *x,
+                            int64_t incx,
+                            struct gpublas_double_complex *ap);
+
+// `blas2::spr_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const struct gpublas_double_complex *alpha,
+                                    const struct gpublas_double_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_double_complex *const *ap,
+                                    int64_t batch_count);
+
+// `blas2::spr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const struct gpublas_double_complex *alpha,
+                                            const struct gpublas_double_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_double_complex *ap,
+                                            int64_t stride_ap,
+                                            int64_t batch_count);
+
+// `blas2::hpr` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const float *alpha,
+                            const struct gpublas_float_complex *x,
+                            int64_t incx,
+                            struct gpublas_float_complex *ap);
+
+// `blas2::hpr_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const float *alpha,
+                                    const struct gpublas_float_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_float_complex *const *ap,
+                                    int64_t batch_count);
+
+// `blas2::hpr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const float *alpha,
+                                            const struct gpublas_float_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_float_complex *ap,
+                                            int64_t stride_ap,
+                                            int64_t batch_count);
+
+// `blas2::hpr` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpr(gpublas_handle handle,
+                            gpublas_fill uplo,
+                            int64_t n,
+                            const double *alpha,
+                            const struct gpublas_double_complex *x,
+                            int64_t incx,
+                            struct gpublas_double_complex *ap);
+
+// `blas2::hpr_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpr_batched(gpublas_handle handle,
+                                    gpublas_fill uplo,
+                                    int64_t n,
+                                    const double *alpha,
+                                    const struct gpublas_double_complex *const *x,
+                                    int64_t incx,
+                                    struct gpublas_double_complex *const *ap,
+                                    int64_t batch_count);
+
+// `blas2::hpr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpr_strided_batched(gpublas_handle handle,
+                                            gpublas_fill uplo,
+                                            int64_t n,
+                                            const double *alpha,
+                                            const struct gpublas_double_complex *x,
+                                            int64_t incx,
+                                            int64_t stride_x,
+                                            struct gpublas_double_complex *ap,
+                                            int64_t stride_ap,
+                                            int64_t batch_count);
+
+// `blas2::spr2` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const float *alpha,
+                             const float *x,
+                             int64_t incx,
+                             const float *y,
+                             int64_t incy,
+                             float *ap);
+
+// `blas2::spr2_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const float *alpha,
+                                     const float *const *x,
+                                     int64_t incx,
+                                     const float *const *y,
+                                     int64_t incy,
+                                     float *const *ap,
+                                     int64_t batch_count);
+
+// `blas2::spr2_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sspr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const float *alpha,
+                                             const float *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const float *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             float *ap,
+                                             int64_t stride_ap,
+                                             int64_t batch_count);
+
+// `blas2::spr2` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const double *alpha,
+                             const double *x,
+                             int64_t incx,
+                             const double *y,
+                             int64_t incy,
+                             double *ap);
+
+// `blas2::spr2_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const double *alpha,
+                                     const double *const *x,
+                                     int64_t incx,
+                                     const double *const *y,
+                                     int64_t incy,
+                                     double *const *ap,
+                                     int64_t batch_count);
+
+// `blas2::spr2_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dspr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const double *alpha,
+                                             const double *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const double *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             double *ap,
+                                             int64_t stride_ap,
+                                             int64_t batch_count);
+
+// `blas2::spr2` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *y,
+                             int64_t incy,
+                             struct gpublas_float_complex *ap);
+
+// `blas2::spr2_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_float_complex *const *ap,
+                                     int64_t batch_count);
+
+// `blas2::spr2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cspr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_float_complex *ap,
+                                             int64_t stride_ap,
+                                             int64_t batch_count);
+
+// `blas2::spr2` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *y,
+                             int64_t incy,
+                             struct gpublas_double_complex *ap);
+
+// `blas2::spr2_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_double_complex *const *ap,
+                                     int64_t batch_count);
+
+// `blas2::spr2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zspr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_double_complex *ap,
+                                             int64_t stride_ap,
+                                             int64_t batch_count);
+
+// `blas2::hpr2` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_float_complex *alpha,
+                             const struct gpublas_float_complex *x,
+                             int64_t incx,
+                             const struct gpublas_float_complex *y,
+                             int64_t incy,
+                             struct gpublas_float_complex *ap);
+
+// `blas2::hpr2_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_float_complex *alpha,
+                                     const struct gpublas_float_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_float_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_float_complex *const *ap,
+                                     int64_t batch_count);
+
+// `blas2::hpr2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_chpr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_float_complex *alpha,
+                                             const struct gpublas_float_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_float_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_float_complex *ap,
+                                             int64_t stride_ap,
+                                             int64_t batch_count);
+
+// `blas2::hpr2` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpr2(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             const struct gpublas_double_complex *alpha,
+                             const struct gpublas_double_complex *x,
+                             int64_t incx,
+                             const struct gpublas_double_complex *y,
+                             int64_t incy,
+                             struct gpublas_double_complex *ap);
+
+// `blas2::hpr2_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpr2_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     const struct gpublas_double_complex *alpha,
+                                     const struct gpublas_double_complex *const *x,
+                                     int64_t incx,
+                                     const struct gpublas_double_complex *const *y,
+                                     int64_t incy,
+                                     struct gpublas_double_complex *const *ap,
+                                     int64_t batch_count);
+
+// `blas2::hpr2_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zhpr2_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             const struct gpublas_double_complex *alpha,
+                                             const struct gpublas_double_complex *x,
+                                             int64_t incx,
+                                             int64_t stride_x,
+                                             const struct gpublas_double_complex *y,
+                                             int64_t incy,
+                                             int64_t stride_y,
+                                             struct gpublas_double_complex *ap,
+                                             int64_t stride_ap,
                                              int64_t batch_count);
 
 // `blas3::gemm` for `f32` (see the Rust documentation of that function).

@@ -953,7 +953,7 @@ fn f7_bad_arguments(dev: &str) {
         "y untouched by the failed calls"
     );
     // The routine table: every generated entry point is there.
-    assert_eq!(GPUBLAS_ROUTINE_COUNT, 420);
+    assert_eq!(GPUBLAS_ROUTINE_COUNT, 582);
 }
 
 /// The `_ex` routines through their type arguments: gemm_ex (f16 in, f32 out), dot_ex (bf16
@@ -1611,6 +1611,163 @@ fn f3_c_potrf_leaves_other_triangle_untouched(dev: &str) {
     }
 }
 
+/// Level-2 rank updates through C: dger (lda padding and a negative increment), zher_batched
+/// (lists; the diagonal turns real, the other triangle untouched), dspr2_strided_batched
+/// (packed), and a zero increment named in the message.
+#[allow(clippy::needless_range_loop)]
+fn f1_rank_updates_through_c(dev: &str) {
+    let c = C::on(dev);
+    let mut r = rng(9);
+    // dger: 37 × 20, lda 40, incx -2.
+    let (m, n, lda) = (37usize, 20usize, 40usize);
+    let mut a = vec![POISON; lda * n];
+    for j in 0..n {
+        for i in 0..m {
+            a[i + j * lda] = r.gen_range(-1.0..1.0);
+        }
+    }
+    let x = rand_vec(&mut r, 2 * (m - 1) + 1);
+    let y = rand_vec(&mut r, n);
+    let alpha = 0.75f64;
+    let (da, dx, dy) = (c.up(&a), c.up(&x), c.up(&y));
+    // SAFETY: A spans lda * n, x 2 (m - 1) + 1, y n elements.
+    let s = unsafe {
+        gpublas_dger(
+            c.h, m as i64, n as i64, &alpha, dx, -2, dy, 1, da, lda as i64,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    let got = c.down(da, lda * n);
+    for j in 0..n {
+        for i in 0..lda {
+            let k = i + j * lda;
+            if i < m {
+                // x walks backwards: logical x_i is at 2 (m - 1 - i).
+                let w = a[k] + x[2 * (m - 1 - i)] * (alpha * y[j]);
+                assert!((got[k] - w).abs() < 1e-14, "dger ({i}, {j})");
+            } else {
+                assert_eq!(got[k].to_bits(), a[k].to_bits(), "dger padding ({i}, {j})");
+            }
+        }
+    }
+
+    // zher_batched, lower, n = 33: two entries through host arrays of device pointers.
+    type Z = gpublas_double_complex;
+    let z = |r: &mut rand::rngs::StdRng| Z {
+        x: r.gen_range(-1.0..1.0),
+        y: r.gen_range(-1.0..1.0),
+    };
+    let nh = 33usize;
+    let mut pa = Vec::new();
+    let mut px = Vec::new();
+    let mut host = Vec::new();
+    for _ in 0..2 {
+        let a: Vec<Z> = (0..nh * nh).map(|_| z(&mut r)).collect();
+        let x: Vec<Z> = (0..nh).map(|_| z(&mut r)).collect();
+        pa.push(c.up(&a));
+        px.push(c.up(&x) as *const Z);
+        host.push((a, x));
+    }
+    let ralpha = -0.5f64;
+    // SAFETY: host arrays of 2 device pointers, each spanning its operand.
+    let s = unsafe {
+        gpublas_zher_batched(
+            c.h,
+            GPUBLAS_FILL_LOWER,
+            nh as i64,
+            &ralpha,
+            px.as_ptr(),
+            1,
+            pa.as_ptr(),
+            nh as i64,
+            2,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    for (e, (a, x)) in host.iter().enumerate() {
+        let got = c.down(pa[e], nh * nh);
+        for j in 0..nh {
+            for i in 0..nh {
+                let k = i + j * nh;
+                let g = got[k];
+                if i < j {
+                    assert_eq!(
+                        (g.x.to_bits(), g.y.to_bits()),
+                        (a[k].x.to_bits(), a[k].y.to_bits())
+                    );
+                    continue;
+                }
+                // A += alpha x xᴴ: x_i conj(x_j).
+                let pr = x[i].x * x[j].x + x[i].y * x[j].y;
+                let pi = x[i].y * x[j].x - x[i].x * x[j].y;
+                let (wr, wi) = if i == j {
+                    (a[k].x + ralpha * pr, 0.0)
+                } else {
+                    (a[k].x + ralpha * pr, a[k].y + ralpha * pi)
+                };
+                assert!(
+                    (g.x - wr).abs() < 1e-14 && (g.y - wi).abs() < 1e-14,
+                    "zher {e} ({i}, {j})"
+                );
+                if i == j {
+                    assert_eq!(g.y, 0.0, "zher diagonal {e} {j}");
+                }
+            }
+        }
+    }
+
+    // dspr2_strided_batched, upper, n = 9, 3 entries at stride 50.
+    let (np, batch, sap, sv) = (9usize, 3usize, 50usize, 10usize);
+    let len = np * (np + 1) / 2;
+    let ap = rand_vec(&mut r, sap * batch);
+    let xv = rand_vec(&mut r, sv * batch);
+    let yv = rand_vec(&mut r, sv * batch);
+    let (dap, dxv, dyv) = (c.up(&ap), c.up(&xv), c.up(&yv));
+    let alpha = 1.5f64;
+    // SAFETY: strided operands within their buffers.
+    let s = unsafe {
+        gpublas_dspr2_strided_batched(
+            c.h,
+            GPUBLAS_FILL_UPPER,
+            np as i64,
+            &alpha,
+            dxv,
+            1,
+            sv as i64,
+            dyv,
+            1,
+            sv as i64,
+            dap,
+            sap as i64,
+            batch as i64,
+        )
+    };
+    assert_eq!(s, 0, "{}", last());
+    let got = c.down(dap, sap * batch);
+    for e in 0..batch {
+        let (x, y) = (&xv[e * sv..], &yv[e * sv..]);
+        for j in 0..np {
+            for i in 0..=j {
+                let k = e * sap + i + j * (j + 1) / 2;
+                let w = ap[k] + x[i] * (alpha * y[j]) + y[i] * (alpha * x[j]);
+                assert!((got[k] - w).abs() < 1e-14, "dspr2 {e} ({i}, {j})");
+            }
+        }
+        for k in e * sap + len..(e + 1) * sap {
+            assert_eq!(got[k].to_bits(), ap[k].to_bits(), "dspr2 gap {k}");
+        }
+    }
+
+    // A zero increment: INVALID_VALUE naming it, the output untouched.
+    let xf = [1.0f32; 4];
+    let (dxf, dapf) = (c.up(&xf), c.up(&[2.0f32; 10]));
+    // SAFETY: valid pointers; the increment is the bad argument.
+    let s = unsafe { gpublas_sspr(c.h, GPUBLAS_FILL_LOWER, 4, &1.0f32, dxf, 0, dapf) };
+    assert_eq!(s, GPUBLAS_STATUS_INVALID_VALUE, "{}", last());
+    assert!(last().contains("incx = 0"), "{}", last());
+    assert_eq!(c.down(dapf, 10), vec![2.0f32; 10]);
+}
+
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod host {
@@ -1639,4 +1796,5 @@ on_both_backends!(
     m16_c_gemm_k0_is_beta_c,
     m16_c_syr2k_her2k_k0_is_beta_c,
     f3_c_potrf_leaves_other_triangle_untouched,
+    f1_rank_updates_through_c,
 );

@@ -221,7 +221,8 @@ fn info(sel: &Option<String>) -> Result<(), Error> {
 struct Query {
     /// Level 1: asum, nrm2, dot, dotc, iamax, iamin (reductions); axpy, scal, copy, swap,
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
-    /// gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
+    /// gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, ger, geru,
+    /// gerc, syr, syr2, her, her2, spr, spr2, hpr, hpr2. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
     /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs.
     /// Transfers: set_vector, get_vector, set_matrix, get_matrix (and `_async`).
     routine: String,
@@ -818,6 +819,44 @@ fn query_rotm<T: RealScalar>(h: &mut Handle, c: &Call) -> Result<Status, Error> 
     }
 }
 
+/// The Level-2 rank updates.
+const RANK_UPDATES: &[&str] = &[
+    "ger", "geru", "gerc", "syr", "syr2", "her", "her2", "spr", "spr2", "hpr", "hpr2",
+];
+
+/// A rank update's need, from the shape (`blas2::workspace_bytes`, the function the call's own
+/// plan uses, F4): only a list batch's address table takes workspace.
+fn query_rank_update(dev: &Device, q: &Query, r: &str) -> Result<(), Error> {
+    let n =
+        q.n.ok_or_else(|| Error::InvalidValue(format!("{r}: --n is required (the order of A)")))?;
+    let m = q.m.unwrap_or(n);
+    let complex_only = matches!(r, "geru" | "gerc" | "her" | "her2" | "hpr" | "hpr2");
+    let default = if complex_only { "c64" } else { "f64" };
+    let ty = q.ty.as_deref().unwrap_or(default).to_ascii_lowercase();
+    let elem = match (ty.as_str(), r) {
+        ("f32" | "f64", _) if complex_only => None,
+        (_, "ger") if ty.starts_with('c') => None,
+        ("f32", _) => Some(4),
+        ("f64" | "c32", _) => Some(8),
+        ("c64", _) => Some(16),
+        _ => None,
+    }
+    .ok_or_else(|| Error::InvalidValue(format!("{r} does not take --type {ty}")))?;
+    let need = blas2::workspace_bytes(dev, r, Op::N, m, n, elem, q.batch, q.list)?;
+    let form = if q.list { " (list)" } else { "" };
+    let shape = if r.starts_with("ger") {
+        format!("m={m} n={n}")
+    } else {
+        format!("n={n}")
+    };
+    println!(
+        "{r} ({ty}) {shape} batch={}{form} on {}: {need} bytes of workspace",
+        q.batch,
+        dev.name()
+    );
+    Ok(())
+}
+
 fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     let routine = q.routine.to_ascii_lowercase();
     let r = routine.as_str();
@@ -847,6 +886,9 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
         };
         return query_aux::query(dev, &args);
     }
+    if RANK_UPDATES.contains(&r) {
+        return query_rank_update(dev, q, r);
+    }
     let level2 = LEVEL2.contains(&r);
     if !level2 && !REDUCTIONS.contains(&r) && !UPDATES.contains(&r) {
         return Err(Error::InvalidValue(format!(
@@ -854,7 +896,7 @@ fn query(dev: &Device, q: &Query) -> Result<(), Error> {
             q.routine,
             REDUCTIONS.join(", "),
             UPDATES.join(", "),
-            LEVEL2.join(", "),
+            [LEVEL2, RANK_UPDATES].concat().join(", "),
             query_blas3_solver::LEVEL3.join(", "),
             query_blas3_solver::SOLVER.join(", "),
             query_aux::TRANSFERS.join(", ")

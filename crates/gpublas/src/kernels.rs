@@ -68,6 +68,14 @@ pub(crate) const SV: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_SV",
 };
 
+const BLAS2U: &str = kernel_source!("blas2u.cu");
+
+pub(crate) const RANKUPD: KernelModule = KernelModule {
+    name: "blas2.rankupd",
+    source: BLAS2U,
+    define: "GPUBLAS_FAMILY_RANKUPD",
+};
+
 const BLAS3: &str = kernel_source!("blas3.cu");
 
 pub(crate) const L3: KernelModule = KernelModule {
@@ -93,8 +101,9 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 };
 
 /// Every kernel module of the library.
-pub const MODULES: &[KernelModule] =
-    &[ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, L3, SOLVER, TRANSFER];
+pub const MODULES: &[KernelModule] = &[
+    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, TRANSFER,
+];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to
 /// the cubins a GPU of that architecture loads (through the on-disk kernel cache). Returns

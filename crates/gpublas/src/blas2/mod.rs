@@ -2,6 +2,9 @@
 //! `tpmv`, `trsv`, `tbsv`, `tpsv` for `f32`, `f64`, `Complex32`, `Complex64` (`hemv`, `hbmv`,
 //! `hpmv` complex only), each single, `_batched` (lists of buffers) and `_strided_batched` (one
 //! buffer, a stride), from one generic implementation (SPEC F1).
+//! The rank updates `ger` (real), `geru`, `gerc` (complex), `syr`, `syr2`, `spr`, `spr2` (all
+//! four types; unconjugated for complex ones), `her`, `her2`, `hpr`, `hpr2` (complex) share
+//! another (`update.rs`): reference BLAS's loops, only the stored triangle read and written.
 //!
 //! Matrices are column-major as in BLAS (`m`, `n`, buffer, `lda`); band matrices use the BLAS
 //! band layout (`gbmv`: `kl` sub- and `ku` super-diagonals, `lda >= kl + ku + 1`; the
@@ -58,9 +61,14 @@ mod api;
 mod cuda;
 mod host;
 mod plan;
+mod update;
+mod update_api;
+mod update_cuda;
+mod update_host;
 
 pub use api::*;
 pub use plan::workspace_bytes;
+pub use update_api::*;
 
 use crate::common::operand::{
     check_counts, check_ld, mat_span, packed_span, span_or, vec_span, Batch, BatchMut, Checker,

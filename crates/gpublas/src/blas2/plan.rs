@@ -372,8 +372,10 @@ impl Shape {
 
 /// Workspace bytes a Level-2 call of this shape needs on `device` (what a size query returns
 /// for it): `routine` is one of `gemv`, `gbmv`, `symv`, `hemv`, `sbmv`, `hbmv`, `spmv`,
-/// `hpmv`, `trmv`, `tbmv`, `tpmv`, `trsv`, `tbsv`, `tpsv`; `m` is ignored except for gemv and
-/// gbmv; `elem` is the element size in bytes (4, 8 or 16). No need depends on a band width.
+/// `hpmv`, `trmv`, `tbmv`, `tpmv`, `trsv`, `tbsv`, `tpsv` and the rank updates `ger`, `geru`,
+/// `gerc`, `syr`, `syr2`, `her`, `her2`, `spr`, `spr2`, `hpr`, `hpr2`; `m` is ignored except
+/// for gemv, gbmv and the ger family; `elem` is the element size in bytes (4, 8 or 16). No
+/// need depends on a band width.
 ///
 /// ```
 /// use gpublas::{blas2, Device, Op};
@@ -402,10 +404,15 @@ pub fn workspace_bytes(
         "trmv" | "tbmv" | "tpmv" => Kind::Trmv,
         "trsv" => Kind::Trsv,
         "tbsv" | "tpsv" => Kind::Trsv,
+        "ger" | "geru" | "gerc" | "syr" | "syr2" | "her" | "her2" | "spr" | "spr2" | "hpr"
+        | "hpr2" => {
+            return super::update::workspace_bytes(device, routine, m, n, elem, batch, list)
+        }
         other => {
             return Err(Error::InvalidValue(format!(
                 "unknown Level-2 routine '{other}' (gemv, gbmv, symv, hemv, sbmv, hbmv, spmv, \
-                 hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv)"
+                 hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, ger, geru, gerc, syr, syr2, her, \
+                 her2, spr, spr2, hpr, hpr2)"
             )))
         }
     };

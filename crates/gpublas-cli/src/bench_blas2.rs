@@ -1,5 +1,6 @@
-//! `gpublas bench blas2`: Level 2 (gemv, symv, hemv, trmv, trsv, strided-batched gemv) and the
-//! Level-1 updates (axpy, scal, copy, swap) against cuBLAS, in one process on the same data.
+//! `gpublas bench blas2`: Level 2 (gemv, symv, hemv, trmv, trsv, strided-batched gemv; the band
+//! and packed products and solves and the rank updates in `rest`) and the Level-1 updates
+//! (axpy, scal, copy, swap) against cuBLAS, in one process on the same data.
 //!
 //! Both libraries run on the handle's stream with their scalars in device memory and their
 //! results written to device memory, so neither synchronises the host; each row is the median
@@ -250,6 +251,9 @@ macro_rules! theirs {
         f
     }};
 }
+
+// After `theirs!`, which the module's rows use.
+mod rest;
 
 /// A size query of one call: the workspace bytes it needs.
 fn size_query(
@@ -901,6 +905,18 @@ pub fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, 
             batched(b, batch, n)
         });
     }
+    // The rest of Level 2: band width 64 (kl = ku = k = 64) as the issue states it.
+    let k = 64;
+    b.group("band f32", |b| rest::band_products::<f32>(b, big, k));
+    b.group("band f64", |b| rest::band_products::<f64>(b, big, k));
+    b.group("band c64", |b| rest::band_products::<Complex64>(b, big, k));
+    b.group("band solves f32", |b| rest::band_solves::<f32>(b, big, k));
+    b.group("band solves f64", |b| rest::band_solves::<f64>(b, big, k));
+    b.group("rank updates f32", |b| rest::rank_updates::<f32>(b, big));
+    b.group("rank updates f64", |b| rest::rank_updates::<f64>(b, big));
+    b.group("hermitian rest c64", |b| {
+        rest::hermitian_rest(b, big / 2, k)
+    });
     let vn = if quick { 1 << 20 } else { 1 << 28 };
     b.group("updates f32", |b| updates::<f32>(b, vn));
     b.group("updates f64", |b| updates::<f64>(b, vn));

@@ -553,7 +553,9 @@ __device__ __forceinline__ int ld_acquire(const int* p) {
 }
 template <class T> __device__ __forceinline__ T ldcg(const T* p) { return __ldcg(p); }
 
-template <class T, int NB>
+// FULL: full storage (trsv): plain column addressing and no band test, as compile-time facts;
+// otherwise band or packed storage (tbsv, tpsv) through colp and the band rule.
+template <class T, int NB, bool FULL>
 struct Tri {
     // flags bits: 64 trans (op T/C), 128 the applied operator is lower (forward solve)
     enum { L = THREADS / NB, PER = NB / (THREADS / NB) };
@@ -568,12 +570,15 @@ struct Tri {
         rr = threadIdx.x % NB; lane = threadIdx.x / NB;
     }
     // Stored element (r, c) (inside the stored triangle and band), for every storage.
-    __device__ __forceinline__ T A(i64 r, i64 c) const { return ld(colp<T>(j, a, c) + r); }
+    __device__ __forceinline__ T A(i64 r, i64 c) const {
+        return FULL ? ld(a + c * j.a.lda + r) : ld(colp<T>(j, a, c) + r);
+    }
     // Whether (r, c) is stored: the triangle, and for a band its width (tbsv).
     __device__ __forceinline__ bool in(i64 r, i64 c) const { return r - c <= j.kl && c - r <= j.ku; }
     // The first block (in solve order) whose tile in block row q meets the band: a band of k
     // off-diagonals reaches ceil(k / NB) blocks back, so tbsv multiplies only those tiles.
     __device__ __forceinline__ int first(int q) const {
+        if (FULL) return 0;
         const i64 kt = (max(j.kl, j.ku) + NB - 1) / NB;
         return kt >= q ? 0 : q - (int)kt;
     }
@@ -587,7 +592,8 @@ struct Tri {
 #pragma unroll
         for (int t = 0; t < PER; t++) {
             const i64 col = cols + lane + t * L;
-            r[t] = (row < n && col < n && in(row, col)) ? A(row, col) : zero<T>();
+            // Full storage: an off-diagonal tile of the triangle is stored whole.
+            r[t] = (row < n && col < n && (FULL || in(row, col))) ? A(row, col) : zero<T>();
         }
     }
     // acc += op(A)(tile) * xs, from a fetched tile; a transposed tile goes through shared memory.
@@ -705,7 +711,7 @@ struct Tri {
     }
 };
 
-template <class T, int NB>
+template <class T, int NB, bool FULL>
 __device__ __forceinline__ void trsv_subst(const Job& j) {
     __shared__ T ts[NB][NB + 1];
     __shared__ T xs[NB];
@@ -714,9 +720,9 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
     __shared__ Divisor<T> dv[NB];
     const int e = blockIdx.x;
     pdl_enter();
-    Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
+    Tri<T, NB, FULL> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
     const int nbk = (int)((j.n + NB - 1) / NB);
-    T r[Tri<T, NB>::PER];
+    T r[Tri<T, NB, FULL>::PER];
     for (int q = 0; q < nbk; q++) {
         const int b = t.fwd ? q : nbk - 1 - q;
         T acc = zero<T>();
@@ -741,7 +747,7 @@ __device__ __forceinline__ void trsv_subst(const Job& j) {
 // Workspace (per system): flags[nbk] and the ticket counter (zeroed before the launch). Each
 // block inverts its own diagonal tile before it waits for anyone, so the inverses need no
 // workspace and no launch of their own.
-template <class T, int NB>
+template <class T, int NB, bool FULL>
 __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
     __shared__ T ts[NB][NB + 1];
     __shared__ T col[NB];
@@ -751,14 +757,14 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
     __shared__ T part[THREADS];
     __shared__ int s_ticket;
     pdl_enter();
-    Tri<T, NB> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
+    Tri<T, NB, FULL> t(j, mat_of<T>(j, e), y_of<T>(j, e, 1));
     int* flags = (int*)flags_p;
     const int nbk = (int)((j.n + NB - 1) / NB);
     if (threadIdx.x == 0) s_ticket = atomicAdd(flags + nbk, 1);
     __syncthreads();
     const int q = s_ticket;
     const int b = t.fwd ? q : nbk - 1 - q;
-    enum { PER = Tri<T, NB>::PER, L = Tri<T, NB>::L };
+    enum { PER = Tri<T, NB, FULL>::PER, L = Tri<T, NB, FULL>::L };
     // The inverse of this block's diagonal tile, computed now: it does not wait for anyone.
     T inv[PER];
     t.invert_diag(b, ts, col, rdiag);
@@ -813,8 +819,10 @@ __device__ __forceinline__ void trsv_blocked(const Job& j, int e, u64 flags_p) {
 
 #ifdef GPUBLAS_FAMILY_SV
 #define SV_KERNELS(TAG, T, NB)                                                                 \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_sub_##TAG(Job j) { trsv_subst<T, NB>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 flags) { trsv_blocked<T, NB>(j, e, flags); }
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_sub_##TAG(Job j) { trsv_subst<T, NB, true>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trsv_blk_##TAG(Job j, int e, u64 flags) { trsv_blocked<T, NB, true>(j, e, flags); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_tbsv_sub_##TAG(Job j) { trsv_subst<T, NB, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_tbsv_blk_##TAG(Job j, int e, u64 flags) { trsv_blocked<T, NB, false>(j, e, flags); }
 SV_KERNELS(s, float, 64)
 SV_KERNELS(d, double, 64)
 SV_KERNELS(c, float2, 64)

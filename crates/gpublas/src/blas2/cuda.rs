@@ -446,13 +446,19 @@ pub(super) fn run<T: Scalar>(
                     f |= F_FWD;
                 }
                 let j = Job { flags: f, ..base };
+                // Full storage has kernels of its own (plain addressing, no band test).
+                let family = if matches!(c.storage, Storage::Full { .. }) {
+                    "trsv"
+                } else {
+                    "tbsv"
+                };
                 if plan.algo == Algo::TrsvSubst {
-                    launch("b2_trsv_sub", &SV, ne, THREADS, &j, None)?;
+                    launch(&format!("b2_{family}_sub"), &SV, ne, THREADS, &j, None)?;
                 } else {
                     let nbk = c.n.div_ceil(trsv_nb(elem));
                     // [progress flags, ticket counter]
                     let progress = trsv_tiles;
-                    let blk = format!("b2_trsv_blk_{tag}");
+                    let blk = format!("b2_{family}_blk_{tag}");
                     for e in 0..ne {
                         let ei = e as i32;
                         stream.memset32(progress, 0, nbk + 2)?;

@@ -340,100 +340,12 @@ __device__ void trsv(const BlockOp& j) {
     }
 }
 
-// Small products C = alpha op(A) op(B) + beta C (m, n at most a few tiles; beta == 0: C not
-// read), `count` blocks `bs` apart for `ne` entries `es` apart, in one launch: the products
-// near a recursion's leaves, which cost the host several times more to issue through the
-// GEMM engine than a launch of this kernel. 32 x 32 output tiles, k in steps of 32 through
-// shared memory; each of the 32 x 8 threads sums four outputs of a column group.
-struct SmallGemm {
-    MatrixBlocks a, b, c;
-    u64 alpha_p, beta_p;  // device slots (0: the host values)
-    i64 slot_s;           // elements between entries' slots
-    double ar, ai, br, bi;
-    i64 m, n, k;
-    int count, ne;
-    int ta, tb;           // 0 N, 1 T, 2 C
-};
-
-template <class T>
-__device__ void small_gemm(const SmallGemm& j) {
-    __shared__ T As[TILE][TILE + 1];  // op(A) tile: [row][p]
-    __shared__ T Bs[TILE][TILE + 1];  // op(B) tile: [p][col]
-    pdl_enter();
-    const i64 tm = (j.m + TILE - 1) / TILE, tn = (j.n + TILE - 1) / TILE;
-    const i64 tiles = tm * tn, total = tiles * j.count * j.ne;
-    const int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
-    const T zero = Ar<T>::mk(0.0, 0.0);
-    for (i64 t = blockIdx.x; t < total; t += gridDim.x) {
-        const i64 tile = t % tiles, rest = t / tiles;
-        const i64 bl = rest % j.count, e = rest / j.count;
-        const i64 r0 = (tile % tm) * TILE, c0 = (tile / tm) * TILE;
-        const T* A = (const T*)j.a.base + bl * j.a.bs + e * j.a.es;
-        const T* B = (const T*)j.b.base + bl * j.b.bs + e * j.b.es;
-        T* C = (T*)j.c.base + bl * j.c.bs + e * j.c.es;
-        T acc[TILE / 8];
-#pragma unroll
-        for (int q = 0; q < TILE / 8; q++) acc[q] = zero;
-        for (i64 p0 = 0; p0 < j.k; p0 += TILE) {
-            // Loads walk memory along its contiguous index.
-            for (int idx = threadIdx.x; idx < TILE * TILE; idx += THREADS) {
-                const int fast = idx % TILE, slow = idx / TILE;
-                {
-                    const int ii = j.ta == 0 ? fast : slow, pp = j.ta == 0 ? slow : fast;
-                    const i64 gi = r0 + ii, gp = p0 + pp;
-                    T v = zero;
-                    if (gi < j.m && gp < j.k) {
-                        v = j.ta == 0 ? A[gi + gp * j.a.ld] : A[gp + gi * j.a.ld];
-                        if (j.ta == 2) v = Ar<T>::cj(v);
-                    }
-                    As[ii][pp] = v;
-                }
-                {
-                    const int pp = j.tb == 0 ? fast : slow, cc = j.tb == 0 ? slow : fast;
-                    const i64 gp = p0 + pp, gc = c0 + cc;
-                    T v = zero;
-                    if (gp < j.k && gc < j.n) {
-                        v = j.tb == 0 ? B[gp + gc * j.b.ld] : B[gc + gp * j.b.ld];
-                        if (j.tb == 2) v = Ar<T>::cj(v);
-                    }
-                    Bs[pp][cc] = v;
-                }
-            }
-            __syncthreads();
-#pragma unroll 8
-            for (int pp = 0; pp < TILE; pp++) {
-                const T av = As[tx][pp];
-#pragma unroll
-                for (int q = 0; q < TILE / 8; q++)
-                    acc[q] = Ar<T>::add(acc[q], Ar<T>::mul(av, Bs[pp][ty + 8 * q]));
-            }
-            __syncthreads();
-        }
-        const T alpha = scalar<T>(j.alpha_p, j.slot_s, 0, (int)e, j.ar, j.ai);
-        const T beta = scalar<T>(j.beta_p, j.slot_s, 0, (int)e, j.br, j.bi);
-        const bool bz = Ar<T>::zero(beta);
-        const i64 r = r0 + tx;
-        if (r < j.m) {
-#pragma unroll
-            for (int q = 0; q < TILE / 8; q++) {
-                const i64 c = c0 + ty + 8 * q;
-                if (c < j.n) {
-                    T* out = C + r + c * j.c.ld;
-                    const T v = Ar<T>::mul(alpha, acc[q]);
-                    *out = bz ? v : Ar<T>::add(v, Ar<T>::mul(beta, *out));
-                }
-            }
-        }
-    }
-}
-
 #ifdef GPUBLAS_FAMILY_L3
 #define L3_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(BlockOp j) { blocks<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(ScalarSlotsOp j) { scalars<T>(j); } \
     extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(BlockOp j) { trinv<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(BlockOp j) { trsv<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b3_gemm_small_##TAG(SmallGemm j) { small_gemm<T>(j); }
+    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(BlockOp j) { trsv<T>(j); }
 L3_KERNELS(s, float)
 L3_KERNELS(d, double)
 L3_KERNELS(c, float2)

@@ -49,51 +49,6 @@ struct BlockOp {
     left: i32,
 }
 
-/// One launch of the small-product kernel: `C = alpha op(A) op(B) + beta C` on `count` blocks
-/// of `ne` entries. Mirrors `SmallGemm` in blas3.cu.
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-struct SmallGemm {
-    a: MatrixBlocks,
-    b: MatrixBlocks,
-    c: MatrixBlocks,
-    alpha_p: u64,
-    beta_p: u64,
-    slot_s: i64,
-    ar: f64,
-    ai: f64,
-    br: f64,
-    bi: f64,
-    m: i64,
-    n: i64,
-    k: i64,
-    count: i32,
-    ne: i32,
-    ta: i32,
-    tb: i32,
-}
-
-/// Products with `m` and `n` at most this and `k` at most [`SMALL_PRODUCT_K`] run on gpublas's
-/// own kernel instead of cuBLASLt: issuing a cuBLASLt product costs the host about 12 µs
-/// (H100 machine, NOTES.md), a kernel launch about 4, and near a recursion's leaves the host's
-/// issue rate, not the GPU, sets the pace. TEMPORARY: GPUBLAS_TUNE_SMALL_GEMM overrides it
-/// (0: every product on cuBLASLt) while it is measured.
-const SMALL_PRODUCT: usize = 64;
-/// See [`SMALL_PRODUCT`].
-const SMALL_PRODUCT_K: usize = 256;
-
-fn small_product_max() -> usize {
-    std::env::var("GPUBLAS_TUNE_SMALL_GEMM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(SMALL_PRODUCT)
-}
-
-/// Whether a product step runs on the small-product kernel (`max` from `small_product_max`).
-fn is_small<F>(st: &Step<F>, max: usize) -> bool {
-    matches!(*st, Step::Gemm { m, n, k, .. } if m <= max && n <= max && k <= SMALL_PRODUCT_K.max(max))
-}
-
 /// The `scalars` kernel's arguments: host or device alpha and beta into per-entry slots.
 /// Mirrors `ScalarSlotsOp` in blas3.cu.
 #[repr(C)]
@@ -319,9 +274,8 @@ pub(crate) fn lt_need<T: Scalar, F>(
     let uniform = !ops.c.view().is_list() && !ops.per_entry_scalars();
     let ne = layout.entries.min(ops.c.count()).max(1);
     let dev_scal = ops.device_scalars();
-    let small = small_product_max();
     let mut need = 0;
-    for st in steps.iter().filter(|st| !is_small(st, small)) {
+    for st in steps {
         if let Step::Gemm { count, .. } = *st {
             let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
             if let Some(s) = shape::<T, F>(st, &bases, by_entries, batch, dev_scal, limit) {
@@ -396,7 +350,6 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     };
 
     let elem = std::mem::size_of::<T>();
-    let small = small_product_max();
     let (lt_ptr, slots, e_ptr, r_ptr) = (
         address(ws.lt),
         address(ws.slots),
@@ -481,9 +434,6 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     }
                     (on_side, open.open) = (false, false);
                 }
-                Step::Gemm { .. } if is_small(st, small) => launch_small_product::<T, F::Step>(
-                    s, st, &bases, ne, dev_scal, slots, host_vals,
-                )?,
                 Step::Gemm {
                     a,
                     b,
@@ -664,85 +614,6 @@ fn scal_elem(real: i32, elem: usize) -> u64 {
     } else {
         elem as u64
     }
-}
-
-/// A small product step on gpublas's own kernel (see [`SMALL_PRODUCT`]), every block and
-/// entry in one launch.
-fn launch_small_product<T: Scalar, F>(
-    s: &Stream,
-    st: &Step<F>,
-    bases: &Bases,
-    ne: usize,
-    dev_scal: bool,
-    slots: u64,
-    host_vals: &[T; SLOTS],
-) -> Result<(), Error> {
-    let Step::Gemm {
-        ta,
-        tb,
-        m,
-        n,
-        k,
-        a,
-        b,
-        c,
-        alpha,
-        beta,
-        count,
-    } = *st
-    else {
-        return Ok(());
-    };
-    let elem = std::mem::size_of::<T>() as u64;
-    let mx = |x: M| {
-        let (base, es) = bases.of(x.sp);
-        MatrixBlocks {
-            base: base + x.off as u64 * elem,
-            ld: x.ld as i64,
-            bs: x.bs as i64,
-            es,
-        }
-    };
-    let op = |o: Op| match o {
-        Op::N => 0,
-        Op::T => 1,
-        Op::C => 2,
-    };
-    let mut j = SmallGemm {
-        a: mx(a),
-        b: mx(b),
-        c: mx(c),
-        slot_s: SLOTS as i64,
-        m: m as i64,
-        n: n as i64,
-        k: k as i64,
-        count: count as i32,
-        ne: ne as i32,
-        ta: op(ta),
-        tb: op(tb),
-        ..Default::default()
-    };
-    if dev_scal {
-        j.alpha_p = slots + alpha.slot() as u64 * elem;
-        j.beta_p = slots + beta.slot() as u64 * elem;
-    } else {
-        (j.ar, j.ai) = host_vals[alpha.slot()].parts();
-        (j.br, j.bi) = host_vals[beta.slot()].parts();
-    }
-    let tiles = (m.div_ceil(32) * n.div_ceil(32)) as u64;
-    let total = tiles * count as u64 * ne as u64;
-    if total == 0 {
-        return Ok(());
-    }
-    let grid = total.min(1 << 20) as u32;
-    let mut prm = [param(&j)];
-    s.launch(
-        &L3,
-        &format!("b3_gemm_small_{}", T::TAG),
-        grid,
-        THREADS,
-        &mut prm,
-    )
 }
 
 fn launch_blocks<T: Scalar, F>(

@@ -58,6 +58,7 @@
 //! ```
 
 mod api;
+mod api_tri;
 mod cuda;
 mod host;
 mod plan;
@@ -67,6 +68,7 @@ mod update_cuda;
 mod update_host;
 
 pub use api::*;
+pub use api_tri::*;
 pub use plan::workspace_bytes;
 pub use update_api::*;
 
@@ -103,6 +105,17 @@ pub(crate) enum Storage {
         lda: usize,
     },
     Packed,
+}
+
+impl Storage {
+    /// The band storage of a symmetric, Hermitian or triangular band matrix with `k`
+    /// off-diagonals in its `uplo` triangle.
+    fn band(uplo: Uplo, k: usize, lda: usize) -> Storage {
+        match uplo {
+            Uplo::Upper => Storage::Band { kl: 0, ku: k, lda },
+            Uplo::Lower => Storage::Band { kl: k, ku: 0, lda },
+        }
+    }
 }
 
 /// One call's arguments, for every routine, type and form.

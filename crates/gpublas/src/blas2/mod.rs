@@ -261,10 +261,8 @@ impl<T: Scalar> Call<'_, '_, T> {
             ),
         ];
         for (label, inc, pos) in incs {
-            if inc == Some(0) {
-                return Err(Error::InvalidValue(format!(
-                    "{name}: {label} = 0; Level-2 increments must be non-zero (reference BLAS rejects it too, with INFO = {pos})"
-                )));
+            if let Some(inc) = inc {
+                check_inc(name, label, inc, pos)?;
             }
         }
         // Every span must exist (no overflow), during a query too (M8).
@@ -345,6 +343,17 @@ impl<T: Scalar> Call<'_, '_, T> {
             },
         }
     }
+}
+
+/// A Level-2 increment must be non-zero: reference BLAS rejects 0 in every Level-2 routine
+/// (its `xerbla` check, `INFO = pos`), unlike Level 1, where it is a valid call.
+pub(crate) fn check_inc(name: &str, label: &str, inc: isize, pos: usize) -> Result<(), Error> {
+    if inc == 0 {
+        return Err(Error::InvalidValue(format!(
+            "{name}: {label} = 0; Level-2 increments must be non-zero (reference BLAS rejects it too, with INFO = {pos})"
+        )));
+    }
+    Ok(())
 }
 
 /// One Level-2 call on its way through [`drive`].

@@ -362,12 +362,29 @@ impl Shape {
 
     /// Why nothing fits, with the figures (for `MemoryError`).
     pub(crate) fn minimum_text(&self) -> String {
-        format!(
-            "a list batch needs at least {} bytes for one entry's address table; raise the \
-             workspace with set_device_memory_size",
-            crate::memory::round_up(self.table_per_entry()).unwrap_or(0)
-        )
+        table_minimum_text(self.table_per_entry())
     }
+}
+
+/// `workspace_bytes`'s element size: 4, 8 or 16 bytes.
+pub(crate) fn check_elem(elem: usize) -> Result<(), Error> {
+    if [4, 8, 16].contains(&elem) {
+        Ok(())
+    } else {
+        Err(Error::InvalidValue(format!(
+            "element size {elem} is not 4, 8 or 16 bytes"
+        )))
+    }
+}
+
+/// Why nothing fits a list batch whose entry's address table takes `per_entry` bytes (for
+/// `MemoryError`; the other workspace parts all have an algorithm without them).
+pub(crate) fn table_minimum_text(per_entry: usize) -> String {
+    format!(
+        "a list batch needs at least {} bytes for one entry's address table; raise the \
+         workspace with set_device_memory_size",
+        crate::memory::round_up(per_entry).unwrap_or(0)
+    )
 }
 
 /// Workspace bytes a Level-2 call of this shape needs on `device` (what a size query returns
@@ -405,9 +422,7 @@ pub fn workspace_bytes(
         "trsv" => Kind::Trsv,
         "tbsv" | "tpsv" => Kind::Trsv,
         "ger" | "geru" | "gerc" | "syr" | "syr2" | "her" | "her2" | "spr" | "spr2" | "hpr"
-        | "hpr2" => {
-            return super::update::workspace_bytes(device, routine, m, n, elem, batch, list)
-        }
+        | "hpr2" => return super::update::workspace_bytes(routine, m, n, elem, batch, list),
         other => {
             return Err(Error::InvalidValue(format!(
                 "unknown Level-2 routine '{other}' (gemv, gbmv, symv, hemv, sbmv, hbmv, spmv, \
@@ -418,11 +433,7 @@ pub fn workspace_bytes(
     };
     // The band products' geometry follows the band; their workspace does not (any rows do).
     let band_rows = matches!(routine, "gbmv" | "sbmv" | "hbmv").then_some(1);
-    if ![4, 8, 16].contains(&elem) {
-        return Err(Error::InvalidValue(format!(
-            "element size {elem} is not 4, 8 or 16 bytes"
-        )));
-    }
+    check_elem(elem)?;
     let m = if kind == Kind::Gemv { m } else { n };
     if m == 0 || n == 0 || batch == 0 {
         return Ok(0);

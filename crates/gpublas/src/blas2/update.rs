@@ -12,7 +12,7 @@
 //! second vector, y's), 8 bytes each per entry; a fixed workspace too small for the whole
 //! table runs the batch in chunks (F8, `PerfDegraded`).
 
-use super::{update_cuda, update_host};
+use super::{check_inc, update_cuda, update_host};
 use crate::common::operand::{
     check_counts, check_ld, mat_span, packed_span, span_or, vec_span, Batch, BatchMut, Checker,
 };
@@ -106,16 +106,9 @@ impl<T: Scalar> UpdCall<'_, '_, T> {
     /// 7), then the leading dimension (INFO 7 or 9).
     fn check_sizes(&self) -> Result<(), Error> {
         let name = self.name;
-        let incs = [
-            ("incx", Some(self.incx)),
-            ("incy", self.y.as_ref().map(|_| self.incy)),
-        ];
-        for ((label, inc), pos) in incs.into_iter().zip([5, 7]) {
-            if inc == Some(0) {
-                return Err(Error::InvalidValue(format!(
-                    "{name}: {label} = 0; Level-2 increments must be non-zero (reference BLAS rejects it too, with INFO = {pos})"
-                )));
-            }
+        check_inc(name, "incx", self.incx, 5)?;
+        if self.y.is_some() {
+            check_inc(name, "incy", self.incy, 7)?;
         }
         if !self.packed {
             let rows_name = if self.kind == UpdKind::Ger { "m" } else { "n" };
@@ -183,7 +176,7 @@ impl<T: Scalar> UpdCall<'_, '_, T> {
         }
     }
 
-    fn shape(&self, h: &Handle) -> UpdShape {
+    fn shape(&self) -> UpdShape {
         UpdShape {
             kind: self.kind,
             m: self.rows(),
@@ -192,7 +185,7 @@ impl<T: Scalar> UpdCall<'_, '_, T> {
             batch: self.a.count(),
             list: self.x.is_list(),
             vectors: if self.y.is_some() { 2 } else { 1 },
-            params: UpdParams::auto(h.device().multiprocessor_count()),
+            params: UpdParams::auto(),
         }
     }
 }
@@ -208,8 +201,8 @@ pub(crate) struct UpdParams {
 }
 
 impl UpdParams {
-    /// The values for the devices gpublas is tuned on (`_sms` kept for tuning by device size).
-    pub(crate) fn auto(_sms: usize) -> Self {
+    /// The values for the devices gpublas is tuned on.
+    pub(crate) fn auto() -> Self {
         UpdParams {
             max_entries: 1 << 20,
             cols_per_lane: 8,
@@ -311,11 +304,7 @@ impl UpdShape {
     }
 
     pub(crate) fn minimum_text(&self) -> String {
-        format!(
-            "a list batch needs at least {} bytes for one entry's address table; raise the \
-             workspace with set_device_memory_size",
-            crate::memory::round_up(self.table_per_entry()).unwrap_or(0)
-        )
+        super::plan::table_minimum_text(self.table_per_entry())
     }
 }
 
@@ -392,7 +381,7 @@ impl<T: Scalar> Routine for RankUpdate<'_, '_, T> {
 
 /// The one implementation behind every rank update (F1, F2).
 pub(crate) fn run<T: Scalar>(h: &mut Handle, call: UpdCall<'_, '_, T>) -> Result<Status, Error> {
-    let shape = call.shape(h);
+    let shape = call.shape();
     let cuda = h.device().backend() == Backend::Cuda;
     drive(
         h,
@@ -410,7 +399,6 @@ pub(crate) fn run<T: Scalar>(h: &mut Handle, call: UpdCall<'_, '_, T>) -> Result
 /// `hpr`, `hpr2`; `m` is ignored except for the ger family. Only list batches need any (their
 /// address table).
 pub(crate) fn workspace_bytes(
-    device: &crate::Device,
     routine: &str,
     m: usize,
     n: usize,
@@ -428,11 +416,7 @@ pub(crate) fn workspace_bytes(
             )))
         }
     };
-    if ![4, 8, 16].contains(&elem) {
-        return Err(Error::InvalidValue(format!(
-            "element size {elem} is not 4, 8 or 16 bytes"
-        )));
-    }
+    super::plan::check_elem(elem)?;
     let m = if kind == UpdKind::Ger { m } else { n };
     if m == 0 || n == 0 || batch == 0 {
         return Ok(0);
@@ -445,7 +429,7 @@ pub(crate) fn workspace_bytes(
         batch,
         list,
         vectors,
-        params: UpdParams::auto(device.multiprocessor_count()),
+        params: UpdParams::auto(),
     };
     Ok(s.full().total())
 }

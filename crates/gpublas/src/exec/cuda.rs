@@ -419,7 +419,8 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                 Some(_) => Some(crate::Timer::start(stream)?),
                 None => None,
             };
-            let issued = std::time::Instant::now();
+            // Read the clock only when profiling: this loop is every program's hot path.
+            let issued = host_profile.as_ref().map(|_| std::time::Instant::now());
             match *st {
                 Step::Fork => {
                     if let Some(l) = side {
@@ -481,7 +482,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
             if let (Some(p), Some(t)) = (profile.as_mut(), timer) {
                 p.add(st, t.stop()?);
             }
-            if let Some(p) = host_profile.as_mut() {
+            if let (Some(p), Some(issued)) = (host_profile.as_mut(), issued) {
                 p.add(st, issued.elapsed().as_secs_f64());
                 // Where the first 256 steps end: launches issued much faster early than late
                 // mean a full launch queue, not the host, set the pace.

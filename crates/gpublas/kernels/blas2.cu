@@ -239,28 +239,60 @@ __device__ __forceinline__ void sweep(const Job& j) {
                 hi[u] = live[u] ? min(j.m, cc[u] + j.kl + 1) : 0;
             }
             T av[2][RS][16 / sizeof(T)];
-            unsigned ex[2][RS];
+            T z[2] = {zero<T>(), zero<T>()};
+            // Interior steps (every element of the block's rows exists in each column, no
+            // diagonal to fix, aligned columns) load and multiply without per-element checks:
+            // the checks, even when they pass, cost f64 a fifth of its bandwidth. The condition
+            // is the same for the whole block.
+            bool interior = true;
 #pragma unroll
             for (int u = 0; u < CU; u++)
+                interior = interior && live[u] && r0 >= lo[u] && r0 + RB <= hi[u] && ((u64)(col[u] + r0) & 15) == 0 &&
+                           !((j.flags & (F_UNIT | F_HERM)) || SYM ? cc[u] >= r0 && cc[u] < r0 + RB : false);
+            if (interior) {
 #pragma unroll
-                for (int k = 0; k < RS; k++)
-                    ex[u][k] = load_rows<T>(j, col[u], r0 + (i64)k * tr * V + (i64)lr * V, lo[u], hi[u], cc[u], av[u][k]);
+                for (int u = 0; u < CU; u++)
+#pragma unroll
+                    for (int k = 0; k < RS; k++) {
+                        Pack<T> p; p.q = __ldg((const uint4*)(col[u] + r0 + (i64)k * tr * V + (i64)lr * V));
+#pragma unroll
+                        for (int v = 0; v < V; v++) av[u][k][v] = p.e[v];
+                    }
+#pragma unroll
+                for (int u = 0; u < CU; u++)
+#pragma unroll
+                    for (int k = 0; k < RS; k++)
+#pragma unroll
+                        for (int v = 0; v < V; v++) {
+                            fmac(acc[k][v], av[u][k][v], xc[u]);
+                            if (SYM) fmac(z[u], conj ? cj(av[u][k][v]) : av[u][k][v], xr[SYM ? k : 0][v]);
+                        }
+            } else {
+                unsigned ex[2][RS];
+#pragma unroll
+                for (int u = 0; u < CU; u++)
+#pragma unroll
+                    for (int k = 0; k < RS; k++)
+                        ex[u][k] = load_rows<T>(j, col[u], r0 + (i64)k * tr * V + (i64)lr * V, lo[u], hi[u], cc[u], av[u][k]);
+#pragma unroll
+                for (int u = 0; u < CU; u++)
+#pragma unroll
+                    for (int k = 0; k < RS; k++) {
+                        const i64 i0 = r0 + (i64)k * tr * V + (i64)lr * V;
+#pragma unroll
+                        for (int v = 0; v < V; v++) {
+                            if (!(ex[u][k] >> v & 1)) continue;
+                            fmac(acc[k][v], av[u][k][v], xc[u]);
+                            if (SYM && i0 + v != cc[u]) fmac(z[u], conj ? cj(av[u][k][v]) : av[u][k][v], xr[SYM ? k : 0][v]);
+                        }
+                    }
+            }
 #pragma unroll
             for (int u = 0; u < CU; u++) {
-                T z = zero<T>();
-#pragma unroll
-                for (int k = 0; k < RS; k++) {
-                    const i64 i0 = r0 + (i64)k * tr * V + (i64)lr * V;
-#pragma unroll
-                    for (int v = 0; v < V; v++) {
-                        if (!(ex[u][k] >> v & 1)) continue;
-                        fmac(acc[k][v], av[u][k][v], xc[u]);
-                        if (SYM && i0 + v != cc[u]) fmac(z, conj ? cj(av[u][k][v]) : av[u][k][v], xr[SYM ? k : 0][v]);
-                    }
-                }
                 if (SYM) {
-                    for (int d = tr / 2; d > 0; d >>= 1) z = add(z, shx(z, d, tr));
-                    if (lr == 0 && live[u]) zpart[cc[u]] = z;
+                    T zu = z[u];
+                    for (int d = tr / 2; d > 0; d >>= 1) zu = add(zu, shx(zu, d, tr));
+                    if (lr == 0 && live[u]) zpart[cc[u]] = zu;
                 }
             }
         }
@@ -376,6 +408,27 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
                     const i64 left = hi[k] - (base + kk * chunk);
                     const int steps = left > 2 * step ? 4 : (left > step ? 2 : 1);
                     T av[4][16 / sizeof(T)], xv[4][16 / sizeof(T)];
+                    // A whole chunk inside the column's rows, aligned, with no diagonal to fix
+                    // and x in 16-byte pieces: loads and products without per-element checks
+                    // (the same for the whole group of threads).
+                    const i64 cs = base + kk * chunk;
+                    const bool interior = steps == 4 && cs >= lo[k] && cs + chunk <= hi[k] && xvec &&
+                                          ((u64)(col + cs) & 15) == 0 &&
+                                          !((j.flags & (F_UNIT | F_HERM)) && c >= cs && c < cs + chunk);
+                    if (interior) {
+#pragma unroll
+                        for (int u = 0; u < 4; u++) {
+                            Pack<T> p; p.q = __ldg((const uint4*)(col + i0 + u * step));
+                            Pack<T> q; q.q = __ldg((const uint4*)(x + i0 + u * step));
+#pragma unroll
+                            for (int v = 0; v < V; v++) { av[u][v] = p.e[v]; xv[u][v] = q.e[v]; }
+                        }
+#pragma unroll
+                        for (int u = 0; u < 4; u++)
+#pragma unroll
+                            for (int v = 0; v < V; v++) fmac(z[k], conj ? cj(av[u][v]) : av[u][v], xv[u][v]);
+                        continue;
+                    }
                     unsigned ex[4] = {0, 0, 0, 0};
 #pragma unroll
                     for (int u = 0; u < 4; u++)

@@ -470,6 +470,94 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
     }
 }
 
+// ---- many small products ---------------------------------------------------------------
+// gemv on a batch of small full matrices (columns of at most 128 bytes): a thread owns 16
+// bytes of one entry's y and walks the entry's columns (op N), or one column and walks its
+// rows (op T/C); a block serves many entries, and the result is written directly. The
+// general kernels give such a matrix a block of 64 threads, each with one 16-byte load.
+template <class T>
+__device__ __forceinline__ void small_n(const Job& j) {
+    const int V = 16 / sizeof(T);
+    const i64 per = (j.m + V - 1) / V;  // threads per entry
+    const i64 g = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_enter();
+    if (g >= per * j.nent) return;
+    const int e = (int)(g / per);
+    const i64 i0 = (g % per) * V;
+    const T* a = mat_of<T>(j, e);
+    const T* x = x_of<T>(j, e);
+    const T alpha = alpha_of<T>(j, e);
+    T acc[16 / sizeof(T)];
+#pragma unroll
+    for (int v = 0; v < V; v++) acc[v] = zero<T>();
+    if (!is0(alpha)) {
+        const bool fast = i0 + V <= j.m && ((u64)(a + i0) & 15) == 0 && ((j.a.lda * (i64)sizeof(T)) & 15) == 0;
+        if (fast) {
+#pragma unroll 4
+            for (i64 c = 0; c < j.n; c++) {
+                Pack<T> p; p.q = __ldg((const uint4*)(a + c * j.a.lda + i0));
+                const T xc = ld(x + vidx(j.x, c));
+#pragma unroll
+                for (int v = 0; v < V; v++) fmac(acc[v], p.e[v], xc);
+            }
+        } else {
+            for (i64 c = 0; c < j.n; c++) {
+                T av[16 / sizeof(T)];
+                const unsigned ex = load_rows<T>(j, a + c * j.a.lda, i0, 0, j.m, c, av);
+                const T xc = ld(x + vidx(j.x, c));
+#pragma unroll
+                for (int v = 0; v < V; v++)
+                    if (ex >> v & 1) fmac(acc[v], av[v], xc);
+            }
+        }
+    }
+    const T beta = beta_of<T>(j, e);
+    T* y = y_of<T>(j, e, 2);
+#pragma unroll
+    for (int v = 0; v < V; v++) {
+        if (i0 + v >= j.m) break;
+        T* yi = y + vidx(j.y, i0 + v);
+        *yi = combine(acc[v], alpha, beta, yi);
+    }
+}
+
+template <class T>
+__device__ __forceinline__ void small_t(const Job& j) {
+    const int V = 16 / sizeof(T);
+    const i64 g = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_enter();
+    if (g >= j.n * j.nent) return;
+    const int e = (int)(g / j.n);
+    const i64 c = g % j.n;
+    const T* col = mat_of<T>(j, e) + c * j.a.lda;
+    const T* x = x_of<T>(j, e);
+    const T alpha = alpha_of<T>(j, e);
+    const bool conj = j.flags & F_CONJ;
+    T z = zero<T>();
+    if (!is0(alpha)) {
+        const bool fast = ((u64)col & 15) == 0 && j.x.inc == 1 && ((u64)x & 15) == 0;
+        i64 i0 = 0;
+        if (fast) {
+#pragma unroll 4
+            for (; i0 + V <= j.m; i0 += V) {
+                Pack<T> p; p.q = __ldg((const uint4*)(col + i0));
+                Pack<T> q; q.q = __ldg((const uint4*)(x + i0));
+#pragma unroll
+                for (int v = 0; v < V; v++) fmac(z, conj ? cj(p.e[v]) : p.e[v], q.e[v]);
+            }
+        }
+        for (; i0 < j.m; i0 += V) {
+            T av[16 / sizeof(T)];
+            const unsigned ex = load_rows<T>(j, col, i0, 0, j.m, c, av);
+#pragma unroll
+            for (int v = 0; v < V; v++)
+                if (ex >> v & 1) fmac(z, conj ? cj(av[v]) : av[v], ld(x + vidx(j.x, i0 + v)));
+        }
+    }
+    T* yc = y_of<T>(j, e, 2) + vidx(j.y, c);
+    *yc = combine(z, alpha, beta_of<T>(j, e), yc);
+}
+
 // ---- pass 2 ---------------------------------------------------------------------------
 // out_i = alpha * (sum of np partials + symv's row-tile partials) + beta * y_i.
 template <class T>
@@ -571,7 +659,7 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
 
 #ifdef GPUBLAS_FAMILY_MV
 #define MV_KERNELS(TAG, T)                                                                     \
-    extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_sweep1_##TAG(Job j) { sweep<T, 1, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, 4) b2_sweep1_##TAG(Job j) { sweep<T, 1, false>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_sweep4_##TAG(Job j) { sweep<T, 4, false>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep1_##TAG(Job j) { sweep<T, 1, true>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS, 2) b2_symsweep4_##TAG(Job j) { sweep<T, 4, true>(j); } \
@@ -580,7 +668,9 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort1_##TAG(Job j, int yslot) { dot<T, true, 1>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2w_##TAG(Job j, int yslot) { pass2_wide<T>(j, yslot); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); }
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_small_n_##TAG(Job j) { small_n<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_small_t_##TAG(Job j) { small_t<T>(j); }
 MV_KERNELS(s, float)
 MV_KERNELS(d, double)
 MV_KERNELS(c, float2)

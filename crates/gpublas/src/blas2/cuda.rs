@@ -335,6 +335,15 @@ pub(super) fn run<T: Scalar>(
         };
         let s = plan.splits;
         match (plan.algo, c.kind) {
+            (Algo::SmallBatched, _) => {
+                let (name, threads) = if c.op == Op::N {
+                    ("b2_small_n", c.m.div_ceil(16 / elem))
+                } else {
+                    ("b2_small_t", c.n)
+                };
+                let grid = threads.saturating_mul(ne).div_ceil(THREADS);
+                launch(name, &MV, grid, THREADS, &base, None)?
+            }
             (Algo::Direct, _) => {
                 let j = Job {
                     flags: flags | F_DIRECT,

@@ -22,6 +22,10 @@ pub(crate) struct Blas2Params {
     pub split_steps: usize,
     /// Most batch entries in one launch (keeps grids within 2^31 blocks).
     pub max_entries: usize,
+    /// gemv batches whose columns hold at most this many bytes run `SmallBatched` ...
+    pub small_column_bytes: usize,
+    /// ... when they give each multiprocessor at least this many threads.
+    pub small_threads_per_sm: usize,
     /// trsv solves by substitution, one block per system, a triangle of at most this many
     /// diagonal tiles (and any batch of at least one system per multiprocessor); larger ones
     /// run the blocked solve over many blocks.
@@ -35,6 +39,8 @@ impl Blas2Params {
             blocks_per_sm: 8,
             split_steps: 4,
             max_entries: 1 << 20,
+            small_column_bytes: 128,
+            small_threads_per_sm: 2048,
             trsv_subst_tiles: 2,
         }
     }
@@ -99,6 +105,9 @@ impl Geom {
 pub(crate) enum Algo {
     /// One pass writes the result (gemv with one split).
     Direct,
+    /// gemv on many small full matrices: a thread per 16 bytes of y (op N) or per column
+    /// (op T/C), many entries per block, the result written directly.
+    SmallBatched,
     /// Partial sums in the workspace, then a pass that combines them into the output.
     Split,
     /// symv/hemv without workspace: the stored triangle is read twice.
@@ -289,9 +298,25 @@ impl Shape {
         }
     }
 
+    /// Many small full matrices: `Algo::SmallBatched` has a thread for each 16 bytes of y
+    /// (op N) or each column (op T/C) of every entry, enough to fill the device.
+    fn small_batched(&self) -> bool {
+        let threads = if self.op == Op::N {
+            self.m.div_ceil(16 / self.elem)
+        } else {
+            self.n
+        };
+        self.kind == Kind::Gemv
+            && self.band_rows.is_none()
+            && self.m.saturating_mul(self.elem) <= self.params.small_column_bytes
+            && threads.saturating_mul(self.batch)
+                >= self.sms.saturating_mul(self.params.small_threads_per_sm)
+    }
+
     /// The algorithm with enough workspace.
     fn best_algo(&self, splits: usize) -> Algo {
         match self.kind {
+            Kind::Gemv if self.small_batched() => Algo::SmallBatched,
             Kind::Gemv if splits == 1 => Algo::Direct,
             Kind::Symv | Kind::Hemv if self.band_rows.is_some() => Algo::SymTwoPass,
             Kind::Gemv | Kind::Symv | Kind::Hemv | Kind::Trmv => Algo::Split,

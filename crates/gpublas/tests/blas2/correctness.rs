@@ -66,6 +66,39 @@ fn gemv_suite<E: T>(dev: &Device, seed: u64) {
     }
 }
 
+/// Many small matrices in one strided batch: enough entries that the CUDA backend gives each
+/// 16 bytes of y (op N) or each column (op T/C) its own thread, several entries to a block
+/// (columns of at most 128 bytes and 2048 threads per multiprocessor, `Blas2Params`). Aligned
+/// and misaligned columns, rows that end mid-chunk, increments other than one.
+fn gemv_many_small_suite<E: T>(dev: &Device, seed: u64) {
+    let mut h = handle(dev);
+    let mut r = Gen::new(seed);
+    let rows = 128 / std::mem::size_of::<E>();
+    let vec = (16 / std::mem::size_of::<E>()).max(1);
+    let threads = dev.multiprocessor_count() * 2048;
+    let mut t = 0usize;
+    for op in OPS {
+        for &(m, n, lda, incx, incy) in &[
+            (rows, 16, rows, 1, 1),
+            (rows - 1, 5, rows + 1, 2, -1),
+            (3, rows, 3, -1, 1),
+        ] {
+            t += 1;
+            let per_entry = if op == Op::N { m.div_ceil(vec) } else { n };
+            let batch = threads.div_ceil(per_entry) + 3;
+            let c = Case::gemv(op, m, n, lda, incx, incy);
+            check_case::<E>(
+                &mut h,
+                dev,
+                &mut r,
+                c,
+                Form::Strided(batch),
+                COEFS[t % COEFS.len()],
+            );
+        }
+    }
+}
+
 fn symv_hemv_suite<E: T>(dev: &Device, seed: u64) {
     let mut h = handle(dev);
     let mut r = Gen::new(seed);
@@ -205,6 +238,18 @@ fn f1_gemv_all_ops_forms_sizes_c32(dev: &Device) {
 fn f1_gemv_all_ops_forms_sizes_c64(dev: &Device) {
     gemv_suite::<Complex64>(dev, 14)
 }
+fn f1_gemv_many_small_matrices_f32(dev: &Device) {
+    gemv_many_small_suite::<f32>(dev, 15)
+}
+fn f1_gemv_many_small_matrices_f64(dev: &Device) {
+    gemv_many_small_suite::<f64>(dev, 16)
+}
+fn f1_gemv_many_small_matrices_c32(dev: &Device) {
+    gemv_many_small_suite::<Complex32>(dev, 17)
+}
+fn f1_gemv_many_small_matrices_c64(dev: &Device) {
+    gemv_many_small_suite::<Complex64>(dev, 18)
+}
 fn f1_symv_hemv_all_uplos_forms_sizes_f32(dev: &Device) {
     symv_hemv_suite::<f32>(dev, 21)
 }
@@ -271,6 +316,10 @@ crate::on_both_backends!(
     f1_gemv_all_ops_forms_sizes_f64,
     f1_gemv_all_ops_forms_sizes_c32,
     f1_gemv_all_ops_forms_sizes_c64,
+    f1_gemv_many_small_matrices_f32,
+    f1_gemv_many_small_matrices_f64,
+    f1_gemv_many_small_matrices_c32,
+    f1_gemv_many_small_matrices_c64,
     f1_symv_hemv_all_uplos_forms_sizes_f32,
     f1_symv_hemv_all_uplos_forms_sizes_f64,
     f1_symv_hemv_all_uplos_forms_sizes_c32,

@@ -189,7 +189,12 @@ impl Shape {
     /// warp's loads, so a narrow band still gets whole row tiles).
     pub(crate) fn geom(&self) -> Geom {
         match self.band_rows {
-            Some(rows) => Geom::for_rows(rows.max(32 * 16 / self.elem).min(self.m), self.elem),
+            // One row step per block: a band sweep runs without column splits, so its row tiles
+            // are all the blocks it has (four steps left a 16384-row f32 band 32 blocks).
+            Some(rows) => Geom {
+                rs: 1,
+                ..Geom::for_rows(rows.max(32 * 16 / self.elem).min(self.m), self.elem)
+            },
             None => Geom::for_rows(self.m, self.elem),
         }
     }

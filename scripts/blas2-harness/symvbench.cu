@@ -1,0 +1,91 @@
+// A/B timing of Level-2 symv kernels from a blas2.cu source against cuBLAS (nvcc, GPU machine):
+//   nvcc -O3 -arch=sm_90 -std=c++17 -DBLAS2_SRC='"../../crates/gpublas/kernels/blas2.cu"' \
+//        symvbench.cu -lcublas -o cur && ./cur
+// The launch geometry is the library's for symv at n = 16384 (Algo::Split: the sweep with
+// mirrored sums, then pass 2); results are checked against cuBLAS.
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+#include <cmath>
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#define GPUBLAS_FAMILY_MV
+#include "../../crates/gpublas/kernels/complex_div.cuh"
+#include BLAS2_SRC
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+
+template <class L>
+static double med(int reps, L launch) {
+    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    std::vector<float> t;
+    for (int i = 0; i < reps + 2; ++i) {
+        cudaEventRecord(a); launch(); cudaEventRecord(b); CK(cudaEventSynchronize(b));
+        float ms; cudaEventElapsedTime(&ms, a, b); if (i >= 2) t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end()); return t[t.size() / 2] * 1000.0;
+}
+
+template <class T>
+__global__ void fillk(T* p, i64 n, unsigned seed) {
+    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995u; h ^= h >> 15;
+        p[i] = (T)((h & 0xffff) / 65536.0 - 0.5);
+    }
+}
+
+template <class T> struct Cb;
+template <> struct Cb<float> {
+    static void symv(cublasHandle_t h, cublasFillMode_t u, int n, const float* a, const float* x, float* y) { float one = 1, zero = 0; cublasSsymv(h, u, n, &one, a, n, x, 1, &zero, y, 1); }
+    static void sweep(Job j, int grid) { b2_symsweep4_s<<<grid, 256>>>(j); }
+    static void pass(Job j, int grid) { b2_pass2_s<<<grid, 256>>>(j, 2); }
+};
+template <> struct Cb<double> {
+    static void symv(cublasHandle_t h, cublasFillMode_t u, int n, const double* a, const double* x, double* y) { double one = 1, zero = 0; cublasDsymv(h, u, n, &one, a, n, x, 1, &zero, y, 1); }
+    static void sweep(Job j, int grid) { b2_symsweep4_d<<<grid, 256>>>(j); }
+    static void pass(Job j, int grid) { b2_pass2_d<<<grid, 256>>>(j, 2); }
+};
+
+template <class T>
+static void suite(int n, cublasHandle_t h, int sms) {
+    const int V = 16 / sizeof(T), tr = 32, RB = tr * V * 4;
+    const int rowtiles = (n + RB - 1) / RB;
+    const int splits = std::min((sms * 8 + rowtiles - 1) / rowtiles, n / (8 * 4));
+    T *a, *x, *y, *part;
+    CK(cudaMalloc(&a, (size_t)n * n * sizeof(T)));
+    CK(cudaMalloc(&x, n * sizeof(T)));
+    CK(cudaMalloc(&y, n * sizeof(T)));
+    CK(cudaMalloc(&part, (size_t)(splits + rowtiles) * n * sizeof(T)));
+    fillk<T><<<1024, 256>>>(a, (i64)n * n, 1); fillk<T><<<64, 256>>>(x, n, 2); CK(cudaDeviceSynchronize());
+    for (int lower = 0; lower < 2; lower++) {
+        std::vector<T> ref(n), got(n);
+        const cublasFillMode_t u = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+        double cu = med(10, [&] { Cb<T>::symv(h, u, n, a, x, y); });
+        CK(cudaMemcpy(ref.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+        Job j = {};
+        j.a.base = (u64)a; j.a.lda = n; j.a.kind = 0;
+        j.x.base = (u64)x; j.x.inc = 1; j.y.base = (u64)y; j.y.inc = 1;
+        j.part = (u64)part; j.ar = 1.0; j.br = 0.0;
+        j.m = n; j.n = n; j.kl = lower ? n + 1 : 0; j.ku = lower ? 0 : n + 1;
+        j.plen = n; j.flags = F_SYM | (lower ? F_LOWER : 0); j.splits = splits; j.tr = tr; j.tc = 8;
+        j.rowtiles = rowtiles; j.colgroups = 1; j.nent = 1; j.nq = rowtiles; j.rb = RB; j.cpg = 1;
+        Job p = j; p.np = splits; p.colgroups = std::min((n + 255) / 256, 4096);
+        double us = med(10, [&] { Cb<T>::sweep(j, rowtiles * splits); Cb<T>::pass(p, p.colgroups); });
+        CK(cudaGetLastError());
+        CK(cudaMemcpy(got.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+        double e = 0, s = 0;
+        for (int i = 0; i < n; i++) { e = std::max(e, (double)std::fabs(got[i] - ref[i])); s = std::max(s, (double)std::fabs(ref[i])); }
+        const double bytes = (double)n * (n + 1) / 2 * sizeof(T);
+        printf("symv %s %s n %d splits %d: %8.1f us %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", sizeof(T) == 8 ? "f64" : "f32", lower ? "L" : "U", n, splits, us, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / s);
+    }
+    CK(cudaFree(a)); CK(cudaFree(x)); CK(cudaFree(y)); CK(cudaFree(part));
+}
+
+int main(int argc, char** argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 16384;
+    int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cublasHandle_t h; cublasCreate(&h);
+    suite<float>(n, h, sms);
+    suite<double>(n, h, sms);
+    return 0;
+}

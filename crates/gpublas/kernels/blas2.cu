@@ -223,10 +223,10 @@ __device__ __forceinline__ void sweep(const Job& j) {
     T* zpart = (T*)j.part + ((i64)e * (j.splits + j.nq) + j.splits + rt) * j.plen;
     const bool conj = j.flags & F_CONJ;
     if (!is0(alpha)) {
-        // CU columns per lane per step (more loads in flight; one for symv, whose mirrored
-        // sums need the registers), every lane the same number of steps (the symv shuffles
-        // need the whole warp).
-        const int CU = SYM ? 1 : 2;
+        // CU columns per lane per step (more loads in flight; symv's long columns fit two in
+        // 128 registers and gained 4-8 %, its short ones keep one and 4 blocks per SM), every
+        // lane the same number of steps (the symv shuffles need the whole warp).
+        const int CU = SYM && RS == 1 ? 1 : 2;
         for (i64 cb = c0; cb < c1; cb += CU * tc) {
             i64 cc[2]; bool live[2]; T xc[2]; const T* col[2]; i64 lo[2], hi[2];
 #pragma unroll

@@ -189,7 +189,18 @@ template <class T> __device__ __forceinline__ unsigned load_rows(const Job& j, c
 template <class T, int RS, bool SYM>
 __device__ __forceinline__ void sweep(const Job& j) {
     const int V = 16 / sizeof(T);
-    __shared__ T red[THREADS * (16 / sizeof(T)) * RS];
+    // symv's long columns (tr = 32) sum each column's mirrored partials through shared
+    // memory, 16 columns at a time, instead of a 5-step shuffle chain per column: a lane
+    // stores its partial, then lanes 0-15 each add up one column's 32 partials.
+    constexpr bool DEFER = SYM && RS == 4 && sizeof(T) <= 8;
+    constexpr int ZSLOTS = 16;
+    constexpr int RED_BYTES = THREADS * 16 * RS;
+    constexpr int ZB_BYTES = DEFER ? THREADS / 32 * ZSLOTS * 33 * (int)sizeof(T) : 0;
+    // The row-sum buffer and the mirrored-sum buffer share memory: one is used after the
+    // column loop, the other inside it.
+    __shared__ __align__(16) unsigned char smem[RED_BYTES > ZB_BYTES ? RED_BYTES : ZB_BYTES];
+    T* red = (T*)smem;
+    T(*zb)[ZSLOTS][33] = (T(*)[ZSLOTS][33])smem;
     const int tr = j.tr, tc = j.tc;
     const int lr = threadIdx.x % tr, lc = threadIdx.x / tr;
     // Row tiles vary fastest, so the blocks running together read different rows (not the
@@ -227,6 +238,8 @@ __device__ __forceinline__ void sweep(const Job& j) {
         // 128 registers and gained 4-8 %, its short ones keep one and 4 blocks per SM), every
         // lane the same number of steps (the symv shuffles need the whole warp).
         const int CU = SYM && RS == 1 ? 1 : 2;
+        int slot = 0;
+        i64 cg = c0;  // the column of slot 0 is cg + lc; slot q's is cg + q * tc + lc
         for (i64 cb = c0; cb < c1; cb += CU * tc) {
             i64 cc[2]; bool live[2]; T xc[2]; const T* col[2]; i64 lo[2], hi[2];
 #pragma unroll
@@ -287,9 +300,26 @@ __device__ __forceinline__ void sweep(const Job& j) {
                         }
                     }
             }
+            if (DEFER) {
 #pragma unroll
-            for (int u = 0; u < CU; u++) {
-                if (SYM) {
+                for (int u = 0; u < CU; u++) zb[lc][slot + u][lr] = z[u];
+                slot += CU;
+                if (slot == ZSLOTS || cb + CU * tc >= c1) {
+                    __syncwarp();
+                    if (lr < slot) {
+                        T t = zero<T>();
+#pragma unroll 8
+                        for (int k = 0; k < 32; k++) t = add(t, zb[lc][lr][k]);
+                        const i64 c = cg + (i64)lr * tc + lc;
+                        if (c < c1) zpart[c] = t;
+                    }
+                    __syncwarp();
+                    slot = 0;
+                    cg = cb + CU * tc;
+                }
+            } else if (SYM) {
+#pragma unroll
+                for (int u = 0; u < CU; u++) {
                     T zu = z[u];
                     for (int d = tr / 2; d > 0; d >>= 1) zu = add(zu, shx(zu, d, tr));
                     if (lr == 0 && live[u]) zpart[cc[u]] = zu;
@@ -297,7 +327,9 @@ __device__ __forceinline__ void sweep(const Job& j) {
             }
         }
     }
-    // Row sums across the column lanes.
+    // Row sums across the column lanes (after every warp is done with the mirrored sums'
+    // buffer, which shares the memory).
+    if (DEFER) __syncthreads();
 #pragma unroll
     for (int k = 0; k < RS; k++)
 #pragma unroll

@@ -39,11 +39,17 @@ template <> struct Cb<float> {
     static void symv(cublasHandle_t h, cublasFillMode_t u, int n, const float* a, const float* x, float* y) { float one = 1, zero = 0; cublasSsymv(h, u, n, &one, a, n, x, 1, &zero, y, 1); }
     static void sweep(Job j, int grid) { b2_symsweep4_s<<<grid, 256>>>(j); }
     static void pass(Job j, int grid) { b2_pass2_s<<<grid, 256>>>(j, 2); }
+    static void gemv(cublasHandle_t h, int n, const float* a, const float* x, float* y) { float one = 1, zero = 0; cublasSgemv(h, CUBLAS_OP_N, n, n, &one, a, n, x, 1, &zero, y, 1); }
+    static void trmv(cublasHandle_t h, int n, const float* a, float* x) { cublasStrmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
+    static void plain(Job j, int grid) { b2_sweep4_s<<<grid, 256>>>(j); }
 };
 template <> struct Cb<double> {
     static void symv(cublasHandle_t h, cublasFillMode_t u, int n, const double* a, const double* x, double* y) { double one = 1, zero = 0; cublasDsymv(h, u, n, &one, a, n, x, 1, &zero, y, 1); }
     static void sweep(Job j, int grid) { b2_symsweep4_d<<<grid, 256>>>(j); }
     static void pass(Job j, int grid) { b2_pass2_d<<<grid, 256>>>(j, 2); }
+    static void gemv(cublasHandle_t h, int n, const double* a, const double* x, double* y) { double one = 1, zero = 0; cublasDgemv(h, CUBLAS_OP_N, n, n, &one, a, n, x, 1, &zero, y, 1); }
+    static void trmv(cublasHandle_t h, int n, const double* a, double* x) { cublasDtrmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
+    static void plain(Job j, int grid) { b2_sweep4_d<<<grid, 256>>>(j); }
 };
 
 template <class T>
@@ -77,6 +83,34 @@ static void suite(int n, cublasHandle_t h, int sms) {
         for (int i = 0; i < n; i++) { e = std::max(e, (double)std::fabs(got[i] - ref[i])); s = std::max(s, (double)std::fabs(ref[i])); }
         const double bytes = (double)n * (n + 1) / 2 * sizeof(T);
         printf("symv %s %s n %d splits %d: %8.1f us %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", sizeof(T) == 8 ? "f64" : "f32", lower ? "L" : "U", n, splits, us, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / s);
+    }
+    // gemv N and trmv (lower, N): the plain sweep and pass 2 (trmv written to y here).
+    for (int tri = 0; tri < 2; tri++) {
+        std::vector<T> ref(n), got(n);
+        double cu;
+        if (tri) {
+            T* xt; CK(cudaMalloc(&xt, n * sizeof(T)));
+            cu = med(10, [&] { CK(cudaMemcpyAsync(xt, x, n * sizeof(T), cudaMemcpyDeviceToDevice)); Cb<T>::trmv(h, n, a, xt); });
+            CK(cudaMemcpy(ref.data(), xt, n * sizeof(T), cudaMemcpyDeviceToHost)); CK(cudaFree(xt));
+        } else {
+            cu = med(10, [&] { Cb<T>::gemv(h, n, a, x, y); });
+            CK(cudaMemcpy(ref.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+        }
+        Job j = {};
+        j.a.base = (u64)a; j.a.lda = n; j.a.kind = 0;
+        j.x.base = (u64)x; j.x.inc = 1; j.y.base = (u64)y; j.y.inc = 1;
+        j.part = (u64)part; j.ar = 1.0; j.br = 0.0;
+        j.m = n; j.n = n; j.kl = n + 1; j.ku = tri ? 0 : n + 1;
+        j.plen = n; j.flags = 0; j.splits = splits; j.tr = tr; j.tc = 8;
+        j.rowtiles = rowtiles; j.colgroups = 1; j.nent = 1; j.nq = 0; j.rb = RB; j.cpg = 1;
+        Job p = j; p.np = splits; p.colgroups = std::min((n + 255) / 256, 4096);
+        double us = med(10, [&] { Cb<T>::plain(j, rowtiles * splits); Cb<T>::pass(p, p.colgroups); });
+        CK(cudaGetLastError());
+        CK(cudaMemcpy(got.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+        double e = 0, sc = 0;
+        for (int i = 0; i < n; i++) { e = std::max(e, (double)std::fabs(got[i] - ref[i])); sc = std::max(sc, (double)std::fabs(ref[i])); }
+        const double bytes = tri ? (double)n * (n + 1) / 2 * sizeof(T) : (double)n * n * sizeof(T);
+        printf("%s %s n %d splits %d: %8.1f us %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", tri ? "trmv L N" : "gemv N  ", sizeof(T) == 8 ? "f64" : "f32", n, splits, us, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / sc);
     }
     CK(cudaFree(a)); CK(cudaFree(x)); CK(cudaFree(y)); CK(cudaFree(part));
 }

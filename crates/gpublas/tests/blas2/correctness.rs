@@ -50,6 +50,17 @@ fn gemv_suite<E: T>(dev: &Device, seed: u64) {
             }
         }
     }
+    // Large products with lda = m: every column aligned, so the GPU's steps that hold only
+    // existing, aligned elements take their path without per-element checks.
+    for &(m, n) in &[(1000, 1000), (1024, 600), (600, 1024)] {
+        for op in OPS {
+            for (form, incx, incy) in [(Form::Single, 1, 1), (Form::Strided(2), -1, 2)] {
+                t += 1;
+                let c = Case::gemv(op, m, n, m, incx, incy);
+                check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
+            }
+        }
+    }
     // Large and skinny products, lda = m + 3.
     for &(m, n) in &[(1000, 1000), (300, 7), (7, 300), (1000, 33), (33, 1000)] {
         for op in OPS {
@@ -134,6 +145,10 @@ fn symv_hemv_suite<E: T>(dev: &Device, seed: u64) {
             for &(form, incx, incy) in &[(Form::Single, 1, 1), (Form::Strided(1), -1, 2)] {
                 t += 1;
                 let c = Case::sym(rt, uplo, 1000, 1003, incx, incy);
+                check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
+                // lda = n: aligned columns (the GPU's interior steps).
+                t += 1;
+                let c = Case::sym(rt, uplo, 1000, 1000, incx, incy);
                 check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
             }
         }

@@ -163,6 +163,9 @@ __device__ __forceinline__ void rank(const RJob& j) {
     const T* __restrict__ y = KIND == K_SYR ? x : vec_of<T>(j, j.y, e, 2);
     const int tr = j.tr, lr = threadIdx.x % tr, lc = threadIdx.x / tr;
     const i64 rows = KIND == K_GER ? j.m : j.n;
+    // The stored rows [lo, hi) of column c: all of them for ger, the triangle's for the others.
+    auto stored_lo = [&](i64 c) { return KIND != K_GER && lower ? c : (i64)0; };
+    auto stored_hi = [&](i64 c) { return KIND != K_GER && !lower ? c + 1 : rows; };
     const i64 r0 = rt * (i64)tr * V + (i64)lr * V;
     // This thread's rows of u = x (and w = y).
     T u[16 / sizeof(T)], w[16 / sizeof(T)];
@@ -215,10 +218,7 @@ __device__ __forceinline__ void rank(const RJob& j) {
                 t2[k] = conj ? cj(ax) : ax;
             }
             col[k] = col_of<T>(j, a, c);
-            i64 lo = 0, hi = rows;
-            if (KIND != K_GER) {
-                if (lower) lo = c; else hi = c + 1;
-            }
+            const i64 lo = stored_lo(c), hi = stored_hi(c);
             interior = interior && !skip[k] && t0 >= lo && t0 + (i64)tr * V <= hi && ((u64)(col[k] + t0) & 15) == 0 &&
                        !(herm && t0 <= c && c < t0 + (i64)tr * V);
         }
@@ -244,10 +244,7 @@ __device__ __forceinline__ void rank(const RJob& j) {
             if (!live[k]) continue;
             const i64 c = cc[k];
             // The column's stored rows, and this thread's part of them.
-            i64 lo = 0, hi = rows;
-            if (KIND != K_GER) {
-                if (lower) lo = c; else hi = c + 1;
-            }
+            const i64 lo = stored_lo(c), hi = stored_hi(c);
             if (max(lo, r0) >= min(hi, r0 + V)) continue;
             const bool diag = herm && r0 <= c && c < r0 + V;
             if (skip[k] && !diag) continue;
@@ -270,10 +267,7 @@ __device__ __forceinline__ void rank(const RJob& j) {
                 // Element by element: the ends of the stored part, misaligned columns, the
                 // Hermitian diagonal.
                 const i64 c = cc[k];
-                i64 lo = 0, hi = rows;
-                if (KIND != K_GER) {
-                    if (lower) lo = c; else hi = c + 1;
-                }
+                const i64 lo = stored_lo(c), hi = stored_hi(c);
 #pragma unroll
                 for (int v = 0; v < V; v++) {
                     const i64 i = r0 + v;

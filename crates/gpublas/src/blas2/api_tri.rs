@@ -7,9 +7,39 @@ use crate::common::operand::{Batch, BatchMut};
 use crate::device::DeviceBuffer;
 use crate::{Coef, Diag, Error, Handle, Op, Scalar, Status, Uplo};
 
-/// Identity scalars for the routines that have none.
-fn one<'a, T: Scalar>() -> (Coef<'a, T>, Coef<'a, T>) {
-    (Coef::Host(T::one()), Coef::Host(T::zero()))
+/// Runs the triangular routine `name` (`kind` Trmv or Trsv) of order `n` on `a` and `x` in
+/// one of the three forms; these routines have no scalars (identity ones go to the call).
+#[allow(clippy::too_many_arguments)]
+fn tri<'a, 'b, T: Scalar>(
+    h: &mut Handle,
+    name: &'static str,
+    kind: Kind,
+    (uplo, op, diag): (Uplo, Op, Diag),
+    n: usize,
+    storage: Storage,
+    a: Batch<'a, T>,
+    x: BatchMut<'a, 'b, T>,
+    incx: isize,
+) -> Result<Status, Error> {
+    run(
+        h,
+        Call {
+            name,
+            kind,
+            op,
+            uplo,
+            diag,
+            m: n,
+            n,
+            storage,
+            a,
+            x: None,
+            out: x,
+            inc_out: incx,
+            alpha: Coef::Host(T::one()),
+            beta: Coef::Host(T::zero()),
+        },
+    )
 }
 
 /// `x = op(A) x` with `A` triangular of order `n` (`?trmv`). The result is built in the
@@ -27,25 +57,16 @@ pub fn trmv<T: Scalar>(
     x: &mut DeviceBuffer<T>,
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "trmv",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Full { lda },
-            a: Batch::Single(a),
-            x: None,
-            out: BatchMut::Single(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "trmv",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::Full { lda },
+        Batch::Single(a),
+        BatchMut::Single(x),
+        incx,
     )
 }
 
@@ -62,25 +83,16 @@ pub fn trmv_batched<T: Scalar>(
     x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "trmv_batched",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Full { lda },
-            a: Batch::list(a),
-            x: None,
-            out: BatchMut::List(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "trmv_batched",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::Full { lda },
+        Batch::list(a),
+        BatchMut::List(x),
+        incx,
     )
 }
 
@@ -100,33 +112,24 @@ pub fn trmv_strided_batched<T: Scalar>(
     stride_x: usize,
     batch: usize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "trmv_strided_batched",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Full { lda },
-            a: Batch::Strided {
-                buf: a,
-                stride: stride_a,
-                count: batch,
-            },
-            x: None,
-            out: BatchMut::Strided {
-                buf: x,
-                stride: stride_x,
-                count: batch,
-            },
-            inc_out: incx,
-            alpha,
-            beta,
+        "trmv_strided_batched",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::Full { lda },
+        Batch::Strided {
+            buf: a,
+            stride: stride_a,
+            count: batch,
         },
+        BatchMut::Strided {
+            buf: x,
+            stride: stride_x,
+            count: batch,
+        },
+        incx,
     )
 }
 
@@ -146,25 +149,16 @@ pub fn tbmv<T: Scalar>(
     x: &mut DeviceBuffer<T>,
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tbmv",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::band(uplo, k, lda),
-            a: Batch::Single(a),
-            x: None,
-            out: BatchMut::Single(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tbmv",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::band(uplo, k, lda),
+        Batch::Single(a),
+        BatchMut::Single(x),
+        incx,
     )
 }
 
@@ -182,25 +176,16 @@ pub fn tbmv_batched<T: Scalar>(
     x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tbmv_batched",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::band(uplo, k, lda),
-            a: Batch::list(a),
-            x: None,
-            out: BatchMut::List(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tbmv_batched",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::band(uplo, k, lda),
+        Batch::list(a),
+        BatchMut::List(x),
+        incx,
     )
 }
 
@@ -221,33 +206,24 @@ pub fn tbmv_strided_batched<T: Scalar>(
     stride_x: usize,
     batch: usize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tbmv_strided_batched",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::band(uplo, k, lda),
-            a: Batch::Strided {
-                buf: a,
-                stride: stride_a,
-                count: batch,
-            },
-            x: None,
-            out: BatchMut::Strided {
-                buf: x,
-                stride: stride_x,
-                count: batch,
-            },
-            inc_out: incx,
-            alpha,
-            beta,
+        "tbmv_strided_batched",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::band(uplo, k, lda),
+        Batch::Strided {
+            buf: a,
+            stride: stride_a,
+            count: batch,
         },
+        BatchMut::Strided {
+            buf: x,
+            stride: stride_x,
+            count: batch,
+        },
+        incx,
     )
 }
 
@@ -263,25 +239,16 @@ pub fn tpmv<T: Scalar>(
     x: &mut DeviceBuffer<T>,
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tpmv",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Packed,
-            a: Batch::Single(a),
-            x: None,
-            out: BatchMut::Single(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tpmv",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::Packed,
+        Batch::Single(a),
+        BatchMut::Single(x),
+        incx,
     )
 }
 
@@ -297,25 +264,16 @@ pub fn tpmv_batched<T: Scalar>(
     x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tpmv_batched",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Packed,
-            a: Batch::list(a),
-            x: None,
-            out: BatchMut::List(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tpmv_batched",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::Packed,
+        Batch::list(a),
+        BatchMut::List(x),
+        incx,
     )
 }
 
@@ -334,33 +292,24 @@ pub fn tpmv_strided_batched<T: Scalar>(
     stride_x: usize,
     batch: usize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tpmv_strided_batched",
-            kind: Kind::Trmv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Packed,
-            a: Batch::Strided {
-                buf: a,
-                stride: stride_a,
-                count: batch,
-            },
-            x: None,
-            out: BatchMut::Strided {
-                buf: x,
-                stride: stride_x,
-                count: batch,
-            },
-            inc_out: incx,
-            alpha,
-            beta,
+        "tpmv_strided_batched",
+        Kind::Trmv,
+        (uplo, op, diag),
+        n,
+        Storage::Packed,
+        Batch::Strided {
+            buf: a,
+            stride: stride_a,
+            count: batch,
         },
+        BatchMut::Strided {
+            buf: x,
+            stride: stride_x,
+            count: batch,
+        },
+        incx,
     )
 }
 
@@ -378,25 +327,16 @@ pub fn trsv<T: Scalar>(
     x: &mut DeviceBuffer<T>,
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "trsv",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Full { lda },
-            a: Batch::Single(a),
-            x: None,
-            out: BatchMut::Single(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "trsv",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::Full { lda },
+        Batch::Single(a),
+        BatchMut::Single(x),
+        incx,
     )
 }
 
@@ -413,25 +353,16 @@ pub fn trsv_batched<T: Scalar>(
     x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "trsv_batched",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Full { lda },
-            a: Batch::list(a),
-            x: None,
-            out: BatchMut::List(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "trsv_batched",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::Full { lda },
+        Batch::list(a),
+        BatchMut::List(x),
+        incx,
     )
 }
 
@@ -451,33 +382,24 @@ pub fn trsv_strided_batched<T: Scalar>(
     stride_x: usize,
     batch: usize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "trsv_strided_batched",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Full { lda },
-            a: Batch::Strided {
-                buf: a,
-                stride: stride_a,
-                count: batch,
-            },
-            x: None,
-            out: BatchMut::Strided {
-                buf: x,
-                stride: stride_x,
-                count: batch,
-            },
-            inc_out: incx,
-            alpha,
-            beta,
+        "trsv_strided_batched",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::Full { lda },
+        Batch::Strided {
+            buf: a,
+            stride: stride_a,
+            count: batch,
         },
+        BatchMut::Strided {
+            buf: x,
+            stride: stride_x,
+            count: batch,
+        },
+        incx,
     )
 }
 
@@ -498,25 +420,16 @@ pub fn tbsv<T: Scalar>(
     x: &mut DeviceBuffer<T>,
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tbsv",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::band(uplo, k, lda),
-            a: Batch::Single(a),
-            x: None,
-            out: BatchMut::Single(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tbsv",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::band(uplo, k, lda),
+        Batch::Single(a),
+        BatchMut::Single(x),
+        incx,
     )
 }
 
@@ -534,25 +447,16 @@ pub fn tbsv_batched<T: Scalar>(
     x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tbsv_batched",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::band(uplo, k, lda),
-            a: Batch::list(a),
-            x: None,
-            out: BatchMut::List(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tbsv_batched",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::band(uplo, k, lda),
+        Batch::list(a),
+        BatchMut::List(x),
+        incx,
     )
 }
 
@@ -573,33 +477,24 @@ pub fn tbsv_strided_batched<T: Scalar>(
     stride_x: usize,
     batch: usize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tbsv_strided_batched",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::band(uplo, k, lda),
-            a: Batch::Strided {
-                buf: a,
-                stride: stride_a,
-                count: batch,
-            },
-            x: None,
-            out: BatchMut::Strided {
-                buf: x,
-                stride: stride_x,
-                count: batch,
-            },
-            inc_out: incx,
-            alpha,
-            beta,
+        "tbsv_strided_batched",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::band(uplo, k, lda),
+        Batch::Strided {
+            buf: a,
+            stride: stride_a,
+            count: batch,
         },
+        BatchMut::Strided {
+            buf: x,
+            stride: stride_x,
+            count: batch,
+        },
+        incx,
     )
 }
 
@@ -616,25 +511,16 @@ pub fn tpsv<T: Scalar>(
     x: &mut DeviceBuffer<T>,
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tpsv",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Packed,
-            a: Batch::Single(a),
-            x: None,
-            out: BatchMut::Single(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tpsv",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::Packed,
+        Batch::Single(a),
+        BatchMut::Single(x),
+        incx,
     )
 }
 
@@ -650,25 +536,16 @@ pub fn tpsv_batched<T: Scalar>(
     x: &mut [&mut DeviceBuffer<T>],
     incx: isize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tpsv_batched",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Packed,
-            a: Batch::list(a),
-            x: None,
-            out: BatchMut::List(x),
-            inc_out: incx,
-            alpha,
-            beta,
-        },
+        "tpsv_batched",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::Packed,
+        Batch::list(a),
+        BatchMut::List(x),
+        incx,
     )
 }
 
@@ -687,32 +564,23 @@ pub fn tpsv_strided_batched<T: Scalar>(
     stride_x: usize,
     batch: usize,
 ) -> Result<Status, Error> {
-    let (alpha, beta) = one();
-    run(
+    tri(
         h,
-        Call {
-            name: "tpsv_strided_batched",
-            kind: Kind::Trsv,
-            op,
-            uplo,
-            diag,
-            m: n,
-            n,
-            storage: Storage::Packed,
-            a: Batch::Strided {
-                buf: a,
-                stride: stride_a,
-                count: batch,
-            },
-            x: None,
-            out: BatchMut::Strided {
-                buf: x,
-                stride: stride_x,
-                count: batch,
-            },
-            inc_out: incx,
-            alpha,
-            beta,
+        "tpsv_strided_batched",
+        Kind::Trsv,
+        (uplo, op, diag),
+        n,
+        Storage::Packed,
+        Batch::Strided {
+            buf: a,
+            stride: stride_a,
+            count: batch,
         },
+        BatchMut::Strided {
+            buf: x,
+            stride: stride_x,
+            count: batch,
+        },
+        incx,
     )
 }

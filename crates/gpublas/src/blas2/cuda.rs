@@ -336,12 +336,15 @@ pub(super) fn run<T: Scalar>(
         let s = plan.splits;
         match (plan.algo, c.kind) {
             (Algo::SmallBatched, _) => {
-                let (name, threads) = if c.op == Op::N {
-                    ("b2_small_n", c.m.div_ceil(16 / elem))
+                let name = if c.op == Op::N {
+                    "b2_small_n"
                 } else {
-                    ("b2_small_t", c.n)
+                    "b2_small_t"
                 };
-                let grid = threads.saturating_mul(ne).div_ceil(THREADS);
+                let grid = shape
+                    .small_threads_per_entry()
+                    .saturating_mul(ne)
+                    .div_ceil(THREADS);
                 launch(name, &MV, grid, THREADS, &base, None)?
             }
             (Algo::Direct, _) => {

@@ -303,14 +303,19 @@ impl Shape {
         }
     }
 
-    /// Many small full matrices: `Algo::SmallBatched` has a thread for each 16 bytes of y
-    /// (op N) or each column (op T/C) of every entry, enough to fill the device.
-    fn small_batched(&self) -> bool {
-        let threads = if self.op == Op::N {
+    /// `Algo::SmallBatched`'s threads per entry: one for each 16 bytes of y (op N) or each
+    /// column (op T/C).
+    pub(crate) fn small_threads_per_entry(&self) -> usize {
+        if self.op == Op::N {
             self.m.div_ceil(16 / self.elem)
         } else {
             self.n
-        };
+        }
+    }
+
+    /// Many small full matrices, with threads enough to fill the device (`Algo::SmallBatched`).
+    fn small_batched(&self) -> bool {
+        let threads = self.small_threads_per_entry();
         self.kind == Kind::Gemv
             && self.band_rows.is_none()
             && self.m.saturating_mul(self.elem) <= self.params.small_column_bytes

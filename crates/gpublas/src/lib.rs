@@ -29,6 +29,7 @@ mod exec;
 mod handle;
 pub mod kernels;
 pub mod memory;
+mod qr;
 pub mod solver;
 
 /// How many elements a buffer must hold for a BLAS operand layout (the spans every routine

@@ -23,6 +23,7 @@ pub(crate) mod host;
 pub(crate) mod plan;
 mod program;
 
+pub use crate::qr::api::*;
 pub use api::*;
 
 use crate::blas3;

@@ -118,12 +118,13 @@ pub(crate) fn align_of(vals: &[u64]) -> u32 {
     a as u32
 }
 
-/// Where each space of the current entry chunk starts and how far apart entries are.
+/// Where each space of the current entry chunk starts (device address) and how far apart
+/// entries are (elements).
 #[derive(Clone, Copy)]
-struct Bases {
+pub(crate) struct Bases {
     a: (u64, i64),
     b: (u64, i64),
-    c: (u64, i64),
+    pub(crate) c: (u64, i64),
     e: (u64, i64),
     r: (u64, i64),
     /// User buffers are 256-byte aligned, workspace sub-buffers at least this.
@@ -131,7 +132,7 @@ struct Bases {
 }
 
 impl Bases {
-    fn of(&self, sp: Space) -> (u64, i64) {
+    pub(crate) fn of(&self, sp: Space) -> (u64, i64) {
         match sp {
             Space::A => self.a,
             Space::B => self.b,
@@ -476,7 +477,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                         lt.matmul(&sh, s, sc(alpha), at(a), at(b), sc(beta), at(cm), wp, wl)?;
                     }
                 }
-                Step::Family(f) => family.launch::<T>(s, &f, bases.c, (e0, ne), on_side_now)?,
+                Step::Family(f) => family.launch::<T>(s, &f, &bases, (e0, ne), on_side_now)?,
                 _ => launch_blocks::<T, F::Step>(s, st, &bases, ne, dev_scal, slots, host_vals)?,
             }
             if let (Some(p), Some(t)) = (profile.as_mut(), timer) {

@@ -17,16 +17,16 @@ use crate::memory::WorkspaceSlice;
 use crate::{Error, Handle, Op, Scalar};
 
 /// The operands of one batch entry, by space.
-struct Spaces<'x, T> {
+pub(crate) struct Spaces<'x, T> {
     a: &'x [T],
     b: &'x [T],
-    c: &'x mut [T],
+    pub(crate) c: &'x mut [T],
     e: &'x mut [T],
     r: &'x mut [T],
 }
 
 impl<'x, T> Spaces<'x, T> {
-    fn get(&self, sp: Space) -> &[T] {
+    pub(crate) fn get(&self, sp: Space) -> &[T] {
         match sp {
             Space::A => self.a,
             Space::B => self.b,
@@ -37,7 +37,7 @@ impl<'x, T> Spaces<'x, T> {
     }
 
     /// Takes a writable space out (so sources can be read beside it); put it back with `put`.
-    fn take(&mut self, sp: Space) -> Result<&'x mut [T], Error> {
+    pub(crate) fn take(&mut self, sp: Space) -> Result<&'x mut [T], Error> {
         match sp {
             Space::C => Ok(std::mem::take(&mut self.c)),
             Space::E => Ok(std::mem::take(&mut self.e)),
@@ -46,7 +46,7 @@ impl<'x, T> Spaces<'x, T> {
         }
     }
 
-    fn put(&mut self, sp: Space, s: &'x mut [T]) {
+    pub(crate) fn put(&mut self, sp: Space, s: &'x mut [T]) {
         match sp {
             Space::C => self.c = s,
             Space::E => self.e = s,
@@ -131,7 +131,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
         };
         for s in steps {
             match s {
-                Step::Family(f) => family.exec(&mut *sp.c, f, e)?,
+                Step::Family(f) => family.exec(&mut sp, f, e)?,
                 _ => exec(&mut sp, s, &vals)?,
             }
         }

@@ -25,21 +25,21 @@ pub(crate) trait FamilySteps {
     type Step: Copy + Debug + PartialEq;
 
     /// Launches `step` on `stream` for batch entries `entries.0 .. entries.0 + entries.1`,
-    /// whose written matrices (space C) start at `c.0` and lie `c.1` elements apart; `side`:
-    /// the stream is the side lane, which leaves most of the device to the main lane.
+    /// whose spaces start where `bases` says (space C: the written matrices); `side`: the
+    /// stream is the side lane, which leaves most of the device to the main lane.
     fn launch<T: Scalar>(
         &self,
         stream: &Stream,
         step: &Self::Step,
-        c: (u64, i64),
+        bases: &cuda::Bases,
         entries: (usize, usize),
         side: bool,
     ) -> Result<(), Error>;
 
-    /// Runs `step` on the host on batch entry `entry`, whose written matrix is `c`.
+    /// Runs `step` on the host on batch entry `entry`, whose spaces are `spaces`.
     fn exec<T: Scalar>(
         &mut self,
-        c: &mut [T],
+        spaces: &mut host::Spaces<'_, T>,
         step: &Self::Step,
         entry: usize,
     ) -> Result<(), Error>;
@@ -59,14 +59,19 @@ impl FamilySteps for OnlyBlocks {
         &self,
         _: &Stream,
         step: &NoSteps,
-        _: (u64, i64),
+        _: &cuda::Bases,
         _: (usize, usize),
         _: bool,
     ) -> Result<(), Error> {
         match *step {}
     }
 
-    fn exec<T: Scalar>(&mut self, _: &mut [T], step: &NoSteps, _: usize) -> Result<(), Error> {
+    fn exec<T: Scalar>(
+        &mut self,
+        _: &mut host::Spaces<'_, T>,
+        step: &NoSteps,
+        _: usize,
+    ) -> Result<(), Error> {
         match *step {}
     }
 }

@@ -118,24 +118,24 @@ impl FamilySteps for Ints {
         &self,
         stream: &Stream,
         step: &SolverStep,
-        c: (u64, i64),
+        bases: &exec_cuda::Bases,
         entries: (usize, usize),
         side: bool,
     ) -> Result<(), Error> {
         match self {
-            Ints::Dev(d) => cuda::launch::<T>(stream, step, c, entries, d, side),
+            Ints::Dev(d) => cuda::launch::<T>(stream, step, bases.c, entries, d, side),
             Ints::Host(_) => Err(no_ints()),
         }
     }
 
     fn exec<T: Scalar>(
         &mut self,
-        c: &mut [T],
+        spaces: &mut exec_host::Spaces<'_, T>,
         step: &SolverStep,
         entry: usize,
     ) -> Result<(), Error> {
         match self {
-            Ints::Host(hi) => host::exec(c, step, hi, entry),
+            Ints::Host(hi) => host::exec(&mut *spaces.c, step, hi, entry),
             Ints::Dev(_) => Err(no_ints()),
         }
     }

@@ -18,9 +18,6 @@
 //          <= 128 (cholp8, not for double2);
 //   init:  info = 0 per entry.
 
-typedef long long i64;
-typedef unsigned long long u64;
-
 #define MAXT 256
 #define LEAF 32
 #define PW 64       // most columns of an LU panel
@@ -39,56 +36,6 @@ struct Sol {
     int pad;
 };
 
-__device__ __forceinline__ void pdl_enter() {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// Arithmetic by overloads.
-__device__ __forceinline__ float mag(float v) { return fabsf(v); }
-__device__ __forceinline__ double mag(double v) { return fabs(v); }
-__device__ __forceinline__ float mag(float2 v) { return fabsf(v.x) + fabsf(v.y); }
-__device__ __forceinline__ double mag(double2 v) { return fabs(v.x) + fabs(v.y); }
-__device__ __forceinline__ bool is0(float v) { return v == 0.f; }
-__device__ __forceinline__ bool is0(double v) { return v == 0.0; }
-__device__ __forceinline__ bool is0(float2 v) { return v.x == 0.f && v.y == 0.f; }
-__device__ __forceinline__ bool is0(double2 v) { return v.x == 0.0 && v.y == 0.0; }
-__device__ __forceinline__ float fms(float c, float a, float b) { return c - a * b; }
-__device__ __forceinline__ double fms(double c, double a, double b) { return c - a * b; }
-__device__ __forceinline__ float2 fms(float2 c, float2 a, float2 b) {
-    return make_float2(c.x - (a.x * b.x - a.y * b.y), c.y - (a.x * b.y + a.y * b.x));
-}
-__device__ __forceinline__ double2 fms(double2 c, double2 a, double2 b) {
-    return make_double2(c.x - (a.x * b.x - a.y * b.y), c.y - (a.x * b.y + a.y * b.x));
-}
-__device__ __forceinline__ float cj(float v) { return v; }
-__device__ __forceinline__ double cj(double v) { return v; }
-__device__ __forceinline__ float2 cj(float2 v) { return make_float2(v.x, -v.y); }
-__device__ __forceinline__ double2 cj(double2 v) { return make_double2(v.x, -v.y); }
-__device__ __forceinline__ float rpart(float v) { return v; }
-__device__ __forceinline__ double rpart(double v) { return v; }
-__device__ __forceinline__ float rpart(float2 v) { return v.x; }
-__device__ __forceinline__ double rpart(double2 v) { return v.x; }
-template <class T> __device__ __forceinline__ T real_of(double r);
-template <> __device__ __forceinline__ float real_of<float>(double r) { return (float)r; }
-template <> __device__ __forceinline__ double real_of<double>(double r) { return r; }
-template <> __device__ __forceinline__ float2 real_of<float2>(double r) { return make_float2((float)r, 0.f); }
-template <> __device__ __forceinline__ double2 real_of<double2>(double r) { return make_double2(r, 0.0); }
-__device__ __forceinline__ float scl(float v, float s) { return v * s; }
-__device__ __forceinline__ double scl(double v, double s) { return v * s; }
-__device__ __forceinline__ float2 scl(float2 v, float s) { return make_float2(v.x * s, v.y * s); }
-__device__ __forceinline__ double2 scl(double2 v, double s) { return make_double2(v.x * s, v.y * s); }
-__device__ __forceinline__ float shf(float v, int l) { return __shfl_sync(0xffffffffu, v, l); }
-__device__ __forceinline__ double shf(double v, int l) { return __shfl_sync(0xffffffffu, v, l); }
-__device__ __forceinline__ float2 shf(float2 v, int l) {
-    return make_float2(__shfl_sync(0xffffffffu, v.x, l), __shfl_sync(0xffffffffu, v.y, l));
-}
-__device__ __forceinline__ double2 shf(double2 v, int l) {
-    return make_double2(__shfl_sync(0xffffffffu, v.x, l), __shfl_sync(0xffffffffu, v.y, l));
-}
-template <class T> __device__ __forceinline__ T zero_of() { return real_of<T>(0.0); }
 
 // 16-byte records in one access each (the tag travels with the value).
 __device__ __forceinline__ void st_rec(int4* p, int4 v) {

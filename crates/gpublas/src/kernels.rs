@@ -15,6 +15,19 @@ pub use crate::device::KernelModule;
 /// A kernel source with the shared prelude (range-reduced division) in front; `#line` keeps
 /// NVRTC's line numbers those of the file.
 macro_rules! kernel_source {
+    ($file:literal, $header:literal) => {
+        concat!(
+            include_str!("../kernels/complex_div.cuh"),
+            "#line 1 \"",
+            $header,
+            "\"\n",
+            include_str!(concat!("../kernels/", $header)),
+            "#line 1 \"",
+            $file,
+            "\"\n",
+            include_str!(concat!("../kernels/", $file))
+        )
+    };
     ($file:literal) => {
         concat!(
             include_str!("../kernels/complex_div.cuh"),
@@ -84,12 +97,20 @@ pub(crate) const L3: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_L3",
 };
 
-const SOLVER_SRC: &str = kernel_source!("solver.cu");
+const SOLVER_SRC: &str = kernel_source!("solver.cu", "lapack.cuh");
 
 pub(crate) const SOLVER: KernelModule = KernelModule {
     name: "solver",
     source: SOLVER_SRC,
     define: "GPUBLAS_FAMILY_SOLVER",
+};
+
+const QR_SRC: &str = kernel_source!("qr.cu", "lapack.cuh");
+
+pub(crate) const QR: KernelModule = KernelModule {
+    name: "qr",
+    source: QR_SRC,
+    define: "GPUBLAS_FAMILY_QR",
 };
 
 const TRANSFER_SRC: &str = kernel_source!("transfer.cu");
@@ -102,7 +123,7 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 
 /// Every kernel module of the library.
 pub const MODULES: &[KernelModule] = &[
-    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, TRANSFER,
+    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, QR, TRANSFER,
 ];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to

@@ -1,0 +1,368 @@
+// The QR family's kernels (GPUBLAS_FAMILY_QR), for float (s), double (d), float2 (c) and
+// double2 (z):
+//   qr_panel:    geqr2 of a panel of at most 64 columns over all its rows. The rows are split
+//                over the entry's `grid` blocks (a cooperative launch: all resident); per column
+//                two grid barriers (the blocks' partial norms, then their partial products), and
+//                every block forms the same reflector from the same sums added in the same order.
+//   qr_tfactor:  the triangular factor T of a block of reflectors from G = V^H V and tau
+//                (LAPACK's larft recurrence), one block per entry.
+//   qr_org:      orgqr's block [I; 0] - V X, tiles of 64 rows, each tile's rows read before any
+//                is written (in place).
+//   qr_identity: columns of the identity.
+
+#define QR_NB 64  // most columns of a panel, order of T
+
+struct Qrp {
+    u64 a; i64 ld, es;        // the block at entry e0, its leading dimension, entry distance
+    u64 b; i64 b_ld, b_es;    // tfactor: G; org: X
+    u64 t; i64 t_ld, t_es;    // tfactor: T
+    u64 tau; i64 tau_s;       // entry e0's tau (at the block's first reflector), distance
+    u64 ex; i64 ex_s;         // entry e0's exchange, bytes between entries
+    i64 rows, cols;
+    int k0, grid, ne, bars, shift, pad;
+};
+
+__device__ __forceinline__ float mulc(float a, float b) { return a * b; }
+__device__ __forceinline__ double mulc(double a, double b) { return a * b; }
+__device__ __forceinline__ float2 mulc(float2 a, float2 b) {
+    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ __forceinline__ double2 mulc(double2 a, double2 b) {
+    return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ __forceinline__ float addc(float a, float b) { return a + b; }
+__device__ __forceinline__ double addc(double a, double b) { return a + b; }
+__device__ __forceinline__ float2 addc(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ double2 addc(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
+// c + conj(a) b
+__device__ __forceinline__ float cmad(float c, float a, float b) { return c + a * b; }
+__device__ __forceinline__ double cmad(double c, double a, double b) { return c + a * b; }
+__device__ __forceinline__ float2 cmad(float2 c, float2 a, float2 b) {
+    return make_float2(c.x + (a.x * b.x + a.y * b.y), c.y + (a.x * b.y - a.y * b.x));
+}
+__device__ __forceinline__ double2 cmad(double2 c, double2 a, double2 b) {
+    return make_double2(c.x + (a.x * b.x + a.y * b.y), c.y + (a.x * b.y - a.y * b.x));
+}
+__device__ __forceinline__ double ipart(float) { return 0.0; }
+__device__ __forceinline__ double ipart(double) { return 0.0; }
+__device__ __forceinline__ double ipart(float2 v) { return v.y; }
+__device__ __forceinline__ double ipart(double2 v) { return v.y; }
+template <class T> __device__ __forceinline__ T of_parts(double re, double im);
+template <> __device__ __forceinline__ float of_parts<float>(double re, double) { return (float)re; }
+template <> __device__ __forceinline__ double of_parts<double>(double re, double) { return re; }
+template <> __device__ __forceinline__ float2 of_parts<float2>(double re, double im) {
+    return make_float2((float)re, (float)im);
+}
+template <> __device__ __forceinline__ double2 of_parts<double2>(double re, double im) {
+    return make_double2(re, im);
+}
+__device__ __forceinline__ float shd(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ double shd(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ float2 shd(float2 v, int o) {
+    return make_float2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+__device__ __forceinline__ double2 shd(double2 v, int o) {
+    return make_double2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+template <class T> __device__ __forceinline__ T warp_sum(T v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v = addc(v, shd(v, o));
+    return v;
+}
+
+// A scaled sum of squares (LAPACK's lassq): the value is scale^2 * ssq.
+struct Ssq {
+    double scale, ssq;
+};
+__device__ __forceinline__ void ssq_add(Ssq& s, double x) {
+    const double ax = fabs(x);
+    if (ax == 0.0 || ax != ax) {
+        if (ax != ax) s.ssq = ax;  // NaN propagates
+        return;
+    }
+    if (s.scale < ax) {
+        const double r = s.scale / ax;
+        s.ssq = 1.0 + s.ssq * r * r;
+        s.scale = ax;
+    } else {
+        const double r = ax / s.scale;
+        s.ssq += r * r;
+    }
+}
+__device__ __forceinline__ Ssq ssq_join(Ssq a, Ssq b) {
+    if (a.scale < b.scale) { Ssq t = a; a = b; b = t; }
+    if (b.scale == 0.0) return b.ssq != b.ssq ? b : a;
+    const double r = b.scale / a.scale;
+    a.ssq += b.ssq * r * r;
+    return a;
+}
+// The block's sum (every thread gets it); `buf` holds one per warp.
+__device__ Ssq block_ssq(Ssq s, Ssq* buf) {
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        Ssq t;
+        t.scale = __shfl_xor_sync(0xffffffffu, s.scale, o);
+        t.ssq = __shfl_xor_sync(0xffffffffu, s.ssq, o);
+        s = ssq_join(s, t);
+    }
+    __syncthreads();
+    if (lane == 0) buf[w] = s;
+    __syncthreads();
+    Ssq r = buf[0];
+    for (int k = 1; k < nw; ++k) r = ssq_join(r, buf[k]);
+    return r;
+}
+
+// Grid barrier of the entry's blocks: the counter only grows within a program, so round r
+// is passed once it holds (r + 1) * G arrivals.
+__device__ __forceinline__ void grid_bar(unsigned* cnt, unsigned target) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(cnt, 1u);
+        while (*(volatile unsigned*)cnt < target) {
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// LAPACK's larfg for alpha and a vector of norm xnorm, in double: beta (real), tau, and the
+// factor the vector is multiplied by (x * up then * scal; up is 2^969 when beta is below
+// LAPACK's safmin and the values are rescaled as its loop does).
+struct Reflector {
+    double beta, tau_r, tau_i, up, scal_r, scal_i;
+    bool identity;
+};
+__device__ Reflector larfg(double ar, double ai, double xnorm) {
+    Reflector f;
+    f.up = 1.0;
+    if (xnorm == 0.0 && ai == 0.0) {
+        f.identity = true;
+        f.beta = ar;
+        f.tau_r = f.tau_i = f.scal_r = f.scal_i = 0.0;
+        return f;
+    }
+    f.identity = false;
+    const double safmin = 0x1p-969;
+    double mx = fmax(fabs(ar), fmax(fabs(ai), xnorm));
+    double beta = mx * sqrt((ar / mx) * (ar / mx) + (ai / mx) * (ai / mx) + (xnorm / mx) * (xnorm / mx));
+    beta = ar >= 0.0 ? -beta : beta;
+    double br = beta, sar = ar, sai = ai;
+    if (fabs(beta) < safmin) {  // rescale (one step reaches safmin in double)
+        f.up = 0x1p969;
+        br = beta * f.up;
+        sar = ar * f.up;
+        sai = ai * f.up;
+    }
+    f.tau_r = (br - sar) / br;
+    f.tau_i = -sai / br;
+    // scal = 1 / (alpha - beta), range-reduced.
+    const double dr = sar - br, di = sai;
+    const double s = fmax(fabs(dr), fabs(di));
+    const double pr = dr / s, pi = di / s;
+    const double q = s * (pr * pr + pi * pi);
+    f.scal_r = pr / q;
+    f.scal_i = -pi / q;
+    f.beta = beta;
+    return f;
+}
+
+template <class T>
+__device__ void qr_panel(const Qrp& j) {
+    pdl_enter();
+    __shared__ Ssq s_buf[32];
+    __shared__ T s_dot[QR_NB];
+    const int G = j.grid, b = blockIdx.x, e = blockIdx.y;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    T* tau = (T*)j.tau + e * j.tau_s;
+    unsigned char* ex = (unsigned char*)j.ex + e * j.ex_s;
+    unsigned* cnt = (unsigned*)ex;
+    Ssq* norms = (Ssq*)(ex + 64);
+    T* dots = (T*)(ex + 64 + 16 * G);
+    const i64 rows = j.rows, ld = j.ld;
+    const int cols = (int)j.cols;
+    const i64 chunk = (rows + G - 1) / G;
+    const i64 r0 = min(rows, b * chunk), r1 = min(rows, r0 + chunk);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned round = (unsigned)j.bars;
+    for (int i = 0; i < cols; ++i) {
+        T* ci = A + i * ld;
+        // 1. the column's norm below the diagonal
+        Ssq s = {0.0, 0.0};
+        for (i64 r = max(r0, (i64)i + 1) + threadIdx.x; r < r1; r += blockDim.x) {
+            const T x = ci[r];
+            ssq_add(s, (double)rpart(x));
+            ssq_add(s, ipart(x));
+        }
+        s = block_ssq(s, s_buf);
+        if (G > 1) {
+            if (threadIdx.x == 0) norms[b] = s;
+            grid_bar(cnt, (++round) * (unsigned)G);
+            Ssq t = {0.0, 0.0};
+            for (int g = 0; g < G; ++g) {
+                Ssq u;
+                u.scale = __ldcg(&norms[g].scale);
+                u.ssq = __ldcg(&norms[g].ssq);
+                t = ssq_join(t, u);
+            }
+            s = t;
+        }
+        const double xnorm = s.scale * sqrt(s.ssq);
+        const T alpha = __ldcg(ci + i);
+        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), xnorm);
+        if (f.identity) {  // the same in every block: H = I
+            if (b == 0 && threadIdx.x == 0) tau[i] = zero_of<T>();
+            if (G > 1) grid_bar(cnt, (++round) * (unsigned)G);  // keeps the rounds' count
+            continue;
+        }
+        const T scal = of_parts<T>(f.scal_r, f.scal_i);
+        const T ctau = of_parts<T>(f.tau_r, -f.tau_i);  // conj(tau)
+        // 2. the vector: own rows below the diagonal
+        for (i64 r = max(r0, (i64)i + 1) + threadIdx.x; r < r1; r += blockDim.x) {
+            T x = ci[r];
+            if (f.up != 1.0) x = scl(x, (decltype(rpart(x)))f.up);
+            ci[r] = mulc(x, scal);
+        }
+        __syncthreads();
+        // 3. partial products v^H a_c over own rows (v_i = 1), a warp per column
+        const i64 rs = max(r0, (i64)i);
+        for (int c = i + 1 + warp; c < cols; c += nw) {
+            const T* cc = A + c * ld;
+            T acc = zero_of<T>();
+            for (i64 r = rs + lane; r < r1; r += 32) {
+                const T v = r == i ? real_of<T>(1.0) : ci[r];
+                acc = cmad(acc, v, cc[r]);
+            }
+            acc = warp_sum(acc);
+            if (lane == 0) s_dot[c] = acc;
+        }
+        __syncthreads();
+        if (G > 1) {
+            for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) dots[b * QR_NB + c] = s_dot[c];
+            grid_bar(cnt, (++round) * (unsigned)G);
+            for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) {
+                T t = zero_of<T>();
+                for (int g = 0; g < G; ++g) t = addc(t, __ldcg(dots + g * QR_NB + c));
+                s_dot[c] = t;
+            }
+            __syncthreads();
+        }
+        // 4. a_c -= conj(tau) v (v^H a_c) on own rows
+        for (int c = i + 1 + warp; c < cols; c += nw) {
+            T* cc = A + c * ld;
+            const T w = mulc(ctau, s_dot[c]);
+            for (i64 r = rs + lane; r < r1; r += 32) {
+                const T v = r == i ? real_of<T>(1.0) : ci[r];
+                cc[r] = fms(cc[r], v, w);
+            }
+        }
+        if (threadIdx.x == 0 && r0 <= i && i < r1) {
+            ci[i] = real_of<T>(f.beta);
+            tau[i] = of_parts<T>(f.tau_r, f.tau_i);
+        }
+        __syncthreads();
+    }
+}
+
+// T (k x k, upper, zeros below) from G = V^H V and tau: T(i, i) = tau_i,
+// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i); thread l owns row l.
+template <class T>
+__device__ void qr_tfactor(const Qrp& j) {
+    pdl_enter();
+    const int e = blockIdx.x;
+    if (e >= j.ne) return;
+    const T* Gm = (const T*)j.b + e * j.b_es;
+    T* Tm = (T*)j.t + e * j.t_es;
+    const T* tau = (const T*)j.tau + e * j.tau_s;
+    const int k = (int)j.cols, l = threadIdx.x;
+    const i64 gl = j.b_ld, tl = j.t_ld;
+    for (int i = 0; i < k; ++i) {
+        const T ti = tau[i];
+        if (l < k) {
+            T v;
+            if (l < i) {
+                T acc = zero_of<T>();
+                for (int p = l; p < i; ++p) acc = addc(acc, mulc(Tm[l + p * tl], Gm[p + i * gl]));
+                v = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
+            } else if (l == i) {
+                v = ti;
+            } else {
+                v = zero_of<T>();
+            }
+            Tm[l + i * tl] = v;
+        }
+        __syncthreads();
+    }
+}
+
+// orgqr's block: out = [I; 0] - V X on a tile of 64 rows; V unit lower (its upper part not read).
+template <class T>
+__device__ void qr_org(const Qrp& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* Vt = (T*)smem_raw;                 // 64 x 65
+    T* Xs = Vt + 64 * 65;                 // 64 x 65
+    const int e = blockIdx.y;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    const T* X = (const T*)j.b + e * j.b_es;
+    const int cols = (int)j.cols;
+    const i64 rows = j.rows, ld = j.ld, r0 = (i64)blockIdx.x * 64;
+    for (int q = threadIdx.x; q < 64 * cols; q += blockDim.x) {
+        const int r = q % 64, l = q / 64;
+        const i64 gr = r0 + r;
+        T v = zero_of<T>();
+        if (gr < rows) v = gr > l ? A[gr + l * ld] : gr == l ? real_of<T>(1.0) : zero_of<T>();
+        Vt[r * 65 + l] = v;
+        Xs[r * 65 + l] = r < cols ? X[r + l * j.b_ld] : zero_of<T>();  // Xs[l'][c] at l' = r, c = l
+    }
+    __syncthreads();
+    const int tr = threadIdx.x % 64, cg = threadIdx.x / 64;  // 4 groups of 16 columns
+    const i64 gr = r0 + tr;
+    T acc[16];
+#pragma unroll
+    for (int q = 0; q < 16; ++q) acc[q] = zero_of<T>();
+    for (int l = 0; l < cols; ++l) {
+        const T v = Vt[tr * 65 + l];
+#pragma unroll
+        for (int q = 0; q < 16; ++q) acc[q] = addc(acc[q], mulc(v, Xs[l * 65 + cg * 16 + q]));
+    }
+    if (gr < rows) {
+#pragma unroll
+        for (int q = 0; q < 16; ++q) {
+            const int c = cg * 16 + q;
+            if (c < cols) {
+                const T id = gr == c ? real_of<T>(1.0) : zero_of<T>();
+                A[gr + c * ld] = fms(id, real_of<T>(1.0), acc[q]);
+            }
+        }
+    }
+}
+
+template <class T>
+__device__ void qr_identity(const Qrp& j) {
+    pdl_enter();
+    const int e = blockIdx.y;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es;
+    const i64 rows = j.rows, n = rows * j.cols;
+    for (i64 q = (i64)blockIdx.x * blockDim.x + threadIdx.x; q < n; q += (i64)gridDim.x * blockDim.x) {
+        const i64 r = q % rows, c = q / rows;
+        A[r + c * j.ld] = r == c + j.shift ? real_of<T>(1.0) : zero_of<T>();
+    }
+}
+
+#ifdef GPUBLAS_FAMILY_QR
+#define QR_KERNELS(TAG, T) \
+    extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(64) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); }
+QR_KERNELS(s, float)
+QR_KERNELS(d, double)
+QR_KERNELS(c, float2)
+QR_KERNELS(z, double2)
+#endif

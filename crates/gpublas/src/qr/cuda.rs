@@ -1,0 +1,147 @@
+//! The CUDA backend of the QR family's own steps (`kernels/qr.cu`).
+
+use super::program::QrStep;
+use crate::device::{param, Stream};
+use crate::exec::cuda::Bases;
+use crate::exec::program::{Space, M};
+use crate::kernels::QR;
+use crate::{Error, Scalar};
+
+/// Mirrors `Qrp` in qr.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Qrp {
+    a: u64,
+    ld: i64,
+    es: i64,
+    b: u64,
+    b_ld: i64,
+    b_es: i64,
+    t: u64,
+    t_ld: i64,
+    t_es: i64,
+    tau: u64,
+    tau_s: i64,
+    ex: u64,
+    ex_s: i64,
+    rows: i64,
+    cols: i64,
+    k0: i32,
+    grid: i32,
+    ne: i32,
+    bars: i32,
+    shift: i32,
+    pad: i32,
+}
+
+/// Device addresses of a program's scalars and scratch.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DevTaus {
+    /// `tau` of entry 0, and the elements between entries.
+    pub tau: u64,
+    pub tau_s: usize,
+    /// The panel exchange of the chunk's first entry, and the bytes between entries.
+    pub ex: u64,
+    pub ex_s: usize,
+    /// Blocks of one entry's panel.
+    pub grid: usize,
+}
+
+/// Launches one QR step on `s` for batch entries `e0 .. e0 + ne` of the spaces at `bases`.
+pub(crate) fn launch<T: Scalar>(
+    s: &Stream,
+    st: &QrStep,
+    bases: &Bases,
+    (e0, ne): (usize, usize),
+    d: &DevTaus,
+) -> Result<(), Error> {
+    let elem = std::mem::size_of::<T>() as u64;
+    let at = |x: M| {
+        let (base, es) = bases.of(x.sp);
+        (base + x.off as u64 * elem, x.ld as i64, es)
+    };
+    let tau_at = |k0: usize| d.tau + ((e0 * d.tau_s + k0) as u64) * elem;
+    let mut j = Qrp {
+        ne: ne as i32,
+        ex: d.ex,
+        ex_s: d.ex_s as i64,
+        tau_s: d.tau_s as i64,
+        ..Default::default()
+    };
+    let tag = T::TAG;
+    let ne32 = ne as u32;
+    match *st {
+        QrStep::Init => {
+            if d.grid > 1 && d.ex != 0 {
+                s.memset32(d.ex, 0, ne * d.ex_s / 4)?;
+            }
+            Ok(())
+        }
+        QrStep::Panel {
+            rows,
+            cols,
+            a,
+            k0,
+            bars,
+        } => {
+            (j.a, j.ld, j.es) = at(a);
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.tau = tau_at(k0);
+            j.grid = d.grid.max(1) as i32;
+            j.bars = bars as i32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &QR,
+                &format!("qr_panel_{tag}"),
+                (d.grid.max(1) as u32, ne32, 1),
+                (256, 0),
+                d.grid > 1,
+                &mut prm,
+            )
+        }
+        QrStep::TFactor { k, g, t, k0 } => {
+            (j.b, j.b_ld, j.b_es) = at(g);
+            (j.t, j.t_ld, j.t_es) = at(t);
+            j.cols = k as i64;
+            j.tau = tau_at(k0);
+            let mut prm = [param(&j)];
+            s.launch(&QR, &format!("qr_tfactor_{tag}"), ne32, 64, &mut prm)
+        }
+        QrStep::OrgBlock { rows, cols, a, x } => {
+            (j.a, j.ld, j.es) = at(a);
+            (j.b, j.b_ld, j.b_es) = at(x);
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            let smem = (2 * 64 * 65 * elem) as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &QR,
+                &format!("qr_org_{tag}"),
+                ((rows as u32).div_ceil(64), ne32, 1),
+                (256, smem),
+                false,
+                &mut prm,
+            )
+        }
+        QrStep::Identity {
+            rows,
+            cols,
+            a,
+            shift,
+        } => {
+            debug_assert_eq!(a.sp, Space::C);
+            (j.a, j.ld, j.es) = at(a);
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.shift = shift as i32;
+            let blocks = (rows * cols).div_ceil(256).clamp(1, 4096) as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &QR,
+                &format!("qr_identity_{tag}"),
+                (blocks, ne32, 1),
+                (256, 0),
+                false,
+                &mut prm,
+            )
+        }
+    }
+}

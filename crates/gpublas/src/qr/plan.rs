@@ -1,0 +1,317 @@
+//! The QR family's workspace need, from one function (F4): [`QrShape::full`] for full speed,
+//! [`QrShape::fitted`] under a fixed workspace (fewer entries at once, narrower chunks, a
+//! one-block panel, narrower blocks: `PerfDegraded`, the same answer within rounding).
+
+use super::Kind;
+use crate::exec::workspace::BlockWorkspace;
+use crate::exec::Layout;
+use crate::memory::{rounded_total, WorkspaceSlice, CHUNK};
+use crate::WorkspaceLease;
+use smallvec::SmallVec;
+
+/// Tuning values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct QrParams {
+    /// Reflectors per block (the panel's width, `T`'s order).
+    pub nb: usize,
+    /// Bytes of `W` and `W2` per entry: the trailing update's chunk width follows.
+    pub chunk_budget: usize,
+    /// Narrowest chunk the reduced plans go to.
+    pub rc_min: usize,
+    /// Narrowest block the reduced plans go to.
+    pub nb_min: usize,
+    /// Panel rows per block of the panel kernel's grid.
+    pub rows_per_block: usize,
+    /// Most blocks of one entry's panel.
+    pub grid_max: usize,
+    /// cuBLASLt's part at most (bytes).
+    pub engine_budget: usize,
+    /// Bytes of the family's own parts for all entries run at once at most.
+    pub batch_budget: usize,
+}
+
+impl QrParams {
+    /// The values the library runs with.
+    pub(crate) fn auto() -> Self {
+        QrParams {
+            nb: 64,
+            chunk_budget: 2 << 20,
+            rc_min: 8,
+            nb_min: 4,
+            rows_per_block: 256,
+            grid_max: 128,
+            engine_budget: 4 << 20,
+            batch_budget: 64 << 20,
+        }
+    }
+}
+
+/// What the need depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct QrShape {
+    pub kind: Kind,
+    /// ormqr applies from the left.
+    pub left: bool,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub batch: usize,
+    pub list: bool,
+    pub elem: usize,
+    pub sms: usize,
+    pub params: QrParams,
+}
+
+/// A chosen plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct QrPlan {
+    /// Reflectors per block.
+    pub nb: usize,
+    /// Columns (left) or rows (right) of the trailing matrix per chunk.
+    pub rc: usize,
+    /// Blocks of one entry's panel (1: no exchange).
+    pub grid: usize,
+    /// Batch entries at once.
+    pub entries: usize,
+    pub elem: usize,
+    /// cuBLASLt's part (bytes).
+    pub lt: usize,
+    pub params: QrParams,
+}
+
+/// The family's workspace parts: sizes in bytes, or the sub-buffers a lease holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct QrWorkspace<S> {
+    /// The executor's parts (E: `V1` and `T`; R: `G`, `X`, `W`, `W2`).
+    pub blocks: BlockWorkspace<S>,
+    /// The panel kernel's exchange: per entry a barrier counter, each block's partial norm and
+    /// partial products.
+    pub exchange: S,
+}
+
+impl QrWorkspace<Option<WorkspaceSlice>> {
+    /// The parts of a lease laid out by `QrPlan::sizes`.
+    pub(crate) fn leased(lease: &WorkspaceLease<'_>) -> Self {
+        QrWorkspace {
+            blocks: BlockWorkspace::leased(lease, 0),
+            exchange: lease.buffer(BlockWorkspace::PARTS),
+        }
+    }
+}
+
+impl crate::common::plan::WorkspacePlan for QrPlan {
+    fn sizes(&self) -> SmallVec<[usize; 4]> {
+        let w = self.workspace();
+        let mut s = SmallVec::from_buf(w.blocks.list());
+        s.push(w.exchange);
+        s
+    }
+}
+
+/// Bytes of one entry's exchange (mirrors `qr_panel` in qr.cu): a 64-byte counter, then per
+/// block a partial norm (two doubles) and `nb` partial products.
+pub(crate) fn exchange_entry_bytes(grid: usize, nb: usize, elem: usize) -> usize {
+    64 + grid * 16 + (grid * nb * elem).div_ceil(16) * 16
+}
+
+impl QrPlan {
+    /// Elements of E per entry.
+    fn e_elems(&self) -> usize {
+        2 * self.nb * self.nb
+    }
+
+    /// Elements of R per entry.
+    fn r_elems(&self) -> usize {
+        2 * self.nb * self.nb + 2 * self.nb * self.rc
+    }
+
+    /// The executor's layout of E and R.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout {
+            entries: self.entries,
+            e_elems: self.e_elems(),
+            r_elems: self.r_elems(),
+        }
+    }
+
+    /// Bytes of one entry's exchange (0 for a one-block panel).
+    pub(crate) fn exchange_per_entry(&self) -> usize {
+        if self.grid > 1 {
+            exchange_entry_bytes(self.grid, self.nb, self.elem)
+        } else {
+            0
+        }
+    }
+
+    /// The parts' sizes in bytes.
+    pub(crate) fn workspace(&self) -> QrWorkspace<usize> {
+        QrWorkspace {
+            blocks: BlockWorkspace {
+                lt: self.lt,
+                slots: 0,
+                e_blocks: self.e_elems() * self.entries * self.elem,
+                r_results: self.r_elems() * self.entries * self.elem,
+            },
+            exchange: self.exchange_per_entry() * self.entries,
+        }
+    }
+
+    /// Bytes of everything but cuBLASLt's part.
+    pub(crate) fn own_bytes(&self) -> usize {
+        let w = self.workspace();
+        rounded_total(&[w.blocks.e_blocks, w.blocks.r_results, w.exchange]).unwrap_or(usize::MAX)
+    }
+}
+
+impl QrShape {
+    /// Reflectors of the call.
+    fn reflectors(&self) -> usize {
+        match self.kind {
+            Kind::Geqrf => self.m.min(self.n),
+            _ => self.k,
+        }
+    }
+
+    /// The widest trailing update a chunk divides: columns (left) or rows (right of ormqr).
+    fn trailing(&self, nb: usize) -> usize {
+        match self.kind {
+            Kind::Geqrf | Kind::Orgqr => self.n.saturating_sub(nb.min(self.reflectors())),
+            Kind::Ormqr if self.left => self.n,
+            Kind::Ormqr => self.m,
+        }
+    }
+
+    /// Rows of the first panel (geqrf only has panels).
+    fn panel_grid(&self, entries: usize) -> usize {
+        if self.kind != Kind::Geqrf {
+            return 1;
+        }
+        let p = &self.params;
+        let by_rows = self.m.div_ceil(p.rows_per_block.max(1));
+        // A cooperative launch: every entry's blocks resident at once, one per SM at most.
+        by_rows
+            .min(p.grid_max)
+            .min(self.sms / entries.max(1))
+            .max(1)
+    }
+
+    fn plan(&self, nb: usize, rc: usize, entries: usize) -> QrPlan {
+        QrPlan {
+            nb,
+            rc,
+            grid: self.panel_grid(entries),
+            entries,
+            elem: self.elem,
+            lt: 0,
+            params: self.params,
+        }
+    }
+
+    fn chunk(&self, nb: usize) -> usize {
+        let by_budget = self.params.chunk_budget / (2 * nb * self.elem).max(1);
+        let by_budget = if by_budget >= 64 {
+            by_budget / 64 * 64
+        } else {
+            by_budget
+        };
+        by_budget.clamp(1, self.trailing(nb).max(1))
+    }
+
+    /// The plan with enough workspace (cuBLASLt's part still 0).
+    pub(crate) fn full(&self) -> QrPlan {
+        let nb = self.params.nb.min(self.reflectors()).max(1);
+        let rc = self.chunk(nb);
+        let one = self.plan(nb, rc, 1);
+        let entries = if self.list {
+            1
+        } else {
+            (self.params.batch_budget / one.own_bytes().max(1)).clamp(1, self.batch.max(1))
+        };
+        self.plan(nb, rc, entries)
+    }
+
+    /// The best plan whose own parts fit in `cap` bytes, or `None`.
+    pub(crate) fn fitted(&self, cap: usize) -> Option<QrPlan> {
+        let mut p = self.full();
+        while p.own_bytes() > cap {
+            if p.entries > 1 {
+                let q = p;
+                p.entries = crate::common::plan::most_entries(q.entries - 1, |e| {
+                    QrPlan { entries: e, ..q }.own_bytes() <= cap
+                })
+                .unwrap_or(1);
+                continue;
+            }
+            if p.rc > self.params.rc_min.min(self.trailing(p.nb).max(1)) {
+                p.rc = (p.rc / 2).max(self.params.rc_min.min(self.trailing(p.nb).max(1)));
+                continue;
+            }
+            if p.grid > 1 {
+                p.grid = 1;
+                continue;
+            }
+            if p.nb > self.params.nb_min {
+                p.nb = (p.nb / 2).max(self.params.nb_min);
+                p.rc = self.chunk(p.nb);
+                continue;
+            }
+            return None;
+        }
+        Some(p)
+    }
+
+    /// Explains the minimum, for `MemoryError`.
+    pub(crate) fn minimum_text(&self) -> String {
+        let nb = self.params.nb_min.min(self.reflectors()).max(1);
+        let rc = self.params.rc_min.min(self.trailing(nb).max(1));
+        let least = QrPlan {
+            grid: 1,
+            ..self.plan(nb, rc, 1)
+        };
+        format!(
+            "needs at least {} bytes (blocks of {nb} reflectors, chunks of {rc}); workspace is \
+             handed out in {CHUNK}-byte chunks",
+            least.own_bytes()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f64_on_h100(kind: Kind, m: usize, n: usize, k: usize) -> QrShape {
+        QrShape {
+            kind,
+            left: true,
+            m,
+            n,
+            k,
+            batch: 1,
+            list: false,
+            elem: 8,
+            sms: 132,
+            params: QrParams::auto(),
+        }
+    }
+
+    #[test]
+    fn geqrf_parts_at_bench_shapes_stay_within_4_mib() {
+        for (m, n) in [(8192, 8192), (16384, 16384), (1_000_000, 64), (100_000, 256)] {
+            let p = f64_on_h100(Kind::Geqrf, m, n, 0).full();
+            assert!(p.own_bytes() <= 4 << 20, "{m} × {n}: {}", p.own_bytes());
+        }
+    }
+
+    #[test]
+    fn the_ladder_reaches_its_minimum_and_stops() {
+        let s = f64_on_h100(Kind::Geqrf, 300, 200, 0);
+        let full = s.full();
+        let least = s.fitted(0);
+        assert!(least.is_none());
+        let small = s.fitted(8 << 10).expect("8 KiB holds the least plan");
+        assert!(small.own_bytes() <= 8 << 10);
+        assert!(small.nb < full.nb);
+        assert_eq!(s.fitted(full.own_bytes()), Some(full));
+    }
+}

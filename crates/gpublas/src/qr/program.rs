@@ -1,0 +1,329 @@
+//! The QR family's programs: blocked Householder (LAPACK's `geqrf`, `orgqr`, `ormqr`) as the
+//! executor's products plus the family's own steps. Per block of `nb` reflectors: the panel
+//! (`geqr2`, one kernel over all its rows), the triangular factor `T` of the compact WY form
+//! (`Q_block = I − V T Vᴴ`: `G = Vᴴ V` as two products, then `T` by LAPACK's `larft`
+//! recurrence), and `larfb`: the block reflector applied to the trailing columns in chunks,
+//! five products through `W`.
+//!
+//! Workspace per entry (elements): E holds `V1` (the block's top `nb × nb`, expanded unit
+//! lower) at 0 and `T` at `nb²`; R holds `G` at 0, orgqr's `X = T V1ᴴ` at `nb²`, `W` at
+//! `2 nb²` and `W2` after it (`nb × rc` each; `rc` rows or columns per chunk).
+
+use super::plan::QrPlan;
+use super::Kind;
+use crate::exec::program::{mat, Fill, Space, Step as Block, K, M};
+use crate::{Op, Side};
+
+/// The family's own steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QrStep {
+    /// Zeroes the panel kernel's barrier counters (entries of this chunk).
+    Init,
+    /// `geqr2` of the `rows × cols` block at `a`: vectors below its diagonal, `R` on and above,
+    /// scalars to `tau[k0 ..]`. `bars`: the grid barriers the program's panels passed before
+    /// this one (the counters only grow within a program).
+    Panel {
+        rows: usize,
+        cols: usize,
+        a: M,
+        k0: usize,
+        bars: usize,
+    },
+    /// `T` (`k × k`, upper, written whole with zeros below) at `t` from `G = Vᴴ V` at `g`
+    /// and `tau[k0 .. k0 + k]`.
+    TFactor { k: usize, g: M, t: M, k0: usize },
+    /// orgqr's block: the `rows × cols` block at `a`, holding its vectors, becomes
+    /// `[I; 0] − V X` with `X = T V1ᴴ` (`cols × cols`) at `x`; each row needs only itself.
+    OrgBlock { rows: usize, cols: usize, a: M, x: M },
+    /// The `rows × cols` block at `a` := the identity's columns `shift ..`: 1 where
+    /// `row == column + shift`, else 0.
+    Identity {
+        rows: usize,
+        cols: usize,
+        a: M,
+        shift: usize,
+    },
+}
+
+/// A step of a QR program.
+pub(crate) type Step = Block<QrStep>;
+
+/// What a program is built from: the call's shape.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Prog {
+    pub kind: Kind,
+    pub side: Side,
+    /// `N`, or `C` for `Qᴴ` (real types: `T`).
+    pub op: Op,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    /// Leading dimension of the vectors (space C for geqrf/orgqr, A for ormqr).
+    pub ldv: usize,
+    /// Leading dimension of the matrix written (space C).
+    pub ldc: usize,
+    /// The element type is complex (`ᴴ` is `C`, else `T`).
+    pub complex: bool,
+}
+
+impl Prog {
+    fn hop(&self) -> Op {
+        if self.complex {
+            Op::C
+        } else {
+            Op::T
+        }
+    }
+}
+
+/// Where a program's workspace blocks live (element offsets per entry).
+struct Slots {
+    nb: usize,
+    rc: usize,
+}
+
+impl Slots {
+    fn v1(&self) -> M {
+        mat(Space::E, 0, self.nb, 0)
+    }
+    fn t(&self) -> M {
+        mat(Space::E, self.nb * self.nb, self.nb, 0)
+    }
+    fn g(&self) -> M {
+        mat(Space::R, 0, self.nb, 0)
+    }
+    fn x(&self) -> M {
+        mat(Space::R, self.nb * self.nb, self.nb, 0)
+    }
+    /// `W` and `W2`: `nb × rc` (left) or `rc × nb` (right), leading dimension `ld`.
+    fn w(&self, ld: usize) -> M {
+        mat(Space::R, 2 * self.nb * self.nb, ld, 0)
+    }
+    fn w2(&self, ld: usize) -> M {
+        mat(Space::R, 2 * self.nb * self.nb + self.nb * self.rc, ld, 0)
+    }
+}
+
+fn at(sp: Space, ld: usize, r: usize, c: usize) -> M {
+    mat(sp, r + c * ld, ld, 0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gemm(
+    v: &mut Vec<Step>,
+    (ta, tb): (Op, Op),
+    (m, n, k): (usize, usize, usize),
+    alpha: K,
+    a: M,
+    b: M,
+    beta: K,
+    c: M,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    v.push(Block::Gemm {
+        ta,
+        tb,
+        m,
+        n,
+        k,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        count: 1,
+    });
+}
+
+/// `T` of the block of `w` vectors of length `rows` at `vb` (in `vsp`): `V1` expanded into E,
+/// `G = V1ᴴ V1 + V2ᴴ V2`, then the recurrence.
+fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize, k0: usize) {
+    let h = p.hop();
+    v.push(Block::Expand {
+        fill: Fill::Tri { unit: true },
+        lower: true,
+        n: w,
+        src: vb,
+        dst: s.v1(),
+        count: 1,
+    });
+    gemm(v, (h, Op::N), (w, w, w), K::One, s.v1(), s.v1(), K::Zero, s.g());
+    if rows > w {
+        let v2 = mat(vb.sp, vb.off + w, vb.ld, 0);
+        gemm(v, (h, Op::N), (w, w, rows - w), K::One, v2, v2, K::One, s.g());
+    }
+    v.push(Block::Family(QrStep::TFactor {
+        k: w,
+        g: s.g(),
+        t: s.t(),
+        k0,
+    }));
+}
+
+/// `C := op(Q_block) C` for the `rows × (q1 − q0)` block of C at rows `r0 ..`, columns
+/// `q0 .. q1`, with the block's `w` vectors at `vb` (`V1` already in E, `T` too): chunks of
+/// `rc` columns, `W = Vᴴ C`, `W2 = op(T) W`, `C −= V W2`.
+#[allow(clippy::too_many_arguments)]
+fn larfb_left(
+    v: &mut Vec<Step>,
+    p: &Prog,
+    s: &Slots,
+    vb: M,
+    (w, rows): (usize, usize),
+    r0: usize,
+    (q0, q1): (usize, usize),
+    op: Op,
+) {
+    let h = p.hop();
+    let v2 = mat(vb.sp, vb.off + w, vb.ld, 0);
+    let (wm, w2m) = (s.w(s.nb), s.w2(s.nb));
+    let mut q = q0;
+    while q < q1 {
+        let nc = s.rc.min(q1 - q);
+        let c1 = at(Space::C, p.ldc, r0, q);
+        let c2 = at(Space::C, p.ldc, r0 + w, q);
+        gemm(v, (h, Op::N), (w, nc, w), K::One, s.v1(), c1, K::Zero, wm);
+        if rows > w {
+            gemm(v, (h, Op::N), (w, nc, rows - w), K::One, v2, c2, K::One, wm);
+        }
+        let top = if op == Op::N { Op::N } else { h };
+        gemm(v, (top, Op::N), (w, nc, w), K::One, s.t(), wm, K::Zero, w2m);
+        if rows > w {
+            gemm(v, (Op::N, Op::N), (rows - w, nc, w), K::MinusOne, v2, w2m, K::One, c2);
+        }
+        gemm(v, (Op::N, Op::N), (w, nc, w), K::MinusOne, s.v1(), w2m, K::One, c1);
+        q += nc;
+    }
+}
+
+/// `C := C op(Q_block)` for the `(r1 − r0) × cols` block of C at rows `r0 .. r1`, columns
+/// `c0 ..`: chunks of `rc` rows, `W = C V`, `W2 = W op(T)`, `C −= W2 Vᴴ`.
+#[allow(clippy::too_many_arguments)]
+fn larfb_right(
+    v: &mut Vec<Step>,
+    p: &Prog,
+    s: &Slots,
+    vb: M,
+    (w, cols): (usize, usize),
+    c0: usize,
+    (r0, r1): (usize, usize),
+    op: Op,
+) {
+    let h = p.hop();
+    let v2 = mat(vb.sp, vb.off + w, vb.ld, 0);
+    let (wm, w2m) = (s.w(s.rc), s.w2(s.rc));
+    let mut r = r0;
+    while r < r1 {
+        let nr = s.rc.min(r1 - r);
+        let c1 = at(Space::C, p.ldc, r, c0);
+        let c2 = at(Space::C, p.ldc, r, c0 + w);
+        gemm(v, (Op::N, Op::N), (nr, w, w), K::One, c1, s.v1(), K::Zero, wm);
+        if cols > w {
+            gemm(v, (Op::N, Op::N), (nr, w, cols - w), K::One, c2, v2, K::One, wm);
+        }
+        let top = if op == Op::N { Op::N } else { h };
+        gemm(v, (Op::N, top), (nr, w, w), K::One, wm, s.t(), K::Zero, w2m);
+        gemm(v, (Op::N, h), (nr, w, w), K::MinusOne, w2m, s.v1(), K::One, c1);
+        if cols > w {
+            gemm(v, (Op::N, h), (nr, cols - w, w), K::MinusOne, w2m, v2, K::One, c2);
+        }
+        r += nr;
+    }
+}
+
+/// Block starts `0, nb, 2nb, …` below `k`, with their widths.
+fn blocks(k: usize, nb: usize) -> Vec<(usize, usize)> {
+    (0..k).step_by(nb.max(1)).map(|j| (j, nb.min(k - j))).collect()
+}
+
+/// The program of one call under `plan`.
+pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
+    let s = Slots {
+        nb: plan.nb,
+        rc: plan.rc,
+    };
+    let mut v = Vec::new();
+    match p.kind {
+        Kind::Geqrf => {
+            let kmin = p.m.min(p.n);
+            if plan.grid > 1 {
+                v.push(Block::Family(QrStep::Init));
+            }
+            let mut bars = 0;
+            for (j, w) in blocks(kmin, s.nb) {
+                let rows = p.m - j;
+                let vb = at(Space::C, p.ldc, j, j);
+                v.push(Block::Family(QrStep::Panel {
+                    rows,
+                    cols: w,
+                    a: vb,
+                    k0: j,
+                    bars,
+                }));
+                bars += 2 * w;
+                if j + w < p.n {
+                    tfactor(&mut v, p, &s, vb, w, rows, j);
+                    larfb_left(&mut v, p, &s, vb, (w, rows), j, (j + w, p.n), p.hop());
+                }
+            }
+        }
+        Kind::Orgqr => {
+            if p.n > p.k {
+                v.push(Block::Family(QrStep::Identity {
+                    rows: p.m,
+                    cols: p.n - p.k,
+                    a: at(Space::C, p.ldc, 0, p.k),
+                    shift: p.k,
+                }));
+            }
+            for (j, w) in blocks(p.k, s.nb).into_iter().rev() {
+                let rows = p.m - j;
+                let vb = at(Space::C, p.ldc, j, j);
+                tfactor(&mut v, p, &s, vb, w, rows, j);
+                if j + w < p.n {
+                    larfb_left(&mut v, p, &s, vb, (w, rows), j, (j + w, p.n), Op::N);
+                }
+                let h = p.hop();
+                gemm(&mut v, (Op::N, h), (w, w, w), K::One, s.t(), s.v1(), K::Zero, s.x());
+                v.push(Block::Family(QrStep::OrgBlock {
+                    rows,
+                    cols: w,
+                    a: vb,
+                    x: s.x(),
+                }));
+                if j > 0 {
+                    v.push(Block::Scale {
+                        tri: None,
+                        herm: false,
+                        m: j,
+                        n: w,
+                        dst: at(Space::C, p.ldc, 0, j),
+                        beta: K::Zero,
+                    });
+                }
+            }
+        }
+        Kind::Ormqr => {
+            let left = p.side == Side::Left;
+            let nq = if left { p.m } else { p.n };
+            let forward = left != (p.op == Op::N);
+            let mut order = blocks(p.k, s.nb);
+            if !forward {
+                order.reverse();
+            }
+            for (j, w) in order {
+                let rows = nq - j;
+                let vb = at(Space::A, p.ldv, j, j);
+                tfactor(&mut v, p, &s, vb, w, rows, j);
+                if left {
+                    larfb_left(&mut v, p, &s, vb, (w, rows), j, (0, p.n), p.op);
+                } else {
+                    larfb_right(&mut v, p, &s, vb, (w, rows), j, (0, p.m), p.op);
+                }
+            }
+        }
+    }
+    v
+}

@@ -71,6 +71,8 @@ pub(crate) struct QrPlan {
     pub rc: usize,
     /// Blocks of one entry's panel (1: no exchange).
     pub grid: usize,
+    /// The program has block reflectors (E and R): not a geqrf of one block.
+    pub blocks: bool,
     /// Batch entries at once.
     pub entries: usize,
     pub elem: usize,
@@ -108,21 +110,32 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
     }
 }
 
+/// Most reflectors per block: the panel kernel's and `T`'s limit (`QR_NB` in qr.cu).
+pub(crate) const NB_MAX: usize = 64;
+
 /// Bytes of one entry's exchange (mirrors `qr_panel` in qr.cu): a 64-byte counter, then per
-/// block a partial norm (two doubles) and `nb` partial products.
-pub(crate) fn exchange_entry_bytes(grid: usize, nb: usize, elem: usize) -> usize {
-    64 + grid * 16 + (grid * nb * elem).div_ceil(16) * 16
+/// block a partial norm (two doubles) and `NB_MAX` partial products.
+pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
+    64 + grid * 16 + (grid * NB_MAX * elem).div_ceil(16) * 16
 }
 
 impl QrPlan {
     /// Elements of E per entry.
     fn e_elems(&self) -> usize {
-        2 * self.nb * self.nb
+        if self.blocks {
+            2 * self.nb * self.nb
+        } else {
+            0
+        }
     }
 
     /// Elements of R per entry.
     fn r_elems(&self) -> usize {
-        2 * self.nb * self.nb + 2 * self.nb * self.rc
+        if self.blocks {
+            2 * self.nb * self.nb + 2 * self.nb * self.rc
+        } else {
+            0
+        }
     }
 
     /// The executor's layout of E and R.
@@ -137,7 +150,7 @@ impl QrPlan {
     /// Bytes of one entry's exchange (0 for a one-block panel).
     pub(crate) fn exchange_per_entry(&self) -> usize {
         if self.grid > 1 {
-            exchange_entry_bytes(self.grid, self.nb, self.elem)
+            exchange_entry_bytes(self.grid, self.elem)
         } else {
             0
         }
@@ -200,6 +213,8 @@ impl QrShape {
             nb,
             rc,
             grid: self.panel_grid(entries),
+            // A geqrf whose one block is all its columns updates nothing with it.
+            blocks: self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors()),
             entries,
             elem: self.elem,
             lt: 0,
@@ -219,7 +234,7 @@ impl QrShape {
 
     /// The plan with enough workspace (cuBLASLt's part still 0).
     pub(crate) fn full(&self) -> QrPlan {
-        let nb = self.params.nb.min(self.reflectors()).max(1);
+        let nb = self.params.nb.min(NB_MAX).min(self.reflectors()).max(1);
         let rc = self.chunk(nb);
         let one = self.plan(nb, rc, 1);
         let entries = if self.list {
@@ -251,8 +266,11 @@ impl QrShape {
                 continue;
             }
             if p.nb > self.params.nb_min {
-                p.nb = (p.nb / 2).max(self.params.nb_min);
-                p.rc = self.chunk(p.nb);
+                let nb = (p.nb / 2).max(self.params.nb_min);
+                p = QrPlan {
+                    grid: 1,
+                    ..self.plan(nb, self.chunk(nb), 1)
+                };
                 continue;
             }
             return None;

@@ -4,6 +4,7 @@
 //                over the entry's `grid` blocks (a cooperative launch: all resident); per column
 //                two grid barriers (the blocks' partial norms, then their partial products), and
 //                every block forms the same reflector from the same sums added in the same order.
+//                qr_panelsm keeps each block's rows in shared memory for the whole panel.
 //   qr_tfactor:  the triangular factor T of a block of reflectors from G = V^H V and tau
 //                (LAPACK's larft recurrence), one block per entry.
 //   qr_org:      orgqr's block [I; 0] - V X, tiles of 64 rows, each tile's rows read before any
@@ -169,9 +170,19 @@ __device__ Reflector larfg(double ar, double ai, double xnorm) {
     return f;
 }
 
-template <class T>
+// The exchange record of one block for one column: its partial norm and, from the block that
+// holds the column's diagonal row, that row's value (alpha).
+template <class T> struct NormRec {
+    Ssq s;
+    T alpha;
+};
+
+// SM: the block's rows live in shared memory for the whole panel (loaded once, stored once);
+// otherwise every step reads and writes them in global memory (tall panels).
+template <class T, bool SM>
 __device__ void qr_panel(const Qrp& j) {
     pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
     __shared__ Ssq s_buf[32];
     __shared__ T s_dot[QR_NB];
     const int G = j.grid, b = blockIdx.x, e = blockIdx.y;
@@ -180,17 +191,28 @@ __device__ void qr_panel(const Qrp& j) {
     T* tau = (T*)j.tau + e * j.tau_s;
     unsigned char* ex = (unsigned char*)j.ex + e * j.ex_s;
     unsigned* cnt = (unsigned*)ex;
-    Ssq* norms = (Ssq*)(ex + 64);
-    T* dots = (T*)(ex + 64 + 16 * G);
+    NormRec<T>* recs = (NormRec<T>*)(ex + 64);
+    T* dots = (T*)(ex + 64 + sizeof(NormRec<T>) * G);
     const i64 rows = j.rows, ld = j.ld;
     const int cols = (int)j.cols;
     const i64 chunk = (rows + G - 1) / G;
     const i64 r0 = min(rows, b * chunk), r1 = min(rows, r0 + chunk);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    // Own rows: global (r, c) at P[r + c * pld] (shared: shifted by r0).
+    T* P = A;
+    i64 pld = ld;
+    if (SM) {
+        P = (T*)smem_raw - r0;
+        pld = chunk;
+        for (int c = 0; c < cols; ++c)
+            for (i64 r = r0 + threadIdx.x; r < r1; r += blockDim.x) P[r + c * pld] = A[r + c * ld];
+        __syncthreads();
+    }
     unsigned round = (unsigned)j.bars;
     for (int i = 0; i < cols; ++i) {
-        T* ci = A + i * ld;
-        // 1. the column's norm below the diagonal
+        T* ci = P + i * pld;
+        const bool mine = r0 <= i && i < r1;
+        // 1. the column's norm below the diagonal, and alpha from the block that holds it
         Ssq s = {0.0, 0.0};
         for (i64 r = max(r0, (i64)i + 1) + threadIdx.x; r < r1; r += blockDim.x) {
             const T x = ci[r];
@@ -198,20 +220,26 @@ __device__ void qr_panel(const Qrp& j) {
             ssq_add(s, ipart(x));
         }
         s = block_ssq(s, s_buf);
+        T alpha;
         if (G > 1) {
-            if (threadIdx.x == 0) norms[b] = s;
+            if (threadIdx.x == 0) {
+                recs[b].s = s;
+                if (mine) recs[b].alpha = ci[i];
+            }
             grid_bar(cnt, (++round) * (unsigned)G);
             Ssq t = {0.0, 0.0};
             for (int g = 0; g < G; ++g) {
                 Ssq u;
-                u.scale = __ldcg(&norms[g].scale);
-                u.ssq = __ldcg(&norms[g].ssq);
+                u.scale = __ldcg(&recs[g].s.scale);
+                u.ssq = __ldcg(&recs[g].s.ssq);
                 t = ssq_join(t, u);
             }
             s = t;
+            alpha = __ldcg(&recs[(int)(i / chunk)].alpha);
+        } else {
+            alpha = ci[i];
         }
         const double xnorm = s.scale * sqrt(s.ssq);
-        const T alpha = __ldcg(ci + i);
         const Reflector f = larfg((double)rpart(alpha), ipart(alpha), xnorm);
         if (f.identity) {  // the same in every block: H = I
             if (b == 0 && threadIdx.x == 0) tau[i] = zero_of<T>();
@@ -230,7 +258,7 @@ __device__ void qr_panel(const Qrp& j) {
         // 3. partial products v^H a_c over own rows (v_i = 1), a warp per column
         const i64 rs = max(r0, (i64)i);
         for (int c = i + 1 + warp; c < cols; c += nw) {
-            const T* cc = A + c * ld;
+            const T* cc = P + c * pld;
             T acc = zero_of<T>();
             for (i64 r = rs + lane; r < r1; r += 32) {
                 const T v = r == i ? real_of<T>(1.0) : ci[r];
@@ -252,18 +280,22 @@ __device__ void qr_panel(const Qrp& j) {
         }
         // 4. a_c -= conj(tau) v (v^H a_c) on own rows
         for (int c = i + 1 + warp; c < cols; c += nw) {
-            T* cc = A + c * ld;
+            T* cc = P + c * pld;
             const T w = mulc(ctau, s_dot[c]);
             for (i64 r = rs + lane; r < r1; r += 32) {
                 const T v = r == i ? real_of<T>(1.0) : ci[r];
                 cc[r] = fms(cc[r], v, w);
             }
         }
-        if (threadIdx.x == 0 && r0 <= i && i < r1) {
+        if (threadIdx.x == 0 && mine) {
             ci[i] = real_of<T>(f.beta);
             tau[i] = of_parts<T>(f.tau_r, f.tau_i);
         }
         __syncthreads();
+    }
+    if (SM) {
+        for (int c = 0; c < cols; ++c)
+            for (i64 r = r0 + threadIdx.x; r < r1; r += blockDim.x) A[r + c * ld] = P[r + c * pld];
     }
 }
 
@@ -357,7 +389,8 @@ __device__ void qr_identity(const Qrp& j) {
 
 #ifdef GPUBLAS_FAMILY_QR
 #define QR_KERNELS(TAG, T) \
-    extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_panelsm_##TAG(Qrp j) { qr_panel<T, true>(j); } \
     extern "C" __global__ void __launch_bounds__(64) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); }

@@ -7,6 +7,9 @@ use crate::exec::program::{Space, M};
 use crate::kernels::QR;
 use crate::{Error, Scalar};
 
+/// Most bytes of a panel block's rows kept in shared memory (`qr_panelsm`).
+const PANEL_SMEM: usize = 160 << 10;
+
 /// Mirrors `Qrp` in qr.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -89,13 +92,20 @@ pub(crate) fn launch<T: Scalar>(
             j.tau = tau_at(k0);
             j.grid = d.grid.max(1) as i32;
             j.bars = bars as i32;
+            let grid = d.grid.max(1);
+            let own = rows.div_ceil(grid) * cols * elem as usize;
+            let (func, smem) = if own <= PANEL_SMEM {
+                ("qr_panelsm", own as u32)
+            } else {
+                ("qr_panel", 0)
+            };
             let mut prm = [param(&j)];
             s.launch_with(
                 &QR,
-                &format!("qr_panel_{tag}"),
-                (d.grid.max(1) as u32, ne32, 1),
-                (256, 0),
-                d.grid > 1,
+                &format!("{func}_{tag}"),
+                (grid as u32, ne32, 1),
+                (256, smem),
+                grid > 1,
                 &mut prm,
             )
         }

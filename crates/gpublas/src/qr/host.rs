@@ -69,11 +69,7 @@ pub(crate) fn exec<T: Scalar>(
     match *step {
         QrStep::Init => {}
         QrStep::Panel {
-            rows,
-            cols,
-            a,
-            k0,
-            ..
+            rows, cols, a, k0, ..
         } => {
             let c = sp.take(Space::C)?;
             let ld = a.ld;

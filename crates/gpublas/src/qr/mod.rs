@@ -542,7 +542,9 @@ fn run_host<T: Scalar>(
         exec_host::run(lease.handle(), &ws.blocks, &mut ops, steps, &mut family)?;
     }
     if let (Some(t), QrFamily::Host { tau, .. }) = (c.tau_out.as_mut(), &family) {
-        let dst = t.host_slice_mut().ok_or_else(crate::common::host::not_host)?;
+        let dst = t
+            .host_slice_mut()
+            .ok_or_else(crate::common::host::not_host)?;
         for e in 0..batch {
             dst[e * st..e * st + kt].copy_from_slice(&tau[e * kt..(e + 1) * kt]);
         }

@@ -114,9 +114,11 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 pub(crate) const NB_MAX: usize = 64;
 
 /// Bytes of one entry's exchange (mirrors `qr_panel` in qr.cu): a 64-byte counter, then per
-/// block a partial norm (two doubles) and `NB_MAX` partial products.
+/// block a record (a partial norm as two doubles and the diagonal value) and `NB_MAX` partial
+/// products.
 pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
-    64 + grid * 16 + (grid * NB_MAX * elem).div_ceil(16) * 16
+    let record = (16 + elem).div_ceil(8) * 8;
+    64 + grid * record + (grid * NB_MAX * elem).div_ceil(16) * 16
 }
 
 impl QrPlan {
@@ -315,7 +317,12 @@ mod tests {
 
     #[test]
     fn geqrf_parts_at_bench_shapes_stay_within_4_mib() {
-        for (m, n) in [(8192, 8192), (16384, 16384), (1_000_000, 64), (100_000, 256)] {
+        for (m, n) in [
+            (8192, 8192),
+            (16384, 16384),
+            (1_000_000, 64),
+            (100_000, 256),
+        ] {
             let p = f64_on_h100(Kind::Geqrf, m, n, 0).full();
             assert!(p.own_bytes() <= 4 << 20, "{m} × {n}: {}", p.own_bytes());
         }

@@ -34,7 +34,12 @@ pub(crate) enum QrStep {
     TFactor { k: usize, g: M, t: M, k0: usize },
     /// orgqr's block: the `rows × cols` block at `a`, holding its vectors, becomes
     /// `[I; 0] − V X` with `X = T V1ᴴ` (`cols × cols`) at `x`; each row needs only itself.
-    OrgBlock { rows: usize, cols: usize, a: M, x: M },
+    OrgBlock {
+        rows: usize,
+        cols: usize,
+        a: M,
+        x: M,
+    },
     /// The `rows × cols` block at `a` := the identity's columns `shift ..`: 1 where
     /// `row == column + shift`, else 0.
     Identity {
@@ -149,10 +154,28 @@ fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize,
         dst: s.v1(),
         count: 1,
     });
-    gemm(v, (h, Op::N), (w, w, w), K::One, s.v1(), s.v1(), K::Zero, s.g());
+    gemm(
+        v,
+        (h, Op::N),
+        (w, w, w),
+        K::One,
+        s.v1(),
+        s.v1(),
+        K::Zero,
+        s.g(),
+    );
     if rows > w {
         let v2 = mat(vb.sp, vb.off + w, vb.ld, 0);
-        gemm(v, (h, Op::N), (w, w, rows - w), K::One, v2, v2, K::One, s.g());
+        gemm(
+            v,
+            (h, Op::N),
+            (w, w, rows - w),
+            K::One,
+            v2,
+            v2,
+            K::One,
+            s.g(),
+        );
     }
     v.push(Block::Family(QrStep::TFactor {
         k: w,
@@ -191,9 +214,27 @@ fn larfb_left(
         let top = if op == Op::N { Op::N } else { h };
         gemm(v, (top, Op::N), (w, nc, w), K::One, s.t(), wm, K::Zero, w2m);
         if rows > w {
-            gemm(v, (Op::N, Op::N), (rows - w, nc, w), K::MinusOne, v2, w2m, K::One, c2);
+            gemm(
+                v,
+                (Op::N, Op::N),
+                (rows - w, nc, w),
+                K::MinusOne,
+                v2,
+                w2m,
+                K::One,
+                c2,
+            );
         }
-        gemm(v, (Op::N, Op::N), (w, nc, w), K::MinusOne, s.v1(), w2m, K::One, c1);
+        gemm(
+            v,
+            (Op::N, Op::N),
+            (w, nc, w),
+            K::MinusOne,
+            s.v1(),
+            w2m,
+            K::One,
+            c1,
+        );
         q += nc;
     }
 }
@@ -219,15 +260,51 @@ fn larfb_right(
         let nr = s.rc.min(r1 - r);
         let c1 = at(Space::C, p.ldc, r, c0);
         let c2 = at(Space::C, p.ldc, r, c0 + w);
-        gemm(v, (Op::N, Op::N), (nr, w, w), K::One, c1, s.v1(), K::Zero, wm);
+        gemm(
+            v,
+            (Op::N, Op::N),
+            (nr, w, w),
+            K::One,
+            c1,
+            s.v1(),
+            K::Zero,
+            wm,
+        );
         if cols > w {
-            gemm(v, (Op::N, Op::N), (nr, w, cols - w), K::One, c2, v2, K::One, wm);
+            gemm(
+                v,
+                (Op::N, Op::N),
+                (nr, w, cols - w),
+                K::One,
+                c2,
+                v2,
+                K::One,
+                wm,
+            );
         }
         let top = if op == Op::N { Op::N } else { h };
         gemm(v, (Op::N, top), (nr, w, w), K::One, wm, s.t(), K::Zero, w2m);
-        gemm(v, (Op::N, h), (nr, w, w), K::MinusOne, w2m, s.v1(), K::One, c1);
+        gemm(
+            v,
+            (Op::N, h),
+            (nr, w, w),
+            K::MinusOne,
+            w2m,
+            s.v1(),
+            K::One,
+            c1,
+        );
         if cols > w {
-            gemm(v, (Op::N, h), (nr, cols - w, w), K::MinusOne, w2m, v2, K::One, c2);
+            gemm(
+                v,
+                (Op::N, h),
+                (nr, cols - w, w),
+                K::MinusOne,
+                w2m,
+                v2,
+                K::One,
+                c2,
+            );
         }
         r += nr;
     }
@@ -235,7 +312,10 @@ fn larfb_right(
 
 /// Block starts `0, nb, 2nb, …` below `k`, with their widths.
 fn blocks(k: usize, nb: usize) -> Vec<(usize, usize)> {
-    (0..k).step_by(nb.max(1)).map(|j| (j, nb.min(k - j))).collect()
+    (0..k)
+        .step_by(nb.max(1))
+        .map(|j| (j, nb.min(k - j)))
+        .collect()
 }
 
 /// The program of one call under `plan`.
@@ -286,7 +366,16 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     larfb_left(&mut v, p, &s, vb, (w, rows), j, (j + w, p.n), Op::N);
                 }
                 let h = p.hop();
-                gemm(&mut v, (Op::N, h), (w, w, w), K::One, s.t(), s.v1(), K::Zero, s.x());
+                gemm(
+                    &mut v,
+                    (Op::N, h),
+                    (w, w, w),
+                    K::One,
+                    s.t(),
+                    s.v1(),
+                    K::Zero,
+                    s.x(),
+                );
                 v.push(Block::Family(QrStep::OrgBlock {
                     rows,
                     cols: w,

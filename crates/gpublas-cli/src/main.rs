@@ -4,6 +4,7 @@ mod bench;
 mod bench_blas2;
 mod bench_blas3;
 mod bench_host;
+mod bench_qr;
 mod bench_solver;
 mod bench_transfer;
 mod bench_trsm;
@@ -99,6 +100,11 @@ enum BenchWhat {
     /// against cuSOLVER and cuBLAS's getrfBatched, in TFLOP/s, with each call's workspace
     /// beside cuSOLVER's bufferSize; needs a GPU and `--features cublas`.
     Solver(bench_solver::SolverArgs),
+    /// Householder QR: geqrf (f64, f32, Complex64; square and tall-skinny), orgqr, ormqr and
+    /// strided-batched geqrf (f64) against cuSOLVER and cuBLAS's geqrfBatched, in TFLOP/s, with
+    /// each call's workspace beside cuSOLVER's bufferSize; needs a GPU and `--features cublas`
+    /// (on the host backend: gpublas's host geqrf beside faer's).
+    Qr(bench_qr::QrArgs),
     /// The transfers (set/get vector and matrix, pinned and pageable, sync and async) in GB/s
     /// beside a plain contiguous copy of the same bytes and cuBLAS's Set/GetVector/Matrix.
     Aux(bench_transfer::AuxArgs),
@@ -135,6 +141,7 @@ fn main() {
                 BenchWhat::Blas3(a) => bench_blas3::run(&d, a, *json),
                 BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
                 BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
+                BenchWhat::Qr(a) => bench_qr::run(&d, a, *json),
                 BenchWhat::Aux(a) => bench_transfer::run(&d, a, *json),
                 BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
             }

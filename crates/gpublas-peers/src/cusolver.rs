@@ -4,8 +4,12 @@
 //! `?getrf_bufferSize` + `?getrf` (also looped over the entries of a strided batch with one
 //! workspace, [`Cusolver::getrf_looped`]) for `f32`, `f64`, `Complex32` and `Complex64`, and
 //! `?getrs`, `?potrf_bufferSize` + `?potrf`, `?potrs` and `?potrfBatched` (pointer arrays,
-//! [`BatchPtrArray`]) for `f32` and `f64`. cuBLAS's `cublas?getrfBatched` lives with the cuBLAS
-//! handle ([`crate::cublas::Cublas::getrf_batched`]) and takes the same [`BatchPtrArray`].
+//! [`BatchPtrArray`]) for `f32` and `f64`; for Householder QR, `?geqrf_bufferSize` + `?geqrf`,
+//! `?orgqr`/`?ungqr` (`_bufferSize` + call) and `?ormqr`/`?unmqr` (`_bufferSize` + call) for
+//! all four types (the complex names for `Complex32` and `Complex64`). cuBLAS's
+//! `cublas?getrfBatched` and `cublas?geqrfBatched` live with the cuBLAS handle
+//! ([`crate::cublas::Cublas::getrf_batched`], [`crate::cublas::Cublas::geqrf_batched`]) and
+//! take the same [`BatchPtrArray`].
 //!
 //! As in `cublas.rs`, every wrapper checks its arguments before the raw call: sizes and leading
 //! dimensions must fit cuSOLVER's 32-bit `int`, every buffer must be memory of the handle's
@@ -31,7 +35,7 @@ use crate::cublas::{CublasReal, CublasScalar, CublasType};
 use crate::{driver_error, ensure_cublas};
 use gpublas::device::libs;
 use gpublas::spans::mat_span;
-use gpublas::{Backend, Device, DeviceBuffer, Element, Error, Op, Stream, Uplo};
+use gpublas::{Backend, Device, DeviceBuffer, Element, Error, Op, Side, Stream, Uplo};
 
 /// cuSOLVER's library files, tried in this order in each library folder.
 const CUSOLVER_FILES: &[&str] = &["libcusolver.so.12", "libcusolver.so.13", "libcusolver.so"];
@@ -69,6 +73,30 @@ const SYMBOLS: &[&str] = &[
     "cusolverDnDpotrs",
     "cusolverDnSpotrfBatched",
     "cusolverDnDpotrfBatched",
+    "cusolverDnSgeqrf_bufferSize",
+    "cusolverDnDgeqrf_bufferSize",
+    "cusolverDnCgeqrf_bufferSize",
+    "cusolverDnZgeqrf_bufferSize",
+    "cusolverDnSgeqrf",
+    "cusolverDnDgeqrf",
+    "cusolverDnCgeqrf",
+    "cusolverDnZgeqrf",
+    "cusolverDnSorgqr_bufferSize",
+    "cusolverDnDorgqr_bufferSize",
+    "cusolverDnCungqr_bufferSize",
+    "cusolverDnZungqr_bufferSize",
+    "cusolverDnSorgqr",
+    "cusolverDnDorgqr",
+    "cusolverDnCungqr",
+    "cusolverDnZungqr",
+    "cusolverDnSormqr_bufferSize",
+    "cusolverDnDormqr_bufferSize",
+    "cusolverDnCunmqr_bufferSize",
+    "cusolverDnZunmqr_bufferSize",
+    "cusolverDnSormqr",
+    "cusolverDnDormqr",
+    "cusolverDnCunmqr",
+    "cusolverDnZunmqr",
 ];
 
 /// Makes sure cuSOLVER (and the cuBLAS it needs) can be loaded and has every symbol used
@@ -342,6 +370,38 @@ fn trans(op: Op) -> sys::cublasOperation_t {
     }
 }
 
+/// `op` of `?ormqr` (real types: `C` is `T`) or `?unmqr` (complex types: `N` or `C`; as in
+/// LAPACK's `zunmqr`, there is no transpose without conjugation).
+fn qr_trans<T: CublasScalar>(call: &str, op: Op) -> Result<sys::cublasOperation_t, Error> {
+    match (op, T::TYPE) {
+        (Op::T, CublasType::C | CublasType::Z) => Err(Error::InvalidValue(format!(
+            "{call}: op = T with a complex type (?unmqr takes N or C)"
+        ))),
+        (Op::C, CublasType::C | CublasType::Z) => Ok(sys::cublasOperation_t::CUBLAS_OP_C),
+        (op, _) => Ok(trans(op)),
+    }
+}
+
+fn side_mode(side: Side) -> sys::cublasSideMode_t {
+    match side {
+        Side::Left => sys::cublasSideMode_t::CUBLAS_SIDE_LEFT,
+        Side::Right => sys::cublasSideMode_t::CUBLAS_SIDE_RIGHT,
+    }
+}
+
+/// Calls the S, D, C or Z variant of a cuSOLVER routine for element type `$t` with the same
+/// argument list (raw pointers are cast with `as _` to each variant's pointer type).
+macro_rules! typed {
+    ($t:ty, $s:ident, $d:ident, $c:ident, $z:ident, ($($arg:expr),* $(,)?)) => {
+        match <$t as CublasScalar>::TYPE {
+            CublasType::S => sys::$s($($arg),*),
+            CublasType::D => sys::$d($($arg),*),
+            CublasType::C => sys::$c($($arg),*),
+            CublasType::Z => sys::$z($($arg),*),
+        }
+    };
+}
+
 /// Which `?_bufferSize` answer a cached workspace size is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LworkKey {
@@ -356,6 +416,29 @@ enum LworkKey {
         upper: bool,
         n: usize,
         lda: usize,
+    },
+    Geqrf {
+        ty: CublasType,
+        m: usize,
+        n: usize,
+        lda: usize,
+    },
+    Orgqr {
+        ty: CublasType,
+        m: usize,
+        n: usize,
+        k: usize,
+        lda: usize,
+    },
+    Ormqr {
+        ty: CublasType,
+        side: Side,
+        op: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        lda: usize,
+        ldc: usize,
     },
 }
 
@@ -787,6 +870,346 @@ impl Cusolver {
             }
         };
         check("cusolverDn?potrfBatched", s)
+    }
+}
+
+/// Householder QR: `?geqrf`, `?orgqr`/`?ungqr`, `?ormqr`/`?unmqr` for `f32`, `f64`, `Complex32`
+/// and `Complex64` (benchmarks of `gpublas bench qr`).
+impl Cusolver {
+    /// The workspace, in elements of `T`, that [`Self::geqrf`] of an `m × n` matrix at `lda`
+    /// needs (`cusolverDn?geqrf_bufferSize`); `a` is the matrix of the call.
+    pub fn geqrf_buffer_size<T: CublasScalar>(
+        &self,
+        m: usize,
+        n: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+    ) -> Result<usize, Error> {
+        let call = "cuSOLVER geqrf_bufferSize";
+        let key = LworkKey::Geqrf {
+            ty: T::TYPE,
+            m,
+            n,
+            lda,
+        };
+        if let Some(v) = self.cached(key) {
+            return Ok(v);
+        }
+        let (mi, ni, ldi) = (
+            int(call, "m", m)?,
+            int(call, "n", n)?,
+            int(call, "lda", lda)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
+        self.bind()?;
+        let mut lwork: c_int = 0;
+        let (h, l) = (self.h, &mut lwork);
+        // SAFETY: a host-side query: A spans an m x n matrix at lda >= max(1, m) on this
+        // handle's device (checked above), and lwork is a live int it writes.
+        let s = unsafe {
+            typed!(
+                T,
+                cusolverDnSgeqrf_bufferSize,
+                cusolverDnDgeqrf_bufferSize,
+                cusolverDnCgeqrf_bufferSize,
+                cusolverDnZgeqrf_bufferSize,
+                (h, mi, ni, ap as _, ldi, l)
+            )
+        };
+        check("cusolverDn?geqrf_bufferSize", s)?;
+        let v = Self::lwork_count("geqrf", lwork)?;
+        self.remember(key, v);
+        Ok(v)
+    }
+
+    /// QR factorization of the `m × n` matrix `a` at `lda`, in place (`cusolverDn?geqrf`):
+    /// `R` in the upper triangle, the Householder vectors below it (LAPACK's layout), their
+    /// `min(m, n)` scalars to `tau`; `info[0]` gets 0 (or `-i` for a bad argument `i`). `work`
+    /// holds at least [`Self::geqrf_buffer_size`] elements.
+    #[allow(clippy::too_many_arguments)]
+    pub fn geqrf<T: CublasScalar>(
+        &self,
+        m: usize,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        tau: &mut DeviceBuffer<T>,
+        work: &mut DeviceBuffer<T>,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER geqrf";
+        let lwork = self.geqrf_buffer_size(m, n, a, lda)?;
+        let (mi, ni, ldi, lwi) = (
+            int(call, "m", m)?,
+            int(call, "n", n)?,
+            int(call, "lda", lda)?,
+            int(call, "lwork", lwork)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
+        let tp = self.ptr(call, "tau", tau, m.min(n))?;
+        let wp = self.ptr(call, "the workspace", work, lwork)?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let h = self.h;
+        // SAFETY: A spans an m x n matrix at lda >= max(1, m), tau min(m, n) elements, the
+        // workspace the lwork elements geqrf_bufferSize asked for (the count passed), info one
+        // int (checked above, overflow-safe); all on this handle's device; the outputs are
+        // exclusively borrowed, so none aliases another.
+        let s = unsafe {
+            typed!(
+                T,
+                cusolverDnSgeqrf,
+                cusolverDnDgeqrf,
+                cusolverDnCgeqrf,
+                cusolverDnZgeqrf,
+                (h, mi, ni, ap as _, ldi, tp as _, wp as _, lwi, ip as _)
+            )
+        };
+        check("cusolverDn?geqrf", s)
+    }
+
+    /// `m >= n >= k`, as `?orgqr` requires.
+    fn orgqr_dims(call: &str, m: usize, n: usize, k: usize) -> Result<(), Error> {
+        if n > m || k > n {
+            return Err(Error::InvalidValue(format!(
+                "{call}: needs m >= n >= k, the call has m = {m}, n = {n}, k = {k}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The workspace, in elements of `T`, that [`Self::orgqr`] needs
+    /// (`cusolverDn?orgqr_bufferSize`, `?ungqr_bufferSize` for complex types); `a` and `tau`
+    /// are the operands of the call.
+    pub fn orgqr_buffer_size<T: CublasScalar>(
+        &self,
+        m: usize,
+        n: usize,
+        k: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        tau: &DeviceBuffer<T>,
+    ) -> Result<usize, Error> {
+        let call = "cuSOLVER orgqr_bufferSize";
+        let key = LworkKey::Orgqr {
+            ty: T::TYPE,
+            m,
+            n,
+            k,
+            lda,
+        };
+        if let Some(v) = self.cached(key) {
+            return Ok(v);
+        }
+        Self::orgqr_dims(call, m, n, k)?;
+        let (mi, ni, ki, ldi) = (
+            int(call, "m", m)?,
+            int(call, "n", n)?,
+            int(call, "k", k)?,
+            int(call, "lda", lda)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
+        let tp = self.ptr(call, "tau", tau, k)?;
+        self.bind()?;
+        let mut lwork: c_int = 0;
+        let (h, l) = (self.h, &mut lwork);
+        // SAFETY: a host-side query: A spans an m x n matrix at lda >= max(1, m) and tau k
+        // elements on this handle's device (checked above), and lwork is a live int it writes.
+        let s = unsafe {
+            typed!(
+                T,
+                cusolverDnSorgqr_bufferSize,
+                cusolverDnDorgqr_bufferSize,
+                cusolverDnCungqr_bufferSize,
+                cusolverDnZungqr_bufferSize,
+                (h, mi, ni, ki, ap as _, ldi, tp as _, l)
+            )
+        };
+        check("cusolverDn?orgqr_bufferSize", s)?;
+        let v = Self::lwork_count("orgqr", lwork)?;
+        self.remember(key, v);
+        Ok(v)
+    }
+
+    /// The first `n` columns of `Q = H_0 … H_{k−1}` (`m × n`, `m >= n >= k`) from
+    /// [`Self::geqrf`]'s vectors in the first `k` columns of `a` and its `tau`, overwriting `a`
+    /// (`cusolverDn?orgqr`, `?ungqr` for complex types); `info[0]` gets 0 (or `-i` for a bad
+    /// argument `i`). `work` holds at least [`Self::orgqr_buffer_size`] elements.
+    #[allow(clippy::too_many_arguments)]
+    pub fn orgqr<T: CublasScalar>(
+        &self,
+        m: usize,
+        n: usize,
+        k: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        tau: &DeviceBuffer<T>,
+        work: &mut DeviceBuffer<T>,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER orgqr";
+        let lwork = self.orgqr_buffer_size(m, n, k, a, lda, tau)?;
+        let (mi, ni, ki, ldi, lwi) = (
+            int(call, "m", m)?,
+            int(call, "n", n)?,
+            int(call, "k", k)?,
+            int(call, "lda", lda)?,
+            int(call, "lwork", lwork)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", m, n, lda)?)?;
+        let tp = self.ptr(call, "tau", tau, k)?;
+        let wp = self.ptr(call, "the workspace", work, lwork)?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let h = self.h;
+        // SAFETY: m >= n >= k; A spans an m x n matrix at lda >= max(1, m), tau k elements,
+        // the workspace the lwork elements orgqr_bufferSize asked for (the count passed), info
+        // one int (checked above, overflow-safe); all on this handle's device; A, the
+        // workspace and info are exclusively borrowed, so none aliases tau or another.
+        let s = unsafe {
+            typed!(
+                T,
+                cusolverDnSorgqr,
+                cusolverDnDorgqr,
+                cusolverDnCungqr,
+                cusolverDnZungqr,
+                (h, mi, ni, ki, ap as _, ldi, tp as _, wp as _, lwi, ip as _)
+            )
+        };
+        check("cusolverDn?orgqr", s)
+    }
+
+    /// The order of `Q` in `?ormqr` (`m` for `Side::Left`, `n` for `Right`), after checking
+    /// `k <= ` it.
+    fn ormqr_order(call: &str, side: Side, m: usize, n: usize, k: usize) -> Result<usize, Error> {
+        let nq = if side == Side::Left { m } else { n };
+        if k > nq {
+            return Err(Error::InvalidValue(format!(
+                "{call}: k = {k} reflectors but Q has order {nq} (side {side:?}, m = {m}, n = \
+                 {n})"
+            )));
+        }
+        Ok(nq)
+    }
+
+    /// The workspace, in elements of `T`, that [`Self::ormqr`] needs
+    /// (`cusolverDn?ormqr_bufferSize`, `?unmqr_bufferSize` for complex types); `a`, `tau` and
+    /// `c` are the operands of the call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ormqr_buffer_size<T: CublasScalar>(
+        &self,
+        side: Side,
+        op: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        tau: &DeviceBuffer<T>,
+        c: &DeviceBuffer<T>,
+        ldc: usize,
+    ) -> Result<usize, Error> {
+        let call = "cuSOLVER ormqr_bufferSize";
+        let key = LworkKey::Ormqr {
+            ty: T::TYPE,
+            side,
+            op,
+            m,
+            n,
+            k,
+            lda,
+            ldc,
+        };
+        if let Some(v) = self.cached(key) {
+            return Ok(v);
+        }
+        let nq = Self::ormqr_order(call, side, m, n, k)?;
+        let t = qr_trans::<T>(call, op)?;
+        let (mi, ni, ki) = (int(call, "m", m)?, int(call, "n", n)?, int(call, "k", k)?);
+        let (ldai, ldci) = (int(call, "lda", lda)?, int(call, "ldc", ldc)?);
+        let ap = self.ptr(call, "A", a, mspan(call, "A", nq, k, lda)?)?;
+        let tp = self.ptr(call, "tau", tau, k)?;
+        let cp = self.ptr(call, "C", c, mspan(call, "C", m, n, ldc)?)?;
+        self.bind()?;
+        let mut lwork: c_int = 0;
+        let (h, sd, l) = (self.h, side_mode(side), &mut lwork);
+        // SAFETY: a host-side query: A spans an nq x k matrix at lda >= max(1, nq), tau k
+        // elements, C an m x n matrix at ldc >= max(1, m), all on this handle's device
+        // (checked above), and lwork is a live int it writes.
+        let s = unsafe {
+            typed!(
+                T,
+                cusolverDnSormqr_bufferSize,
+                cusolverDnDormqr_bufferSize,
+                cusolverDnCunmqr_bufferSize,
+                cusolverDnZunmqr_bufferSize,
+                (h, sd, t, mi, ni, ki, ap as _, ldai, tp as _, cp as _, ldci, l)
+            )
+        };
+        check("cusolverDn?ormqr_bufferSize", s)?;
+        let v = Self::lwork_count("ormqr", lwork)?;
+        self.remember(key, v);
+        Ok(v)
+    }
+
+    /// `C := op(Q) C` (`Side::Left`, `Q` of order `m`) or `C := C op(Q)` (`Right`, order
+    /// `n`) for the `m × n` matrix `c` at `ldc`, with `Q = H_0 … H_{k−1}` given by
+    /// [`Self::geqrf`]'s vectors in the first `k` columns of `a` and its `tau`, without
+    /// forming `Q` (`cusolverDn?ormqr`, `?unmqr` for complex types, which take `op` `N` or `C`
+    /// only); `info[0]` gets 0 (or `-i` for a bad argument `i`). `work` holds at least
+    /// [`Self::ormqr_buffer_size`] elements.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ormqr<T: CublasScalar>(
+        &self,
+        side: Side,
+        op: Op,
+        m: usize,
+        n: usize,
+        k: usize,
+        a: &DeviceBuffer<T>,
+        lda: usize,
+        tau: &DeviceBuffer<T>,
+        c: &mut DeviceBuffer<T>,
+        ldc: usize,
+        work: &mut DeviceBuffer<T>,
+        info: &mut DeviceBuffer<i32>,
+    ) -> Result<(), Error> {
+        let call = "cuSOLVER ormqr";
+        let lwork = self.ormqr_buffer_size(side, op, m, n, k, a, lda, tau, c, ldc)?;
+        let nq = Self::ormqr_order(call, side, m, n, k)?;
+        let t = qr_trans::<T>(call, op)?;
+        let (mi, ni, ki) = (int(call, "m", m)?, int(call, "n", n)?, int(call, "k", k)?);
+        let (ldai, ldci, lwi) = (
+            int(call, "lda", lda)?,
+            int(call, "ldc", ldc)?,
+            int(call, "lwork", lwork)?,
+        );
+        let ap = self.ptr(call, "A", a, mspan(call, "A", nq, k, lda)?)?;
+        let tp = self.ptr(call, "tau", tau, k)?;
+        let cp = self.ptr(call, "C", c, mspan(call, "C", m, n, ldc)?)?;
+        let wp = self.ptr(call, "the workspace", work, lwork)?;
+        let ip = self.ptr(call, "info", info, 1)?;
+        self.bind()?;
+        let (h, sd) = (self.h, side_mode(side));
+        // SAFETY: k <= nq; A spans an nq x k matrix at lda >= max(1, nq), tau k elements, C an
+        // m x n matrix at ldc >= max(1, m), the workspace the lwork elements ormqr_bufferSize
+        // asked for (the count passed), info one int (checked above, overflow-safe); all on
+        // this handle's device; C, the workspace and info are exclusively borrowed, so none
+        // aliases A, tau or another.
+        let s = unsafe {
+            typed!(
+                T,
+                cusolverDnSormqr,
+                cusolverDnDormqr,
+                cusolverDnCunmqr,
+                cusolverDnZunmqr,
+                (
+                    h, sd, t, mi, ni, ki, ap as _, ldai, tp as _, cp as _, ldci, wp as _, lwi,
+                    ip as _
+                )
+            )
+        };
+        check("cusolverDn?ormqr", s)
     }
 }
 

@@ -1,5 +1,5 @@
-//! Triangular solves (`trsm`, pointer-array batched `trsm`) and the batched small LU on
-//! cuBLAS.
+//! Triangular solves (`trsm`, pointer-array batched `trsm`) and the batched small LU and QR
+//! on cuBLAS.
 
 use super::*;
 
@@ -317,5 +317,88 @@ impl Cublas {
             }
         };
         check("cublas?getrfBatched", s)
+    }
+}
+
+/// QR factorization of small matrices in a batch (benchmarks of `gpublas bench qr`).
+impl Cublas {
+    /// Householder QR of `batch` `m × n` matrices `stride_a` elements apart in `a`, in place
+    /// (`cublas?geqrfBatched`): entry `i`'s `R` in its upper triangle and its Householder
+    /// vectors below (LAPACK's layout), its `min(m, n)` scalars to `tau[i * stride_tau ..]`.
+    /// Both go through pointer arrays built by
+    /// [`BatchPtrArray::new`](crate::cusolver::BatchPtrArray::new) for exactly these buffers,
+    /// strides and count (checked): `ptrs.0` for `a`, `ptrs.1` for `tau`. cuBLAS reports only
+    /// invalid arguments (in a host `int`, checked before anything runs, so the call does not
+    /// wait for the GPU): a negative one is returned as `Error::InvalidValue`. Entries of
+    /// either buffer must not overlap.
+    #[allow(clippy::too_many_arguments)]
+    pub fn geqrf_batched<T: CublasScalar>(
+        &self,
+        m: usize,
+        n: usize,
+        a: &mut DeviceBuffer<T>,
+        lda: usize,
+        stride_a: usize,
+        tau: &mut DeviceBuffer<T>,
+        stride_tau: usize,
+        batch: usize,
+        ptrs: (
+            &crate::cusolver::BatchPtrArray,
+            &crate::cusolver::BatchPtrArray,
+        ),
+    ) -> Result<(), Error> {
+        let call = "geqrfBatched";
+        let (mi, ni) = (int(call, "m", m)?, int(call, "n", n)?);
+        let (ldi, bi) = (int(call, "lda", lda)?, int(call, "batch", batch)?);
+        let one_a = mspan(call, m, n, lda)?;
+        // cuBLAS documents each entry's tau as max(1, min(m, n)) elements.
+        let one_tau = m.min(n).max(1);
+        no_overlap(call, "A", one_a, stride_a, batch)?;
+        no_overlap(call, "tau", one_tau, stride_tau, batch)?;
+        let ap = self.ptr(call, "A", a, bspan(call, "A", one_a, stride_a, batch)?)?;
+        let tp = self.ptr(
+            call,
+            "tau",
+            tau,
+            bspan(call, "tau", one_tau, stride_tau, batch)?,
+        )?;
+        let full = format!("cuBLAS {call}");
+        let at = (&self.dev, &self.stream);
+        let pa = ptrs.0.addr_for::<T>(&full, at, ap, stride_a, batch)?;
+        let pt = ptrs.1.addr_for::<T>(&full, at, tp, stride_tau, batch)?;
+        if batch == 0 {
+            return Ok(());
+        }
+        // No scalars: keep whichever pointer mode the handle has.
+        self.bind_with(self.host_scalars.get())?;
+        let h = self.h;
+        let mut info: c_int = 0;
+        let ip = &mut info as *mut c_int;
+        // SAFETY: the pointer arrays hold `batch` addresses base + i * stride (elements of T)
+        // of exactly these A and tau buffers on this handle's device (their keys, checked
+        // above); A holds (batch - 1) * stride_a + one entry's span elements, so every m x n
+        // entry at lda >= max(1, m) lies inside it, and tau (batch - 1) * stride_tau +
+        // max(1, min(m, n)); entries of neither overlap (overflow-safe); A and tau are
+        // exclusively borrowed, so they alias nothing else; info is a live host int cuBLAS
+        // writes before the call returns.
+        let s = unsafe {
+            typed!(
+                T,
+                cublasSgeqrfBatched,
+                cublasDgeqrfBatched,
+                cublasCgeqrfBatched,
+                cublasZgeqrfBatched,
+                (h, mi, ni, pa as _, ldi, pt as _, ip, bi)
+            )
+        };
+        check("cublas?geqrfBatched", s)?;
+        if info < 0 {
+            return Err(Error::InvalidValue(format!(
+                "cuBLAS {call}: argument {} rejected (m = {m}, n = {n}, lda = {lda}, batch = \
+                 {batch})",
+                -info
+            )));
+        }
+        Ok(())
     }
 }

@@ -17,6 +17,9 @@
 //! - `res X TY`: one result per batch entry in the pointer mode;
 //! - `piv X [LEN]` / `pivin X [LEN]`: pivots written / read (device memory; `stride_piv` in
 //!   the batched forms); `info X`: one `info` per batch entry (device memory);
+//! - `tau X [LEN]` / `tauin X [LEN]`: Householder scalars written / read, of the element type
+//!   (device memory, one array for every form; `stride_X` in the batched forms, rocSOLVER's
+//!   `strideP`);
 //! - `batch`: where `batch_count` goes.
 
 use std::fmt::Write as _;
@@ -80,6 +83,8 @@ fn rows() -> Vec<Row> {
     const B_RK: &str =
         "min b ldb [if trans == Op::N { n } else { k } | if trans == Op::N { k } else { n }]";
     const A_SIDE: &str = "min a lda [if side == Side::Left { m } else { n } | if side == Side::Left { m } else { n }]";
+    // ormqr's reflectors: k columns of the order of Q (m from the left, n from the right).
+    const A_QR: &str = "min a lda [if side == Side::Left { m } else { n } | k]";
     let mut v = vec![
         // Level 1 reductions.
         r("blas1", "asum", explicit(&[("s", "sasum"), ("d", "dasum"), ("c", "scasum"), ("z", "dzasum")]),
@@ -202,6 +207,18 @@ fn rows() -> Vec<Row> {
           "uplo uplo; size n; mout a lda [n | n]; info info; batch"),
         r("solver", "potrs", named("sdcz", "potrs"),
           "uplo uplo; size n; size nrhs; min a lda [n | n]; mout b ldb [n | nrhs]; batch"),
+        // Householder QR: LAPACK's names, orgqr/ormqr for the real types and ungqr/unmqr for
+        // the complex ones (the same Rust functions under both names).
+        r("solver", "geqrf", named("sdcz", "geqrf"),
+          "size m; size n; mout a lda [m | n]; tau tau [m.min(n)]; batch"),
+        r("solver", "orgqr", named("sd", "orgqr"),
+          "size m; size n; size k; mout a lda [m | n]; tauin tau [k]; batch"),
+        r("solver", "ungqr", named("cz", "ungqr"),
+          "size m; size n; size k; mout a lda [m | n]; tauin tau [k]; batch"),
+        r("solver", "ormqr", named("sd", "ormqr"),
+          Box::leak(format!("side side; op trans; size m; size n; size k; {A_QR}; tauin tau [k]; mout c ldc [m | n]; batch").into_boxed_str())),
+        r("solver", "unmqr", named("cz", "unmqr"),
+          Box::leak(format!("side side; op trans; size m; size n; size k; {A_QR}; tauin tau [k]; mout c ldc [m | n]; batch").into_boxed_str())),
     ];
     v.shrink_to_fit();
     v
@@ -259,6 +276,12 @@ enum P {
         ty: String,
     },
     Piv {
+        out: bool,
+        name: String,
+        len: String,
+    },
+    /// Householder scalars: `len` elements per entry in one buffer, `stride_{name}` apart.
+    Tau {
         out: bool,
         name: String,
         len: String,
@@ -357,6 +380,14 @@ fn parse(params: &str) -> Vec<P> {
                     let (head, len) = bracket(p);
                     P::Piv {
                         out: kind == "piv",
+                        name: words(head)[1].clone(),
+                        len: len.into(),
+                    }
+                }
+                "tau" | "tauin" => {
+                    let (head, len) = bracket(p);
+                    P::Tau {
+                        out: kind == "tau",
                         name: words(head)[1].clone(),
                         len: len.into(),
                     }
@@ -572,6 +603,30 @@ fn gen_fn(
                 });
                 if form != Form::Single {
                     args.push("stride_piv".into());
+                }
+            }
+            P::Tau { out, name, len } => {
+                let ptr = if *out { "*mut" } else { "*const" };
+                cparams.push(format!("{name}: {ptr} {ct}"));
+                let stride = format!("stride_{name}");
+                let span = if form == Form::Single {
+                    format!("Some({len})")
+                } else {
+                    cparams.push(format!("{stride}: i64"));
+                    stride_conv(&mut convs, &stride);
+                    format!("imp::strided(Some({len}), {stride}, batch_count)")
+                };
+                let m = if *out { "mut " } else { "" };
+                ops.push(format!(
+                    "let {m}{name} = unsafe {{ cx.buf::<{rt}>(\"{name}\", {name} as u64, cx.span(\"{name}\", {span})?)? }};"
+                ));
+                args.push(if *out {
+                    format!("&mut {name}")
+                } else {
+                    format!("&{name}")
+                });
+                if form != Form::Single {
+                    args.push(stride);
                 }
             }
             P::Info(name) => {

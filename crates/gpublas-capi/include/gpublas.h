@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 // How many routine entry points this build generated.
-#define GPUBLAS_ROUTINE_COUNT 582
+#define GPUBLAS_ROUTINE_COUNT 618
 
 // The object behind a `gpublas_handle`.
 typedef struct GpublasHandle GpublasHandle;
@@ -7912,6 +7912,430 @@ gpublas_status gpublas_zpotrs_strided_batched(gpublas_handle handle,
                                               struct gpublas_double_complex *b,
                                               int64_t ldb,
                                               int64_t stride_b,
+                                              int64_t batch_count);
+
+// `solver::geqrf` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgeqrf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              float *a,
+                              int64_t lda,
+                              float *tau);
+
+// `solver::geqrf_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgeqrf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      float *const *a,
+                                      int64_t lda,
+                                      float *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::geqrf_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgeqrf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              float *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::geqrf` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgeqrf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              double *a,
+                              int64_t lda,
+                              double *tau);
+
+// `solver::geqrf_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgeqrf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      double *const *a,
+                                      int64_t lda,
+                                      double *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::geqrf_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgeqrf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              double *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::geqrf` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgeqrf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              struct gpublas_float_complex *a,
+                              int64_t lda,
+                              struct gpublas_float_complex *tau);
+
+// `solver::geqrf_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgeqrf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      struct gpublas_float_complex *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::geqrf_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgeqrf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              struct gpublas_float_complex *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::geqrf` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgeqrf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              struct gpublas_double_complex *a,
+                              int64_t lda,
+                              struct gpublas_double_complex *tau);
+
+// `solver::geqrf_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgeqrf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      struct gpublas_double_complex *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::geqrf_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgeqrf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              struct gpublas_double_complex *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::orgqr` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sorgqr(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              float *a,
+                              int64_t lda,
+                              const float *tau);
+
+// `solver::orgqr_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sorgqr_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      float *const *a,
+                                      int64_t lda,
+                                      const float *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::orgqr_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sorgqr_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const float *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::orgqr` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dorgqr(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              double *a,
+                              int64_t lda,
+                              const double *tau);
+
+// `solver::orgqr_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dorgqr_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      double *const *a,
+                                      int64_t lda,
+                                      const double *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::orgqr_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dorgqr_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const double *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::ungqr` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cungqr(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              struct gpublas_float_complex *a,
+                              int64_t lda,
+                              const struct gpublas_float_complex *tau);
+
+// `solver::ungqr_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cungqr_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      const struct gpublas_float_complex *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::ungqr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cungqr_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const struct gpublas_float_complex *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::ungqr` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zungqr(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              struct gpublas_double_complex *a,
+                              int64_t lda,
+                              const struct gpublas_double_complex *tau);
+
+// `solver::ungqr_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zungqr_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      const struct gpublas_double_complex *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::ungqr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zungqr_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const struct gpublas_double_complex *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::ormqr` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sormqr(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const float *a,
+                              int64_t lda,
+                              const float *tau,
+                              float *c,
+                              int64_t ldc);
+
+// `solver::ormqr_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sormqr_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const float *const *a,
+                                      int64_t lda,
+                                      const float *tau,
+                                      int64_t stride_tau,
+                                      float *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::ormqr_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sormqr_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const float *tau,
+                                              int64_t stride_tau,
+                                              float *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::ormqr` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dormqr(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const double *a,
+                              int64_t lda,
+                              const double *tau,
+                              double *c,
+                              int64_t ldc);
+
+// `solver::ormqr_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dormqr_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const double *const *a,
+                                      int64_t lda,
+                                      const double *tau,
+                                      int64_t stride_tau,
+                                      double *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::ormqr_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dormqr_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const double *tau,
+                                              int64_t stride_tau,
+                                              double *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::unmqr` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cunmqr(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const struct gpublas_float_complex *a,
+                              int64_t lda,
+                              const struct gpublas_float_complex *tau,
+                              struct gpublas_float_complex *c,
+                              int64_t ldc);
+
+// `solver::unmqr_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cunmqr_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      const struct gpublas_float_complex *tau,
+                                      int64_t stride_tau,
+                                      struct gpublas_float_complex *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::unmqr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cunmqr_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const struct gpublas_float_complex *tau,
+                                              int64_t stride_tau,
+                                              struct gpublas_float_complex *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::unmqr` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zunmqr(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const struct gpublas_double_complex *a,
+                              int64_t lda,
+                              const struct gpublas_double_complex *tau,
+                              struct gpublas_double_complex *c,
+                              int64_t ldc);
+
+// `solver::unmqr_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zunmqr_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      const struct gpublas_double_complex *tau,
+                                      int64_t stride_tau,
+                                      struct gpublas_double_complex *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::unmqr_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zunmqr_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const struct gpublas_double_complex *tau,
+                                              int64_t stride_tau,
+                                              struct gpublas_double_complex *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
                                               int64_t batch_count);
 
 #ifdef __cplusplus

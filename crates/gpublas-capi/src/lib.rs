@@ -11,8 +11,9 @@
 //! - Device pointers are raw addresses in the handle's device memory (host memory on the host
 //!   backend). Batched forms take a **host** array of `batch_count` device pointers.
 //! - Scalars (`alpha`, `beta`, `c`, `s`) and Level-1 results follow the handle's pointer mode
-//!   (`gpublas_set_pointer_mode`): host memory (the default) or device memory. Pivots and
-//!   `info` of the solver are always device memory, as in rocSOLVER.
+//!   (`gpublas_set_pointer_mode`): host memory (the default) or device memory. Pivots,
+//!   `info` and the Householder scalars `tau` of the solver are always device memory, as in
+//!   rocSOLVER; batched forms keep one `tau` array, entries `stride_tau` apart (`strideP`).
 //! - During a size query (`gpublas_start_device_memory_size_query`), device pointers may be
 //!   null: nothing runs, the call records its workspace need.
 //!

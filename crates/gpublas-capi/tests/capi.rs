@@ -12,6 +12,9 @@ use rand::{Rng, SeedableRng};
 #[path = "capi/level2.rs"]
 mod level2;
 use level2::{f10_band_packed_products_and_solves, f1_rank_updates_through_c};
+#[path = "capi/qr.rs"]
+mod qr;
+use qr::{f6_qr_complex_through_c, f6_qr_real_through_c, f7_qr_bad_arguments_and_query};
 
 /// A handle on one backend plus the device memory it handed out.
 struct C {
@@ -770,8 +773,9 @@ fn f7_bad_arguments(dev: &str) {
         y0.to_vec(),
         "y untouched by the failed calls"
     );
-    // The routine table: every generated entry point is there.
-    assert_eq!(GPUBLAS_ROUTINE_COUNT, 582);
+    // The routine table: every generated entry point is there (582, then 36 of Householder
+    // QR: geqrf, orgqr/ungqr, ormqr/unmqr, four types, three forms).
+    assert_eq!(GPUBLAS_ROUTINE_COUNT, 618);
 }
 
 /// The `_ex` routines through their type arguments: gemm_ex (f16 in, f32 out), dot_ex (bf16
@@ -1458,4 +1462,7 @@ on_both_backends!(
     m16_c_syr2k_her2k_k0_is_beta_c,
     f3_c_potrf_leaves_other_triangle_untouched,
     f1_rank_updates_through_c,
+    f6_qr_real_through_c,
+    f6_qr_complex_through_c,
+    f7_qr_bad_arguments_and_query,
 );

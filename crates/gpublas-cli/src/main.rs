@@ -230,7 +230,7 @@ struct Query {
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
     /// gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, ger, geru,
     /// gerc, syr, syr2, her, her2, spr, spr2, hpr, hpr2. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
-    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs.
+    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs, geqrf, orgqr (ungqr), ormqr (unmqr).
     /// Transfers: set_vector, get_vector, set_matrix, get_matrix (and `_async`).
     routine: String,
     /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2); the
@@ -1240,6 +1240,87 @@ fn tour_level2(dev: &Device) -> Result<(), Error> {
 /// Level 3 and the solver in the tour: a symmetric rank-k update and a Cholesky on a default
 /// handle, then the rocSOLVER documents' own pattern last: one size query over an LU and its
 /// solve, a workspace of exactly that size, the calls and their residual.
+/// Least squares by Householder QR in the tour: `min ‖A x − b‖` for a tall `A` as geqrf, then
+/// `Qᵀ b` by ormqr, then `R x = (Qᵀ b)[..n]` by trsm, all three under one size query.
+fn tour_least_squares(dev: &Device) -> Result<(), Error> {
+    use gpublas::{blas3, solver, Diag, Op, Side, Uplo};
+    let (m, n) = (2000, 300);
+    println!(
+        "
+10. Least squares by QR ({m} × {n}): one query over geqrf + ormqr + trsm, then that workspace"
+    );
+    let a: Vec<f64> = (0..m * n)
+        .map(|i| {
+            (((i * 7919) % 1009) as f64 / 1009.0 - 0.5) + if i % m == i / m { 4.0 } else { 0.0 }
+        })
+        .collect();
+    let b: Vec<f64> = (0..m)
+        .map(|r| ((r * 31) % 17) as f64 / 17.0 - 0.5)
+        .collect();
+    let mut h = Handle::with_config(
+        dev,
+        &HandleConfig {
+            device_memory_size: Some(0),
+            ..Default::default()
+        },
+    )?;
+    let calls = |h: &mut Handle,
+                 a: &mut DeviceBuffer<f64>,
+                 tau: &mut DeviceBuffer<f64>,
+                 b: &mut DeviceBuffer<f64>|
+     -> Result<[gpublas::Status; 3], Error> {
+        let s1 = solver::geqrf(h, m, n, a, m, tau)?;
+        let s2 = solver::ormqr(h, Side::Left, Op::T, m, 1, n, a, m, tau, b, m)?;
+        let s3 = blas3::trsm(
+            h,
+            Side::Left,
+            Uplo::Upper,
+            Op::N,
+            Diag::NonUnit,
+            n,
+            1,
+            1.0.into(),
+            a,
+            m,
+            b,
+            m,
+        )?;
+        Ok([s1, s2, s3])
+    };
+    h.start_device_memory_size_query()?;
+    let _ = calls(
+        &mut h,
+        &mut DeviceBuffer::placeholder(m * n),
+        &mut DeviceBuffer::placeholder(n),
+        &mut DeviceBuffer::placeholder(m),
+    )?;
+    let need = h.stop_device_memory_size_query()?;
+    let _ = h.set_device_memory_size(need)?;
+    let (mut ad, mut tau, mut bd) = (dev.upload(&a)?, dev.alloc::<f64>(n)?, dev.upload(&b)?);
+    let st = calls(&mut h, &mut ad, &mut tau, &mut bd)?;
+    let x = &bd.to_vec()?[..n];
+    // The normal equations: Aᵀ (A x − b) = 0 up to rounding, relative to ‖A‖² ‖x‖.
+    let r: Vec<f64> = (0..m)
+        .map(|i| (0..n).map(|j| a[i + j * m] * x[j]).sum::<f64>() - b[i])
+        .collect();
+    let (mut worst, mut norm_a2) = (0.0f64, 0.0f64);
+    for j in 0..n {
+        let col = &a[j * m..(j + 1) * m];
+        worst = worst.max(col.iter().zip(&r).map(|(u, v)| u * v).sum::<f64>().abs());
+        norm_a2 += col.iter().map(|v| v * v).sum::<f64>();
+    }
+    let xn = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    println!(
+        "  query: {need} bytes; geqrf -> {:?}, ormqr -> {:?}, trsm -> {:?}; max |Aᵀ(Ax − b)| / (‖A‖² ‖x‖) = {:.1e}",
+        st[0],
+        st[1],
+        st[2],
+        worst / (norm_a2 * xn)
+    );
+    println!("  stats: {}", h.workspace_stats());
+    Ok(())
+}
+
 fn tour_solver(dev: &Device) -> Result<(), Error> {
     use gpublas::{blas3, solver, Op, Results, Uplo};
     let mut h = Handle::with_config(dev, &HandleConfig::default())?;
@@ -1283,10 +1364,11 @@ fn tour_solver(dev: &Device) -> Result<(), Error> {
         info[0]
     );
     println!("  stats: {}", h.workspace_stats());
+    tour_least_squares(dev)?;
     let n = 1024;
     println!(
         "
-10. Solver: one size query over getrf + getrs (order {n}), then exactly that workspace"
+11. Solver: one size query over getrf + getrs (order {n}), then exactly that workspace"
     );
     // A diagonally dominant matrix, so the LU is well conditioned; b = A · ones.
     let a: Vec<f64> = (0..n * n)

@@ -1,11 +1,12 @@
 //! `gpublas query` for Level 3 (gemm, symm, hemm, syrk, herk, syr2k, her2k, syrkx, herkx,
-//! trmm, trsm, trtri) and the solver routines (getrf, getrf_npvt, getrs, potrf, potrs): the
-//! call is made between `start_device_memory_size_query` and `stop_device_memory_size_query`
+//! trmm, trsm, trtri) and the solver routines (getrf, getrf_npvt, getrs, potrf, potrs, and
+//! Householder QR: geqrf, orgqr/ungqr, ormqr/unmqr): the call is made between `start_device_memory_size_query` and `stop_device_memory_size_query`
 //! with placeholder operands (nothing is allocated, nothing runs), in the single, strided
 //! (`--batch N`) or list (`--batch N --list`) form, like the Level-1 and Level-2 entries.
 //!
 //! Operands are packed: every leading dimension is the row count of its matrix (at least 1),
-//! strided entries one matrix apart, pivots `min(m, n)` apart. Level-3 scalars are host values
+//! strided entries one matrix apart, pivots and `tau` one entry's count apart (`min(m, n)` for
+//! getrf and geqrf, `k` for orgqr and ormqr). Level-3 scalars are host values
 //! (`alpha = beta = 1`) unless `--device-scalars` (placeholders in device memory, which the
 //! block programs copy into per-entry slots); the solver's pivots and `info` go to host memory
 //! unless `--device-results`.
@@ -24,8 +25,20 @@ pub(crate) const LEVEL3: &[&str] = &[
     "trtri",
 ];
 
-/// The solver routines this query knows.
-pub(crate) const SOLVER: &[&str] = &["getrf", "getrf_npvt", "getrs", "potrf", "potrs"];
+/// The solver routines this query knows. orgqr and ungqr (ormqr and unmqr) are one Rust
+/// function under LAPACK's real and complex names: each name takes every type.
+pub(crate) const SOLVER: &[&str] = &[
+    "getrf",
+    "getrf_npvt",
+    "getrs",
+    "potrf",
+    "potrs",
+    "geqrf",
+    "orgqr",
+    "ungqr",
+    "ormqr",
+    "unmqr",
+];
 
 /// Whether `routine` (lower case) is answered here.
 pub(crate) fn handles(routine: &str) -> bool {
@@ -676,6 +689,66 @@ fn potrs_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
     }
 }
 
+/// geqrf: `A = Q R` of an `m × n` matrix, `tau` of `min(m, n)` scalars per entry.
+fn geqrf_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (m, n, b) = (q.c.m, q.c.n, q.c.batch);
+    let (mut a, lda) = q.mat::<T>(m, n)?;
+    let sa = a.stride;
+    let st = m.min(n);
+    let mut tau = DeviceBuffer::<T>::placeholder(entries(q, st)?);
+    match q.c.form {
+        Form::Single => solver::geqrf(h, m, n, &mut a.one, lda, &mut tau),
+        Form::Strided => {
+            solver::geqrf_strided_batched(h, m, n, &mut a.one, lda, sa, &mut tau, st, b)
+        }
+        Form::List => solver::geqrf_batched(h, m, n, &mut a.muts(), lda, &mut tau, st),
+    }
+}
+
+/// orgqr (ungqr): the first `n` columns of `Q` from `k` reflectors, overwriting the `m × n`
+/// `A`.
+fn orgqr_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (m, n, k, b) = (q.c.m, q.c.n, q.c.k, q.c.batch);
+    let (mut a, lda) = q.mat::<T>(m, n)?;
+    let sa = a.stride;
+    let tau = DeviceBuffer::<T>::placeholder(entries(q, k)?);
+    match q.c.form {
+        Form::Single => solver::orgqr(h, m, n, k, &mut a.one, lda, &tau),
+        Form::Strided => solver::orgqr_strided_batched(h, m, n, k, &mut a.one, lda, sa, &tau, k, b),
+        Form::List => solver::orgqr_batched(h, m, n, k, &mut a.muts(), lda, &tau, k),
+    }
+}
+
+/// ormqr (unmqr): `C = op(Q) C` or `C op(Q)`, `C` `m × n`, `Q` from `k` reflectors stored in
+/// an `nq × k` `A` (`nq` is `m` from the left, `n` from the right).
+fn ormqr_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (m, n, k, b, side, op) = (q.c.m, q.c.n, q.c.k, q.c.batch, q.side, q.c.op);
+    let (a, lda) = q.mat::<T>(q.ka(), k)?;
+    let (mut c, ldc) = q.mat::<T>(m, n)?;
+    let tau = DeviceBuffer::<T>::placeholder(entries(q, k)?);
+    let (sa, sc) = (a.stride, c.stride);
+    match q.c.form {
+        Form::Single => solver::ormqr(h, side, op, m, n, k, &a.one, lda, &tau, &mut c.one, ldc),
+        Form::Strided => solver::ormqr_strided_batched(
+            h, side, op, m, n, k, &a.one, lda, sa, &tau, k, &mut c.one, ldc, sc, b,
+        ),
+        Form::List => solver::ormqr_batched(
+            h,
+            side,
+            op,
+            m,
+            n,
+            k,
+            &a.refs(),
+            lda,
+            &tau,
+            k,
+            &mut c.muts(),
+            ldc,
+        ),
+    }
+}
+
 /// The query call of a routine that exists for all four scalars (hemm through
 /// [`ComplexOrReal`]).
 fn any_q<T: ComplexOrReal>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
@@ -691,6 +764,9 @@ fn any_q<T: ComplexOrReal>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
         "getrs" => getrs_q::<T>(h, q),
         "potrf" => potrf_q::<T>(h, q),
         "potrs" => potrs_q::<T>(h, q),
+        "geqrf" => geqrf_q::<T>(h, q),
+        "orgqr" | "ungqr" => orgqr_q::<T>(h, q),
+        "ormqr" | "unmqr" => ormqr_q::<T>(h, q),
         other => Err(Error::InvalidValue(format!(
             "'{other}' is not a Level-3 or solver routine of this query"
         ))),
@@ -732,6 +808,9 @@ fn shape(q: &Q3) -> String {
         "getrf" | "getrf_npvt" => format!("m={m} n={n}"),
         "getrs" => format!("op={op} n={n} nrhs={}", q.nrhs),
         "potrf" => format!("uplo={ul} n={n}"),
+        "geqrf" => format!("m={m} n={n}"),
+        "orgqr" | "ungqr" => format!("m={m} n={n} k={k}"),
+        "ormqr" | "unmqr" => format!("side={sd} op={op} m={m} n={n} k={k}"),
         _ => format!("uplo={ul} n={n} nrhs={}", q.nrhs),
     }
 }
@@ -751,14 +830,21 @@ pub(crate) fn query(dev: &Device, q: &Query) -> Result<(), Error> {
             .unwrap_or(if herm { "c64" } else { "f64" })
             .to_ascii_lowercase();
     let level3 = LEVEL3.contains(&r);
+    let m = q.m.unwrap_or(n);
+    let side = parse_side(&q.side)?;
+    // ormqr's default k is the order of Q (every reflector of a square factorization).
+    let k = match (r, side) {
+        ("ormqr" | "unmqr", Side::Left) => q.k.unwrap_or(m),
+        _ => q.k.unwrap_or(n),
+    };
     let c = Call {
         routine: routine.clone(),
         op: parse_op(&q.op)?,
         uplo: parse_uplo(&q.uplo)?,
         diag: parse_diag(&q.diag)?,
-        m: q.m.unwrap_or(n),
+        m,
         n,
-        k: q.k.unwrap_or(n),
+        k,
         batch: q.batch,
         form: if q.list {
             Form::List
@@ -771,7 +857,7 @@ pub(crate) fn query(dev: &Device, q: &Query) -> Result<(), Error> {
     };
     let q3 = Q3 {
         c,
-        side: parse_side(&q.side)?,
+        side,
         opb: parse_op(&q.opb)?,
         nrhs: q.nrhs.unwrap_or(1),
         device_scalars: q.device_scalars,
@@ -813,7 +899,7 @@ pub(crate) fn query(dev: &Device, q: &Query) -> Result<(), Error> {
         } else {
             ""
         }
-    } else if q3.c.device_results && !matches!(r, "getrs" | "potrs") {
+    } else if q3.c.device_results && matches!(r, "getrf" | "getrf_npvt" | "potrf") {
         ", device results"
     } else {
         ""

@@ -2,9 +2,9 @@
  * The rocSOLVER memory-model document's example, ported to gpublas's C interface: a 1024 x 1024
  * system with one right-hand side solved by dgetrf + dgetrs under each of the four workspace
  * schemes, after a size query with null device pointers. Also: Level-1 calls in both pointer
- * modes and as batches, a strided transfer, and bad arguments that must fail with the right
- * status and a message. Runs on either backend (GPUBLAS_DEVICE=host|cuda); exits 0 when every
- * check passed.
+ * modes and as batches, a strided transfer, Householder QR (dgeqrf, dorgqr, dormqr and their
+ * size query), and bad arguments that must fail with the right status and a message. Runs on
+ * either backend (GPUBLAS_DEVICE=host|cuda); exits 0 when every check passed.
  */
 #include "gpublas.h"
 
@@ -154,6 +154,67 @@ static void level1(gpublas_handle h) {
     gpublas_free(h, dr);
 }
 
+/* Householder QR: dgeqrf, then dorgqr (Q^T Q = I) and dormqr (Q^T A = [R; 0]) on a 7 x 4
+ * matrix with lda = 9, and a size query over the three with null device pointers. */
+static void qr(gpublas_handle h) {
+    enum { M = 7, NC = 4, LD = 9 };
+    double a[LD * NC], f[LD * NC], q[LD * NC], c[M * NC], tau[NC];
+    unsigned s = 777u;
+    for (int i = 0; i < LD * NC; i++) {
+        s = s * 1103515245u + 12345u;
+        a[i] = (double)((s >> 8) & 0xffff) / 65536.0 - 0.5;
+    }
+    for (int j = 0; j < NC; j++)
+        for (int i = 0; i < M; i++) c[i + j * M] = a[i + j * LD];
+    void *da = NULL, *dq = NULL, *dc = NULL, *dtau = NULL;
+    gpublas_malloc(h, sizeof a, &da);
+    gpublas_malloc(h, sizeof q, &dq);
+    gpublas_malloc(h, sizeof c, &dc);
+    gpublas_malloc(h, sizeof tau, &dtau);
+    gpublas_set_vector(h, LD * NC, sizeof(double), a, 1, da, 1);
+    gpublas_set_vector(h, M * NC, sizeof(double), c, 1, dc, 1);
+
+    expect("dgeqrf", gpublas_dgeqrf(h, M, NC, da, LD, dtau), GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, LD * NC, sizeof(double), da, 1, f, 1);
+    gpublas_set_vector(h, LD * NC, sizeof(double), f, 1, dq, 1);
+    expect("dorgqr", gpublas_dorgqr(h, M, NC, NC, dq, LD, dtau), GPUBLAS_STATUS_SUCCESS);
+    expect("dormqr",
+           gpublas_dormqr(h, GPUBLAS_SIDE_LEFT, GPUBLAS_OPERATION_TRANSPOSE, M, NC, NC, da, LD, dtau, dc, M),
+           GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, LD * NC, sizeof(double), dq, 1, q, 1);
+    gpublas_get_vector(h, M * NC, sizeof(double), dc, 1, c, 1);
+    double orth = 0.0, rerr = 0.0;
+    for (int i = 0; i < NC; i++)
+        for (int j = 0; j < NC; j++) {
+            double acc = 0.0;
+            for (int l = 0; l < M; l++) acc += q[l + i * LD] * q[l + j * LD];
+            orth = fmax(orth, fabs(acc - (i == j ? 1.0 : 0.0)));
+        }
+    for (int j = 0; j < NC; j++)
+        for (int i = 0; i < M; i++) rerr = fmax(rerr, fabs(c[i + j * M] - (i <= j ? f[i + j * LD] : 0.0)));
+    char what[160];
+    snprintf(what, sizeof what, "dorgqr: Q^T Q = I (max err %.2e); dormqr: Q^T A = [R; 0] (max err %.2e)", orth, rerr);
+    expect_true(what, orth < 1e-13 && rerr < 1e-13);
+
+    size_t need = 0;
+    expect("start query", gpublas_start_device_memory_size_query(h), GPUBLAS_STATUS_SUCCESS);
+    gpublas_status q1 = gpublas_dgeqrf(h, 1024, 512, NULL, 1024, NULL);
+    gpublas_status q2 = gpublas_dorgqr(h, 1024, 512, 512, NULL, 1024, NULL);
+    gpublas_status q3 = gpublas_dormqr(h, GPUBLAS_SIDE_LEFT, GPUBLAS_OPERATION_TRANSPOSE, 1024, 1, 512, NULL, 1024,
+                                       NULL, NULL, 1024);
+    expect("stop query", gpublas_stop_device_memory_size_query(h, &need), GPUBLAS_STATUS_SUCCESS);
+    expect_true("query: dgeqrf, dorgqr, dormqr record their needs",
+                (q1 == GPUBLAS_STATUS_SIZE_INCREASED || q1 == GPUBLAS_STATUS_SIZE_UNCHANGED) &&
+                    (q2 == GPUBLAS_STATUS_SIZE_INCREASED || q2 == GPUBLAS_STATUS_SIZE_UNCHANGED) &&
+                    (q3 == GPUBLAS_STATUS_SIZE_INCREASED || q3 == GPUBLAS_STATUS_SIZE_UNCHANGED));
+    printf("size query over dgeqrf + dorgqr + dormqr (1024 x 512): %zu bytes\n", need);
+
+    gpublas_free(h, da);
+    gpublas_free(h, dq);
+    gpublas_free(h, dc);
+    gpublas_free(h, dtau);
+}
+
 /* Bad arguments: the status names the problem and the message carries the values. */
 static void errors(gpublas_handle h) {
     double a[4] = {1, 2, 3, 4};
@@ -235,6 +296,7 @@ int main(void) {
     solve(h2, "user-managed by environment", GPUBLAS_STATUS_SUCCESS);
 
     level1(handle);
+    qr(handle);
     errors(handle);
 
     expect("destroy", gpublas_destroy_handle(h2), GPUBLAS_STATUS_SUCCESS);

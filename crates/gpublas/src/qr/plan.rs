@@ -26,8 +26,10 @@ pub(crate) struct QrParams {
     pub grid_max: usize,
     /// cuBLASLt's part at most (bytes).
     pub engine_budget: usize,
-    /// Bytes of the family's own parts for all entries run at once at most.
-    pub batch_budget: usize,
+    /// Bytes of the family's own parts for all entries run at once: a batch narrows its chunks
+    /// (down to 64) so that its entries fit in this at once, which keeps it inside a default
+    /// handle's 32 MiB beside cuBLASLt's part.
+    pub batch_fit: usize,
 }
 
 impl QrParams {
@@ -41,7 +43,7 @@ impl QrParams {
             rows_per_block: 256,
             grid_max: 128,
             engine_budget: 4 << 20,
-            batch_budget: 64 << 20,
+            batch_fit: 28 << 20,
         }
     }
 }
@@ -238,13 +240,20 @@ impl QrShape {
     pub(crate) fn full(&self) -> QrPlan {
         let nb = self.params.nb.min(NB_MAX).min(self.reflectors()).max(1);
         let rc = self.chunk(nb);
-        let one = self.plan(nb, rc, 1);
-        let entries = if self.list {
-            1
-        } else {
-            (self.params.batch_budget / one.own_bytes().max(1)).clamp(1, self.batch.max(1))
-        };
-        self.plan(nb, rc, entries)
+        if self.list || self.batch <= 1 {
+            return self.plan(nb, rc, 1);
+        }
+        // A batch: as many entries at once as fit in `batch_fit` with chunks of 64, then the
+        // widest chunks that keep them there.
+        let fit = self.params.batch_fit;
+        let floor = rc.min(64);
+        let least = self.plan(nb, floor, 1).own_bytes().max(1);
+        let entries = (fit / least).clamp(1, self.batch);
+        let mut rc = rc;
+        while rc > floor && self.plan(nb, rc, entries).own_bytes() > fit {
+            rc = if rc > 64 { (rc - 1) / 64 * 64 } else { floor };
+        }
+        self.plan(nb, rc.max(floor), entries)
     }
 
     /// The best plan whose own parts fit in `cap` bytes, or `None`.

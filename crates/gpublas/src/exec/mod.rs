@@ -116,6 +116,31 @@ pub(crate) struct Operands<'x, 'b, T: Scalar> {
     pub range: (usize, usize),
 }
 
+impl<'x, 'b, T: Scalar> Operands<'x, 'b, T> {
+    /// A LAPACK family's operands for entries `range`: `c` written, `a` read (or `placeholder`,
+    /// memoryless, for programs that read no A), the scalars 1 and 0.
+    pub(crate) fn lapack(
+        a: Option<Batch<'x, T>>,
+        placeholder: &'x crate::DeviceBuffer<T>,
+        c: BatchMut<'x, 'b, T>,
+        range: (usize, usize),
+    ) -> Self {
+        let count = c.count();
+        Operands {
+            a: a.unwrap_or(Batch::Strided {
+                buf: placeholder,
+                stride: 0,
+                count,
+            }),
+            b: None,
+            c,
+            alpha: ScalarArg::Full(Coef::Host(T::one())),
+            beta: ScalarArg::Full(Coef::Host(T::zero())),
+            range,
+        }
+    }
+}
+
 impl<T: Scalar> Operands<'_, '_, T> {
     /// The scalars differ between entries (device scalars, one per entry).
     pub(crate) fn per_entry_scalars(&self) -> bool {

@@ -26,9 +26,9 @@ use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, B
 use crate::common::plan::{drive, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{DeviceBuffer, Stream};
-use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands, ScalarArg};
+use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands};
 use crate::memory::address;
-use crate::{Coef, Error, Handle, Op, Scalar, Side, Status, WorkspaceLease};
+use crate::{Error, Handle, Op, Scalar, Side, Status, WorkspaceLease};
 use plan::{QrPlan, QrShape, QrWorkspace};
 use program::QrStep;
 
@@ -378,23 +378,8 @@ fn operands<'x, 'b, T: Scalar>(
     placeholder: &'x DeviceBuffer<T>,
     range: (usize, usize),
 ) -> Operands<'x, 'b, T> {
-    let batch = c.written.count();
-    let a = match &c.a {
-        Some((a, _)) => *a,
-        None => Batch::Strided {
-            buf: placeholder,
-            stride: 0,
-            count: batch,
-        },
-    };
-    Operands {
-        a,
-        b: None,
-        c: c.written.reborrow(),
-        alpha: ScalarArg::Full(Coef::Host(T::one())),
-        beta: ScalarArg::Full(Coef::Host(T::zero())),
-        range,
-    }
+    let a = c.a.as_ref().map(|a| a.0);
+    Operands::lapack(a, placeholder, c.written.reborrow(), range)
 }
 
 /// A QR call on its way through the driver, with the GEMM engine it borrows (CUDA).

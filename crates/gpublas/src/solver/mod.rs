@@ -31,9 +31,9 @@ use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, B
 use crate::common::plan::{drive, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Stream};
-use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands, ScalarArg};
+use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands};
 use crate::memory::address;
-use crate::{Coef, Diag, Error, Handle, Op, Results, Scalar, Side, Status, Uplo, WorkspaceLease};
+use crate::{Diag, Error, Handle, Op, Results, Scalar, Side, Status, Uplo, WorkspaceLease};
 use plan::{SolverPlan, SolverShape, SolverWorkspace};
 use program::{SolverStep, Step};
 
@@ -409,23 +409,8 @@ fn operands<'x, 'b, T: Scalar>(
     placeholder: &'x DeviceBuffer<T>,
     range: (usize, usize),
 ) -> Operands<'x, 'b, T> {
-    let batch = c.written.count();
-    let a = match &c.a {
-        Some((a, _)) => *a,
-        None => Batch::Strided {
-            buf: placeholder,
-            stride: 0,
-            count: batch,
-        },
-    };
-    Operands {
-        a,
-        b: None,
-        c: c.written.reborrow(),
-        alpha: ScalarArg::Full(Coef::Host(T::one())),
-        beta: ScalarArg::Full(Coef::Host(T::zero())),
-        range,
-    }
+    let a = c.a.as_ref().map(|a| a.0);
+    Operands::lapack(a, placeholder, c.written.reborrow(), range)
 }
 
 /// A solver call on its way through the driver, with the GEMM engine it borrows (CUDA).

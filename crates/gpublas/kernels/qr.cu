@@ -5,6 +5,7 @@
 //                two grid barriers (the blocks' partial norms, then their partial products), and
 //                every block forms the same reflector from the same sums added in the same order.
 //                qr_panelsm keeps each block's rows in shared memory for the whole panel.
+//   qr_small:    geqrf of a whole matrix of at most 32 x 32, one warp per matrix (batches).
 //   qr_tfactor:  the triangular factor T of a block of reflectors from G = V^H V and tau
 //                (LAPACK's larft recurrence), one block per entry.
 //   qr_org:      orgqr's block [I; 0] - V X, tiles of 64 rows, each tile's rows read before any
@@ -185,6 +186,7 @@ __device__ void qr_panel(const Qrp& j) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     __shared__ Ssq s_buf[32];
     __shared__ T s_dot[QR_NB];
+    __shared__ T s_alpha;
     const int G = j.grid, b = blockIdx.x, e = blockIdx.y;
     if (e >= j.ne) return;
     T* A = (T*)j.a + e * j.es;
@@ -227,15 +229,36 @@ __device__ void qr_panel(const Qrp& j) {
                 if (mine) recs[b].alpha = ci[i];
             }
             grid_bar(cnt, (++round) * (unsigned)G);
-            Ssq t = {0.0, 0.0};
-            for (int g = 0; g < G; ++g) {
-                Ssq u;
-                u.scale = __ldcg(&recs[g].s.scale);
-                u.ssq = __ldcg(&recs[g].s.ssq);
-                t = ssq_join(t, u);
+            // Warp 0 joins the records: lane l those of blocks l, l + 32, … (loads in flight
+            // together), then a butterfly; the join is commutative, so every lane, and every
+            // block, ends with the same bits.
+            if (warp == 0) {
+                Ssq t = {0.0, 0.0};
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int g = lane + 32 * q;
+                    Ssq u = {0.0, 0.0};
+                    if (g < G) {
+                        u.scale = __ldcg(&recs[g].s.scale);
+                        u.ssq = __ldcg(&recs[g].s.ssq);
+                    }
+                    t = ssq_join(t, u);
+                }
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    Ssq u;
+                    u.scale = __shfl_xor_sync(0xffffffffu, t.scale, o);
+                    u.ssq = __shfl_xor_sync(0xffffffffu, t.ssq, o);
+                    t = ssq_join(t, u);
+                }
+                if (lane == 0) {
+                    s_buf[0] = t;
+                    s_alpha = __ldcg(&recs[(int)(i / chunk)].alpha);
+                }
             }
-            s = t;
-            alpha = __ldcg(&recs[(int)(i / chunk)].alpha);
+            __syncthreads();
+            s = s_buf[0];
+            alpha = s_alpha;
         } else {
             alpha = ci[i];
         }
@@ -271,10 +294,20 @@ __device__ void qr_panel(const Qrp& j) {
         if (G > 1) {
             for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) dots[b * QR_NB + c] = s_dot[c];
             grid_bar(cnt, (++round) * (unsigned)G);
-            for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) {
-                T t = zero_of<T>();
-                for (int g = 0; g < G; ++g) t = addc(t, __ldcg(dots + g * QR_NB + c));
-                s_dot[c] = t;
+            // Four threads per column, each adding every fourth block's product (loads in
+            // flight together), then a butterfly over the four: the same bits in every block.
+            const int nc = cols - i - 1;
+            for (int base = 0; base < 4 * nc; base += blockDim.x) {
+                const int t = base + threadIdx.x, cc = t >> 2, p = t & 3;
+                T acc = zero_of<T>();
+                if (cc < nc) {
+                    const T* col = dots + i + 1 + cc;
+#pragma unroll 8
+                    for (int g = p; g < G; g += 4) acc = addc(acc, __ldcg(col + g * QR_NB));
+                }
+                acc = addc(acc, shd(acc, 1));
+                acc = addc(acc, shd(acc, 2));
+                if (p == 0 && cc < nc) s_dot[i + 1 + cc] = acc;
             }
             __syncthreads();
         }
@@ -297,6 +330,69 @@ __device__ void qr_panel(const Qrp& j) {
         for (int c = 0; c < cols; ++c)
             for (i64 r = r0 + threadIdx.x; r < r1; r += blockDim.x) A[r + c * ld] = P[r + c * pld];
     }
+}
+
+// geqrf of a whole matrix of at most 32 x 32 (the batched small case), one warp per matrix:
+// lane c holds column c in registers. Per column the diagonal lane's vector is broadcast
+// (a shuffle per row) and every later column forms its product and update itself, so a
+// column costs no barrier and no reduction; the scalars are larfg's, as the panel's.
+template <class T>
+__device__ void qr_small(const Qrp& j) {
+    pdl_enter();
+    const int lane = threadIdx.x & 31;
+    const i64 e = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    if (e >= j.ne) return;  // a whole warp
+    T* A = (T*)j.a + e * j.es;
+    T* tau = (T*)j.tau + e * j.tau_s;
+    const int m = (int)j.rows, n = (int)j.cols, k = min(m, n);
+    T a[32];
+#pragma unroll
+    for (int r = 0; r < 32; ++r) a[r] = (lane < n && r < m) ? A[r + lane * j.ld] : zero_of<T>();
+#pragma unroll
+    for (int i = 0; i < 32; ++i) {
+        if (i >= k) break;
+        // The column's norm below the diagonal (every lane its own; lane i's is used).
+        Ssq s = {0.0, 0.0};
+#pragma unroll
+        for (int r = i + 1; r < 32; ++r) {
+            ssq_add(s, (double)rpart(a[r]));
+            ssq_add(s, ipart(a[r]));
+        }
+        const double scale = __shfl_sync(0xffffffffu, s.scale, i);
+        const double ssq = __shfl_sync(0xffffffffu, s.ssq, i);
+        const T alpha = shf(a[i], i);
+        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), scale * sqrt(ssq));
+        if (f.identity) {
+            if (lane == 0) tau[i] = zero_of<T>();
+            continue;
+        }
+        if (lane == i) {
+            const T scal = of_parts<T>(f.scal_r, f.scal_i);
+#pragma unroll
+            for (int r = i + 1; r < 32; ++r) {
+                T x = a[r];
+                if (f.up != 1.0) x = scl(x, (decltype(rpart(x)))f.up);
+                a[r] = mulc(x, scal);
+            }
+        }
+        // w = conj(tau) v^H a_c, then a_c -= v w, on the columns right of i.
+        T w = a[i];
+        const bool upd = lane > i && lane < n;
+#pragma unroll
+        for (int r = i + 1; r < 32; ++r) w = cmad(w, shf(a[r], i), a[r]);
+        w = mulc(of_parts<T>(f.tau_r, -f.tau_i), w);
+        if (upd) a[i] = fms(a[i], real_of<T>(1.0), w);
+#pragma unroll
+        for (int r = i + 1; r < 32; ++r) {
+            const T v = shf(a[r], i);
+            if (upd) a[r] = fms(a[r], v, w);
+        }
+        if (lane == i) a[i] = real_of<T>(f.beta);
+        if (lane == 0) tau[i] = of_parts<T>(f.tau_r, f.tau_i);
+    }
+#pragma unroll
+    for (int r = 0; r < 32; ++r)
+        if (lane < n && r < m) A[r + lane * j.ld] = a[r];
 }
 
 // T (k x k, upper, zeros below) from G = V^H V and tau: T(i, i) = tau_i,
@@ -391,6 +487,7 @@ __device__ void qr_identity(const Qrp& j) {
 #define QR_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_panelsm_##TAG(Qrp j) { qr_panel<T, true>(j); } \
+    extern "C" __global__ void __launch_bounds__(128) qr_small_##TAG(Qrp j) { qr_small<T>(j); } \
     extern "C" __global__ void __launch_bounds__(64) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); }

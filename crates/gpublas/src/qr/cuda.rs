@@ -1,14 +1,12 @@
 //! The CUDA backend of the QR family's own steps (`kernels/qr.cu`).
 
+use super::plan::PANEL_SMEM;
 use super::program::QrStep;
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
 use crate::exec::program::{Space, M};
 use crate::kernels::QR;
 use crate::{Error, Scalar};
-
-/// Most bytes of a panel block's rows kept in shared memory (`qr_panelsm`).
-const PANEL_SMEM: usize = 160 << 10;
 
 /// Mirrors `Qrp` in qr.cu.
 #[repr(C)]
@@ -108,6 +106,14 @@ pub(crate) fn launch<T: Scalar>(
                 grid > 1,
                 &mut prm,
             )
+        }
+        QrStep::Small { rows, cols, a } => {
+            (j.a, j.ld, j.es) = at(a);
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.tau = tau_at(0);
+            let mut prm = [param(&j)];
+            let blocks = (ne as u32).div_ceil(4);
+            s.launch(&QR, &format!("qr_small_{tag}"), blocks, 128, &mut prm)
         }
         QrStep::TFactor { k, g, t, k0 } => {
             (j.b, j.b_ld, j.b_es) = at(g);

@@ -2,7 +2,7 @@
 
 use super::program::QrStep;
 use crate::exec::host::Spaces;
-use crate::exec::program::Space;
+use crate::exec::program::{Space, M};
 use crate::{Error, Scalar};
 
 /// LAPACK's `safmin` for double (`dlamch('S') / dlamch('E')`): below it `larfg` rescales.
@@ -60,6 +60,51 @@ fn larfg(ar: f64, ai: f64, xnorm: f64) -> Option<(f64, (f64, f64), f64, (f64, f6
     Some((beta, tau, up, (pr / q, -pi / q)))
 }
 
+/// LAPACK's `geqr2` on the `rows × cols` block at `a` of `c`: reflectors for the first
+/// `min(rows, cols)` columns, applied to every column right of each; scalars to `tau[k0 ..]`.
+fn geqr2<T: Scalar>(c: &mut [T], a: M, (rows, cols): (usize, usize), tau: &mut [T], k0: usize) {
+    let ld = a.ld;
+    let at = |r: usize, col: usize| a.off + r + col * ld;
+    for i in 0..cols.min(rows) {
+        let mut s = (0.0, 0.0);
+        for r in i + 1..rows {
+            let (re, im) = parts(c[at(r, i)]);
+            ssq_add(&mut s, re);
+            ssq_add(&mut s, im);
+        }
+        let xnorm = s.0 * s.1.sqrt();
+        let (ar, ai) = parts(c[at(i, i)]);
+        let Some((beta, t, up, scal)) = larfg(ar, ai, xnorm) else {
+            tau[k0 + i] = T::zero();
+            continue;
+        };
+        let scal: T = of_parts(scal.0, scal.1);
+        let upt = <T::Real as crate::RealScalar>::from_f64(up);
+        for r in i + 1..rows {
+            let x = if up != 1.0 {
+                c[at(r, i)].scale(upt)
+            } else {
+                c[at(r, i)]
+            };
+            c[at(r, i)] = x * scal;
+        }
+        let ctau: T = of_parts(t.0, -t.1);
+        for col in i + 1..cols {
+            let mut w = c[at(i, col)];
+            for r in i + 1..rows {
+                w = w + c[at(r, i)].conj() * c[at(r, col)];
+            }
+            let w = ctau * w;
+            c[at(i, col)] = c[at(i, col)] - w;
+            for r in i + 1..rows {
+                c[at(r, col)] = c[at(r, col)] - c[at(r, i)] * w;
+            }
+        }
+        c[at(i, i)] = of_parts(beta, 0.0);
+        tau[k0 + i] = of_parts(t.0, t.1);
+    }
+}
+
 /// Runs `step` on one entry: `tau` holds the entry's scalars.
 pub(crate) fn exec<T: Scalar>(
     sp: &mut Spaces<'_, T>,
@@ -72,46 +117,12 @@ pub(crate) fn exec<T: Scalar>(
             rows, cols, a, k0, ..
         } => {
             let c = sp.take(Space::C)?;
-            let ld = a.ld;
-            let at = |r: usize, col: usize| a.off + r + col * ld;
-            for i in 0..cols {
-                let mut s = (0.0, 0.0);
-                for r in i + 1..rows {
-                    let (re, im) = parts(c[at(r, i)]);
-                    ssq_add(&mut s, re);
-                    ssq_add(&mut s, im);
-                }
-                let xnorm = s.0 * s.1.sqrt();
-                let (ar, ai) = parts(c[at(i, i)]);
-                let Some((beta, t, up, scal)) = larfg(ar, ai, xnorm) else {
-                    tau[k0 + i] = T::zero();
-                    continue;
-                };
-                let scal: T = of_parts(scal.0, scal.1);
-                let upt = <T::Real as crate::RealScalar>::from_f64(up);
-                for r in i + 1..rows {
-                    let x = if up != 1.0 {
-                        c[at(r, i)].scale(upt)
-                    } else {
-                        c[at(r, i)]
-                    };
-                    c[at(r, i)] = x * scal;
-                }
-                let ctau: T = of_parts(t.0, -t.1);
-                for col in i + 1..cols {
-                    let mut w = c[at(i, col)];
-                    for r in i + 1..rows {
-                        w = w + c[at(r, i)].conj() * c[at(r, col)];
-                    }
-                    let w = ctau * w;
-                    c[at(i, col)] = c[at(i, col)] - w;
-                    for r in i + 1..rows {
-                        c[at(r, col)] = c[at(r, col)] - c[at(r, i)] * w;
-                    }
-                }
-                c[at(i, i)] = of_parts(beta, 0.0);
-                tau[k0 + i] = of_parts(t.0, t.1);
-            }
+            geqr2(c, a, (rows, cols), tau, k0);
+            sp.put(Space::C, c);
+        }
+        QrStep::Small { rows, cols, a } => {
+            let c = sp.take(Space::C)?;
+            geqr2(c, a, (rows, cols), tau, 0);
             sp.put(Space::C, c);
         }
         QrStep::TFactor { k, g, t, k0 } => {

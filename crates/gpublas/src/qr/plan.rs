@@ -75,6 +75,8 @@ pub(crate) struct QrPlan {
     pub grid: usize,
     /// The program has block reflectors (E and R): not a geqrf of one block.
     pub blocks: bool,
+    /// A geqrf of matrices of at most `SMALL` × `SMALL`: one warp each, no workspace.
+    pub small: bool,
     /// Batch entries at once.
     pub entries: usize,
     pub elem: usize,
@@ -114,6 +116,17 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 
 /// Most reflectors per block: the panel kernel's and `T`'s limit (`QR_NB` in qr.cu).
 pub(crate) const NB_MAX: usize = 64;
+
+/// Most bytes of a panel block's rows kept in shared memory (`qr_panelsm`); taller panels
+/// work in global memory and re-read their rows once per column.
+pub(crate) const PANEL_SMEM: usize = 160 << 10;
+
+/// Largest order of a matrix factored by one warp (`qr_small`).
+pub(crate) const SMALL: usize = 32;
+
+/// Narrowest block a tall panel is cut to (its per-column passes cover at most this many
+/// columns; the rest is products).
+const NB_TALL: usize = 16;
 
 /// Bytes of one entry's exchange (mirrors `qr_panel` in qr.cu): a 64-byte counter, then per
 /// block a record (a partial norm as two doubles and the diagonal value) and `NB_MAX` partial
@@ -212,13 +225,19 @@ impl QrShape {
             .max(1)
     }
 
+    fn small(&self) -> bool {
+        self.kind == Kind::Geqrf && self.m <= SMALL && self.n <= SMALL
+    }
+
     fn plan(&self, nb: usize, rc: usize, entries: usize) -> QrPlan {
+        let small = self.small();
         QrPlan {
             nb,
             rc,
-            grid: self.panel_grid(entries),
+            grid: if small { 1 } else { self.panel_grid(entries) },
             // A geqrf whose one block is all its columns updates nothing with it.
-            blocks: self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors()),
+            blocks: !small && (self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors())),
+            small,
             entries,
             elem: self.elem,
             lt: 0,
@@ -236,9 +255,21 @@ impl QrShape {
         by_budget.clamp(1, self.trailing(nb).max(1))
     }
 
+    /// Block width: the tuning value, narrowed (down to `NB_TALL`) where the first panel's
+    /// rows per block would not fit in shared memory.
+    fn block_width(&self, entries: usize) -> usize {
+        let mut nb = self.params.nb.min(NB_MAX);
+        if self.kind == Kind::Geqrf {
+            let chunk = self.m.div_ceil(self.panel_grid(entries)).max(1);
+            let fit = PANEL_SMEM / (chunk * self.elem) / 8 * 8;
+            nb = nb.min(fit.max(NB_TALL));
+        }
+        nb.min(self.reflectors()).max(1)
+    }
+
     /// The plan with enough workspace (cuBLASLt's part still 0).
     pub(crate) fn full(&self) -> QrPlan {
-        let nb = self.params.nb.min(NB_MAX).min(self.reflectors()).max(1);
+        let nb = self.block_width(1);
         let rc = self.chunk(nb);
         if self.list || self.batch <= 1 {
             return self.plan(nb, rc, 1);

@@ -29,6 +29,9 @@ pub(crate) enum QrStep {
         k0: usize,
         bars: usize,
     },
+    /// `geqrf` of the whole `rows × cols` matrix at `a` (both at most `SMALL`), one warp
+    /// per matrix.
+    Small { rows: usize, cols: usize, a: M },
     /// `T` (`k × k`, upper, written whole with zeros below) at `t` from `G = Vᴴ V` at `g`
     /// and `tau[k0 .. k0 + k]`.
     TFactor { k: usize, g: M, t: M, k0: usize },
@@ -326,26 +329,55 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
     };
     let mut v = Vec::new();
     match p.kind {
+        Kind::Geqrf if plan.small => {
+            v.push(Block::Family(QrStep::Small {
+                rows: p.m,
+                cols: p.n,
+                a: at(Space::C, p.ldc, 0, 0),
+            }));
+        }
         Kind::Geqrf => {
+            // Look-ahead: once block b's reflector has updated the next block's columns, the
+            // next panel is factored on the side lane while the main lane updates the rest.
             let kmin = p.m.min(p.n);
             if plan.grid > 1 {
                 v.push(Block::Family(QrStep::Init));
             }
+            let all = blocks(kmin, s.nb);
             let mut bars = 0;
-            for (j, w) in blocks(kmin, s.nb) {
-                let rows = p.m - j;
-                let vb = at(Space::C, p.ldc, j, j);
+            let mut panel = |v: &mut Vec<Step>, (j, w): (usize, usize)| {
                 v.push(Block::Family(QrStep::Panel {
-                    rows,
+                    rows: p.m - j,
                     cols: w,
-                    a: vb,
+                    a: at(Space::C, p.ldc, j, j),
                     k0: j,
                     bars,
                 }));
                 bars += 2 * w;
-                if j + w < p.n {
-                    tfactor(&mut v, p, &s, vb, w, rows, j);
-                    larfb_left(&mut v, p, &s, vb, (w, rows), j, (j + w, p.n), p.hop());
+            };
+            if let Some(&first) = all.first() {
+                panel(&mut v, first);
+            }
+            for (b, &(j, w)) in all.iter().enumerate() {
+                if j + w >= p.n {
+                    continue;
+                }
+                let rows = p.m - j;
+                let vb = at(Space::C, p.ldc, j, j);
+                tfactor(&mut v, p, &s, vb, w, rows, j);
+                let apply = |v: &mut Vec<Step>, q: (usize, usize)| {
+                    larfb_left(v, p, &s, vb, (w, rows), j, q, p.hop());
+                };
+                match all.get(b + 1) {
+                    Some(&(j2, w2)) => {
+                        apply(&mut v, (j2, j2 + w2));
+                        v.push(Block::Fork);
+                        panel(&mut v, (j2, w2));
+                        v.push(Block::Back);
+                        apply(&mut v, (j2 + w2, p.n));
+                        v.push(Block::Join);
+                    }
+                    None => apply(&mut v, (j + w, p.n)),
                 }
             }
         }

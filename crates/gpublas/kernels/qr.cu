@@ -6,13 +6,13 @@
 //                every block forms the same reflector from the same sums added in the same order.
 //                qr_panelsm keeps each block's rows in shared memory for the whole panel.
 //   qr_small:    geqrf of a whole matrix of at most 32 x 32, one warp per matrix (batches).
-//   qr_tfactor:  the triangular factor T of a block of reflectors from G = V^H V and tau
-//                (LAPACK's larft recurrence), one block per entry.
+//   qr_tfactor:  the triangular factor T (order <= 128) of a block of reflectors from
+//                G = V^H V and tau (LAPACK's larft recurrence), one block per entry.
 //   qr_org:      orgqr's block [I; 0] - V X, tiles of 64 rows, each tile's rows read before any
 //                is written (in place).
 //   qr_identity: columns of the identity.
 
-#define QR_NB 64  // most columns of a panel, order of T
+#define QR_NB 64  // most columns of a panel
 
 struct Qrp {
     u64 a; i64 ld, es;        // the block at entry e0, its leading dimension, entry distance
@@ -395,34 +395,38 @@ __device__ void qr_small(const Qrp& j) {
         if (lane < n && r < m) A[r + lane * j.ld] = a[r];
 }
 
-// T (k x k, upper, zeros below) from G = V^H V and tau: T(i, i) = tau_i,
-// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i); thread l owns row l.
+// T (k x k, upper, zeros below; k <= 128) from G = V^H V and tau: T(i, i) = tau_i,
+// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). T is built in shared memory (row l by thread l),
+// column i of G staged there before its step; then T is written whole.
 template <class T>
 __device__ void qr_tfactor(const Qrp& j) {
     pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int k = (int)j.cols, l = threadIdx.x, kp = k + 1;
+    T* Ts = (T*)smem_raw;  // k x (k + 1), row-major: Ts[l * kp + p] = T(l, p)
+    T* gcol = Ts + k * kp;
     const int e = blockIdx.x;
     if (e >= j.ne) return;
     const T* Gm = (const T*)j.b + e * j.b_es;
     T* Tm = (T*)j.t + e * j.t_es;
     const T* tau = (const T*)j.tau + e * j.tau_s;
-    const int k = (int)j.cols, l = threadIdx.x;
     const i64 gl = j.b_ld, tl = j.t_ld;
     for (int i = 0; i < k; ++i) {
+        if (l < i) gcol[l] = Gm[l + i * gl];
+        __syncthreads();
         const T ti = tau[i];
-        if (l < k) {
-            T v;
-            if (l < i) {
-                T acc = zero_of<T>();
-                for (int p = l; p < i; ++p) acc = addc(acc, mulc(Tm[l + p * tl], Gm[p + i * gl]));
-                v = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
-            } else if (l == i) {
-                v = ti;
-            } else {
-                v = zero_of<T>();
-            }
-            Tm[l + i * tl] = v;
+        if (l < i) {
+            T acc = zero_of<T>();
+            for (int p = l; p < i; ++p) acc = addc(acc, mulc(Ts[l * kp + p], gcol[p]));
+            Ts[l * kp + i] = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
+        } else if (l == i) {
+            Ts[l * kp + i] = ti;
         }
         __syncthreads();
+    }
+    for (int q = threadIdx.x; q < k * k; q += blockDim.x) {
+        const int r = q % k, c = q / k;
+        Tm[r + c * tl] = r <= c ? Ts[r * kp + c] : zero_of<T>();
     }
 }
 
@@ -488,7 +492,7 @@ __device__ void qr_identity(const Qrp& j) {
     extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_panelsm_##TAG(Qrp j) { qr_panel<T, true>(j); } \
     extern "C" __global__ void __launch_bounds__(128) qr_small_##TAG(Qrp j) { qr_small<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(64) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(128) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); }
 QR_KERNELS(s, float)

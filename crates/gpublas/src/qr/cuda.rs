@@ -120,8 +120,17 @@ pub(crate) fn launch<T: Scalar>(
             (j.t, j.t_ld, j.t_es) = at(t);
             j.cols = k as i64;
             j.tau = tau_at(k0);
+            let smem = ((k * (k + 1) + k) * elem as usize) as u32;
+            let threads = (k as u32).div_ceil(32).max(1) * 32;
             let mut prm = [param(&j)];
-            s.launch(&QR, &format!("qr_tfactor_{tag}"), ne32, 64, &mut prm)
+            s.launch_with(
+                &QR,
+                &format!("qr_tfactor_{tag}"),
+                (ne32, 1, 1),
+                (threads, smem),
+                false,
+                &mut prm,
+            )
         }
         QrStep::OrgBlock { rows, cols, a, x } => {
             (j.a, j.ld, j.es) = at(a);

@@ -12,8 +12,11 @@ use smallvec::SmallVec;
 /// Tuning values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct QrParams {
-    /// Reflectors per block (the panel's width, `T`'s order).
+    /// Reflectors per block of geqrf (the panel's width, `T`'s order).
     pub nb: usize,
+    /// Reflectors per block of ormqr (no panel: wider blocks make the block reflector's
+    /// products less bound by memory; orgqr's block kernel holds 64 columns at most).
+    pub nb_apply: usize,
     /// Bytes of `W` and `W2` per entry: the trailing update's chunk width follows.
     pub chunk_budget: usize,
     /// Narrowest chunk the reduced plans go to.
@@ -37,6 +40,7 @@ impl QrParams {
     pub(crate) fn auto() -> Self {
         QrParams {
             nb: 64,
+            nb_apply: 128,
             chunk_budget: 2 << 20,
             rc_min: 8,
             nb_min: 4,
@@ -114,8 +118,12 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
     }
 }
 
-/// Most reflectors per block: the panel kernel's and `T`'s limit (`QR_NB` in qr.cu).
+/// Most columns of a panel (`QR_NB` in qr.cu): geqrf's block width at most.
 pub(crate) const NB_MAX: usize = 64;
+
+/// Most bytes of `T` built in shared memory (`qr_tfactor`): ormqr's blocks are as wide as
+/// `QrParams::nb_apply` allows within it.
+const TFACTOR_SMEM: usize = 132 << 10;
 
 /// Most bytes of a panel block's rows kept in shared memory (`qr_panelsm`); taller panels
 /// work in global memory and re-read their rows once per column.
@@ -255,11 +263,17 @@ impl QrShape {
         by_budget.clamp(1, self.trailing(nb).max(1))
     }
 
-    /// Block width: the tuning value, narrowed (down to `NB_TALL`) where the first panel's
-    /// rows per block would not fit in shared memory.
+    /// Block width: geqrf's tuning value, narrowed (down to `NB_TALL`) where the first
+    /// panel's rows per block would not fit in shared memory; ormqr's as wide as `T` fits.
     fn block_width(&self, entries: usize) -> usize {
         let mut nb = self.params.nb.min(NB_MAX);
-        if self.kind == Kind::Geqrf {
+        if self.kind == Kind::Ormqr {
+            let by_smem = (1..=self.params.nb_apply)
+                .rev()
+                .find(|k| (k * (k + 1) + k) * self.elem <= TFACTOR_SMEM)
+                .unwrap_or(1);
+            nb = self.params.nb_apply.min(by_smem) / 8 * 8;
+        } else if self.kind == Kind::Geqrf {
             let chunk = self.m.div_ceil(self.panel_grid(entries)).max(1);
             let fit = PANEL_SMEM / (chunk * self.elem) / 8 * 8;
             nb = nb.min(fit.max(NB_TALL));

@@ -118,14 +118,17 @@ __device__ Ssq block_ssq(Ssq s, Ssq* buf) {
 
 // Grid barrier of the entry's blocks: the counter only grows within a program, so round r
 // is passed once it holds (r + 1) * G arrivals.
+// The block's writes reach the arrival through the first block barrier and the release; the
+// acquire makes the others' visible, and the second block barrier passes that on (no full
+// fences).
 __device__ __forceinline__ void grid_bar(unsigned* cnt, unsigned target) {
     __syncthreads();
     if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(cnt, 1u);
-        while (*(volatile unsigned*)cnt < target) {
-        }
-        __threadfence();
+        asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(cnt) : "memory");
+        unsigned v;
+        do {
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(cnt) : "memory");
+        } while (v < target);
     }
     __syncthreads();
 }

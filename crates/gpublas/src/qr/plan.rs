@@ -41,7 +41,7 @@ impl QrParams {
         QrParams {
             nb: 64,
             nb_apply: 128,
-            chunk_budget: 2 << 20,
+            chunk_budget: 16 << 20,
             rc_min: 8,
             nb_min: 4,
             rows_per_block: 256,
@@ -369,16 +369,19 @@ mod tests {
         }
     }
 
+    /// The bound (twice cuSOLVER's `bufferSize` on the H100, CUDA 13, from `bench qr`)
+    /// and a default handle's 32 MiB less cuBLASLt's 4 MiB, whichever is smaller.
     #[test]
-    fn geqrf_parts_at_bench_shapes_stay_within_4_mib() {
-        for (m, n) in [
-            (8192, 8192),
-            (16384, 16384),
-            (1_000_000, 64),
-            (100_000, 256),
+    fn geqrf_parts_at_bench_shapes_stay_within_bounds() {
+        for (m, n, cusolver) in [
+            (8192, 8192, 71_303_168),
+            (16384, 16384, 89_128_960),
+            (1_000_000, 64, 145_870_080),
+            (100_000, 256, 14_821_632),
         ] {
             let p = f64_on_h100(Kind::Geqrf, m, n, 0).full();
-            assert!(p.own_bytes() <= 4 << 20, "{m} × {n}: {}", p.own_bytes());
+            let bound = (2 * cusolver).min(28 << 20);
+            assert!(p.own_bytes() <= bound, "{m} × {n}: {}", p.own_bytes());
         }
     }
 

@@ -354,12 +354,26 @@ __device__ void qr_small(const Qrp& j) {
 #pragma unroll
     for (int i = 0; i < 32; ++i) {
         if (i >= k) break;
-        // The column's norm below the diagonal (every lane its own; lane i's is used).
-        Ssq s = {0.0, 0.0};
+        // The column's norm below the diagonal (every lane its own; lane i's is used): a plain
+        // sum of squares in double, the scaled one only where that could overflow or lose
+        // small terms.
+        Ssq s = {1.0, 0.0};
+        double mx = 0.0;
 #pragma unroll
         for (int r = i + 1; r < 32; ++r) {
-            ssq_add(s, (double)rpart(a[r]));
-            ssq_add(s, ipart(a[r]));
+            const double re = (double)rpart(a[r]), im = ipart(a[r]);
+            s.ssq += re * re + im * im;
+            mx = fmax(mx, fmax(fabs(re), fabs(im)));
+        }
+        if (mx > 0x1p490 || (mx < 0x1p-490 && mx > 0.0)) {
+            const double inv = 1.0 / mx;
+            s.scale = mx;
+            s.ssq = 0.0;
+#pragma unroll
+            for (int r = i + 1; r < 32; ++r) {
+                const double re = (double)rpart(a[r]) * inv, im = ipart(a[r]) * inv;
+                s.ssq += re * re + im * im;
+            }
         }
         const double scale = __shfl_sync(0xffffffffu, s.scale, i);
         const double ssq = __shfl_sync(0xffffffffu, s.ssq, i);

@@ -47,11 +47,12 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
     pub kind: Kind,
     pub side: Side,
     pub op: Op,
+    /// Rows and columns of the matrix written; `k` the reflectors (geqrf: `min(m, n)`).
     pub m: usize,
     pub n: usize,
     pub k: usize,
-    pub written: BatchMut<'a, 'b, T>,
     /// The matrix written (A for geqrf and orgqr, C for ormqr) and its leading dimension.
+    pub written: BatchMut<'a, 'b, T>,
     pub ld_written: usize,
     /// ormqr's vectors and their leading dimension.
     pub a: Option<(Batch<'a, T>, usize)>,
@@ -62,6 +63,7 @@ pub(crate) struct Call<'a, 'b, T: Scalar> {
 }
 
 impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
+    /// A geqrf of the `m × n` matrices `a`, scalars to `tau`.
     pub(crate) fn geqrf(
         name: &'static str,
         a: BatchMut<'a, 'b, T>,
@@ -87,6 +89,7 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
         }
     }
 
+    /// An orgqr of the `m × n` matrices `a` from `k` reflectors and `tau`.
     pub(crate) fn orgqr(
         name: &'static str,
         a: BatchMut<'a, 'b, T>,
@@ -112,6 +115,7 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
         }
     }
 
+    /// An ormqr applying the `k` reflectors of `a` and `tau` to the `m × n` matrices `c`.
     pub(crate) fn ormqr(
         name: &'static str,
         (side, op): (Side, Op),

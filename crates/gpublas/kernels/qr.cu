@@ -413,33 +413,45 @@ __device__ void qr_small(const Qrp& j) {
 }
 
 // T (k x k, upper, zeros below; k <= 128) from G = V^H V and tau: T(i, i) = tau_i,
-// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). T is built in shared memory (row l by thread l),
-// column i of G staged there before its step; then T is written whole.
+// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). T is built in shared memory (row l by thread l);
+// G's columns and tau come in groups of TF_GROUP, all of a group's loads in flight at once
+// (one memory latency per group, not per column).
+#define TF_GROUP 8
 template <class T>
 __device__ void qr_tfactor(const Qrp& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
     const int k = (int)j.cols, l = threadIdx.x, kp = k + 1;
-    T* Ts = (T*)smem_raw;  // k x (k + 1), row-major: Ts[l * kp + p] = T(l, p)
-    T* gcol = Ts + k * kp;
+    T* Ts = (T*)smem_raw;           // k x (k + 1), row-major: Ts[l * kp + p] = T(l, p)
+    T* gblk = Ts + k * kp;          // TF_GROUP columns of G: gblk[c * k + p] = G(p, i0 + c)
+    T* tblk = gblk + TF_GROUP * k;  // their tau
     const int e = blockIdx.x;
     if (e >= j.ne) return;
     const T* Gm = (const T*)j.b + e * j.b_es;
     T* Tm = (T*)j.t + e * j.t_es;
     const T* tau = (const T*)j.tau + e * j.tau_s;
     const i64 gl = j.b_ld, tl = j.t_ld;
-    for (int i = 0; i < k; ++i) {
-        if (l < i) gcol[l] = Gm[l + i * gl];
-        __syncthreads();
-        const T ti = tau[i];
-        if (l < i) {
-            T acc = zero_of<T>();
-            for (int p = l; p < i; ++p) acc = addc(acc, mulc(Ts[l * kp + p], gcol[p]));
-            Ts[l * kp + i] = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
-        } else if (l == i) {
-            Ts[l * kp + i] = ti;
+    for (int i0 = 0; i0 < k; i0 += TF_GROUP) {
+        const int nc = min(TF_GROUP, k - i0);
+        for (int q = threadIdx.x; q < nc * k; q += blockDim.x) {
+            const int p = q % k, c = q / k;
+            gblk[q] = p < i0 + c ? Gm[p + (i0 + c) * gl] : zero_of<T>();
         }
+        if (threadIdx.x < nc) tblk[threadIdx.x] = tau[i0 + threadIdx.x];
         __syncthreads();
+        for (int c = 0; c < nc; ++c) {
+            const int i = i0 + c;
+            const T ti = tblk[c];
+            const T* gcol = gblk + c * k;
+            if (l < i) {
+                T acc = zero_of<T>();
+                for (int p = l; p < i; ++p) acc = addc(acc, mulc(Ts[l * kp + p], gcol[p]));
+                Ts[l * kp + i] = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
+            } else if (l == i) {
+                Ts[l * kp + i] = ti;
+            }
+            __syncthreads();
+        }
     }
     for (int q = threadIdx.x; q < k * k; q += blockDim.x) {
         const int r = q % k, c = q / k;

@@ -121,9 +121,12 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 /// Most columns of a panel (`QR_NB` in qr.cu): geqrf's block width at most.
 pub(crate) const NB_MAX: usize = 64;
 
-/// Most bytes of `T` built in shared memory (`qr_tfactor`): ormqr's blocks are as wide as
-/// `QrParams::nb_apply` allows within it.
-const TFACTOR_SMEM: usize = 132 << 10;
+/// Most bytes of `T` built in shared memory (`qr_tfactor`, with `TFACTOR_GROUP` columns of
+/// `G` and their scalars): ormqr's blocks are as wide as `QrParams::nb_apply` allows within it.
+const TFACTOR_SMEM: usize = 144 << 10;
+
+/// Columns of `G` the `T` kernel loads at once (`TF_GROUP` in qr.cu).
+pub(crate) const TFACTOR_GROUP: usize = 8;
 
 /// Most bytes of a panel block's rows kept in shared memory (`qr_panelsm`); taller panels
 /// work in global memory and re-read their rows once per column.
@@ -270,7 +273,7 @@ impl QrShape {
         if self.kind == Kind::Ormqr {
             let by_smem = (1..=self.params.nb_apply)
                 .rev()
-                .find(|k| (k * (k + 1) + k) * self.elem <= TFACTOR_SMEM)
+                .find(|k| (k * (k + 1) + TFACTOR_GROUP * (k + 1)) * self.elem <= TFACTOR_SMEM)
                 .unwrap_or(1);
             nb = self.params.nb_apply.min(by_smem) / 8 * 8;
         } else if self.kind == Kind::Geqrf {

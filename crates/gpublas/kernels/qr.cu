@@ -413,7 +413,8 @@ __device__ void qr_small(const Qrp& j) {
 }
 
 // T (k x k, upper, zeros below; k <= 128) from G = V^H V and tau: T(i, i) = tau_i,
-// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). T is built in shared memory (row l by thread l);
+// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). T is built in shared memory (row l by threads
+// 4l .. 4l + 3);
 // G's columns and tau come in groups of TF_GROUP, all of a group's loads in flight at once
 // (one memory latency per group, not per column).
 #define TF_GROUP 8
@@ -421,7 +422,7 @@ template <class T>
 __device__ void qr_tfactor(const Qrp& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int k = (int)j.cols, l = threadIdx.x, kp = k + 1;
+    const int k = (int)j.cols, kp = k + 1, row = threadIdx.x >> 2, part = threadIdx.x & 3;
     T* Ts = (T*)smem_raw;           // k x (k + 1), row-major: Ts[l * kp + p] = T(l, p)
     T* gblk = Ts + k * kp;          // TF_GROUP columns of G: gblk[c * k + p] = G(p, i0 + c)
     T* tblk = gblk + TF_GROUP * k;  // their tau
@@ -443,13 +444,14 @@ __device__ void qr_tfactor(const Qrp& j) {
             const int i = i0 + c;
             const T ti = tblk[c];
             const T* gcol = gblk + c * k;
-            if (l < i) {
-                T acc = zero_of<T>();
-                for (int p = l; p < i; ++p) acc = addc(acc, mulc(Ts[l * kp + p], gcol[p]));
-                Ts[l * kp + i] = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
-            } else if (l == i) {
-                Ts[l * kp + i] = ti;
-            }
+            // Four threads per row, each every fourth term of the row's dot, then a butterfly.
+            T acc = zero_of<T>();
+            if (row < i)
+                for (int p = row + part; p < i; p += 4) acc = addc(acc, mulc(Ts[row * kp + p], gcol[p]));
+            acc = addc(acc, shd(acc, 1));
+            acc = addc(acc, shd(acc, 2));
+            if (part == 0 && row < i) Ts[row * kp + i] = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
+            if (part == 0 && row == i) Ts[row * kp + i] = ti;
             __syncthreads();
         }
     }
@@ -521,7 +523,7 @@ __device__ void qr_identity(const Qrp& j) {
     extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_panelsm_##TAG(Qrp j) { qr_panel<T, true>(j); } \
     extern "C" __global__ void __launch_bounds__(128) qr_small_##TAG(Qrp j) { qr_small<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(128) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(512) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); }
 QR_KERNELS(s, float)

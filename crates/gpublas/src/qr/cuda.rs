@@ -121,7 +121,7 @@ pub(crate) fn launch<T: Scalar>(
             j.cols = k as i64;
             j.tau = tau_at(k0);
             let smem = ((k * (k + 1) + TFACTOR_GROUP * (k + 1)) * elem as usize) as u32;
-            let threads = (k as u32).div_ceil(32).max(1) * 32;
+            let threads = (4 * k as u32).div_ceil(32).max(1) * 32;
             let mut prm = [param(&j)];
             s.launch_with(
                 &QR,

@@ -208,6 +208,14 @@ impl<R> Results<'_, R> {
     pub(crate) fn is_host(&self) -> bool {
         matches!(self, Results::Host(_))
     }
+
+    /// The same destination, borrowed again (to hand it to one part of a call and keep it).
+    pub(crate) fn reborrow(&mut self) -> Results<'_, R> {
+        match self {
+            Results::Host(s) => Results::Host(s),
+            Results::Device(b) => Results::Device(b),
+        }
+    }
 }
 
 /// Elements spanned by a vector of `n` elements at increment `inc` (`None` on overflow).

@@ -60,12 +60,33 @@ pub(crate) trait Routine {
 /// Runs one call of a routine: the single implementation of the query → check → choose →
 /// lease → run path (F2) behind every family.
 pub(crate) fn drive<R: Routine>(h: &mut Handle, r: &mut R) -> Result<Status, Error> {
-    let out = drive_steps(h, r);
+    let out = drive_steps(h, r, Pass::Run);
     r.finish(h);
     out
 }
 
-fn drive_steps<R: Routine>(h: &mut Handle, r: &mut R) -> Result<Status, Error> {
+/// How far a call goes through [`drive`]: all the way, or only through its checks (sizes,
+/// operands, the plan a fixed workspace leaves it), as a driver checks each part before any
+/// part writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    Check,
+    Run,
+}
+
+/// [`drive`], or only its checks (`Pass::Check`: nothing is leased, launched or written, and
+/// no degraded call is counted).
+pub(crate) fn drive_pass<R: Routine>(
+    h: &mut Handle,
+    r: &mut R,
+    pass: Pass,
+) -> Result<Status, Error> {
+    let out = drive_steps(h, r, pass);
+    r.finish(h);
+    out
+}
+
+fn drive_steps<R: Routine>(h: &mut Handle, r: &mut R, pass: Pass) -> Result<Status, Error> {
     // 1. sizes and shapes, and the plan they call for
     r.check_sizes()?;
     let full = r.full(h)?;
@@ -77,12 +98,16 @@ fn drive_steps<R: Routine>(h: &mut Handle, r: &mut R) -> Result<Status, Error> {
     // 3. operands (F7)
     r.check_operands(h)?;
     let Some(full) = full else {
-        return r.quick_return(h);
+        return match pass {
+            Pass::Run => r.quick_return(h),
+            Pass::Check => Ok(Status::Success),
+        };
     };
     // 4. the workspace: the full plan, or the best that fits a fixed workspace (M6, F8)
     let (plan, status) = match h.fixed_capacity() {
         Some(cap) if full.total() > cap => match r.fitted(cap)? {
             Some(p) if p == full => (p, Status::Success),
+            Some(_) if pass == Pass::Check => return Ok(Status::PerfDegraded),
             Some(p) => {
                 let st = h.note_degraded(r.name(), full.total(), p.total());
                 (p, st)
@@ -94,10 +119,50 @@ fn drive_steps<R: Routine>(h: &mut Handle, r: &mut R) -> Result<Status, Error> {
         },
         _ => (full, Status::Success),
     };
+    if pass == Pass::Check {
+        return Ok(status);
+    }
     let lease = h.device_malloc(&plan.sizes())?;
     // 5. compute
     r.run(&lease, &plan)?;
     Ok(status)
+}
+
+/// Runs a call made of `parts` routine calls in order (a LAPACK driver: `gesv` is `getrf`
+/// then `getrs`). `part(h, i, pass)` builds part `i` and takes it through [`drive_pass`].
+/// Every part is checked before the first runs, so a call that one part would refuse (a bad
+/// argument, a fixed workspace below a part's minimum) writes nothing (F2); a size query
+/// records the largest part's need (M8); the parts' degraded runs count as one call.
+pub(crate) fn drive_parts(
+    h: &mut Handle,
+    parts: usize,
+    mut part: impl FnMut(&mut Handle, usize, Pass) -> Result<Status, Error>,
+) -> Result<Status, Error> {
+    if !h.is_device_memory_size_query() {
+        for i in 0..parts {
+            // The status is the run's to give.
+            let _ = part(h, i, Pass::Check)?;
+        }
+    }
+    let before = h.degraded_count();
+    let mut statuses = smallvec::SmallVec::<[Status; 4]>::new();
+    let out = (0..parts).try_for_each(|i| {
+        statuses.push(part(h, i, Pass::Run)?);
+        Ok::<_, Error>(())
+    });
+    h.count_as_one_call(before);
+    out.map(|()| combined(&statuses))
+}
+
+/// The status of a call made of parts: a size query's `SizeIncreased` if any part raised the
+/// size, `PerfDegraded` if any part ran reduced, else the first part's.
+pub(crate) fn combined(parts: &[Status]) -> Status {
+    for s in [Status::SizeIncreased, Status::PerfDegraded] {
+        if parts.contains(&s) {
+            return s;
+        }
+    }
+    parts.first().copied().unwrap_or(Status::Success)
 }
 
 /// The most batch entries per launch, at most `batch`, for which `fits(entries)` holds (F8):

@@ -17,6 +17,10 @@
 //   cholp: the same tiles, a block of 16 columns per three barriers, order <= 64 (cholp4) or
 //          <= 128 (cholp8, not for double2);
 //   init:  info = 0 per entry.
+//   getri's: diaginfo (info at the first zero of U's diagonal), take (a block of L moved to
+//          the workspace, zeros left behind), colperm + colgather (the column interchanges as
+//          one permutation, applied to groups of rows held in shared memory) or colswap (the
+//          interchanges one by one, a thread per row, where there is no room for that).
 
 #define MAXT 256
 #define LEAF 32
@@ -34,6 +38,7 @@ struct Sol {
     int pivot, reverse, lower, grid, ne, smem_rows;
     int aux;             // lu: the leaf's number (its exchange tag); perm/gather: i32s per entry
     int pad;
+    u64 w; i64 wld, wes; // take: the block of L in the workspace
 };
 
 
@@ -1327,6 +1332,120 @@ __device__ void lur(const Sol& j) {
     }
 }
 
+__device__ __forceinline__ bool is_zero(float v) { return v == 0.f; }
+__device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }
+__device__ __forceinline__ bool is_zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
+__device__ __forceinline__ bool is_zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+
+// getri: info = the first zero on the diagonal (1-based), one block per entry.
+template <class T>
+__device__ void diag_info(const Sol& j) {
+    pdl_enter();
+    __shared__ int first;
+    const i64 e = blockIdx.x;
+    if (e >= j.ne) return;
+    const T* A = (const T*)j.a + e * j.es;
+    const int n = (int)j.cols;
+    if (threadIdx.x == 0) first = n;
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        if (is_zero(A[i + i * j.ld])) atomicMin(&first, i);
+    __syncthreads();
+    int* info = (int*)j.info + e * j.info_s;
+    if (threadIdx.x == 0 && first < n && *info == 0) *info = first + 1;
+}
+
+// getri: the rows × cols block at a (its first row on the diagonal) hands L's part to w:
+// w = the unit lower trapezoid (ones on the diagonal, zeros above); a's strict lower part = 0.
+template <class T>
+__device__ void take_lower(const Sol& j) {
+    pdl_enter();
+    const i64 per = (j.rows * j.cols + blockDim.x - 1) / blockDim.x;
+    const i64 e = blockIdx.x / per;
+    const i64 t = (blockIdx.x % per) * blockDim.x + threadIdx.x;
+    if (e >= j.ne || t >= j.rows * j.cols) return;
+    const i64 r = t % j.rows, k = t / j.rows;
+    T* a = (T*)j.a + e * j.es + r + k * j.ld;
+    T* w = (T*)j.w + e * j.wes + r + k * j.wld;
+    if (r > k) {
+        *w = *a;
+        *a = zero_of<T>();
+    } else {
+        *w = r == k ? real_of<T>(1.0) : zero_of<T>();
+    }
+}
+
+// getri: LAPACK's column interchanges n-2 .. 0 as one permutation per entry: column c of the
+// result is column perm[c] of the input (one thread walks them in shared memory).
+__device__ void col_perm(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    int* occ = (int*)smem_raw;
+    const i64 e = blockIdx.x;
+    if (e >= j.ne) return;
+    const int n = (int)j.cols;
+    const int* piv = (const int*)j.piv + e * j.piv_s;
+    int* perm = (int*)j.slots + e * j.aux;
+    for (int t = threadIdx.x; t < n; t += blockDim.x) occ[t] = t;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int c = n - 2; c >= 0; --c) {
+            const int p = piv[c] - 1;
+            // A pivot outside the matrix is ignored: nothing outside it is ever touched.
+            if (p < 0 || p >= n || p == c) continue;
+            const int x = occ[c];
+            occ[c] = occ[p];
+            occ[p] = x;
+        }
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < n; t += blockDim.x) perm[t] = occ[t];
+}
+
+// getri: the permutation applied to smem_rows rows per block: read permuted into shared
+// memory (consecutive threads on consecutive rows of a column), then written back in order.
+template <class T>
+__device__ void col_gather(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* buf = (T*)smem_raw;
+    const i64 n = j.cols, R = j.smem_rows;
+    const i64 groups = (n + R - 1) / R;
+    const i64 e = blockIdx.x / groups, r0 = (blockIdx.x % groups) * R;
+    if (e >= j.ne) return;
+    const i64 rows = min(R, n - r0);
+    const int* perm = (const int*)j.slots + e * j.aux;
+    T* A = (T*)j.a + e * j.es + r0;
+    for (i64 t = threadIdx.x; t < rows * n; t += blockDim.x) {
+        const i64 r = t % rows, c = t / rows;
+        buf[t] = A[r + (i64)perm[c] * j.ld];
+    }
+    __syncthreads();
+    for (i64 t = threadIdx.x; t < rows * n; t += blockDim.x) {
+        const i64 r = t % rows, c = t / rows;
+        A[r + c * j.ld] = buf[t];
+    }
+}
+
+// getri: the column interchanges one by one, a thread per row (no room for the permutation).
+template <class T>
+__device__ void col_swap(const Sol& j) {
+    pdl_enter();
+    const i64 n = j.cols;
+    const i64 nrb = (n + blockDim.x - 1) / blockDim.x;
+    const i64 e = blockIdx.x / nrb, r = (blockIdx.x % nrb) * blockDim.x + threadIdx.x;
+    if (e >= j.ne || r >= n) return;
+    T* row = (T*)j.a + e * j.es + r;
+    const int* piv = (const int*)j.piv + e * j.piv_s;
+    for (i64 c = n - 2; c >= 0; --c) {
+        const i64 p = (i64)piv[c] - 1;
+        if (p < 0 || p >= n || p == c) continue;
+        T x = row[c * j.ld];
+        row[c * j.ld] = row[p * j.ld];
+        row[p * j.ld] = x;
+    }
+}
+
 __device__ void init(const Sol& j) {
     pdl_enter();
     const i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -1342,7 +1461,11 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(LEAF) sol_chol_##TAG(Sol j) { chol<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) sol_cholr4_##TAG(Sol j) { cholr<T, 4>(j); } \
     extern "C" __global__ void __launch_bounds__(256) sol_cholp4_##TAG(Sol j) { cholp<T, 4>(j); } \
-    extern "C" __global__ void __launch_bounds__(128) sol_lur64_##TAG(Sol j) { lur<T, 64, 2>(j); }
+    extern "C" __global__ void __launch_bounds__(128) sol_lur64_##TAG(Sol j) { lur<T, 64, 2>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of
 // the four 128 registers allow: 240 -> 230 us for 10000 double 32 x 32 on the H100; double2's
 // rows need their registers).
@@ -1374,4 +1497,5 @@ LU_REGS_ALL(c, float2)
 LU_REGS(z, double2, 4, 2) LU_REGS(z, double2, 4, 4)
 extern "C" __global__ void __launch_bounds__(MAXT) sol_init(Sol j) { init(j); }
 extern "C" __global__ void __launch_bounds__(MAXT) sol_perm(Sol j) { perm(j); }
+extern "C" __global__ void __launch_bounds__(MAXT) sol_colperm(Sol j) { col_perm(j); }
 #endif

@@ -5,7 +5,8 @@ use super::plan::{lu_regs_fit, lu_whole, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUN
 use super::program::SolverStep as Step;
 use super::DevInts;
 use crate::device::{param, Stream};
-use crate::exec::program::M;
+use crate::exec::cuda::Bases;
+use crate::exec::program::{Space, M};
 use crate::kernels::SOLVER;
 use crate::{Error, Scalar};
 
@@ -36,19 +37,24 @@ struct Sol {
     smem_rows: i32,
     aux: i32,
     pad: i32,
+    /// getri's block of L: its first element for entry e0, leading dimension, entry distance.
+    w: u64,
+    wld: i64,
+    wes: i64,
 }
 
-/// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose matrices start at
-/// `c.0` (entry `e0`) and lie `c.1` elements apart, with pivots, info and scratch at `d`; on
-/// the side lane (`side`) a panel takes at most `side_grid` blocks (and at most the plan's).
+/// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose spaces start where
+/// `bases` says (matrices in C, `c.1` elements apart), with pivots, info and scratch at `d`;
+/// on the side lane (`side`) a panel takes at most `side_grid` blocks (and at most the plan's).
 pub(crate) fn launch<T: Scalar>(
     s: &Stream,
     st: &Step,
-    c: (u64, i64),
+    bases: &Bases,
     (e0, ne): (usize, usize),
     d: &DevInts,
     side: bool,
 ) -> Result<(), Error> {
+    let c = bases.c;
     let grid_cap = |rows| {
         if side {
             d.params.side_grid_for(rows)
@@ -252,6 +258,85 @@ pub(crate) fn launch<T: Scalar>(
                 )?;
             }
             Ok(())
+        }
+        Step::DiagInfo { n, a } => {
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            j.cols = n as i64;
+            let mut prm = [param(&j)];
+            s.launch(
+                &SOLVER,
+                &format!("sol_diaginfo_{tag}"),
+                ne as u32,
+                256,
+                &mut prm,
+            )
+        }
+        Step::TakeLower { rows, cols, a, w } => {
+            if rows == 0 || cols == 0 {
+                return Ok(());
+            }
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            let (wb, wes) = bases.of(Space::E);
+            (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
+            let blocks = (rows * cols).div_ceil(256) * ne;
+            let mut prm = [param(&j)];
+            s.launch(
+                &SOLVER,
+                &format!("sol_take_{tag}"),
+                blocks as u32,
+                256,
+                &mut prm,
+            )
+        }
+        Step::ColSwaps { n, a } => {
+            if n < 2 {
+                return Ok(());
+            }
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            j.cols = n as i64;
+            let row_bytes = n * elem as usize;
+            if d.swap == 0 || row_bytes > PANEL_SMEM {
+                // No room for the permutation (or a row does not fit shared memory): one
+                // thread per row takes the interchanges one by one.
+                let mut prm = [param(&j)];
+                let blocks = n.div_ceil(128) * ne;
+                return s.launch(
+                    &SOLVER,
+                    &format!("sol_colswap_{tag}"),
+                    blocks as u32,
+                    128,
+                    &mut prm,
+                );
+            }
+            // The interchanges as one permutation (one thread walks them in shared memory),
+            // then every row group read permuted into shared memory and written back.
+            j.slots = d.swap + (e0 - d.first) as u64 * d.swap_s as u64 * 4;
+            j.aux = d.swap_s as i32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &SOLVER,
+                "sol_colperm",
+                (ne as u32, 1, 1),
+                (256, (n * 4) as u32),
+                false,
+                &mut prm,
+            )?;
+            let rows = (PANEL_SMEM / row_bytes).clamp(1, 32);
+            j.smem_rows = rows as i32;
+            let blocks = n.div_ceil(rows) * ne;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &SOLVER,
+                &format!("sol_colgather_{tag}"),
+                (blocks as u32, 1, 1),
+                (256, (rows * row_bytes) as u32),
+                false,
+                &mut prm,
+            )
         }
         Step::Chol { lower, n, a, k0 } => {
             j.a = at(a);

@@ -4,15 +4,25 @@
 
 use super::program::SolverStep as Step;
 use super::HostInts;
+use crate::exec::host::Spaces;
+use crate::exec::program::Space;
 use crate::{Error, RealScalar, Scalar};
 
-/// Runs one solver step on entry `e`'s matrix `c`, with pivots and info in `hi`.
+/// Runs one solver step on entry `e`, whose written matrix is space C (E: getri's block of
+/// `L`), with pivots and info in `hi`.
 pub(crate) fn exec<T: Scalar>(
-    c: &mut [T],
+    spaces: &mut Spaces<'_, T>,
     s: &Step,
     hi: &mut HostInts,
     e: usize,
 ) -> Result<(), Error> {
+    if let Step::TakeLower { rows, cols, a, w } = *s {
+        let ws = spaces.take(Space::E)?;
+        let r = take_lower(&mut *spaces.c, ws, (rows, cols), a, w);
+        spaces.put(Space::E, ws);
+        return r;
+    }
+    let c = &mut *spaces.c;
     let kp = hi.kmin;
     let outside = || Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"));
     match *s {
@@ -111,6 +121,39 @@ pub(crate) fn exec<T: Scalar>(
                 }
             }
         }
+        Step::DiagInfo { n, a } => {
+            if n > 0 && a.off + (n - 1) * (a.ld + 1) >= c.len() {
+                return Err(outside());
+            }
+            let zero = (0..n).find(|&i| c[a.off + i * (a.ld + 1)] == T::zero());
+            if let (Some(i), Some(x)) = (zero, hi.info.get_mut(e)) {
+                if *x == 0 {
+                    *x = (i + 1) as i32;
+                }
+            }
+        }
+        Step::ColSwaps { n, a } => {
+            if n == 0 {
+                return Ok(());
+            }
+            if a.off + (n - 1) * (a.ld + 1) >= c.len() {
+                return Err(outside());
+            }
+            for j in (0..n - 1).rev() {
+                let p = hi.piv.get(e * kp + j).copied().unwrap_or(0);
+                // A pivot outside the matrix is ignored (never read out of bounds).
+                if p < 1 || p as usize > n {
+                    continue;
+                }
+                let p = p as usize - 1;
+                if p != j {
+                    for r in 0..n {
+                        c.swap(a.off + r + j * a.ld, a.off + r + p * a.ld);
+                    }
+                }
+            }
+        }
+        Step::TakeLower { .. } => {}
         Step::Chol { lower, n, a, k0 } => {
             if n == 0 || hi.info[e] != 0 {
                 return Ok(());
@@ -157,6 +200,42 @@ pub(crate) fn exec<T: Scalar>(
                     }
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// getri's `TakeLower` on the host: `w` gets the unit lower trapezoid of the block at `a`,
+/// whose strictly lower part becomes zero.
+fn take_lower<T: Scalar>(
+    c: &mut [T],
+    w: &mut [T],
+    (rows, cols): (usize, usize),
+    a: crate::exec::program::M,
+    wm: crate::exec::program::M,
+) -> Result<(), Error> {
+    if rows == 0 || cols == 0 {
+        return Ok(());
+    }
+    let (last_a, last_w) = (
+        a.off + (rows - 1) + (cols - 1) * a.ld,
+        wm.off + (rows - 1) + (cols - 1) * wm.ld,
+    );
+    if last_a >= c.len() || last_w >= w.len() {
+        return Err(Error::InvalidValue(
+            "getri's block of L lies outside its matrix or the workspace".into(),
+        ));
+    }
+    for k in 0..cols {
+        for r in 0..rows {
+            let (x, y) = (a.off + r + k * a.ld, wm.off + r + k * wm.ld);
+            w[y] = if r > k {
+                std::mem::replace(&mut c[x], T::zero())
+            } else if r == k {
+                T::one()
+            } else {
+                T::zero()
+            };
         }
     }
     Ok(())

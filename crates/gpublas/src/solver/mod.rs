@@ -19,16 +19,18 @@
 
 mod api;
 pub(crate) mod cuda;
+mod drivers;
 pub(crate) mod host;
 pub(crate) mod plan;
 mod program;
 
 pub use crate::qr::api::*;
 pub use api::*;
+pub use drivers::*;
 
 use crate::blas3;
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
-use crate::common::plan::{drive, Routine};
+use crate::common::plan::{combined, drive, drive_pass, Pass, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer, Stream};
 use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands};
@@ -45,6 +47,8 @@ pub(crate) enum Kind {
     Getrs,
     Potrf,
     Potrs,
+    /// The inverse from getrf's factors and pivots, in place.
+    Getri,
 }
 
 /// One call's arguments, for every routine and form.
@@ -123,7 +127,7 @@ impl FamilySteps for Ints {
         side: bool,
     ) -> Result<(), Error> {
         match self {
-            Ints::Dev(d) => cuda::launch::<T>(stream, step, bases.c, entries, d, side),
+            Ints::Dev(d) => cuda::launch::<T>(stream, step, bases, entries, d, side),
             Ints::Host(_) => Err(no_ints()),
         }
     }
@@ -135,7 +139,7 @@ impl FamilySteps for Ints {
         entry: usize,
     ) -> Result<(), Error> {
         match self {
-            Ints::Host(hi) => host::exec(&mut *spaces.c, step, hi, entry),
+            Ints::Host(hi) => host::exec(spaces, step, hi, entry),
             Ints::Dev(_) => Err(no_ints()),
         }
     }
@@ -209,7 +213,10 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 
     fn factors(&self) -> bool {
-        matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
+        matches!(
+            self.kind,
+            Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf | Kind::Getri
+        )
     }
 
     /// Size and shape checks (F2 step 1), spans included.
@@ -217,7 +224,11 @@ impl<T: Scalar> Call<'_, '_, T> {
         let name = self.name;
         let batch = self.written.count();
         if self.factors() {
-            let rows = if self.kind == Kind::Potrf { "n" } else { "m" };
+            let rows = if matches!(self.kind, Kind::Potrf | Kind::Getri) {
+                "n"
+            } else {
+                "m"
+            };
             check_ld(name, "lda", self.ld_written, self.m, rows)?;
             span_or(name, mat_span(self.m, self.n, self.ld_written), &|| {
                 self.written_why()
@@ -578,25 +589,40 @@ fn solve_one_column<T: Scalar>(h: &mut Handle, mut c: Call<'_, '_, T>) -> Result
     Ok(combined(&statuses?))
 }
 
-/// The status of a call made of parts: a size query's `SizeIncreased` if any part raised the
-/// size, `PerfDegraded` if any part ran reduced, else the first part's.
-fn combined(parts: &[Status]) -> Status {
-    for s in [Status::SizeIncreased, Status::PerfDegraded] {
-        if parts.contains(&s) {
-            return s;
-        }
-    }
-    parts.first().copied().unwrap_or(Status::Success)
+fn run_driven<T: Scalar>(h: &mut Handle, c: Call<'_, '_, T>) -> Result<Status, Error> {
+    drive(h, &mut routine(c))
 }
 
-fn run_driven<T: Scalar>(h: &mut Handle, c: Call<'_, '_, T>) -> Result<Status, Error> {
-    let mut r = SolverRoutine {
+fn routine<'a, 'b, T: Scalar>(c: Call<'a, 'b, T>) -> SolverRoutine<'a, 'b, T> {
+    SolverRoutine {
         call: c,
         lt: None,
         shape: None,
         placeholder: DeviceBuffer::<T>::placeholder(0),
-    };
-    drive(h, &mut r)
+    }
+}
+
+/// [`run`] as one part of a driver (`Pass::Check`: only the checks). A one-column solve's
+/// parts (interchanges, trsv) need no workspace a fixed one could lack, so its checks are
+/// the call's sizes and operands.
+pub(crate) fn run_pass<T: Scalar>(
+    h: &mut Handle,
+    mut c: Call<'_, '_, T>,
+    pass: Pass,
+) -> Result<Status, Error> {
+    let one_column = matches!(c.kind, Kind::Getrs | Kind::Potrs) && c.n == 1;
+    match pass {
+        Pass::Run => run(h, c),
+        Pass::Check if one_column && !c.interchanges_only => {
+            if !T::COMPLEX && c.op == Op::C {
+                c.op = Op::T;
+            }
+            c.check_sizes()?;
+            c.check_operands(h)?;
+            Ok(Status::Success)
+        }
+        Pass::Check => drive_pass(h, &mut routine(c), pass),
+    }
 }
 
 /// info = 0 for every entry (a quick return).
@@ -717,7 +743,11 @@ fn run_host<T: Scalar>(
     steps: &[Step],
 ) -> Result<(), Error> {
     let batch = c.written.count();
-    let kp = if c.kind == Kind::Getrs { c.m } else { c.kmin() };
+    let kp = if matches!(c.kind, Kind::Getrs | Kind::Getri) {
+        c.m
+    } else {
+        c.kmin()
+    };
     let mut hi = HostInts {
         piv: vec![0; batch * kp],
         kmin: kp,

@@ -114,6 +114,11 @@ pub(crate) struct SolverParams {
     /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
     /// 16384 and 32768 with blocks of 1024; 1 MiB keeps the call within 4 MiB.
     pub chol_trail_budget: usize,
+    /// getri's block of columns (`n × nb` of `L` in E while the block is solved): the widest
+    /// multiple of 16 up to `getri_nb_max` whose block fits `getri_budget` bytes. The block's
+    /// product has `nb` columns, so wider blocks read the rest of the matrix fewer times.
+    pub getri_nb_max: usize,
+    pub getri_budget: usize,
 }
 
 impl Default for SolverParams {
@@ -143,6 +148,8 @@ impl SolverParams {
             chol_ahead_min: 8192,
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
+            getri_nb_max: 128,
+            getri_budget: 3 << 20,
         }
     }
 
@@ -279,6 +286,8 @@ pub(crate) struct SolverPlan {
     pub teblocks: usize,
     /// Element offset in E of those blocks.
     pub e_trail: usize,
+    /// getri's block of columns (0 for the other routines).
+    pub wnb: usize,
     /// Blocks of the panel kernel (1: no exchange slots).
     pub grid: usize,
     /// i32 values per entry gathered in the workspace (host-routed pivots and info).
@@ -401,6 +410,12 @@ impl SolverShape {
         match self.kind {
             Kind::Getrs if self.interchanges_only => (0, 0),
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
+            // getri's largest solves: the top level of inverting U in place.
+            Kind::Getri if self.m > INV_NB => {
+                let n1 = split(self.m);
+                (n1, n1)
+            }
+            Kind::Getri => (0, 0),
             _ if self.whole_lu() => (0, 0),
             // The blocked Cholesky's panel solves (its diagonal blocks' solves are smaller).
             Kind::Potrf if self.chol_nb().is_some() => {
@@ -465,6 +480,9 @@ impl SolverShape {
                 self.kmin()
             }
             Kind::Getrs => self.m,
+            // getri's column interchanges as one permutation, applied to rows held in shared
+            // memory (a row that does not fit takes the interchanges one by one).
+            Kind::Getri if self.m * self.elem <= PANEL_SMEM => return self.m,
             _ => 0,
         };
         if k == 0 {
@@ -511,7 +529,21 @@ impl SolverShape {
     }
 
     fn info_kind(&self) -> bool {
-        matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf)
+        matches!(
+            self.kind,
+            Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf | Kind::Getri
+        )
+    }
+
+    /// getri's block of columns for the full plan (0 for the other routines).
+    fn getri_nb(&self) -> usize {
+        if self.kind != Kind::Getri {
+            return 0;
+        }
+        let fit = self.params.getri_budget / (self.m * self.elem).max(1);
+        (fit / 16 * 16)
+            .clamp(16, self.params.getri_nb_max)
+            .min(self.m.max(1))
     }
 
     fn with(
@@ -528,6 +560,7 @@ impl SolverShape {
             tnb: trail.0,
             teblocks: trail.1,
             e_trail: 0,
+            wnb: self.getri_nb(),
             grid,
             ints: self.ints(),
             swap: self.swap_ints(),
@@ -543,7 +576,14 @@ impl SolverShape {
     fn lay_out_e(&self, p: &mut SolverPlan) {
         let q = p.p3;
         let leaves = if q.uses_e { q.eblocks * q.nb * q.nb } else { 0 };
-        let side = leaves.max(self.herk_e(p.hnb, p.heblocks));
+        // getri's block of L and its inverted leaves of U use E after (or before) its solves
+        // are done with theirs.
+        let getri = if self.kind == Kind::Getri {
+            (self.m * p.wnb).max(INV_NB * INV_NB)
+        } else {
+            0
+        };
+        let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
         let trail = if self.trail_n() > 0 {
             p.teblocks * p.tnb * p.tnb
         } else {
@@ -704,6 +744,11 @@ impl SolverShape {
                 self.lay_out_e(&mut p);
                 continue;
             }
+            if p.wnb > 8 {
+                p.wnb = (p.wnb / 2).max(8);
+                self.lay_out_e(&mut p);
+                continue;
+            }
             if self.herk_n() > 0 && p.hnb > 8 {
                 p.hnb = (p.hnb / 2).max(8);
                 self.lay_out_e(&mut p);
@@ -724,8 +769,9 @@ impl SolverShape {
                 return None;
             }
             p = q;
-            let least_blocks =
-                (self.herk_n() == 0 || p.hnb <= 8) && (self.trail_n() == 0 || p.tnb <= 8);
+            let least_blocks = (self.herk_n() == 0 || p.hnb <= 8)
+                && (self.trail_n() == 0 || p.tnb <= 8)
+                && p.wnb <= 8;
             if p.own_bytes() > cap && p.p3.subst && least_blocks {
                 return None;
             }
@@ -746,6 +792,12 @@ impl SolverShape {
                 if blocks == 1 { "one" } else { "two" },
                 if blocks == 1 { "" } else { "s" },
                 self.elem
+            ));
+        }
+        if self.kind == Kind::Getri {
+            t.push_str(&format!(
+                " and {} × 8 elements of {} bytes (getri's block of L)",
+                self.m, self.elem
             ));
         }
         t.push_str(&format!("; workspace is handed out in {CHUNK}-byte chunks"));

@@ -56,6 +56,20 @@ pub(crate) enum SolverStep {
     },
     /// The start: info 0 for every entry, the panel's exchange records cleared.
     Init,
+    /// getri: info = the first zero on the diagonal of the order-`n` matrix at `a` (1-based).
+    DiagInfo { n: usize, a: M },
+    /// getri: the `rows × cols` block at `a` (its first row on the diagonal) hands `L`'s part
+    /// to `w`: `w` gets the unit lower trapezoid (ones on its diagonal, zeros above), and the
+    /// block's strictly lower part becomes zero.
+    TakeLower {
+        rows: usize,
+        cols: usize,
+        a: M,
+        w: M,
+    },
+    /// getri: the column interchanges `n − 2, …, 0` (LAPACK's, after the inverse) on the
+    /// order-`n` matrix at `a`.
+    ColSwaps { n: usize, a: M },
 }
 
 /// A step of a solver program.
@@ -271,6 +285,141 @@ impl Builder<'_> {
         rank_k_steps(&mut self.v, &r, nb, blocks);
     }
 
+    /// The upper triangle of the order-`nc` diagonal block at `c0` (non-unit) inverted in
+    /// place: `inv(U12) = −inv(U11) U12 inv(U22)` as two solves with the triangles as they are,
+    /// then both halves; leaves of at most 32 inverted in E and written back (only the upper
+    /// triangle: `L` shares the block).
+    fn upper_inverse(&mut self, c0: usize, nc: usize) {
+        let a11 = at(self.c, c0, c0);
+        if nc <= INV_NB {
+            let e = mat(Space::E, 0, INV_NB, 0);
+            self.v.push(Step::TriInv {
+                lower: false,
+                unit: false,
+                n: nc,
+                src: a11,
+                dst: e,
+                count: 1,
+            });
+            self.v.push(Step::Tri {
+                lower: false,
+                herm: false,
+                n: nc,
+                src: e,
+                dst: a11,
+                beta: K::Zero,
+                count: 1,
+            });
+            return;
+        }
+        let n1 = split(nc);
+        let n2 = nc - n1;
+        let (a12, a22) = (at(self.c, c0, c0 + n1), at(self.c, c0 + n1, c0 + n1));
+        self.trsm(
+            Side::Left,
+            Uplo::Upper,
+            Op::N,
+            Diag::NonUnit,
+            n1,
+            n2,
+            a11,
+            a12,
+        );
+        self.trsm(
+            Side::Right,
+            Uplo::Upper,
+            Op::N,
+            Diag::NonUnit,
+            n1,
+            n2,
+            a22,
+            a12,
+        );
+        self.v.push(Step::Scale {
+            tri: None,
+            herm: false,
+            m: n1,
+            n: n2,
+            dst: a12,
+            beta: K::MinusOne,
+        });
+        self.upper_inverse(c0, n1);
+        self.upper_inverse(c0 + n1, n2);
+    }
+
+    /// getri after `inv(U)`: `X L = inv(U)` solved for `X = inv(A)` (before the column
+    /// interchanges) in blocks of `wnb` columns from the right, as LAPACK's `getri`: each
+    /// block's part of `L` moves to E (zeros left behind), one product subtracts the solved
+    /// columns' share, and the unit lower diagonal block is solved in pieces of 32 from the
+    /// right (a product and a substitution each).
+    fn inverse_times_l(&mut self, n: usize) {
+        let nb = self.p.wnb.max(1);
+        let w = mat(Space::E, 0, n, 0);
+        let mut j = (n - 1) / nb * nb;
+        loop {
+            let jb = nb.min(n - j);
+            self.v.push(Step::Family(SolverStep::TakeLower {
+                rows: n - j,
+                cols: jb,
+                a: at(self.c, j, j),
+                w,
+            }));
+            if j + jb < n {
+                self.v.push(Step::Gemm {
+                    ta: Op::N,
+                    tb: Op::N,
+                    m: n,
+                    n: jb,
+                    k: n - j - jb,
+                    alpha: K::MinusOne,
+                    a: at(self.c, 0, j + jb),
+                    b: at(w, jb, 0),
+                    beta: K::One,
+                    c: at(self.c, 0, j),
+                    count: 1,
+                });
+            }
+            let mut p = (jb - 1) / INV_NB * INV_NB;
+            loop {
+                let pw = INV_NB.min(jb - p);
+                if p + pw < jb {
+                    self.v.push(Step::Gemm {
+                        ta: Op::N,
+                        tb: Op::N,
+                        m: n,
+                        n: pw,
+                        k: jb - p - pw,
+                        alpha: K::MinusOne,
+                        a: at(self.c, 0, j + p + pw),
+                        b: at(w, p + pw, p),
+                        beta: K::One,
+                        c: at(self.c, 0, j + p),
+                        count: 1,
+                    });
+                }
+                self.v.push(Step::TriSolve {
+                    left: false,
+                    lower: true,
+                    op: Op::N,
+                    unit: true,
+                    m: n,
+                    n: pw,
+                    a: at(w, p, p),
+                    b: at(self.c, 0, j + p),
+                    alpha: K::One,
+                });
+                if p == 0 {
+                    break;
+                }
+                p -= INV_NB;
+            }
+            if j == 0 {
+                break;
+            }
+            j -= nb;
+        }
+    }
+
     /// Cholesky of the order-`nc` diagonal block at `c0`.
     fn chol<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
         if nc <= chol_leaf(std::mem::size_of::<T>()) {
@@ -475,6 +624,14 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
                 b.trsm(Side::Left, Uplo::Lower, g.op, Diag::Unit, n, nrhs, a, x);
                 b.v.push(swaps);
             }
+        }
+        Kind::Getri => {
+            let n = g.m;
+            b.v.push(Step::Family(SolverStep::Init));
+            b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
+            b.upper_inverse(0, n);
+            b.inverse_times_l(n);
+            b.v.push(Step::Family(SolverStep::ColSwaps { n, a: b.c }));
         }
         Kind::Potrs => {
             let (n, nrhs) = (g.m, g.n);

@@ -1,6 +1,7 @@
 //! The LAPACK drivers on the solver's routines: `gesv` (getrf then getrs) and `posv` (potrf
 //! then potrs) as parts of one call through `common::plan::drive_parts` (every part checked
-//! before any writes), and `getri` (the inverse from getrf's factors, a program of its own),
+//! before any writes), `getri` and `potri` (the inverses from getrf's and potrf's factors,
+//! programs of their own),
 //! each single, `_batched` and `_strided_batched`, in rocSOLVER's argument order.
 
 use super::{run, run_pass, Call, Kind};
@@ -201,6 +202,67 @@ pub fn getri_strided_batched<T: Scalar>(
 ) -> Result<Status, Error> {
     let a = (strided_mut(a, stride_a, batch), lda);
     inverse(h, "getri_strided_batched", n, a, (ipiv, stride_piv), info)
+}
+
+/// The inverse of a Hermitian (symmetric) positive definite `n × n` matrix from the Cholesky
+/// factor [`potrf`](super::potrf) wrote in its `uplo` triangle, in place (`?potri`): that
+/// triangle becomes the same triangle of `inv(A)`; the other is neither read nor written.
+/// `info`: 0, or `i > 0` when the factor's `(i, i)` element (1-based) is exactly zero (then
+/// `A` holds no inverse: IEEE infinities or NaNs), never an error.
+///
+/// LAPACK's algorithm: the factor inverted in place (as getri's `U`), then `lauum` (`inv(U)
+/// inv(U)ᴴ`, or `inv(L)ᴴ inv(L)`) in place, recursively: a rank-k update and a triangular
+/// product per level, 32 × 32 leaves in the workspace.
+pub fn potri<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    a: &mut DeviceBuffer<T>,
+    lda: usize,
+    info: Results<'_, i32>,
+) -> Result<Status, Error> {
+    cholesky_inverse(h, "potri", uplo, n, (BatchMut::Single(a), lda), info)
+}
+
+/// `potri` of each matrix of a list, one `info` per entry.
+pub fn potri_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    a: &mut [&mut DeviceBuffer<T>],
+    lda: usize,
+    info: Results<'_, i32>,
+) -> Result<Status, Error> {
+    cholesky_inverse(h, "potri_batched", uplo, n, (BatchMut::List(a), lda), info)
+}
+
+/// `potri` of `batch` matrices `stride_a` apart, one `info` per entry.
+#[allow(clippy::too_many_arguments)]
+pub fn potri_strided_batched<T: Scalar>(
+    h: &mut Handle,
+    uplo: Uplo,
+    n: usize,
+    a: &mut DeviceBuffer<T>,
+    lda: usize,
+    stride_a: usize,
+    info: Results<'_, i32>,
+    batch: usize,
+) -> Result<Status, Error> {
+    let a = (strided_mut(a, stride_a, batch), lda);
+    cholesky_inverse(h, "potri_strided_batched", uplo, n, a, info)
+}
+
+fn cholesky_inverse<T: Scalar>(
+    h: &mut Handle,
+    name: &'static str,
+    uplo: Uplo,
+    n: usize,
+    (a, lda): (BatchMut<'_, '_, T>, usize),
+    info: Results<'_, i32>,
+) -> Result<Status, Error> {
+    let mut c = Call::factor(name, Kind::Potri, a, lda, (n, n), info);
+    c.uplo = uplo;
+    run(h, c)
 }
 
 fn strided_mut<T>(buf: &mut DeviceBuffer<T>, stride: usize, count: usize) -> BatchMut<'_, '_, T> {

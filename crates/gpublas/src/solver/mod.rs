@@ -49,6 +49,8 @@ pub(crate) enum Kind {
     Potrs,
     /// The inverse from getrf's factors and pivots, in place.
     Getri,
+    /// The inverse from potrf's factor, in place.
+    Potri,
 }
 
 /// One call's arguments, for every routine and form.
@@ -215,7 +217,7 @@ impl<T: Scalar> Call<'_, '_, T> {
     fn factors(&self) -> bool {
         matches!(
             self.kind,
-            Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf | Kind::Getri
+            Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf | Kind::Getri | Kind::Potri
         )
     }
 
@@ -224,7 +226,7 @@ impl<T: Scalar> Call<'_, '_, T> {
         let name = self.name;
         let batch = self.written.count();
         if self.factors() {
-            let rows = if matches!(self.kind, Kind::Potrf | Kind::Getri) {
+            let rows = if matches!(self.kind, Kind::Potrf | Kind::Getri | Kind::Potri) {
                 "n"
             } else {
                 "m"

@@ -119,6 +119,8 @@ pub(crate) struct SolverParams {
     /// product has `nb` columns, so wider blocks read the rest of the matrix fewer times.
     pub getri_nb_max: usize,
     pub getri_budget: usize,
+    /// Most rows (columns) of potri's triangular products per pass through E's temporary.
+    pub potri_chunk: usize,
 }
 
 impl Default for SolverParams {
@@ -150,6 +152,7 @@ impl SolverParams {
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
             getri_budget: 3 << 20,
+            potri_chunk: 1024,
         }
     }
 
@@ -288,6 +291,8 @@ pub(crate) struct SolverPlan {
     pub e_trail: usize,
     /// getri's block of columns (0 for the other routines).
     pub wnb: usize,
+    /// potri's triangular products: rows (columns) of a chunk through E's temporary.
+    pub tchunk: usize,
     /// Blocks of the panel kernel (1: no exchange slots).
     pub grid: usize,
     /// i32 values per entry gathered in the workspace (host-routed pivots and info).
@@ -416,6 +421,12 @@ impl SolverShape {
                 (n1, n1)
             }
             Kind::Getri => (0, 0),
+            // potri's largest solves: the top level of inverting its triangle in place.
+            Kind::Potri if self.m > INV_NB => {
+                let n1 = split(self.m);
+                (n1, n1)
+            }
+            Kind::Potri => (0, 0),
             _ if self.whole_lu() => (0, 0),
             // The blocked Cholesky's panel solves (its diagonal blocks' solves are smaller).
             Kind::Potrf if self.chol_nb().is_some() => {
@@ -460,6 +471,10 @@ impl SolverShape {
     /// Order of Cholesky's largest rank-k update of a diagonal block's recursion (the whole
     /// matrix's, unless blocked).
     fn herk_n(&self) -> usize {
+        if self.kind == Kind::Potri {
+            // lauum's largest rank-k update: the top level's first half.
+            return if self.m > INV_NB { split(self.m) } else { 0 };
+        }
         let n = self.chol_nb().unwrap_or(self.m);
         if self.kind == Kind::Potrf && n > chol_leaf(self.elem) {
             n - split(n)
@@ -531,7 +546,7 @@ impl SolverShape {
     fn info_kind(&self) -> bool {
         matches!(
             self.kind,
-            Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf | Kind::Getri
+            Kind::Getrf | Kind::GetrfNpvt | Kind::Potrf | Kind::Getri | Kind::Potri
         )
     }
 
@@ -561,6 +576,11 @@ impl SolverShape {
             teblocks: trail.1,
             e_trail: 0,
             wnb: self.getri_nb(),
+            tchunk: if self.kind == Kind::Potri {
+                split(self.m.max(2)).min(self.params.potri_chunk)
+            } else {
+                0
+            },
             grid,
             ints: self.ints(),
             swap: self.swap_ints(),
@@ -578,10 +598,11 @@ impl SolverShape {
         let leaves = if q.uses_e { q.eblocks * q.nb * q.nb } else { 0 };
         // getri's block of L and its inverted leaves of U use E after (or before) its solves
         // are done with theirs.
-        let getri = if self.kind == Kind::Getri {
-            (self.m * p.wnb).max(INV_NB * INV_NB)
-        } else {
-            0
+        let getri = match self.kind {
+            Kind::Getri => (self.m * p.wnb).max(INV_NB * INV_NB),
+            // potri: a leaf triangle expanded, then its product or a chunk passing through.
+            Kind::Potri => INV_NB * INV_NB + INV_NB * p.tchunk.max(INV_NB),
+            _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
         let trail = if self.trail_n() > 0 {
@@ -744,6 +765,11 @@ impl SolverShape {
                 self.lay_out_e(&mut p);
                 continue;
             }
+            if p.tchunk > 8 {
+                p.tchunk = (p.tchunk / 2).max(8);
+                self.lay_out_e(&mut p);
+                continue;
+            }
             if p.wnb > 8 {
                 p.wnb = (p.wnb / 2).max(8);
                 self.lay_out_e(&mut p);
@@ -771,7 +797,8 @@ impl SolverShape {
             p = q;
             let least_blocks = (self.herk_n() == 0 || p.hnb <= 8)
                 && (self.trail_n() == 0 || p.tnb <= 8)
-                && p.wnb <= 8;
+                && p.wnb <= 8
+                && p.tchunk <= 8;
             if p.own_bytes() > cap && p.p3.subst && least_blocks {
                 return None;
             }

@@ -18,7 +18,7 @@ use super::plan::{chol_leaf, lu_whole, split, split_by, SolverPlan, LEAF, PANEL}
 use super::Kind;
 use crate::blas3::program::{rank_k_steps, RankK};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
-use crate::exec::program::{mat, Space, Step as BlockStep, INV_NB, K, M};
+use crate::exec::program::{mat, Fill, Space, Step as BlockStep, INV_NB, K, M};
 use crate::{Diag, Op, Scalar, Side, Uplo};
 
 /// The solver's own steps, which its `FamilySteps` runs (`cuda.rs`, `host.rs`).
@@ -285,16 +285,17 @@ impl Builder<'_> {
         rank_k_steps(&mut self.v, &r, nb, blocks);
     }
 
-    /// The upper triangle of the order-`nc` diagonal block at `c0` (non-unit) inverted in
-    /// place: `inv(U12) = −inv(U11) U12 inv(U22)` as two solves with the triangles as they are,
-    /// then both halves; leaves of at most 32 inverted in E and written back (only the upper
-    /// triangle: `L` shares the block).
-    fn upper_inverse(&mut self, c0: usize, nc: usize) {
+    /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` (non-unit)
+    /// inverted in place: the off-diagonal block `−inv(A11) A12 inv(A22)` (upper; lower:
+    /// `−inv(A22) A21 inv(A11)`) as two solves with the triangles as they are, then both
+    /// halves; leaves of at most 32 inverted in E and written back (only the triangle: the
+    /// other one is `L`'s (getri) or the caller's (potri)).
+    fn tri_inverse(&mut self, lower: bool, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
         if nc <= INV_NB {
             let e = mat(Space::E, 0, INV_NB, 0);
             self.v.push(Step::TriInv {
-                lower: false,
+                lower,
                 unit: false,
                 n: nc,
                 src: a11,
@@ -302,7 +303,7 @@ impl Builder<'_> {
                 count: 1,
             });
             self.v.push(Step::Tri {
-                lower: false,
+                lower,
                 herm: false,
                 n: nc,
                 src: e,
@@ -314,37 +315,205 @@ impl Builder<'_> {
         }
         let n1 = split(nc);
         let n2 = nc - n1;
-        let (a12, a22) = (at(self.c, c0, c0 + n1), at(self.c, c0 + n1, c0 + n1));
-        self.trsm(
-            Side::Left,
-            Uplo::Upper,
-            Op::N,
-            Diag::NonUnit,
-            n1,
-            n2,
-            a11,
-            a12,
-        );
-        self.trsm(
-            Side::Right,
-            Uplo::Upper,
-            Op::N,
-            Diag::NonUnit,
-            n1,
-            n2,
-            a22,
-            a12,
-        );
+        let a22 = at(self.c, c0 + n1, c0 + n1);
+        let (uplo, off, rows, cols) = if lower {
+            (Uplo::Lower, at(self.c, c0 + n1, c0), n2, n1)
+        } else {
+            (Uplo::Upper, at(self.c, c0, c0 + n1), n1, n2)
+        };
+        let (left, right) = if lower { (a22, a11) } else { (a11, a22) };
+        let nd = Diag::NonUnit;
+        self.trsm(Side::Left, uplo, Op::N, nd, rows, cols, left, off);
+        self.trsm(Side::Right, uplo, Op::N, nd, rows, cols, right, off);
         self.v.push(Step::Scale {
             tri: None,
             herm: false,
-            m: n1,
-            n: n2,
-            dst: a12,
+            m: rows,
+            n: cols,
+            dst: off,
             beta: K::MinusOne,
         });
-        self.upper_inverse(c0, n1);
-        self.upper_inverse(c0 + n1, n2);
+        self.tri_inverse(lower, c0, n1);
+        self.tri_inverse(lower, c0 + n1, n2);
+    }
+
+    /// LAPACK's `lauum` in place on the order-`nc` diagonal block at `c0`: the upper triangle
+    /// becomes `U Uᴴ` (lower: `Lᴴ L`), recursively: `A11 = lauum(A11) + A12 A12ᴴ` (a rank-k
+    /// update), `A12 = A12 A22ᴴ` (a triangular product in place), then `lauum(A22)`; leaves of
+    /// at most 32 expanded into E and multiplied there.
+    fn lauum<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
+        let a11 = at(self.c, c0, c0);
+        let h = hop::<T>();
+        if nc <= INV_NB {
+            let e = mat(Space::E, 0, INV_NB, 0);
+            let t = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
+            self.v.push(Step::Expand {
+                fill: Fill::Tri { unit: false },
+                lower,
+                n: nc,
+                src: a11,
+                dst: e,
+                count: 1,
+            });
+            let (ta, tb) = if lower { (h, Op::N) } else { (Op::N, h) };
+            self.v.push(Step::Gemm {
+                ta,
+                tb,
+                m: nc,
+                n: nc,
+                k: nc,
+                alpha: K::One,
+                a: e,
+                b: e,
+                beta: K::Zero,
+                c: t,
+                count: 1,
+            });
+            self.v.push(Step::Tri {
+                lower,
+                herm: T::COMPLEX,
+                n: nc,
+                src: t,
+                dst: a11,
+                beta: K::Zero,
+                count: 1,
+            });
+            return;
+        }
+        let n1 = split(nc);
+        let n2 = nc - n1;
+        self.lauum::<T>(lower, c0, n1);
+        let x = if lower {
+            at(self.c, c0 + n1, c0)
+        } else {
+            at(self.c, c0, c0 + n1)
+        };
+        let r = RankK {
+            lower,
+            herm: T::COMPLEX,
+            notrans: !lower,
+            n: n1,
+            k: n2,
+            x,
+            y: x,
+            two: false,
+            alpha: K::One,
+            alpha2: K::One,
+            beta: K::One,
+            c: a11,
+            e_off: 0,
+        };
+        rank_k_steps(&mut self.v, &r, self.p.hnb, self.p.heblocks);
+        self.tri_times_h::<T>(lower, c0 + n1, n2, x, n1);
+        self.lauum::<T>(lower, c0 + n1, n2);
+    }
+
+    /// In place, with the order-`q` triangle at diagonal position `t0`: `X = X Uᴴ` (upper; `X`
+    /// is `other × q`) or `X = Lᴴ X` (lower; `X` is `q × other`). Recursively: the first half
+    /// of `X` by its own triangle, plus the second half times the off-diagonal block (one
+    /// product), then the second half; leaves of at most 32 expanded into E, `X` passing
+    /// through E's temporary in chunks of `tchunk` rows (columns).
+    fn tri_times_h<T: Scalar>(&mut self, lower: bool, t0: usize, q: usize, x: M, other: usize) {
+        let h = hop::<T>();
+        if q <= INV_NB {
+            let e = mat(Space::E, 0, INV_NB, 0);
+            self.v.push(Step::Expand {
+                fill: Fill::Tri { unit: false },
+                lower,
+                n: q,
+                src: at(self.c, t0, t0),
+                dst: e,
+                count: 1,
+            });
+            let chunk = self.p.tchunk.max(1);
+            let mut o = 0;
+            while o < other {
+                let w = chunk.min(other - o);
+                if lower {
+                    let t = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
+                    let xc = at(x, 0, o);
+                    self.v.push(Step::Copy {
+                        m: q,
+                        n: w,
+                        src: xc,
+                        dst: t,
+                    });
+                    self.v.push(Step::Gemm {
+                        ta: h,
+                        tb: Op::N,
+                        m: q,
+                        n: w,
+                        k: q,
+                        alpha: K::One,
+                        a: e,
+                        b: t,
+                        beta: K::Zero,
+                        c: xc,
+                        count: 1,
+                    });
+                } else {
+                    let t = mat(Space::E, INV_NB * INV_NB, w, 0);
+                    let xc = at(x, o, 0);
+                    self.v.push(Step::Copy {
+                        m: w,
+                        n: q,
+                        src: xc,
+                        dst: t,
+                    });
+                    self.v.push(Step::Gemm {
+                        ta: Op::N,
+                        tb: h,
+                        m: w,
+                        n: q,
+                        k: q,
+                        alpha: K::One,
+                        a: t,
+                        b: e,
+                        beta: K::Zero,
+                        c: xc,
+                        count: 1,
+                    });
+                }
+                o += w;
+            }
+            return;
+        }
+        let q1 = split(q);
+        let q2 = q - q1;
+        self.tri_times_h::<T>(lower, t0, q1, x, other);
+        if lower {
+            // X1 += Lbᴴ X2, Lb the q2 × q1 block below the first half's triangle.
+            self.v.push(Step::Gemm {
+                ta: h,
+                tb: Op::N,
+                m: q1,
+                n: other,
+                k: q2,
+                alpha: K::One,
+                a: at(self.c, t0 + q1, t0),
+                b: at(x, q1, 0),
+                beta: K::One,
+                c: x,
+                count: 1,
+            });
+            self.tri_times_h::<T>(lower, t0 + q1, q2, at(x, q1, 0), other);
+        } else {
+            // X1 += X2 Ubᴴ, Ub the q1 × q2 block right of the first half's triangle.
+            self.v.push(Step::Gemm {
+                ta: Op::N,
+                tb: h,
+                m: other,
+                n: q1,
+                k: q2,
+                alpha: K::One,
+                a: at(x, 0, q1),
+                b: at(self.c, t0, t0 + q1),
+                beta: K::One,
+                c: x,
+                count: 1,
+            });
+            self.tri_times_h::<T>(lower, t0 + q1, q2, at(x, 0, q1), other);
+        }
     }
 
     /// getri after `inv(U)`: `X L = inv(U)` solved for `X = inv(A)` (before the column
@@ -629,9 +798,16 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let n = g.m;
             b.v.push(Step::Family(SolverStep::Init));
             b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
-            b.upper_inverse(0, n);
+            b.tri_inverse(false, 0, n);
             b.inverse_times_l(n);
             b.v.push(Step::Family(SolverStep::ColSwaps { n, a: b.c }));
+        }
+        Kind::Potri => {
+            let (n, lower) = (g.m, g.uplo == Uplo::Lower);
+            b.v.push(Step::Family(SolverStep::Init));
+            b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
+            b.tri_inverse(lower, 0, n);
+            b.lauum::<T>(lower, 0, n);
         }
         Kind::Potrs => {
             let (n, nrhs) = (g.m, g.n);

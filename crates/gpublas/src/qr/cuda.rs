@@ -4,7 +4,7 @@ use super::plan::{PANEL_SMEM, TFACTOR_GROUP};
 use super::program::QrStep;
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
-use crate::exec::program::{Space, M};
+use crate::exec::program::M;
 use crate::kernels::QR;
 use crate::{Error, Scalar};
 
@@ -153,7 +153,6 @@ pub(crate) fn launch<T: Scalar>(
             a,
             shift,
         } => {
-            debug_assert_eq!(a.sp, Space::C);
             (j.a, j.ld, j.es) = at(a);
             (j.rows, j.cols) = (rows as i64, cols as i64);
             j.shift = shift as i32;

@@ -116,9 +116,9 @@ pub(crate) fn exec<T: Scalar>(
         QrStep::Panel {
             rows, cols, a, k0, ..
         } => {
-            let c = sp.take(Space::C)?;
+            let c = sp.take(a.sp)?;
             geqr2(c, a, (rows, cols), tau, k0);
-            sp.put(Space::C, c);
+            sp.put(a.sp, c);
         }
         QrStep::Small { rows, cols, a } => {
             let c = sp.take(Space::C)?;
@@ -181,7 +181,7 @@ pub(crate) fn exec<T: Scalar>(
             a,
             shift,
         } => {
-            let c = sp.take(Space::C)?;
+            let c = sp.take(a.sp)?;
             for col in 0..cols {
                 for r in 0..rows {
                     c[a.off + r + col * a.ld] = if r == col + shift {
@@ -191,7 +191,7 @@ pub(crate) fn exec<T: Scalar>(
                     };
                 }
             }
-            sp.put(Space::C, c);
+            sp.put(a.sp, c);
         }
     }
     Ok(())

@@ -17,6 +17,7 @@
 //! `MemoryError` below blocks of four reflectors.
 
 pub(crate) mod api;
+pub(crate) mod api_lq;
 pub(crate) mod cuda;
 pub(crate) mod host;
 pub(crate) mod plan;
@@ -38,6 +39,10 @@ pub(crate) enum Kind {
     Geqrf,
     Orgqr,
     Ormqr,
+    /// `A = L Q`: geqrf of `Aᴴ` through transposed copies of each block of rows.
+    Gelqf,
+    /// Apply gelqf's `Q` (geqrf-of-`Aᴴ`'s reflectors, stored in rows).
+    Ormlq,
 }
 
 /// One call's arguments, for every routine and form.
@@ -147,14 +152,24 @@ impl<T: Scalar> Call<'_, '_, T> {
     /// Scalars per entry.
     fn kt(&self) -> usize {
         match self.kind {
-            Kind::Geqrf => self.m.min(self.n),
+            Kind::Geqrf | Kind::Gelqf => self.m.min(self.n),
             _ => self.k,
         }
     }
 
+    /// The routine applies `Q` to a matrix `C` (ormqr, ormlq).
+    fn applies(&self) -> bool {
+        matches!(self.kind, Kind::Ormqr | Kind::Ormlq)
+    }
+
+    /// The routine factors `A` (geqrf, gelqf).
+    fn factors(&self) -> bool {
+        matches!(self.kind, Kind::Geqrf | Kind::Gelqf)
+    }
+
     /// Order of Q (ormqr: rows of C from the left, columns from the right).
     fn nq(&self) -> usize {
-        if self.kind == Kind::Ormqr && self.side == Side::Right {
+        if self.applies() && self.side == Side::Right {
             self.n
         } else {
             self.m
@@ -162,7 +177,7 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 
     fn written_why(&self) -> String {
-        let (what, ld) = if self.kind == Kind::Ormqr {
+        let (what, ld) = if self.applies() {
             ("C", "ldc")
         } else {
             ("A", "lda")
@@ -175,13 +190,24 @@ impl<T: Scalar> Call<'_, '_, T> {
 
     fn a_why(&self) -> String {
         let lda = self.a.as_ref().map_or(0, |a| a.1);
-        format!("A of {} × {} with lda = {lda}", self.nq(), self.k)
+        let (rows, cols) = self.a_shape();
+        format!("A of {rows} × {cols} with lda = {lda}")
+    }
+
+    /// The reflectors' matrix an apply reads: `nq × k` (ormqr, in columns) or `k × nq`
+    /// (ormlq, in rows).
+    fn a_shape(&self) -> (usize, usize) {
+        if self.kind == Kind::Ormlq {
+            (self.k, self.nq())
+        } else {
+            (self.nq(), self.k)
+        }
     }
 
     /// Size and shape checks (F2 step 1), spans included.
     fn check_sizes(&mut self) -> Result<(), Error> {
         let name = self.name;
-        if self.kind == Kind::Ormqr {
+        if self.applies() {
             self.op = match (self.op, T::COMPLEX) {
                 (Op::C, false) => Op::T,
                 (Op::T, true) => {
@@ -193,7 +219,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             };
         }
         match self.kind {
-            Kind::Geqrf => check_ld(name, "lda", self.ld_written, self.m, "m")?,
+            Kind::Geqrf | Kind::Gelqf => check_ld(name, "lda", self.ld_written, self.m, "m")?,
             Kind::Orgqr => {
                 if self.n > self.m || self.k > self.n {
                     return Err(Error::InvalidSize(format!(
@@ -203,7 +229,7 @@ impl<T: Scalar> Call<'_, '_, T> {
                 }
                 check_ld(name, "lda", self.ld_written, self.m, "m")?;
             }
-            Kind::Ormqr => {
+            Kind::Ormqr | Kind::Ormlq => {
                 let (nq, q) = if self.side == Side::Left {
                     (self.m, "m")
                 } else {
@@ -220,9 +246,14 @@ impl<T: Scalar> Call<'_, '_, T> {
                     .as_ref()
                     .map(|(a, l)| (a.count(), *l))
                     .unwrap_or((0, 0));
-                check_ld(name, "lda", lda, nq, q)?;
+                if self.kind == Kind::Ormlq {
+                    check_ld(name, "lda", lda, self.k, "k")?;
+                } else {
+                    check_ld(name, "lda", lda, nq, q)?;
+                }
                 check_ld(name, "ldc", self.ld_written, self.m, "m")?;
-                span_or(name, mat_span(nq, self.k, lda), &|| self.a_why())?;
+                let (ar, ac) = self.a_shape();
+                span_or(name, mat_span(ar, ac, lda), &|| self.a_why())?;
                 check_counts(name, ("A", a), ("C", self.written.count()))?;
             }
         }
@@ -230,7 +261,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             self.written_why()
         })?;
         let (batch, kt, st) = (self.written.count(), self.kt(), self.stride_tau);
-        if self.kind == Kind::Geqrf && batch > 1 && st < kt {
+        if self.factors() && batch > 1 && st < kt {
             return Err(Error::InvalidValue(format!(
                 "{name}: stride_tau = {st} is less than the {kt} scalars of one entry: the \
                  entries' tau would overlap"
@@ -255,7 +286,7 @@ impl<T: Scalar> Call<'_, '_, T> {
         let need = span_or(name, mat_span(self.m, self.n, self.ld_written), &|| {
             self.written_why()
         })?;
-        let out = if self.kind == Kind::Ormqr { "C" } else { "A" };
+        let out = if self.applies() { "C" } else { "A" };
         ck.batch(
             out,
             &self.written.view(),
@@ -265,7 +296,8 @@ impl<T: Scalar> Call<'_, '_, T> {
             None,
         )?;
         if let Some((a, lda)) = &self.a {
-            let need = span_or(name, mat_span(self.nq(), self.k, *lda), &|| self.a_why())?;
+            let (ar, ac) = self.a_shape();
+            let need = span_or(name, mat_span(ar, ac, *lda), &|| self.a_why())?;
             ck.batch("A", a, need, &|| self.a_why(), false, None)?;
         }
         let need = self
@@ -320,10 +352,7 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 
     fn quick(&self) -> bool {
-        self.m == 0
-            || self.n == 0
-            || self.written.count() == 0
-            || (self.kind == Kind::Ormqr && self.k == 0)
+        self.m == 0 || self.n == 0 || self.written.count() == 0 || (self.applies() && self.k == 0)
     }
 }
 

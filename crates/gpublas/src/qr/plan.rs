@@ -86,6 +86,9 @@ pub(crate) struct QrPlan {
     pub elem: usize,
     /// cuBLASLt's part (bytes).
     pub lt: usize,
+    /// gelqf and ormlq: rows of the transposed copy of a block of reflectors (their length at
+    /// most; 0 for the others), and an identity of order `nb` in E to transpose with.
+    pub tp: usize,
     pub params: QrParams,
 }
 
@@ -150,8 +153,9 @@ pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
 impl QrPlan {
     /// Elements of E per entry.
     fn e_elems(&self) -> usize {
+        let ident = if self.tp > 0 { self.nb * self.nb } else { 0 };
         if self.blocks {
-            2 * self.nb * self.nb
+            2 * self.nb * self.nb + ident
         } else {
             0
         }
@@ -160,7 +164,7 @@ impl QrPlan {
     /// Elements of R per entry.
     fn r_elems(&self) -> usize {
         if self.blocks {
-            2 * self.nb * self.nb + 2 * self.nb * self.rc
+            2 * self.nb * self.nb + 2 * self.nb * self.rc + self.tp * self.nb
         } else {
             0
         }
@@ -208,8 +212,27 @@ impl QrShape {
     /// Reflectors of the call.
     fn reflectors(&self) -> usize {
         match self.kind {
-            Kind::Geqrf => self.m.min(self.n),
+            Kind::Geqrf | Kind::Gelqf => self.m.min(self.n),
             _ => self.k,
+        }
+    }
+
+    /// Length of the reflectors gelqf and ormlq transpose (0: none).
+    fn transposed(&self) -> usize {
+        match self.kind {
+            Kind::Gelqf => self.n,
+            Kind::Ormlq if self.left => self.m,
+            Kind::Ormlq => self.n,
+            _ => 0,
+        }
+    }
+
+    /// Rows a panel spans (geqrf: the matrix's; gelqf: its transposed rows').
+    fn panel_rows(&self) -> usize {
+        if self.kind == Kind::Gelqf {
+            self.n
+        } else {
+            self.m
         }
     }
 
@@ -217,18 +240,20 @@ impl QrShape {
     fn trailing(&self, nb: usize) -> usize {
         match self.kind {
             Kind::Geqrf | Kind::Orgqr => self.n.saturating_sub(nb.min(self.reflectors())),
-            Kind::Ormqr if self.left => self.n,
-            Kind::Ormqr => self.m,
+            // gelqf: the rows below each block of rows.
+            Kind::Gelqf => self.m.saturating_sub(nb.min(self.reflectors())),
+            Kind::Ormqr | Kind::Ormlq if self.left => self.n,
+            Kind::Ormqr | Kind::Ormlq => self.m,
         }
     }
 
     /// Rows of the first panel (geqrf only has panels).
     fn panel_grid(&self, entries: usize) -> usize {
-        if self.kind != Kind::Geqrf {
+        if !matches!(self.kind, Kind::Geqrf | Kind::Gelqf) {
             return 1;
         }
         let p = &self.params;
-        let by_rows = self.m.div_ceil(p.rows_per_block.max(1));
+        let by_rows = self.panel_rows().div_ceil(p.rows_per_block.max(1));
         // A cooperative launch: every entry's blocks resident at once, one per SM at most.
         by_rows
             .min(p.grid_max)
@@ -247,11 +272,14 @@ impl QrShape {
             rc,
             grid: if small { 1 } else { self.panel_grid(entries) },
             // A geqrf whose one block is all its columns updates nothing with it.
+            // A geqrf whose one block is all its columns updates nothing with it (gelqf's
+            // transposed copies live in R whatever it updates).
             blocks: !small && (self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors())),
             small,
             entries,
             elem: self.elem,
             lt: 0,
+            tp: self.transposed(),
             params: self.params,
         }
     }
@@ -270,14 +298,14 @@ impl QrShape {
     /// panel's rows per block would not fit in shared memory; ormqr's as wide as `T` fits.
     fn block_width(&self, entries: usize) -> usize {
         let mut nb = self.params.nb.min(NB_MAX);
-        if self.kind == Kind::Ormqr {
+        if matches!(self.kind, Kind::Ormqr | Kind::Ormlq) {
             let by_smem = (1..=self.params.nb_apply)
                 .rev()
                 .find(|k| (k * (k + 1) + TFACTOR_GROUP * (k + 1)) * self.elem <= TFACTOR_SMEM)
                 .unwrap_or(1);
             nb = self.params.nb_apply.min(by_smem) / 8 * 8;
-        } else if self.kind == Kind::Geqrf {
-            let chunk = self.m.div_ceil(self.panel_grid(entries)).max(1);
+        } else if matches!(self.kind, Kind::Geqrf | Kind::Gelqf) {
+            let chunk = self.panel_rows().div_ceil(self.panel_grid(entries)).max(1);
             let fit = PANEL_SMEM / (chunk * self.elem) / 8 * 8;
             nb = nb.min(fit.max(NB_TALL));
         }

@@ -90,6 +90,22 @@ struct Slots {
     rc: usize,
 }
 
+/// Where gelqf and ormlq keep a block's reflectors transposed (R, after `W2`) and the
+/// identity they transpose with (E, after `T`).
+impl Slots {
+    fn ident(&self) -> M {
+        mat(Space::E, 2 * self.nb * self.nb, self.nb, 0)
+    }
+    fn transposed(&self, ld: usize) -> M {
+        mat(
+            Space::R,
+            2 * self.nb * self.nb + 2 * self.nb * self.rc,
+            ld.max(1),
+            0,
+        )
+    }
+}
+
 impl Slots {
     fn v1(&self) -> M {
         mat(Space::E, 0, self.nb, 0)
@@ -313,6 +329,21 @@ fn larfb_right(
     }
 }
 
+/// `dst` (`len × w`) = the conjugate transpose of the `w × len` block at `src`, as a product
+/// with the identity in E.
+fn transpose_in(v: &mut Vec<Step>, p: &Prog, s: &Slots, src: M, dst: M, (w, len): (usize, usize)) {
+    gemm(
+        v,
+        (p.hop(), Op::N),
+        (len, w, w),
+        K::One,
+        src,
+        s.ident(),
+        K::Zero,
+        dst,
+    );
+}
+
 /// Block starts `0, nb, 2nb, …` below `k`, with their widths.
 fn blocks(k: usize, nb: usize) -> Vec<(usize, usize)> {
     (0..k)
@@ -423,6 +454,79 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                         dst: at(Space::C, p.ldc, 0, j),
                         beta: K::Zero,
                     });
+                }
+            }
+        }
+        Kind::Gelqf => {
+            // geqrf of Aᴴ a block of rows at a time: the block transposed into R, its panel
+            // there, transposed back (L's diagonal block and the conjugated vectors), then
+            // `T` and the block reflector applied from the right to the rows below.
+            let kmin = p.m.min(p.n);
+            v.push(Block::Family(QrStep::Identity {
+                rows: s.nb,
+                cols: s.nb,
+                a: s.ident(),
+                shift: 0,
+            }));
+            if plan.grid > 1 {
+                v.push(Block::Family(QrStep::Init));
+            }
+            let mut bars = 0;
+            for (j, w) in blocks(kmin, s.nb) {
+                let len = p.n - j;
+                let rows_a = at(Space::C, p.ldc, j, j);
+                let vt = s.transposed(plan.tp);
+                transpose_in(&mut v, p, &s, rows_a, vt, (w, len));
+                v.push(Block::Family(QrStep::Panel {
+                    rows: len,
+                    cols: w,
+                    a: vt,
+                    k0: j,
+                    bars,
+                }));
+                bars += 2 * w;
+                gemm(
+                    &mut v,
+                    (Op::N, p.hop()),
+                    (w, len, w),
+                    K::One,
+                    s.ident(),
+                    vt,
+                    K::Zero,
+                    rows_a,
+                );
+                if j + w < p.m {
+                    tfactor(&mut v, p, &s, vt, w, len, j);
+                    larfb_right(&mut v, p, &s, vt, (w, len), j, (j + w, p.m), Op::N);
+                }
+            }
+        }
+        Kind::Ormlq => {
+            // gelqf's Q is Qᴴ of geqrf-of-Aᴴ's reflectors: ormqr's blocks with the other op,
+            // each block's rows of A transposed into R first.
+            let left = p.side == Side::Left;
+            let nq = if left { p.m } else { p.n };
+            let op = if p.op == Op::N { p.hop() } else { Op::N };
+            let forward = left != (op == Op::N);
+            let mut order = blocks(p.k, s.nb);
+            if !forward {
+                order.reverse();
+            }
+            v.push(Block::Family(QrStep::Identity {
+                rows: s.nb,
+                cols: s.nb,
+                a: s.ident(),
+                shift: 0,
+            }));
+            for (j, w) in order {
+                let len = nq - j;
+                let vt = s.transposed(plan.tp);
+                transpose_in(&mut v, p, &s, at(Space::A, p.ldv, j, j), vt, (w, len));
+                tfactor(&mut v, p, &s, vt, w, len, j);
+                if left {
+                    larfb_left(&mut v, p, &s, vt, (w, len), j, (0, p.n), op);
+                } else {
+                    larfb_right(&mut v, p, &s, vt, (w, len), j, (0, p.m), op);
                 }
             }
         }

@@ -55,3 +55,8 @@ __device__ __forceinline__ double2 shf(double2 v, int l) {
     return make_double2(__shfl_sync(0xffffffffu, v.x, l), __shfl_sync(0xffffffffu, v.y, l));
 }
 template <class T> __device__ __forceinline__ T zero_of() { return real_of<T>(0.0); }
+// An exact zero (both parts for complex values).
+__device__ __forceinline__ bool is_zero(float v) { return v == 0.f; }
+__device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }
+__device__ __forceinline__ bool is_zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
+__device__ __forceinline__ bool is_zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }

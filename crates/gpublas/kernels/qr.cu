@@ -518,6 +518,24 @@ __device__ void qr_identity(const Qrp& j) {
     }
 }
 
+// gels: info = the first exact zero on the triangle's diagonal (1-based, 0 if none), one
+// block per entry; j.b holds entry e0's info, j.b_es the i32 values between entries.
+template <class T>
+__device__ void qr_diaginfo(const Qrp& j) {
+    pdl_enter();
+    __shared__ int first;
+    const i64 e = blockIdx.x;
+    if (e >= j.ne) return;
+    const T* A = (const T*)j.a + e * j.es;
+    const int k = (int)j.cols;
+    if (threadIdx.x == 0) first = k;
+    __syncthreads();
+    for (int i = threadIdx.x; i < k; i += blockDim.x)
+        if (is_zero(A[i + i * j.ld])) atomicMin(&first, i);
+    __syncthreads();
+    if (threadIdx.x == 0) ((int*)j.b)[e * j.b_es] = first < k ? first + 1 : 0;
+}
+
 #ifdef GPUBLAS_FAMILY_QR
 #define QR_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
@@ -525,7 +543,8 @@ __device__ void qr_identity(const Qrp& j) {
     extern "C" __global__ void __launch_bounds__(128) qr_small_##TAG(Qrp j) { qr_small<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); }
+    extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_diaginfo_##TAG(Qrp j) { qr_diaginfo<T>(j); }
 QR_KERNELS(s, float)
 QR_KERNELS(d, double)
 QR_KERNELS(c, float2)

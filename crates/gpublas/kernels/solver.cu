@@ -1332,11 +1332,6 @@ __device__ void lur(const Sol& j) {
     }
 }
 
-__device__ __forceinline__ bool is_zero(float v) { return v == 0.f; }
-__device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }
-__device__ __forceinline__ bool is_zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
-__device__ __forceinline__ bool is_zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
-
 // getri: info = the first zero on the diagonal (1-based), one block per entry.
 template <class T>
 __device__ void diag_info(const Sol& j) {

@@ -46,6 +46,9 @@ pub(crate) struct DevTaus {
     pub ex_s: usize,
     /// Blocks of one entry's panel.
     pub grid: usize,
+    /// gels's info of entry 0 (i32) and the values between entries.
+    pub info: u64,
+    pub info_s: usize,
 }
 
 /// Launches one QR step on `s` for batch entries `e0 .. e0 + ne` of the spaces at `bases`.
@@ -146,6 +149,13 @@ pub(crate) fn launch<T: Scalar>(
                 false,
                 &mut prm,
             )
+        }
+        QrStep::DiagInfo { k, a } => {
+            (j.a, j.ld, j.es) = at(a);
+            j.cols = k as i64;
+            (j.b, j.b_es) = (d.info + (e0 * d.info_s * 4) as u64, d.info_s as i64);
+            let mut prm = [param(&j)];
+            s.launch(&QR, &format!("qr_diaginfo_{tag}"), ne32, 256, &mut prm)
         }
         QrStep::Identity {
             rows,

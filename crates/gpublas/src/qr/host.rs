@@ -110,8 +110,16 @@ pub(crate) fn exec<T: Scalar>(
     sp: &mut Spaces<'_, T>,
     step: &QrStep,
     tau: &mut [T],
+    info: Option<&mut i32>,
 ) -> Result<(), Error> {
     match *step {
+        QrStep::DiagInfo { k, a } => {
+            let c = sp.get(a.sp);
+            let zero = (0..k).find(|&i| c[a.off + i * (a.ld + 1)] == T::zero());
+            if let Some(x) = info {
+                *x = zero.map_or(0, |i| i as i32 + 1);
+            }
+        }
         QrStep::Init => {}
         QrStep::Panel {
             rows, cols, a, k0, ..

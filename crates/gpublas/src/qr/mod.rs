@@ -17,8 +17,10 @@
 //! `MemoryError` below blocks of four reflectors.
 
 pub(crate) mod api;
+pub(crate) mod api_gels;
 pub(crate) mod api_lq;
 pub(crate) mod cuda;
+pub(crate) mod gels;
 pub(crate) mod host;
 pub(crate) mod plan;
 mod program;
@@ -361,8 +363,13 @@ impl<T: Scalar> Call<'_, '_, T> {
 pub(crate) enum QrFamily<T> {
     /// CUDA: device addresses.
     Dev(cuda::DevTaus),
-    /// The host: every entry's scalars, `kt` apart, copied in and (geqrf) out.
-    Host { tau: Vec<T>, kt: usize },
+    /// The host: every entry's scalars, `kt` apart, copied in and (geqrf) out; gels's info
+    /// per entry.
+    Host {
+        tau: Vec<T>,
+        kt: usize,
+        info: Vec<i32>,
+    },
 }
 
 impl<T: Scalar> FamilySteps for QrFamily<T> {
@@ -389,10 +396,11 @@ impl<T: Scalar> FamilySteps for QrFamily<T> {
         entry: usize,
     ) -> Result<(), Error> {
         match self {
-            QrFamily::Host { tau, kt } => {
+            QrFamily::Host { tau, kt, info } => {
                 let all: &mut [U] = bytemuck::try_cast_slice_mut(&mut tau[..])
                     .map_err(|e| Error::InvalidValue(format!("tau of another type: {e}")))?;
-                host::exec(spaces, step, &mut all[entry * *kt..(entry + 1) * *kt])
+                let taus = &mut all[entry * *kt..(entry + 1) * *kt];
+                host::exec(spaces, step, taus, info.get_mut(entry))
             }
             QrFamily::Dev(_) => Err(wrong_backend()),
         }
@@ -524,6 +532,8 @@ fn run_cuda<T: Scalar>(
         ex: address(ws.exchange),
         ex_s: plan.exchange_per_entry(),
         grid: plan.grid,
+        info: 0,
+        info_s: 0,
     });
     let (name, batch) = (c.name, c.written.count());
     let ops = operands(c, placeholder, (0, batch));
@@ -554,7 +564,11 @@ fn run_host<T: Scalar>(
         }
     }
     let ws = QrWorkspace::leased(lease);
-    let mut family = QrFamily::Host { tau, kt };
+    let mut family = QrFamily::Host {
+        tau,
+        kt,
+        info: Vec::new(),
+    };
     {
         let mut ops = operands(c, placeholder, (0, batch));
         exec_host::run(lease.handle(), &ws.blocks, &mut ops, steps, &mut family)?;

@@ -51,6 +51,9 @@ pub(crate) enum QrStep {
         a: M,
         shift: usize,
     },
+    /// gels: info = the first exact zero on the diagonal of the order-`k` triangle at `a`
+    /// (1-based; 0 if none): the matrix is not of full rank.
+    DiagInfo { k: usize, a: M },
 }
 
 /// A step of a QR program.
@@ -548,6 +551,151 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     larfb_right(&mut v, p, &s, vb, (w, rows), j, (0, p.m), p.op);
                 }
             }
+        }
+    }
+    v
+}
+
+/// What gels's solve is built from: the factorization (`lq`: `A = L Q`, else `A = Q R`),
+/// `op(A) X = B` with `trans`, `A` of `m × n` (space A, `lda`), `B` with `nrhs` columns
+/// (space C, `ldb`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GelsSolve {
+    pub lq: bool,
+    pub trans: bool,
+    pub m: usize,
+    pub n: usize,
+    pub nrhs: usize,
+    pub lda: usize,
+    pub ldb: usize,
+    pub complex: bool,
+}
+
+impl GelsSolve {
+    /// The program applying `Q` (or `Qᴴ`) to `B` from the left.
+    pub(crate) fn apply(&self, op: Op) -> Prog {
+        let k = self.m.min(self.n);
+        Prog {
+            kind: if self.lq { Kind::Ormlq } else { Kind::Ormqr },
+            side: Side::Left,
+            op,
+            m: self.m.max(self.n),
+            n: self.nrhs,
+            k,
+            ldv: self.lda,
+            ldc: self.ldb,
+            complex: self.complex,
+        }
+    }
+
+    fn hop(&self) -> Op {
+        if self.complex {
+            Op::C
+        } else {
+            Op::T
+        }
+    }
+}
+
+/// `op(T) X = B` in place on the first `k` rows of B (space C), `T` the order-`k` triangle of
+/// the factors (space A; `lower`: L, else R): substitution on 32-row blocks in the solve's
+/// order, each followed by one product updating the rows still to solve.
+fn tri_solve(v: &mut Vec<Step>, g: &GelsSolve, lower: bool, op: Op, k: usize) {
+    const BLK: usize = crate::exec::program::INV_NB;
+    let forward = lower == (op == Op::N);
+    let a = |r: usize, c: usize| at(Space::A, g.lda, r, c);
+    let b = |r: usize| at(Space::C, g.ldb, r, 0);
+    // The block of op(T) at rows `r`, columns `c`: stored at (r, c) for N, at (c, r) else.
+    let block = |r: usize, c: usize| if op == Op::N { a(r, c) } else { a(c, r) };
+    let starts: Vec<usize> = (0..k).step_by(BLK).collect();
+    let order: Vec<usize> = if forward {
+        starts
+    } else {
+        starts.into_iter().rev().collect()
+    };
+    for p0 in order {
+        let pw = BLK.min(k - p0);
+        v.push(Block::TriSolve {
+            left: true,
+            lower,
+            op,
+            unit: false,
+            m: pw,
+            n: g.nrhs,
+            a: a(p0, p0),
+            b: b(p0),
+            alpha: K::One,
+        });
+        let (r0, rows) = if forward {
+            (p0 + pw, k - p0 - pw)
+        } else {
+            (0, p0)
+        };
+        if rows > 0 {
+            gemm(
+                v,
+                (op, Op::N),
+                (rows, g.nrhs, pw),
+                K::MinusOne,
+                block(r0, p0),
+                b(p0),
+                K::One,
+                b(r0),
+            );
+        }
+    }
+}
+
+/// gels after the factorization (LAPACK's `gels`): with `A = Q R` (`m ≥ n`) least squares
+/// `R X = (Qᴴ B)[..n]` (op N) or the least-norm `X = Q [R⁻ᴴ B; 0]` (op C); with `A = L Q`
+/// least-norm `X = Qᴴ [L⁻¹ B; 0]` (op N) or least squares `Lᴴ X = (Q B)[..m]` (op C).
+pub(crate) fn build_gels_solve(g: &GelsSolve, plan: &QrPlan) -> Vec<Step> {
+    let k = g.m.min(g.n);
+    let h = g.hop();
+    let mut v = Vec::new();
+    if k == 0 {
+        // No rows or no columns in A: X = 0 (LAPACK's quick return).
+        v.push(Block::Scale {
+            tri: None,
+            herm: false,
+            m: g.m.max(g.n),
+            n: g.nrhs,
+            dst: at(Space::C, g.ldb, 0, 0),
+            beta: K::Zero,
+        });
+        return v;
+    }
+    let zero_tail = |v: &mut Vec<Step>| {
+        let rows = g.m.max(g.n) - k;
+        if rows > 0 {
+            v.push(Block::Scale {
+                tri: None,
+                herm: false,
+                m: rows,
+                n: g.nrhs,
+                dst: at(Space::C, g.ldb, k, 0),
+                beta: K::Zero,
+            });
+        }
+    };
+    match (g.lq, g.trans) {
+        (false, false) => {
+            v.extend(build(&g.apply(h), plan));
+            tri_solve(&mut v, g, false, Op::N, k);
+        }
+        (false, true) => {
+            tri_solve(&mut v, g, false, h, k);
+            zero_tail(&mut v);
+            v.extend(build(&g.apply(Op::N), plan));
+        }
+        (true, false) => {
+            tri_solve(&mut v, g, true, Op::N, k);
+            zero_tail(&mut v);
+            v.extend(build(&g.apply(h), plan));
+        }
+        (true, true) => {
+            v.extend(build(&g.apply(Op::N), plan));
+            tri_solve(&mut v, g, true, h, k);
         }
     }
     v

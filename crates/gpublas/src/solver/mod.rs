@@ -25,6 +25,7 @@ pub(crate) mod plan;
 mod program;
 
 pub use crate::qr::api::*;
+pub use crate::qr::api_gels::*;
 pub use crate::qr::api_lq::*;
 pub use api::*;
 pub use drivers::*;

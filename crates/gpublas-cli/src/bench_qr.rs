@@ -90,15 +90,15 @@ mod imp {
     use crate::bench::{median, out};
     use crate::bench_util::{bytes, elems, err, fits, selected, size_query};
     use gpublas::{
-        solver, Backend, Complex64, Device, DeviceBuffer, Error, Handle, HandleConfig, Op, Side,
-        Status, Stream, Timer, WorkspaceStats,
+        solver, Backend, Complex64, Device, DeviceBuffer, Diag, Error, Handle, HandleConfig, Op,
+        Results, Side, Status, Stream, Timer, Uplo, WorkspaceStats,
     };
     use gpublas_peers::cublas::Cublas;
     use gpublas_peers::cusolver::{BatchPtrArray, Cusolver};
     use serde_json::{json, Value};
 
     /// The groups `--only` selects from, in the order they run.
-    const GROUPS: [&str; 5] = ["geqrf", "tall", "orgqr", "ormqr", "batched"];
+    const GROUPS: [&str; 6] = ["geqrf", "tall", "orgqr", "ormqr", "gels", "batched"];
 
     mod data;
     use data::*;
@@ -881,6 +881,128 @@ mod imp {
         Ok(())
     }
 
+    /// gels: the least-squares solution of one random f64 `m × n` system with `nrhs`
+    /// right-hand sides (flops geqrf's + ormqr's + `n² nrhs`), gpublas `gels` against
+    /// `cusolverDnDgeqrf` + `cusolverDnDormqr` (Qᵀ B) + `cublasDtrsm` (R X = (Qᵀ B)[..n]), the
+    /// sequence PyTorch's `lstsq` runs. The compared matrix is `B` (the solution in its first
+    /// `n` rows, the residual's coordinates below); both calls restore `A` from a pristine copy
+    /// inside the timed region (one device copy of `A`, the same for both).
+    fn gels_part(
+        b: &mut Bench<'_>,
+        (m, n, nrhs): (usize, usize, usize),
+        target: f64,
+    ) -> Result<(), Error> {
+        let la = elems(m, n)?;
+        let lb = elems(m, nrhs)?;
+        fits(
+            b.dev,
+            "gels f64",
+            bytes::<f64>(la.saturating_mul(2).saturating_add(lb.saturating_mul(2)))?,
+        )?;
+        let a0 = b.dev.upload(&general::<f64>(m, n, 11_000 + n as u64)?)?;
+        let mut a = b.dev.alloc::<f64>(la)?;
+        let mut w = {
+            let host = general::<f64>(m, nrhs, 11_100 + nrhs as u64)?;
+            Work::new(b.dev, &host, n)?
+        };
+        let k = n;
+        let lq = b.s.geqrf_buffer_size::<f64>(m, n, &a0, m);
+        let lo =
+            b.s.ormqr_buffer_size::<f64>(Side::Left, Op::T, m, nrhs, k, &a0, m, &w.tau, &w.a, m);
+        let lwork = match (lq, lo) {
+            (Ok(x), Ok(y)) => Ok(x.max(y)),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        let TheirWork {
+            bytes: their_ws,
+            buf: mut work,
+        } = their_work::<f64>(b.dev, &lwork)?;
+        let mut their_a = b.dev.alloc::<f64>(la)?;
+        let mut their_tau = b.dev.alloc::<f64>(k.max(1))?;
+        let a0r = &a0;
+        let flops = geqrf_flops(m, n) + ormqr_left_flops(m, nrhs, k) + (n * n * nrhs) as f64;
+        let spec = Spec {
+            group: "gels",
+            op: "gels N".into(),
+            ty: f64::NAME,
+            shape: format!("m={m} n={n} nrhs={nrhs}"),
+            flops,
+            target,
+            reps: reps_for(b.quick, flops),
+            tol: f64::TOL,
+            rows: m,
+            cols: nrhs,
+            check: Check::Whole,
+        };
+        let missing = no_work(&their_ws);
+        let theirs = Reference::new(
+            "cusolverDnDgeqrf + Dormqr + cublasDtrsm",
+            their_ws,
+            true,
+            move |s, c, w: &mut Work<f64>| {
+                let Some(work) = work.as_mut() else {
+                    return Err(missing.clone());
+                };
+                c.copy(la, a0r, 1, &mut their_a, 1)?;
+                s.geqrf(m, n, &mut their_a, m, &mut their_tau, work, &mut w.info)?;
+                s.ormqr(
+                    Side::Left,
+                    Op::T,
+                    m,
+                    nrhs,
+                    k,
+                    &their_a,
+                    m,
+                    &their_tau,
+                    &mut w.a,
+                    m,
+                    work,
+                    &mut w.info,
+                )?;
+                c.trsm(
+                    Side::Left,
+                    Uplo::Upper,
+                    Op::N,
+                    Diag::NonUnit,
+                    n,
+                    nrhs,
+                    1.0,
+                    &their_a,
+                    m,
+                    &mut w.a,
+                    m,
+                )
+            },
+        );
+        b.row(
+            spec,
+            &mut w,
+            |h| {
+                let mut a = DeviceBuffer::<f64>::placeholder(la);
+                let mut x = DeviceBuffer::<f64>::placeholder(lb);
+                solver::gels(
+                    h,
+                    Op::N,
+                    m,
+                    n,
+                    nrhs,
+                    &mut a,
+                    m,
+                    &mut x,
+                    m,
+                    Results::Host(&mut [0]),
+                )
+            },
+            |h, w| {
+                gpublas::blas1::copy(h, la, a0r, 1, &mut a, 1)?;
+                let info = Results::Device(&mut w.info);
+                solver::gels(h, Op::N, m, n, nrhs, &mut a, m, &mut w.a, m, info)
+            },
+            theirs,
+        );
+        Ok(())
+    }
+
     /// batched geqrf: `count` random f64 `n × n` matrices in one buffer (flops 4n³/3 each),
     /// their `tau` `n` apart, gpublas `geqrf_strided_batched` against `cublasDgeqrfBatched`
     /// (its pointer arrays built once, before anything is timed).
@@ -1054,6 +1176,14 @@ mod imp {
                         (8192, [8192, 256])
                     };
                     b.part("ormqr", &format!("n={n}"), |b| ormqr_part(b, n, &widths));
+                }
+                "gels" => {
+                    let shape = if quick {
+                        (4096, 1024, 16)
+                    } else {
+                        (16384, 4096, 16)
+                    };
+                    b.part("gels", &format!("{shape:?}"), |b| gels_part(b, shape, 1.2));
                 }
                 _ => {
                     let batches: [(usize, usize); 2] = if quick {

@@ -1240,14 +1240,15 @@ fn tour_level2(dev: &Device) -> Result<(), Error> {
 /// Level 3 and the solver in the tour: a symmetric rank-k update and a Cholesky on a default
 /// handle, then the rocSOLVER documents' own pattern last: one size query over an LU and its
 /// solve, a workspace of exactly that size, the calls and their residual.
-/// Least squares by Householder QR in the tour: `min ‖A x − b‖` for a tall `A` as geqrf, then
-/// `Qᵀ b` by ormqr, then `R x = (Qᵀ b)[..n]` by trsm, all three under one size query.
+/// Least squares in the tour: `min ‖A x − b‖` for a tall `A` by `gels` (Householder QR,
+/// `Qᵀ b`, then `R x = (Qᵀ b)[..n]`, one call), its size query first, then exactly that
+/// workspace.
 fn tour_least_squares(dev: &Device) -> Result<(), Error> {
-    use gpublas::{blas3, solver, Diag, Op, Side, Uplo};
+    use gpublas::{solver, Op, Results};
     let (m, n) = (2000, 300);
     println!(
         "
-10. Least squares by QR ({m} × {n}): one query over geqrf + ormqr + trsm, then that workspace"
+10. Least squares by gels ({m} × {n}, Householder QR inside): a size query, then that workspace"
     );
     let a: Vec<f64> = (0..m * n)
         .map(|i| {
@@ -1264,40 +1265,35 @@ fn tour_least_squares(dev: &Device) -> Result<(), Error> {
             ..Default::default()
         },
     )?;
-    let calls = |h: &mut Handle,
-                 a: &mut DeviceBuffer<f64>,
-                 tau: &mut DeviceBuffer<f64>,
-                 b: &mut DeviceBuffer<f64>|
-     -> Result<[gpublas::Status; 3], Error> {
-        let s1 = solver::geqrf(h, m, n, a, m, tau)?;
-        let s2 = solver::ormqr(h, Side::Left, Op::T, m, 1, n, a, m, tau, b, m)?;
-        let s3 = blas3::trsm(
-            h,
-            Side::Left,
-            Uplo::Upper,
-            Op::N,
-            Diag::NonUnit,
-            n,
-            1,
-            1.0.into(),
-            a,
-            m,
-            b,
-            m,
-        )?;
-        Ok([s1, s2, s3])
-    };
     h.start_device_memory_size_query()?;
-    let _ = calls(
+    let _ = solver::gels(
         &mut h,
-        &mut DeviceBuffer::placeholder(m * n),
-        &mut DeviceBuffer::placeholder(n),
+        Op::N,
+        m,
+        n,
+        1,
+        &mut DeviceBuffer::<f64>::placeholder(m * n),
+        m,
         &mut DeviceBuffer::placeholder(m),
+        m,
+        Results::Host(&mut [0]),
     )?;
     let need = h.stop_device_memory_size_query()?;
     let _ = h.set_device_memory_size(need)?;
-    let (mut ad, mut tau, mut bd) = (dev.upload(&a)?, dev.alloc::<f64>(n)?, dev.upload(&b)?);
-    let st = calls(&mut h, &mut ad, &mut tau, &mut bd)?;
+    let (mut ad, mut bd) = (dev.upload(&a)?, dev.upload(&b)?);
+    let mut info = [0i32];
+    let st = solver::gels(
+        &mut h,
+        Op::N,
+        m,
+        n,
+        1,
+        &mut ad,
+        m,
+        &mut bd,
+        m,
+        Results::Host(&mut info),
+    )?;
     let x = &bd.to_vec()?[..n];
     // The normal equations: Aᵀ (A x − b) = 0 up to rounding, relative to ‖A‖² ‖x‖.
     let r: Vec<f64> = (0..m)
@@ -1311,10 +1307,8 @@ fn tour_least_squares(dev: &Device) -> Result<(), Error> {
     }
     let xn = x.iter().map(|v| v * v).sum::<f64>().sqrt();
     println!(
-        "  query: {need} bytes; geqrf -> {:?}, ormqr -> {:?}, trsm -> {:?}; max |Aᵀ(Ax − b)| / (‖A‖² ‖x‖) = {:.1e}",
-        st[0],
-        st[1],
-        st[2],
+        "  query: {need} bytes; gels -> {st:?} (info {}); max |Aᵀ(Ax − b)| / (‖A‖² ‖x‖) = {:.1e}",
+        info[0],
         worst / (norm_a2 * xn)
     );
     println!("  stats: {}", h.workspace_stats());

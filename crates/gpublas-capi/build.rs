@@ -16,7 +16,9 @@
 //! - `din X TY [SPAN]` / `dout …`: a device operand of `SPAN` elements (an `Option<usize>`);
 //! - `res X TY`: one result per batch entry in the pointer mode;
 //! - `piv X [LEN]` / `pivin X [LEN]`: pivots written / read (device memory; `stride_piv` in
-//!   the batched forms); `info X`: one `info` per batch entry (device memory);
+//!   the batched forms); `pivmut X [LEN]`: pivots written, passed to the Rust function as a
+//!   `&mut DeviceBuffer<i32>` rather than `Results` (the drivers: gesv); `info X`: one `info`
+//!   per batch entry (device memory);
 //! - `tau X [LEN]` / `tauin X [LEN]`: Householder scalars written / read, of the element type
 //!   (device memory, one array for every form; `stride_X` in the batched forms, rocSOLVER's
 //!   `strideP`);
@@ -207,6 +209,14 @@ fn rows() -> Vec<Row> {
           "uplo uplo; size n; mout a lda [n | n]; info info; batch"),
         r("solver", "potrs", named("sdcz", "potrs"),
           "uplo uplo; size n; size nrhs; min a lda [n | n]; mout b ldb [n | nrhs]; batch"),
+        // The LAPACK drivers: gesv (getrf then getrs), posv (potrf then potrs) and getri (the
+        // inverse from getrf's factors and pivots), in rocSOLVER's argument order.
+        r("solver", "gesv", named("sdcz", "gesv"),
+          "size n; size nrhs; mout a lda [n | n]; pivmut ipiv [n]; mout b ldb [n | nrhs]; info info; batch"),
+        r("solver", "posv", named("sdcz", "posv"),
+          "uplo uplo; size n; size nrhs; mout a lda [n | n]; mout b ldb [n | nrhs]; info info; batch"),
+        r("solver", "getri", named("sdcz", "getri"),
+          "size n; mout a lda [n | n]; pivin ipiv [n]; info info; batch"),
         // Householder QR: LAPACK's names, orgqr/ormqr for the real types and ungqr/unmqr for
         // the complex ones (the same Rust functions under both names).
         r("solver", "geqrf", named("sdcz", "geqrf"),
@@ -275,8 +285,11 @@ enum P {
         name: String,
         ty: String,
     },
+    /// Pivots: written (`out`), as `Results` or, with `buf`, as a `&mut DeviceBuffer<i32>`;
+    /// or read.
     Piv {
         out: bool,
+        buf: bool,
         name: String,
         len: String,
     },
@@ -376,10 +389,11 @@ fn parse(params: &str) -> Vec<P> {
                         span: span.into(),
                     }
                 }
-                "piv" | "pivin" => {
+                "piv" | "pivmut" | "pivin" => {
                     let (head, len) = bracket(p);
                     P::Piv {
-                        out: kind == "piv",
+                        out: kind != "pivin",
+                        buf: kind == "pivmut",
                         name: words(head)[1].clone(),
                         len: len.into(),
                     }
@@ -582,7 +596,12 @@ fn gen_fn(
                 ));
                 args.push(format!("{name}.get()"));
             }
-            P::Piv { out, name, len } => {
+            P::Piv {
+                out,
+                buf,
+                name,
+                len,
+            } => {
                 let ptr = if *out { "*mut" } else { "*const" };
                 cparams.push(format!("{name}: {ptr} i32"));
                 let span = if form == Form::Single {
@@ -596,10 +615,10 @@ fn gen_fn(
                 ops.push(format!(
                     "let {m}{name} = unsafe {{ cx.buf::<i32>(\"{name}\", {name} as u64, cx.span(\"{name}\", {span})?)? }};"
                 ));
-                args.push(if *out {
-                    format!("Results::Device(&mut {name})")
-                } else {
-                    format!("&{name}")
+                args.push(match (*out, *buf) {
+                    (true, false) => format!("Results::Device(&mut {name})"),
+                    (true, true) => format!("&mut {name}"),
+                    (false, _) => format!("&{name}"),
                 });
                 if form != Form::Single {
                     args.push("stride_piv".into());

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 // How many routine entry points this build generated.
-#define GPUBLAS_ROUTINE_COUNT 618
+#define GPUBLAS_ROUTINE_COUNT 654
 
 // The object behind a `gpublas_handle`.
 typedef struct GpublasHandle GpublasHandle;
@@ -7912,6 +7912,426 @@ gpublas_status gpublas_zpotrs_strided_batched(gpublas_handle handle,
                                               struct gpublas_double_complex *b,
                                               int64_t ldb,
                                               int64_t stride_b,
+                                              int64_t batch_count);
+
+// `solver::gesv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgesv(gpublas_handle handle,
+                             int64_t n,
+                             int64_t nrhs,
+                             float *a,
+                             int64_t lda,
+                             int32_t *ipiv,
+                             float *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gesv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgesv_batched(gpublas_handle handle,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     float *const *a,
+                                     int64_t lda,
+                                     int32_t *ipiv,
+                                     int64_t stride_piv,
+                                     float *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gesv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgesv_strided_batched(gpublas_handle handle,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int32_t *ipiv,
+                                             int64_t stride_piv,
+                                             float *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::gesv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgesv(gpublas_handle handle,
+                             int64_t n,
+                             int64_t nrhs,
+                             double *a,
+                             int64_t lda,
+                             int32_t *ipiv,
+                             double *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gesv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgesv_batched(gpublas_handle handle,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     double *const *a,
+                                     int64_t lda,
+                                     int32_t *ipiv,
+                                     int64_t stride_piv,
+                                     double *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gesv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgesv_strided_batched(gpublas_handle handle,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int32_t *ipiv,
+                                             int64_t stride_piv,
+                                             double *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::gesv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgesv(gpublas_handle handle,
+                             int64_t n,
+                             int64_t nrhs,
+                             struct gpublas_float_complex *a,
+                             int64_t lda,
+                             int32_t *ipiv,
+                             struct gpublas_float_complex *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gesv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgesv_batched(gpublas_handle handle,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     int32_t *ipiv,
+                                     int64_t stride_piv,
+                                     struct gpublas_float_complex *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gesv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgesv_strided_batched(gpublas_handle handle,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int32_t *ipiv,
+                                             int64_t stride_piv,
+                                             struct gpublas_float_complex *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::gesv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgesv(gpublas_handle handle,
+                             int64_t n,
+                             int64_t nrhs,
+                             struct gpublas_double_complex *a,
+                             int64_t lda,
+                             int32_t *ipiv,
+                             struct gpublas_double_complex *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gesv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgesv_batched(gpublas_handle handle,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     int32_t *ipiv,
+                                     int64_t stride_piv,
+                                     struct gpublas_double_complex *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gesv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgesv_strided_batched(gpublas_handle handle,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             int32_t *ipiv,
+                                             int64_t stride_piv,
+                                             struct gpublas_double_complex *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::posv` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sposv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t nrhs,
+                             float *a,
+                             int64_t lda,
+                             float *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::posv_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sposv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     float *const *a,
+                                     int64_t lda,
+                                     float *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::posv_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sposv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             float *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::posv` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dposv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t nrhs,
+                             double *a,
+                             int64_t lda,
+                             double *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::posv_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dposv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     double *const *a,
+                                     int64_t lda,
+                                     double *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::posv_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dposv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             double *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::posv` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cposv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t nrhs,
+                             struct gpublas_float_complex *a,
+                             int64_t lda,
+                             struct gpublas_float_complex *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::posv_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cposv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     struct gpublas_float_complex *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::posv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cposv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_float_complex *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::posv` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zposv(gpublas_handle handle,
+                             gpublas_fill uplo,
+                             int64_t n,
+                             int64_t nrhs,
+                             struct gpublas_double_complex *a,
+                             int64_t lda,
+                             struct gpublas_double_complex *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::posv_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zposv_batched(gpublas_handle handle,
+                                     gpublas_fill uplo,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     struct gpublas_double_complex *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::posv_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zposv_strided_batched(gpublas_handle handle,
+                                             gpublas_fill uplo,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_double_complex *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::getri` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgetri(gpublas_handle handle,
+                              int64_t n,
+                              float *a,
+                              int64_t lda,
+                              const int32_t *ipiv,
+                              int32_t *info);
+
+// `solver::getri_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgetri_batched(gpublas_handle handle,
+                                      int64_t n,
+                                      float *const *a,
+                                      int64_t lda,
+                                      const int32_t *ipiv,
+                                      int64_t stride_piv,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::getri_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgetri_strided_batched(gpublas_handle handle,
+                                              int64_t n,
+                                              float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const int32_t *ipiv,
+                                              int64_t stride_piv,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
+// `solver::getri` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgetri(gpublas_handle handle,
+                              int64_t n,
+                              double *a,
+                              int64_t lda,
+                              const int32_t *ipiv,
+                              int32_t *info);
+
+// `solver::getri_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgetri_batched(gpublas_handle handle,
+                                      int64_t n,
+                                      double *const *a,
+                                      int64_t lda,
+                                      const int32_t *ipiv,
+                                      int64_t stride_piv,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::getri_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgetri_strided_batched(gpublas_handle handle,
+                                              int64_t n,
+                                              double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const int32_t *ipiv,
+                                              int64_t stride_piv,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
+// `solver::getri` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgetri(gpublas_handle handle,
+                              int64_t n,
+                              struct gpublas_float_complex *a,
+                              int64_t lda,
+                              const int32_t *ipiv,
+                              int32_t *info);
+
+// `solver::getri_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgetri_batched(gpublas_handle handle,
+                                      int64_t n,
+                                      struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      const int32_t *ipiv,
+                                      int64_t stride_piv,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::getri_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgetri_strided_batched(gpublas_handle handle,
+                                              int64_t n,
+                                              struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const int32_t *ipiv,
+                                              int64_t stride_piv,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
+// `solver::getri` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgetri(gpublas_handle handle,
+                              int64_t n,
+                              struct gpublas_double_complex *a,
+                              int64_t lda,
+                              const int32_t *ipiv,
+                              int32_t *info);
+
+// `solver::getri_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgetri_batched(gpublas_handle handle,
+                                      int64_t n,
+                                      struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      const int32_t *ipiv,
+                                      int64_t stride_piv,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::getri_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgetri_strided_batched(gpublas_handle handle,
+                                              int64_t n,
+                                              struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const int32_t *ipiv,
+                                              int64_t stride_piv,
+                                              int32_t *info,
                                               int64_t batch_count);
 
 // `solver::geqrf` for `f32` (see the Rust documentation of that function).

@@ -2,7 +2,8 @@
 //! generated header and the cdylib, then run on the host backend (or the device named by
 //! `GPUBLAS_DEVICE`). It ports the rocSOLVER document's example: the four workspace schemes
 //! (M1–M6) and a size query over dgetrf + dgetrs with null device pointers (M7–M9); also
-//! Level-1 calls, Householder QR (dgeqrf, dorgqr, dormqr) and bad arguments.
+//! Level-1 calls, Householder QR (dgeqrf, dorgqr, dormqr), the LAPACK drivers (dgesv, dgetri,
+//! dposv) and bad arguments.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -12,6 +12,11 @@ use rand::{Rng, SeedableRng};
 #[path = "capi/level2.rs"]
 mod level2;
 use level2::{f10_band_packed_products_and_solves, f1_rank_updates_through_c};
+#[path = "capi/drivers.rs"]
+mod drivers;
+use drivers::{
+    f6_drivers_complex_through_c, f6_drivers_real_through_c, f7_drivers_bad_arguments_and_query,
+};
 #[path = "capi/qr.rs"]
 mod qr;
 use qr::{f6_qr_complex_through_c, f6_qr_real_through_c, f7_qr_bad_arguments_and_query};
@@ -774,8 +779,9 @@ fn f7_bad_arguments(dev: &str) {
         "y untouched by the failed calls"
     );
     // The routine table: every generated entry point is there (582, then 36 of Householder
-    // QR: geqrf, orgqr/ungqr, ormqr/unmqr, four types, three forms).
-    assert_eq!(GPUBLAS_ROUTINE_COUNT, 618);
+    // QR: geqrf, orgqr/ungqr, ormqr/unmqr, then 36 of the LAPACK drivers: gesv, posv, getri;
+    // four types, three forms each).
+    assert_eq!(GPUBLAS_ROUTINE_COUNT, 654);
 }
 
 /// The `_ex` routines through their type arguments: gemm_ex (f16 in, f32 out), dot_ex (bf16
@@ -1465,4 +1471,7 @@ on_both_backends!(
     f6_qr_real_through_c,
     f6_qr_complex_through_c,
     f7_qr_bad_arguments_and_query,
+    f6_drivers_real_through_c,
+    f6_drivers_complex_through_c,
+    f7_drivers_bad_arguments_and_query,
 );

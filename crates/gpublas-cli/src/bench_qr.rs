@@ -994,7 +994,7 @@ mod imp {
                 )
             },
             |h, w| {
-                gpublas::blas1::copy(h, la, a0r, 1, &mut a, 1)?;
+                let _ = gpublas::blas1::copy(h, la, a0r, 1, &mut a, 1)?;
                 let info = Results::Device(&mut w.info);
                 solver::gels(h, Op::N, m, n, nrhs, &mut a, m, &mut w.a, m, info)
             },

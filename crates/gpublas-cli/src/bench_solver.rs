@@ -1,10 +1,13 @@
 //! `gpublas bench solver`: LU with partial pivoting (`getrf`), Cholesky (`potrf`), the LU and
-//! Cholesky solves (`getrs`, `potrs`) and the batched factorizations (`getrf_strided_batched`,
-//! `potrf_strided_batched`) against cuSOLVER (`cusolverDn?getrf` for f64, f32 and Complex64,
+//! Cholesky solves (`getrs`, `potrs`), the batched factorizations (`getrf_strided_batched`,
+//! `potrf_strided_batched`) and the LAPACK drivers (`getri` after `getrf`, and `getri` alone;
+//! `gesv`; `posv`) against cuSOLVER (`cusolverDn?getrf` for f64, f32 and Complex64,
 //! `cusolverDnDpotrf`, `cusolverDnDgetrs`, `cusolverDnDpotrs`, `cusolverDnDpotrfBatched`, and
-//! `cusolverDnDgetrf` looped over the entries of the larger batches) and cuBLAS
-//! (`cublasDgetrfBatched`), in one process on the same GPU, stream and data. Every row is f64
-//! except the f32 and Complex64 getrf rows.
+//! `cusolverDnDgetrf` looped over the entries of the larger batches; for the drivers the
+//! cuSOLVER routines that do their work: getrf + getrs against the identity for the inverse,
+//! getrf + getrs for gesv, potrf + potrs for posv) and cuBLAS (`cublasDgetrfBatched`), in one
+//! process on the same GPU, stream and data. Every row is f64 except the f32 and Complex64
+//! getrf rows.
 //!
 //! Every row: the gpublas workspace need of the call from a size query (placeholder
 //! operands, nothing runs) beside cuSOLVER's `?_bufferSize` answer for the same call (bytes;
@@ -16,9 +19,13 @@
 //! pair. The factorizations and the solves work in place: before every call the input is
 //! copied back from a pristine device buffer (a cuBLAS copy on the same stream, enqueued
 //! before the start event, so the copy is outside the timed region, and the host enqueues the
-//! timed call while the GPU is still copying). Pivots and `info` go to device memory (nothing
-//! waits). The gpublas handle is `Managed` (the default); the ratio is gpublas TFLOP/s /
-//! reference TFLOP/s, with complex flops counted as real ones (4× the real count).
+//! timed call while the GPU is still copying; the drivers' rows copy back both `A` and `B`, the
+//! getri rows `A` and the identity). The drivers' rows compare the larger of the factors' and
+//! the solution's differences (gesv, posv) or the inverses (getri); the workspace of the
+//! getrf + getri row is one size query over both calls (the larger need), beside cuSOLVER's
+//! getrf `bufferSize`. Pivots and `info` go to device memory (nothing waits). The gpublas
+//! handle is `Managed` (the default); the ratio is gpublas TFLOP/s / reference TFLOP/s, with
+//! complex flops counted as real ones (4× the real count).
 //!
 //! The batches of 512² and 2048² matrices have two references: `cublasDgetrfBatched` and
 //! `cusolverDnDgetrf` called once per entry on the same stream (one workspace for all, the
@@ -44,10 +51,12 @@ use gpublas::{Device, Error};
 pub struct SolverArgs {
     /// A smoke run: orders 1024 and 2048 (f32 and Complex64 getrf at 2048, upper potrf at
     /// 1024), getrs and potrs at 1024, batches of 1000 × 32², 100 × 128², 20 × 256² and 4 ×
-    /// 1024², three timed calls per row.
+    /// 1024², getri at 1024 and 2048, gesv and posv at 1024 (gesv also 2048 with 16
+    /// right-hand sides), three timed calls per row.
     #[arg(long)]
     quick: bool,
-    /// Only these groups (comma-separated): getrf, potrf, getrs, potrs, batched.
+    /// Only these groups (comma-separated): getrf, potrf, getrs, potrs, batched, getri, gesv,
+    /// posv.
     #[arg(long)]
     only: Option<String>,
 }
@@ -93,19 +102,33 @@ mod imp {
     use serde_json::{json, Value};
 
     /// The groups `--only` selects from, in the order they run.
-    const GROUPS: [&str; 5] = ["getrf", "potrf", "getrs", "potrs", "batched"];
+    const GROUPS: [&str; 8] = [
+        "getrf", "potrf", "getrs", "potrs", "batched", "getri", "gesv", "posv",
+    ];
 
     mod data;
     use data::*;
+    mod drivers;
 
     /// The device buffers of a row: the matrix the calls overwrite (`A`, or `B` of the
-    /// solves), its pristine copy, and the pivots and `info` the factorizations write.
+    /// solves), its pristine copy, a second overwritten matrix with its pristine copy where the
+    /// calls take two (`B` of the drivers gesv and posv, the identity cuSOLVER's getrs turns
+    /// into the inverse in the getri rows), and the pivots and `info` the factorizations write.
     struct Work<T: Elem> {
         a: DeviceBuffer<T>,
         a0: DeviceBuffer<T>,
+        b: Option<(DeviceBuffer<T>, DeviceBuffer<T>)>,
         piv: DeviceBuffer<i32>,
         info: DeviceBuffer<i32>,
     }
+
+    /// `A`, `B`, the pivots and `info` of a [`Work`] with a second matrix, borrowed at once.
+    type Split<'w, T> = (
+        &'w mut DeviceBuffer<T>,
+        &'w mut DeviceBuffer<T>,
+        &'w mut DeviceBuffer<i32>,
+        &'w mut DeviceBuffer<i32>,
+    );
 
     impl<T: Elem> Work<T> {
         /// Uploads `host` twice (working copy and pristine copy); `piv` and `info` entries.
@@ -113,15 +136,35 @@ mod imp {
             Ok(Work {
                 a: dev.upload(host)?,
                 a0: dev.upload(host)?,
+                b: None,
                 piv: dev.alloc::<i32>(piv.max(1))?,
                 info: dev.alloc::<i32>(info.max(1))?,
             })
         }
 
-        /// Restores `a` from `a0`: a device-to-device copy enqueued on the stream gpublas,
-        /// cuSOLVER and cuBLAS share, so it is ordered before what follows.
+        /// Adds the second matrix: `host` uploaded twice (working copy and pristine copy).
+        fn with_b(mut self, dev: &Device, host: &[T]) -> Result<Work<T>, Error> {
+            self.b = Some((dev.upload(host)?, dev.upload(host)?));
+            Ok(self)
+        }
+
+        /// `A`, `B`, the pivots and `info`; an error where the row has no second matrix.
+        fn split(&mut self) -> Result<Split<'_, T>, Error> {
+            match &mut self.b {
+                Some((b, _)) => Ok((&mut self.a, b, &mut self.piv, &mut self.info)),
+                None => Err(Error::InvalidValue("the row has no second matrix".into())),
+            }
+        }
+
+        /// Restores `a` from `a0` (and the second matrix from its copy): device-to-device
+        /// copies enqueued on the stream gpublas, cuSOLVER and cuBLAS share, so they are
+        /// ordered before what follows.
         fn reset(&mut self, c: &Cublas) -> Result<(), Error> {
-            c.copy(self.a0.len(), &self.a0, 1, &mut self.a, 1)
+            c.copy(self.a0.len(), &self.a0, 1, &mut self.a, 1)?;
+            if let Some((b, b0)) = &mut self.b {
+                c.copy(b0.len(), b0, 1, b, 1)?;
+            }
+            Ok(())
         }
 
         /// Fills the pivots and `info` with `i32::MIN` (synchronous), so that an entry a call
@@ -132,9 +175,10 @@ mod imp {
         }
     }
 
-    /// What one call left behind, on the host.
+    /// What one call left behind, on the host (`b`: the second matrix, empty without one).
     struct Snapshot<T> {
         a: Vec<T>,
+        b: Vec<T>,
         piv: Vec<i32>,
         info: Vec<i32>,
     }
@@ -143,6 +187,10 @@ mod imp {
         fn read(w: &Work<T>, spec: &Spec) -> Result<Snapshot<T>, Error> {
             Ok(Snapshot {
                 a: w.a.to_vec()?,
+                b: match &w.b {
+                    Some((b, _)) => b.to_vec()?,
+                    None => Vec::new(),
+                },
                 piv: if spec.pivots {
                     w.piv.to_vec()?
                 } else {
@@ -150,6 +198,37 @@ mod imp {
                 },
                 info: w.info.to_vec()?,
             })
+        }
+    }
+
+    /// `a`'s NaN-keeping maximum with `b` (`f64::max` drops a NaN).
+    fn max_nan(a: f64, b: f64) -> f64 {
+        if a.is_nan() || b.is_nan() {
+            f64::NAN
+        } else {
+            a.max(b)
+        }
+    }
+
+    /// The comparison of gpublas's snapshot `p` with a reference's `q`: `spec.part` of the
+    /// `spec.rows × spec.cols` matrices in `A` (where `in_b`, the reference's result is in its
+    /// `B` instead: getrs against the identity), and, where both have a second matrix and
+    /// `!in_b`, the larger of that and the whole second matrices' difference (the drivers: the
+    /// factors and the solution).
+    fn agreement<T: Elem>(p: &Snapshot<T>, q: &Snapshot<T>, spec: &Spec, in_b: bool) -> Agreement {
+        let theirs = if in_b { &q.b } else { &q.a };
+        let mut d = rel_diff(&p.a, theirs, spec.rows, spec.cols, spec.part);
+        let second = !p.b.is_empty() || !q.b.is_empty();
+        if second && !in_b {
+            let rows = spec.rows.max(1);
+            let x = rel_diff(&p.b, &q.b, rows, (q.b.len() / rows).max(1), Part::All);
+            d = max_nan(d, x);
+        }
+        Agreement {
+            rel_diff: d,
+            piv_diff: spec.pivots.then(|| count_diff(&p.piv, &q.piv)),
+            info_ours: spec.info.then(|| nonzero(&p.info)),
+            info_theirs: nonzero(&q.info),
         }
     }
 
@@ -199,6 +278,9 @@ mod imp {
         /// no workspace argument), or the query's error.
         ws: Result<Option<usize>, Error>,
         call: RefCall<'a, T>,
+        /// The result gpublas leaves in `A` is in `B` here (getrs against the identity leaves
+        /// the inverse there and the factors in `A`): the comparison reads `B`.
+        in_b: bool,
     }
 
     impl<'a, T: Elem> Reference<'a, T> {
@@ -211,7 +293,14 @@ mod imp {
                 name: name.into(),
                 ws,
                 call: Box::new(call),
+                in_b: false,
             }
+        }
+
+        /// The reference leaves the compared result in `B` (see [`Reference::in_b`]).
+        fn result_in_b(mut self) -> Reference<'a, T> {
+            self.in_b = true;
+            self
         }
     }
 
@@ -378,7 +467,7 @@ mod imp {
                 Err(_) => format!("{:>8} {:>6}     ", "n/a", ""),
             };
             out!(
-                "{:7} {:10} {:4} {:>22} {} {} | {} | {} | {} {} | {} | {}",
+                "{:7} {:11} {:4} {:>22} {} {} | {} | {} | {} {} | {} | {}",
                 s.group,
                 s.op,
                 s.ty,
@@ -576,12 +665,7 @@ mod imp {
                     .and_then(|_| (r.call)(s, c, w))
                     .and_then(|_| Snapshot::read(w, &spec));
                 let agree = match (&mine, &cus) {
-                    (Ok(p), Ok(q)) => Ok(Agreement {
-                        rel_diff: rel_diff(&p.a, &q.a, spec.rows, spec.cols, spec.part),
-                        piv_diff: spec.pivots.then(|| count_diff(&p.piv, &q.piv)),
-                        info_ours: spec.info.then(|| nonzero(&p.info)),
-                        info_theirs: nonzero(&q.info),
-                    }),
+                    (Ok(p), Ok(q)) => Ok(agreement(p, q, &spec, r.in_b)),
                     (Err(e), _) | (_, Err(e)) => Err(e.clone()),
                 };
                 compared.push((r, cus.map(|_| ()), agree));
@@ -1165,24 +1249,29 @@ mod imp {
         out!(
             "LAPACK (f64; getrf also f32 and Complex64) on {} against cuSOLVER (loaded from \
              {from}) and cuBLAS: median of single calls each timed by a CUDA-event pair (3 calls \
-             at n >= 16384, 5 at 8192 and for batches of n >= 512, 21 for getrs, potrs and the \
-             smaller batches; 3 with --quick); before every call the input is copied back from a \
-             pristine device buffer, outside the timed region; gpublas handle {:?}",
+             at n >= 16384, 5 below it (getrf, potrf, the drivers) and for batches of n >= 512, \
+             21 for getrs, potrs and the smaller batches; 3 with --quick); before every call the \
+             input (the drivers: A and B) is copied back from a pristine device buffer, outside \
+             the timed region; gpublas handle {:?}",
             dev.name(),
             b.h.workspace_mode()
         );
         out!(
             "flops: getrf 2n³/3 (complex 8n³/3), potrf n³/3, getrs and potrs 2n²·nrhs (per \
-             matrix for batches); ratio = gpublas TFLOP/s / reference TFLOP/s (where a batch \
-             has two references, cublasDgetrfBatched and cusolverDnDgetrf looped over the \
-             entries, the faster, named last; the other is shown below the row); ws = gpublas \
-             workspace from a size query with placeholders, cuSOLVER ws = its ?_bufferSize \
-             (bytes; none = no workspace argument); rel diff = max |gpublas - reference| / max \
-             |reference| (complex by modulus; the factor's triangle for potrf) after one call of \
-             each from the same input, piv = pivots that differ"
+             matrix for batches), getrf+getri 2n³ (the inverse from A; cuSOLVER: getrf, then \
+             getrs against the identity), getri 4n³/3 (from cuSOLVER's factors; cuSOLVER: getrs \
+             against the identity), gesv 2n³/3 + 2n²·nrhs (cuSOLVER: getrf + getrs), posv n³/3 + \
+             2n²·nrhs (cuSOLVER: potrf + potrs); ratio = gpublas TFLOP/s / reference TFLOP/s \
+             (where a batch has two references, cublasDgetrfBatched and cusolverDnDgetrf looped \
+             over the entries, the faster, named last; the other is shown below the row); ws = \
+             gpublas workspace from a size query with placeholders, cuSOLVER ws = its \
+             ?_bufferSize (bytes; none = no workspace argument); rel diff = max |gpublas - reference| / max \
+             |reference| (complex by modulus; the factor's triangle for potrf; gesv and posv: \
+             the larger of the factors' and the solution's; getri: the inverses) after one call \
+             of each from the same input, piv = pivots that differ"
         );
         out!(
-            "{:7} {:10} {:4} {:>22} {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>7} | {:>6} {:10} | {:>8} {:>6}      | {}",
+            "{:7} {:11} {:4} {:>22} {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>7} | {:>6} {:10} | {:>8} {:>6}      | {}",
             "group",
             "op",
             "type",
@@ -1255,6 +1344,42 @@ mod imp {
                         potrs_part(b, n, &[1, 16, 256])
                     });
                 }
+                "getri" => {
+                    // Issue 31's target at 8192 (the full inverse from A); 1.0 at 4096.
+                    let sizes: &[(usize, f64)] = if quick {
+                        &[(1024, 1.0), (2048, 1.2)]
+                    } else {
+                        &[(4096, 1.0), (8192, 1.2)]
+                    };
+                    for &(n, t) in sizes {
+                        b.part("getri", &format!("getrf+getri n={n}"), |b| {
+                            drivers::getri_part(b, n, t)
+                        });
+                        b.part("getri", &format!("getri alone n={n}"), |b| {
+                            drivers::getri_alone_part(b, n)
+                        });
+                    }
+                }
+                "gesv" => {
+                    let shapes: &[(usize, usize)] = if quick {
+                        &[(1024, 1), (1024, 256), (2048, 16)]
+                    } else {
+                        &[(8192, 1), (8192, 256), (16384, 16)]
+                    };
+                    for &(n, nrhs) in shapes {
+                        b.part("gesv", &format!("n={n} nrhs={nrhs}"), |b| {
+                            drivers::gesv_part(b, n, nrhs)
+                        });
+                    }
+                }
+                "posv" => {
+                    let n = if quick { 1024 } else { 8192 };
+                    for nrhs in [1, 256] {
+                        b.part("posv", &format!("n={n} nrhs={nrhs}"), |b| {
+                            drivers::posv_part(b, n, nrhs)
+                        });
+                    }
+                }
                 _ => {
                     let (small, large) = if quick { (1000, 100) } else { (10_000, 1000) };
                     // Batches of larger matrices, against the faster of cuBLAS's batched LU
@@ -1320,6 +1445,73 @@ mod imp {
             assert_eq!(names(r), Some(("b".into(), vec!["a".into()])));
             let r = fastest(vec![t("a", None), t("b", None)]);
             assert_eq!(names(r), Some(("a".into(), vec!["b".into()])));
+        }
+
+        #[test]
+        fn only_selects_the_driver_groups() {
+            let g = selected(Some("getri,gesv,posv"), &GROUPS).unwrap_or_default();
+            assert_eq!(g, vec!["getri", "gesv", "posv"]);
+            assert!(selected(Some("gels"), &GROUPS).is_err());
+        }
+
+        #[test]
+        fn drivers_compare_the_factors_and_the_solution() {
+            let (n, nrhs) = (2, 3);
+            let spec = Spec {
+                group: "gesv",
+                op: "gesv".into(),
+                ty: "f64",
+                shape: String::new(),
+                flops: 1.0,
+                target: 1.0,
+                reps: 1,
+                tol: 1e-8,
+                rows: n,
+                cols: n,
+                part: Part::All,
+                pivots: true,
+                info: true,
+            };
+            let snap = |a: Vec<f64>, b: Vec<f64>| Snapshot {
+                a,
+                b,
+                piv: vec![1, 2],
+                info: vec![0],
+            };
+            let a = vec![4.0, 1.0, 2.0, 3.0];
+            let x = vec![1.0, 2.0, 3.0, 4.0, 5.0, 10.0];
+            assert_eq!(x.len(), n * nrhs);
+            let mut x2 = x.clone();
+            x2[5] = 11.0;
+            // The factors agree, the solution differs by 1 / 10.
+            let d = agreement(
+                &snap(a.clone(), x2),
+                &snap(a.clone(), x.clone()),
+                &spec,
+                false,
+            );
+            assert!((d.rel_diff - 0.1).abs() < 1e-12);
+            assert_eq!(
+                (d.piv_diff, d.info_ours, d.info_theirs),
+                (Some(0), Some(0), 0)
+            );
+            let mut a2 = a.clone();
+            a2[0] = f64::NAN;
+            let d = agreement(
+                &snap(a2, x.clone()),
+                &snap(a.clone(), x.clone()),
+                &spec,
+                false,
+            );
+            assert!(d.rel_diff.is_nan());
+            // getri: gpublas's inverse in A against the reference's in B (`nrhs = n`).
+            let inv = vec![0.5, 0.25, 0.125, 1.0];
+            let mut theirs = snap(a.clone(), inv.clone());
+            let d = agreement(&snap(inv.clone(), vec![1.0; n * n]), &theirs, &spec, true);
+            assert_eq!(d.rel_diff, 0.0);
+            theirs.b[3] = 0.5;
+            let d = agreement(&snap(inv, vec![1.0; n * n]), &theirs, &spec, true);
+            assert!((d.rel_diff - 1.0).abs() < 1e-12);
         }
 
         #[test]

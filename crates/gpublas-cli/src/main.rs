@@ -57,6 +57,7 @@ enum Cmd {
     /// `gpublas query herk --n 4096 --k 512 --op c --type c32`,
     /// `gpublas query getrf --n 16384 --device-results`,
     /// `gpublas query getrs --n 8192 --nrhs 256`, `gpublas query potrf --n 32 --batch 10000`,
+    /// `gpublas query gesv --n 8192 --nrhs 16`, `gpublas query getri --n 4096`,
     /// `gpublas query set_matrix --rows 16 --cols 1048576 --lda 64 --ldb 16`.
     #[command(verbatim_doc_comment)]
     Query(Box<Query>),
@@ -96,12 +97,13 @@ enum BenchWhat {
     /// strided-batched, trsm_ex) and trtri against cuBLAS, in TFLOP/s; needs a GPU and
     /// `--features cublas`.
     Trsm(bench_trsm::TrsmArgs),
-    /// LAPACK: getrf (f64, f32, Complex64), potrf, getrs, potrs and batched getrf/potrf (f64)
-    /// against cuSOLVER and cuBLAS's getrfBatched, in TFLOP/s, with each call's workspace
+    /// LAPACK: getrf (f64, f32, Complex64), potrf, getrs, potrs, batched getrf/potrf (f64),
+    /// getrf + getri (against getrf + getrs of the identity), gesv and posv against cuSOLVER
+    /// and cuBLAS's getrfBatched, in TFLOP/s, with each call's workspace
     /// beside cuSOLVER's bufferSize; needs a GPU and `--features cublas`.
     Solver(bench_solver::SolverArgs),
-    /// Householder QR: geqrf (f64, f32, Complex64; square and tall-skinny), orgqr, ormqr and
-    /// strided-batched geqrf (f64) against cuSOLVER and cuBLAS's geqrfBatched, in TFLOP/s, with
+    /// Householder QR: geqrf (f64, f32, Complex64; square and tall-skinny), orgqr, ormqr, gels
+    /// and strided-batched geqrf (f64) against cuSOLVER and cuBLAS's geqrfBatched, in TFLOP/s, with
     /// each call's workspace beside cuSOLVER's bufferSize; needs a GPU and `--features cublas`
     /// (on the host backend: gpublas's host geqrf beside faer's).
     Qr(bench_qr::QrArgs),
@@ -230,12 +232,13 @@ struct Query {
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
     /// gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, ger, geru,
     /// gerc, syr, syr2, her, her2, spr, spr2, hpr, hpr2. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
-    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs, geqrf, orgqr (ungqr), ormqr (unmqr).
+    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs, gesv, posv, getri, geqrf, orgqr (ungqr), ormqr (unmqr).
     /// Transfers: set_vector, get_vector, set_matrix, get_matrix (and `_async`).
     routine: String,
     /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2); the
     /// columns of C or B (gemm, symm, hemm, trmm, trsm), the order of C (rank-k updates) or
-    /// of A (trtri, getrs, potrf, potrs), getrf's columns. Not needed by rotg and rotmg.
+    /// of A (trtri, getrs, potrf, potrs, gesv, posv, getri), getrf's columns. Not needed by
+    /// rotg and rotmg.
     #[arg(long)]
     n: Option<usize>,
     /// gemv, gbmv: rows of A; gemm, symm, hemm, trmm, trsm: rows of C or B; getrf: rows of A
@@ -258,13 +261,13 @@ struct Query {
     #[arg(long, default_value = "l")]
     side: String,
     /// The symmetric, Hermitian and triangular Level-2 routines and the Level-3 routines but
-    /// gemm, potrf, potrs: the stored triangle, u (upper) or l (lower).
+    /// gemm, potrf, potrs, posv: the stored triangle, u (upper) or l (lower).
     #[arg(long, default_value = "u")]
     uplo: String,
     /// trmv, tbmv, tpmv, trsv, tbsv, tpsv, trmm, trsm, trtri: n (non-unit) or u (unit) diagonal.
     #[arg(long, default_value = "n")]
     diag: String,
-    /// getrs, potrs: right-hand sides (default: 1).
+    /// getrs, potrs, gesv, posv: right-hand sides (default: 1).
     #[arg(long)]
     nrhs: Option<usize>,
     /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv, hbmv, hpmv, hemm, herk,
@@ -278,7 +281,7 @@ struct Query {
     #[arg(long)]
     list: bool,
     /// Level-1 reductions, getrf, getrf_npvt, potrf: results (pivots, info) to device memory
-    /// instead of host memory.
+    /// instead of host memory; gesv, posv, getri: info (their pivots are device memory).
     #[arg(long)]
     device_results: bool,
     /// Level 3: alpha and beta in device memory (placeholders) instead of host values.

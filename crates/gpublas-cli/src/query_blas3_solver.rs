@@ -1,15 +1,18 @@
 //! `gpublas query` for Level 3 (gemm, symm, hemm, syrk, herk, syr2k, her2k, syrkx, herkx,
-//! trmm, trsm, trtri) and the solver routines (getrf, getrf_npvt, getrs, potrf, potrs, and
-//! Householder QR: geqrf, orgqr/ungqr, ormqr/unmqr): the call is made between `start_device_memory_size_query` and `stop_device_memory_size_query`
-//! with placeholder operands (nothing is allocated, nothing runs), in the single, strided
-//! (`--batch N`) or list (`--batch N --list`) form, like the Level-1 and Level-2 entries.
+//! trmm, trsm, trtri) and the solver routines (getrf, getrf_npvt, getrs, potrf, potrs, the
+//! LAPACK drivers gesv, posv and getri, and Householder QR: geqrf, orgqr/ungqr, ormqr/unmqr):
+//! the call is made between `start_device_memory_size_query` and
+//! `stop_device_memory_size_query` with placeholder operands (nothing is allocated, nothing
+//! runs), in the single, strided (`--batch N`) or list (`--batch N --list`) form, like the
+//! Level-1 and Level-2 entries.
 //!
 //! Operands are packed: every leading dimension is the row count of its matrix (at least 1),
 //! strided entries one matrix apart, pivots and `tau` one entry's count apart (`min(m, n)` for
-//! getrf and geqrf, `k` for orgqr and ormqr). Level-3 scalars are host values
-//! (`alpha = beta = 1`) unless `--device-scalars` (placeholders in device memory, which the
-//! block programs copy into per-entry slots); the solver's pivots and `info` go to host memory
-//! unless `--device-results`.
+//! getrf and geqrf, `n` for getrs, gesv and getri, `k` for orgqr and ormqr). Level-3 scalars
+//! are host values (`alpha = beta = 1`) unless `--device-scalars` (placeholders in device
+//! memory, which the block programs copy into per-entry slots); the solver's pivots and `info`
+//! go to host memory unless `--device-results`, except the pivots gesv writes and getrs and
+//! getri read, which are device memory in every case (the Rust functions take a buffer).
 
 use gpublas::memory::HandleConfig;
 use gpublas::{
@@ -33,6 +36,9 @@ pub(crate) const SOLVER: &[&str] = &[
     "getrs",
     "potrf",
     "potrs",
+    "gesv",
+    "posv",
+    "getri",
     "geqrf",
     "orgqr",
     "ungqr",
@@ -65,7 +71,7 @@ struct Q3 {
     side: Side,
     /// gemm's op(B).
     opb: Op,
-    /// Right-hand sides of getrs and potrs.
+    /// Right-hand sides of getrs, potrs, gesv and posv.
     nrhs: usize,
     device_scalars: bool,
 }
@@ -689,6 +695,121 @@ fn potrs_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
     }
 }
 
+/// gesv: `A X = B` by getrf then getrs, `A` `n × n`, `B` `n × nrhs`; `n` pivots per entry in
+/// device memory, `info` per `--device-results`.
+fn gesv_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (n, nrhs, b) = (q.c.n, q.nrhs, q.c.batch);
+    let (mut a, lda) = q.mat::<T>(n, n)?;
+    let (mut x, ldb) = q.mat::<T>(n, nrhs)?;
+    let mut piv = DeviceBuffer::<i32>::placeholder(entries(q, n)?);
+    let mut info = Res::new(entries(q, 1)?, q.c.device_results);
+    let (sa, sb) = (a.stride, x.stride);
+    match q.c.form {
+        Form::Single => solver::gesv(
+            h,
+            n,
+            nrhs,
+            &mut a.one,
+            lda,
+            &mut piv,
+            &mut x.one,
+            ldb,
+            info.get(),
+        ),
+        Form::Strided => solver::gesv_strided_batched(
+            h,
+            n,
+            nrhs,
+            &mut a.one,
+            lda,
+            sa,
+            &mut piv,
+            n,
+            &mut x.one,
+            ldb,
+            sb,
+            info.get(),
+            b,
+        ),
+        Form::List => solver::gesv_batched(
+            h,
+            n,
+            nrhs,
+            &mut a.muts(),
+            lda,
+            &mut piv,
+            n,
+            &mut x.muts(),
+            ldb,
+            info.get(),
+        ),
+    }
+}
+
+/// posv: `A X = B` by potrf then potrs on the `uplo` triangle, `B` `n × nrhs`.
+fn posv_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (n, nrhs, b, uplo) = (q.c.n, q.nrhs, q.c.batch, q.c.uplo);
+    let (mut a, lda) = q.mat::<T>(n, n)?;
+    let (mut x, ldb) = q.mat::<T>(n, nrhs)?;
+    let mut info = Res::new(entries(q, 1)?, q.c.device_results);
+    let (sa, sb) = (a.stride, x.stride);
+    match q.c.form {
+        Form::Single => solver::posv(
+            h,
+            uplo,
+            n,
+            nrhs,
+            &mut a.one,
+            lda,
+            &mut x.one,
+            ldb,
+            info.get(),
+        ),
+        Form::Strided => solver::posv_strided_batched(
+            h,
+            uplo,
+            n,
+            nrhs,
+            &mut a.one,
+            lda,
+            sa,
+            &mut x.one,
+            ldb,
+            sb,
+            info.get(),
+            b,
+        ),
+        Form::List => solver::posv_batched(
+            h,
+            uplo,
+            n,
+            nrhs,
+            &mut a.muts(),
+            lda,
+            &mut x.muts(),
+            ldb,
+            info.get(),
+        ),
+    }
+}
+
+/// getri: the inverse of the `n × n` `A` in place from getrf's factors and `n` pivots per
+/// entry (device memory).
+fn getri_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (n, b) = (q.c.n, q.c.batch);
+    let (mut a, lda) = q.mat::<T>(n, n)?;
+    let piv = DeviceBuffer::<i32>::placeholder(entries(q, n)?);
+    let mut info = Res::new(entries(q, 1)?, q.c.device_results);
+    let sa = a.stride;
+    match q.c.form {
+        Form::Single => solver::getri(h, n, &mut a.one, lda, &piv, info.get()),
+        Form::Strided => {
+            solver::getri_strided_batched(h, n, &mut a.one, lda, sa, &piv, n, info.get(), b)
+        }
+        Form::List => solver::getri_batched(h, n, &mut a.muts(), lda, &piv, n, info.get()),
+    }
+}
+
 /// geqrf: `A = Q R` of an `m × n` matrix, `tau` of `min(m, n)` scalars per entry.
 fn geqrf_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
     let (m, n, b) = (q.c.m, q.c.n, q.c.batch);
@@ -764,6 +885,9 @@ fn any_q<T: ComplexOrReal>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
         "getrs" => getrs_q::<T>(h, q),
         "potrf" => potrf_q::<T>(h, q),
         "potrs" => potrs_q::<T>(h, q),
+        "gesv" => gesv_q::<T>(h, q),
+        "posv" => posv_q::<T>(h, q),
+        "getri" => getri_q::<T>(h, q),
         "geqrf" => geqrf_q::<T>(h, q),
         "orgqr" | "ungqr" => orgqr_q::<T>(h, q),
         "ormqr" | "unmqr" => ormqr_q::<T>(h, q),
@@ -808,15 +932,25 @@ fn shape(q: &Q3) -> String {
         "getrf" | "getrf_npvt" => format!("m={m} n={n}"),
         "getrs" => format!("op={op} n={n} nrhs={}", q.nrhs),
         "potrf" => format!("uplo={ul} n={n}"),
+        "gesv" => format!("n={n} nrhs={}", q.nrhs),
+        "getri" => format!("n={n}"),
         "geqrf" => format!("m={m} n={n}"),
         "orgqr" | "ungqr" => format!("m={m} n={n} k={k}"),
         "ormqr" | "unmqr" => format!("side={sd} op={op} m={m} n={n} k={k}"),
+        // potrs, posv.
         _ => format!("uplo={ul} n={n} nrhs={}", q.nrhs),
     }
 }
 
 /// `gpublas query` for a Level-3 or solver routine (see the module documentation).
 pub(crate) fn query(dev: &Device, q: &Query) -> Result<(), Error> {
+    let (_, line) = answer(dev, q)?;
+    println!("{line}");
+    Ok(())
+}
+
+/// The workspace need of the query's call in bytes, and the answer line `query` prints.
+fn answer(dev: &Device, q: &Query) -> Result<(usize, String), Error> {
     let routine = q.routine.to_ascii_lowercase();
     let r = routine.as_str();
     let n = q.n.ok_or_else(|| {
@@ -899,16 +1033,111 @@ pub(crate) fn query(dev: &Device, q: &Query) -> Result<(), Error> {
         } else {
             ""
         }
-    } else if q3.c.device_results && matches!(r, "getrf" | "getrf_npvt" | "potrf") {
+    } else if q3.c.device_results
+        && matches!(
+            r,
+            "getrf" | "getrf_npvt" | "potrf" | "gesv" | "posv" | "getri"
+        )
+    {
         ", device results"
     } else {
         ""
     };
-    println!(
+    let line = format!(
         "{r} ({ty}{extra}) {} batch={}{form} on {}: {need} bytes of workspace",
         shape(&q3),
         q3.c.batch,
         dev.name()
     );
-    Ok(())
+    Ok((need, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use gpublas::Device;
+
+    use crate::{Cli, Cmd};
+
+    /// The need in bytes and the answer line of `gpublas query ARGS` on the host backend.
+    fn ask(args: &str) -> (usize, String) {
+        let argv = ["gpublas", "query"]
+            .into_iter()
+            .chain(args.split_whitespace());
+        let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args}: {e}"));
+        let Cmd::Query(q) = cli.cmd else {
+            panic!("{args}: not a query")
+        };
+        super::answer(&Device::host(), &q).unwrap_or_else(|e| panic!("{args}: {e}"))
+    }
+
+    /// A driver's need is its larger part's (a query records the largest part), in every
+    /// form and type; `sizes` and `parts` are the arguments of the driver and of its parts.
+    fn largest_part(driver: &str, parts: [&str; 2], sizes: &str) {
+        for form in ["", "--batch 3", "--batch 3 --list"] {
+            for ty in ["f32", "f64", "c32", "c64"] {
+                let tail = format!("{sizes} {form} --type {ty}");
+                let (need, line) = ask(&format!("{driver} {tail}"));
+                let want = parts.map(|p| ask(&format!("{p} {tail}")).0);
+                assert_eq!(need, want[0].max(want[1]), "{line} vs {parts:?}: {want:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn gesv_answers_the_larger_of_getrf_and_getrs() {
+        largest_part("gesv", ["getrf", "getrs"], "--n 300 --nrhs 16");
+        let (_, line) = ask("gesv --n 8192 --nrhs 16");
+        assert!(
+            line.starts_with("gesv (f64) n=8192 nrhs=16 batch=1 on "),
+            "{line}"
+        );
+        let (_, line) = ask("gesv --n 64 --batch 10 --list --device-results --type c32");
+        assert!(
+            line.starts_with("gesv (c32, device results) n=64 nrhs=1 batch=10 (list) on "),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn posv_answers_the_larger_of_potrf_and_potrs() {
+        for uplo in ["u", "l"] {
+            let sizes = format!("--n 300 --nrhs 16 --uplo {uplo}");
+            largest_part("posv", ["potrf", "potrs"], &sizes);
+        }
+        let (_, line) = ask("posv --n 32 --nrhs 4 --uplo l --batch 10000 --device-results");
+        assert!(
+            line.starts_with("posv (f64, device results) uplo=L n=32 nrhs=4 batch=10000 on "),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn getri_answers_in_every_form() {
+        for form in ["", "--batch 3", "--batch 3 --list"] {
+            for ty in ["f32", "f64", "c32", "c64"] {
+                let (need, line) = ask(&format!("getri --n 300 {form} --type {ty}"));
+                assert!(
+                    line.starts_with(&format!("getri ({ty}) n=300 batch=")),
+                    "{line}"
+                );
+                assert!(
+                    line.ends_with(&format!(": {need} bytes of workspace")),
+                    "{line}"
+                );
+            }
+        }
+        // A larger order needs at least as much (its block of L is n × nb).
+        let (small, _) = ask("getri --n 300");
+        let (big, line) = ask("getri --n 4096 --device-results");
+        assert!(big >= small, "{line}: {big} < {small}");
+        assert!(line.starts_with("getri (f64, device results) n=4096 batch=1 on "));
+        // getri's order is --n alone: a refused size is an error, not an answer.
+        let argv = ["gpublas", "query", "getri"];
+        let Cmd::Query(q) = Cli::try_parse_from(argv).expect("arguments").cmd else {
+            panic!("not a query")
+        };
+        let e = super::answer(&Device::host(), &q).expect_err("no --n");
+        assert!(e.to_string().contains("--n is required"), "{e}");
+    }
 }

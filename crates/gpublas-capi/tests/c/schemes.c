@@ -3,7 +3,8 @@
  * system with one right-hand side solved by dgetrf + dgetrs under each of the four workspace
  * schemes, after a size query with null device pointers. Also: Level-1 calls in both pointer
  * modes and as batches, a strided transfer, Householder QR (dgeqrf, dorgqr, dormqr and their
- * size query), and bad arguments that must fail with the right status and a message. Runs on
+ * size query), the LAPACK drivers (dgesv, dgetri, dposv and their size query), and bad
+ * arguments that must fail with the right status and a message. Runs on
  * either backend (GPUBLAS_DEVICE=host|cuda); exits 0 when every check passed.
  */
 #include "gpublas.h"
@@ -215,6 +216,87 @@ static void qr(gpublas_handle h) {
     gpublas_free(h, dtau);
 }
 
+/* The LAPACK drivers: dgesv on a 4 x 4 system with lda = 5 and two right-hand sides, dgetri on
+ * its factors and pivots (A inv(A) = I), dposv (lower) on a 3 x 3 SPD system, and a size
+ * query over the three with null device pointers. */
+static void drivers(gpublas_handle h) {
+    enum { ND = 4, LD = 5, NRHS = 2 };
+    double a[LD * ND], f[LD * ND], b[ND * NRHS], x_true[ND * NRHS];
+    unsigned s = 4242u;
+    for (int i = 0; i < LD * ND; i++) {
+        s = s * 1103515245u + 12345u;
+        a[i] = (double)((s >> 8) & 0xffff) / 65536.0 - 0.5;
+    }
+    for (int i = 0; i < ND * NRHS; i++) x_true[i] = 1.0 + i;
+    for (int q = 0; q < NRHS; q++)
+        for (int i = 0; i < ND; i++) {
+            double acc = 0.0;
+            for (int j = 0; j < ND; j++) acc += a[i + j * LD] * x_true[j + q * ND];
+            b[i + q * ND] = acc;
+        }
+    void *da = NULL, *db = NULL, *dipiv = NULL, *dinfo = NULL;
+    gpublas_malloc(h, sizeof a, &da);
+    gpublas_malloc(h, sizeof b, &db);
+    gpublas_malloc(h, sizeof(int32_t) * ND, &dipiv);
+    gpublas_malloc(h, sizeof(int32_t), &dinfo);
+    gpublas_set_vector(h, LD * ND, sizeof(double), a, 1, da, 1);
+    gpublas_set_vector(h, ND * NRHS, sizeof(double), b, 1, db, 1);
+
+    int32_t info = -1;
+    expect("dgesv", gpublas_dgesv(h, ND, NRHS, da, LD, dipiv, db, ND, dinfo), GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, 1, sizeof(int32_t), dinfo, 1, &info, 1);
+    gpublas_get_vector(h, ND * NRHS, sizeof(double), db, 1, b, 1);
+    double err = 0.0;
+    for (int i = 0; i < ND * NRHS; i++) err = fmax(err, fabs(b[i] - x_true[i]));
+    char what[160];
+    snprintf(what, sizeof what, "dgesv: info = 0 (got %d) and X (max err %.2e)", info, err);
+    expect_true(what, info == 0 && err < 1e-10);
+
+    info = -1;
+    expect("dgetri", gpublas_dgetri(h, ND, da, LD, dipiv, dinfo), GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, 1, sizeof(int32_t), dinfo, 1, &info, 1);
+    gpublas_get_vector(h, LD * ND, sizeof(double), da, 1, f, 1);
+    err = 0.0;
+    for (int i = 0; i < ND; i++)
+        for (int j = 0; j < ND; j++) {
+            double acc = 0.0;
+            for (int l = 0; l < ND; l++) acc += a[i + l * LD] * f[l + j * LD];
+            err = fmax(err, fabs(acc - (i == j ? 1.0 : 0.0)));
+        }
+    snprintf(what, sizeof what, "dgetri: info = 0 (got %d) and A inv(A) = I (max err %.2e)", info, err);
+    expect_true(what, info == 0 && err < 1e-12);
+
+    /* [4 1 0; 1 3 1; 0 1 2] x = [5 5 3] has x = [1 1 1]; the upper triangle holds 9s. */
+    double p[9] = {4, 1, 0, 9, 3, 1, 9, 9, 2}, rhs[3] = {5, 5, 3};
+    gpublas_set_vector(h, 9, sizeof(double), p, 1, da, 1);
+    gpublas_set_vector(h, 3, sizeof(double), rhs, 1, db, 1);
+    info = -1;
+    expect("dposv", gpublas_dposv(h, GPUBLAS_FILL_LOWER, 3, 1, da, 3, db, 3, dinfo), GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, 1, sizeof(int32_t), dinfo, 1, &info, 1);
+    gpublas_get_vector(h, 3, sizeof(double), db, 1, rhs, 1);
+    gpublas_get_vector(h, 9, sizeof(double), da, 1, p, 1);
+    err = fmax(fabs(rhs[0] - 1.0), fmax(fabs(rhs[1] - 1.0), fabs(rhs[2] - 1.0)));
+    snprintf(what, sizeof what, "dposv: info = 0 (got %d), x = 1 (max err %.2e), upper untouched", info, err);
+    expect_true(what, info == 0 && err < 1e-14 && p[3] == 9 && p[6] == 9 && p[7] == 9);
+
+    size_t need = 0;
+    expect("start query", gpublas_start_device_memory_size_query(h), GPUBLAS_STATUS_SUCCESS);
+    gpublas_status q1 = gpublas_dgesv(h, 1024, 16, NULL, 1024, NULL, NULL, 1024, NULL);
+    gpublas_status q2 = gpublas_dgetri(h, 1024, NULL, 1024, NULL, NULL);
+    gpublas_status q3 = gpublas_dposv(h, GPUBLAS_FILL_UPPER, 1024, 16, NULL, 1024, NULL, 1024, NULL);
+    expect("stop query", gpublas_stop_device_memory_size_query(h, &need), GPUBLAS_STATUS_SUCCESS);
+    expect_true("query: dgesv, dgetri, dposv record their needs",
+                (q1 == GPUBLAS_STATUS_SIZE_INCREASED || q1 == GPUBLAS_STATUS_SIZE_UNCHANGED) &&
+                    (q2 == GPUBLAS_STATUS_SIZE_INCREASED || q2 == GPUBLAS_STATUS_SIZE_UNCHANGED) &&
+                    (q3 == GPUBLAS_STATUS_SIZE_INCREASED || q3 == GPUBLAS_STATUS_SIZE_UNCHANGED) && need > 0);
+    printf("size query over dgesv + dgetri + dposv (1024, 16 rhs): %zu bytes\n", need);
+
+    gpublas_free(h, da);
+    gpublas_free(h, db);
+    gpublas_free(h, dipiv);
+    gpublas_free(h, dinfo);
+}
+
 /* Bad arguments: the status names the problem and the message carries the values. */
 static void errors(gpublas_handle h) {
     double a[4] = {1, 2, 3, 4};
@@ -297,6 +379,7 @@ int main(void) {
 
     level1(handle);
     qr(handle);
+    drivers(handle);
     errors(handle);
 
     expect("destroy", gpublas_destroy_handle(h2), GPUBLAS_STATUS_SUCCESS);

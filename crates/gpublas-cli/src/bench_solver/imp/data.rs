@@ -170,6 +170,13 @@ pub(super) fn spd(n: usize, count: usize, seed: u64) -> Result<Vec<f64>, Error> 
     Ok(v)
 }
 
+/// The `n × n` identity (f64): the right-hand sides whose solution is the inverse.
+pub(super) fn identity(n: usize) -> Result<Vec<f64>, Error> {
+    let mut v = vec![0.0; elems(n, n)?];
+    par_fill(&mut v, n, |i, j| if i == j { 1.0 } else { 0.0 });
+    Ok(v)
+}
+
 /// Which entries a comparison covers: all, or the lower or upper triangle (with the
 /// diagonal) of each matrix (what potrf writes with `Uplo::Lower` or `Uplo::Upper`).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -308,6 +315,18 @@ mod tests {
                 for i in 0..n {
                     assert_eq!(m[i + j * n], m[j + i * n]);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn identity_has_ones_on_the_diagonal_only() {
+        let n = 5;
+        let v = identity(n).unwrap_or_default();
+        assert_eq!(v.len(), n * n);
+        for j in 0..n {
+            for i in 0..n {
+                assert_eq!(v[i + j * n], if i == j { 1.0 } else { 0.0 });
             }
         }
     }

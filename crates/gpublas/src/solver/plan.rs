@@ -821,10 +821,16 @@ impl SolverShape {
                 self.elem
             ));
         }
+        if matches!(self.kind, Kind::Getri | Kind::Potri) {
+            t.push_str(&format!(
+                " and a 32 × 32 block of {} bytes per element (the triangle's inverted leaves)",
+                self.elem
+            ));
+        }
         if self.kind == Kind::Getri {
             t.push_str(&format!(
-                " and {} × 8 elements of {} bytes (getri's block of L)",
-                self.m, self.elem
+                " and {} × 8 elements (getri's block of L)",
+                self.m
             ));
         }
         t.push_str(&format!("; workspace is handed out in {CHUNK}-byte chunks"));

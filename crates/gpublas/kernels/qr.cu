@@ -2,8 +2,10 @@
 // double2 (z):
 //   qr_panel:    geqr2 of a panel of at most 64 columns over all its rows. The rows are split
 //                over the entry's `grid` blocks (a cooperative launch: all resident); per column
-//                two grid barriers (the blocks' partial norms, then their partial products), and
-//                every block forms the same reflector from the same sums added in the same order.
+//                one grid barrier (the blocks' partial products and the rows the next column
+//                needs; its norm downdated, recomputed with a second barrier where downdates
+//                lose precision), and every block forms the same reflector from the same sums
+//                added in the same order.
 //                qr_panelsm keeps each block's rows in shared memory for the whole panel.
 //   qr_small:    geqrf of a whole matrix of at most 32 x 32, one warp per matrix (batches).
 //   qr_tfactor:  the triangular factor T (order <= 128) of a block of reflectors from
@@ -21,7 +23,7 @@ struct Qrp {
     u64 tau; i64 tau_s;       // entry e0's tau (at the block's first reflector), distance
     u64 ex; i64 ex_s;         // entry e0's exchange, bytes between entries
     i64 rows, cols;
-    int k0, grid, ne, bars, shift, pad;
+    int k0, grid, ne, spare, shift, pad;
 };
 
 __device__ __forceinline__ float mulc(float a, float b) { return a * b; }
@@ -174,30 +176,79 @@ __device__ Reflector larfg(double ar, double ai, double xnorm) {
     return f;
 }
 
-// The exchange record of one block for one column: its partial norm and, from the block that
-// holds the column's diagonal row, that row's value (alpha).
-template <class T> struct NormRec {
-    Ssq s;
-    T alpha;
+// The warp's sum of squares (every lane gets it): a butterfly of joins.
+__device__ __forceinline__ Ssq warp_ssq(Ssq s) {
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        Ssq u;
+        u.scale = __shfl_xor_sync(0xffffffffu, s.scale, o);
+        u.ssq = __shfl_xor_sync(0xffffffffu, s.ssq, o);
+        s = ssq_join(s, u);
+    }
+    return s;
+}
+
+template <class T> __device__ __forceinline__ double abs2(T v) {
+    const double re = (double)rpart(v), im = ipart(v);
+    return re * re + im * im;
+}
+
+// Bytes of one entry's exchange (mirrored by exchange_entry_bytes in qr/plan.rs): a 64-byte
+// header (the barrier counter, the count it ended the last panel at), each block's partial
+// sums of squares of every column (the panel's start), then two alternating sets (by column
+// parity) of each block's partial products, the pre-update rows i and i + 1, v(i + 1), and
+// each block's partial norm for a recomputed column.
+template <class T> struct PanelExchange {
+    unsigned char* base;
+    int G;
+    __device__ size_t par_bytes() const {
+        return (size_t)G * QR_NB * sizeof(T) + (2 * QR_NB + 4) * sizeof(T) + (size_t)G * sizeof(Ssq);
+    }
+    __device__ unsigned* cnt() const { return (unsigned*)base; }
+    __device__ unsigned* last() const { return (unsigned*)base + 1; }
+    __device__ Ssq* init() const { return (Ssq*)(base + 64); }
+    __device__ unsigned char* par(int p) const {
+        return base + 64 + (size_t)G * QR_NB * sizeof(Ssq) + p * par_bytes();
+    }
+    __device__ T* dots(int p) const { return (T*)par(p); }
+    __device__ T* row0(int p) const { return (T*)(par(p) + (size_t)G * QR_NB * sizeof(T)); }
+    __device__ T* row1(int p) const { return row0(p) + QR_NB; }
+    __device__ T* v1(int p) const { return row0(p) + 2 * QR_NB; }
+    __device__ Ssq* recs(int p) const { return (Ssq*)(row0(p) + 2 * QR_NB + 4); }
 };
+
+// A column's norm below its diagonal is downdated from the norm of the column's rows from
+// the diagonal on (‖a'_c[i+1:]‖² = ‖a_c[i:]‖² − |a'_c(i)|²: a reflector keeps the norm of the
+// rows it acts on). It is recomputed exactly (one more exchange) where downdates have brought
+// it below this fraction of the value last computed, or it is not a normal finite number: the
+// downdates' rounding, relative to the column's norm then, stays within a few units.
+#define QR_DOWNDATE_FLOOR 0.25
+#define QR_NORM_TINY 0x1p-900
 
 // SM: the block's rows live in shared memory for the whole panel (loaded once, stored once);
 // otherwise every step reads and writes them in global memory (tall panels).
+//
+// With several blocks (G > 1), one grid barrier per column: each block publishes its partial
+// products v^H a_c (c > i), the block holding row i publishes that row and the block holding
+// row i + 1 that row and v(i + 1), all before the column's update; after the barrier every
+// block forms the same updates, the next column's alpha (row i + 1 after the update) and its
+// norm below the diagonal by downdating (see QR_DOWNDATE_FLOOR). Sums are added in one fixed
+// order, so every block forms the same reflector.
 template <class T, bool SM>
 __device__ void qr_panel(const Qrp& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
     __shared__ Ssq s_buf[32];
-    __shared__ T s_dot[QR_NB];
+    __shared__ T s_w[QR_NB];
+    __shared__ double s_n[QR_NB], s_nref[QR_NB];
     __shared__ T s_alpha;
+    __shared__ double s_xnorm;
+    __shared__ int s_exact;
     const int G = j.grid, b = blockIdx.x, e = blockIdx.y;
     if (e >= j.ne) return;
     T* A = (T*)j.a + e * j.es;
     T* tau = (T*)j.tau + e * j.tau_s;
-    unsigned char* ex = (unsigned char*)j.ex + e * j.ex_s;
-    unsigned* cnt = (unsigned*)ex;
-    NormRec<T>* recs = (NormRec<T>*)(ex + 64);
-    T* dots = (T*)(ex + 64 + sizeof(NormRec<T>) * G);
+    const PanelExchange<T> X{(unsigned char*)j.ex + e * j.ex_s, G};
     const i64 rows = j.rows, ld = j.ld;
     const int cols = (int)j.cols;
     const i64 chunk = (rows + G - 1) / G;
@@ -213,11 +264,11 @@ __device__ void qr_panel(const Qrp& j) {
             for (i64 r = r0 + threadIdx.x; r < r1; r += blockDim.x) P[r + c * pld] = A[r + c * ld];
         __syncthreads();
     }
-    unsigned round = (unsigned)j.bars;
-    for (int i = 0; i < cols; ++i) {
-        T* ci = P + i * pld;
-        const bool mine = r0 <= i && i < r1;
-        // 1. the column's norm below the diagonal, and alpha from the block that holds it
+    const bool multi = G > 1;
+    unsigned round = multi ? __ldcg(X.last()) : 0u;
+    // The exact norm of column i below its diagonal, over all blocks (`p`: the parity's slot).
+    auto exact_xnorm = [&](int i, int p) -> double {
+        const T* ci = P + i * pld;
         Ssq s = {0.0, 0.0};
         for (i64 r = max(r0, (i64)i + 1) + threadIdx.x; r < r1; r += blockDim.x) {
             const T x = ci[r];
@@ -225,111 +276,187 @@ __device__ void qr_panel(const Qrp& j) {
             ssq_add(s, ipart(x));
         }
         s = block_ssq(s, s_buf);
-        T alpha;
-        if (G > 1) {
-            if (threadIdx.x == 0) {
-                recs[b].s = s;
-                if (mine) recs[b].alpha = ci[i];
-            }
-            grid_bar(cnt, (++round) * (unsigned)G);
-            // Warp 0 joins the records: lane l those of blocks l, l + 32, … (loads in flight
-            // together), then a butterfly; the join is commutative, so every lane, and every
-            // block, ends with the same bits.
-            if (warp == 0) {
-                Ssq t = {0.0, 0.0};
+        if (!multi) return s.scale * sqrt(s.ssq);
+        if (threadIdx.x == 0) X.recs(p)[b] = s;
+        grid_bar(X.cnt(), (++round) * (unsigned)G);
+        if (warp == 0) {
+            Ssq t = {0.0, 0.0};
 #pragma unroll
-                for (int q = 0; q < 4; ++q) {
-                    const int g = lane + 32 * q;
-                    Ssq u = {0.0, 0.0};
-                    if (g < G) {
-                        u.scale = __ldcg(&recs[g].s.scale);
-                        u.ssq = __ldcg(&recs[g].s.ssq);
-                    }
-                    t = ssq_join(t, u);
+            for (int q = 0; q < 4; ++q) {
+                const int g = lane + 32 * q;
+                Ssq u = {0.0, 0.0};
+                if (g < G) {
+                    u.scale = __ldcg(&X.recs(p)[g].scale);
+                    u.ssq = __ldcg(&X.recs(p)[g].ssq);
                 }
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    Ssq u;
-                    u.scale = __shfl_xor_sync(0xffffffffu, t.scale, o);
-                    u.ssq = __shfl_xor_sync(0xffffffffu, t.ssq, o);
-                    t = ssq_join(t, u);
-                }
-                if (lane == 0) {
-                    s_buf[0] = t;
-                    s_alpha = __ldcg(&recs[(int)(i / chunk)].alpha);
-                }
+                t = ssq_join(t, u);
             }
-            __syncthreads();
-            s = s_buf[0];
-            alpha = s_alpha;
-        } else {
-            alpha = ci[i];
-        }
-        const double xnorm = s.scale * sqrt(s.ssq);
-        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), xnorm);
-        if (f.identity) {  // the same in every block: H = I
-            if (b == 0 && threadIdx.x == 0) tau[i] = zero_of<T>();
-            if (G > 1) grid_bar(cnt, (++round) * (unsigned)G);  // keeps the rounds' count
-            continue;
-        }
-        const T scal = of_parts<T>(f.scal_r, f.scal_i);
-        const T ctau = of_parts<T>(f.tau_r, -f.tau_i);  // conj(tau)
-        // 2. the vector: own rows below the diagonal
-        for (i64 r = max(r0, (i64)i + 1) + threadIdx.x; r < r1; r += blockDim.x) {
-            T x = ci[r];
-            if (f.up != 1.0) x = scl(x, (decltype(rpart(x)))f.up);
-            ci[r] = mulc(x, scal);
+            t = warp_ssq(t);
+            if (lane == 0) s_buf[0] = t;
         }
         __syncthreads();
-        // 3. partial products v^H a_c over own rows (v_i = 1), a warp per column
+        const Ssq t = s_buf[0];
+        __syncthreads();
+        return t.scale * sqrt(t.ssq);
+    };
+    // The start: every column's norm (multi: over all blocks) and column 0's alpha.
+    if (multi) {
+        for (int c = warp; c < cols; c += nw) {
+            Ssq s = {0.0, 0.0};
+            for (i64 r = r0 + lane; r < r1; r += 32) {
+                const T x = P[r + c * pld];
+                ssq_add(s, (double)rpart(x));
+                ssq_add(s, ipart(x));
+            }
+            s = warp_ssq(s);
+            if (lane == 0) X.init()[b * QR_NB + c] = s;
+        }
+        if (r0 == 0 && r1 > 0)
+            for (int c = threadIdx.x; c < cols; c += blockDim.x) X.row1(1)[c] = P[c * pld];
+        grid_bar(X.cnt(), (++round) * (unsigned)G);
+        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+            Ssq t = {0.0, 0.0};
+#pragma unroll 8
+            for (int g = 0; g < G; ++g) {
+                Ssq u;
+                u.scale = __ldcg(&X.init()[g * QR_NB + c].scale);
+                u.ssq = __ldcg(&X.init()[g * QR_NB + c].ssq);
+                t = ssq_join(t, u);
+            }
+            const double n2 = t.scale * t.scale * t.ssq;
+            s_n[c] = n2;
+            s_nref[c] = n2;
+        }
+        if (threadIdx.x == 0) s_alpha = __ldcg(&X.row1(1)[0]);
+        __syncthreads();
+    }
+    // Column 0's norm below the diagonal: downdated when that is safe, else exact.
+    auto next_norm = [&](int i, int p) {
+        if (threadIdx.x == 0) {
+            const double nn = s_n[i], ref = s_nref[i];
+            const double xn2 = nn - abs2(s_alpha);
+            const bool ok = multi && isfinite(nn) && ref > QR_NORM_TINY &&
+                            nn >= QR_DOWNDATE_FLOOR * ref && xn2 >= 0.0;
+            s_exact = !ok;
+            s_xnorm = ok ? sqrt(xn2) : 0.0;
+        }
+        __syncthreads();
+        if (s_exact) {
+            const double xn = exact_xnorm(i, p);
+            if (threadIdx.x == 0) {
+                s_xnorm = xn;
+                if (multi) {
+                    s_n[i] = abs2(s_alpha) + xn * xn;
+                    s_nref[i] = s_n[i];
+                }
+            }
+        }
+        __syncthreads();
+    };
+    if (!multi && threadIdx.x == 0) s_alpha = P[0];
+    __syncthreads();
+    next_norm(0, 0);
+    for (int i = 0; i < cols; ++i) {
+        const int p = i & 1;
+        T* ci = P + i * pld;
+        const bool mine = r0 <= i && i < r1;
+        const T alpha = s_alpha;
+        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), s_xnorm);
+        const T scal = of_parts<T>(f.scal_r, f.scal_i);
+        const T ctau = of_parts<T>(f.tau_r, -f.tau_i);  // conj(tau)
+        // 1. the vector: own rows below the diagonal (H = I: nothing to reflect)
+        if (!f.identity) {
+            for (i64 r = max(r0, (i64)i + 1) + threadIdx.x; r < r1; r += blockDim.x) {
+                T x = ci[r];
+                if (f.up != 1.0) x = scl(x, (decltype(rpart(x)))f.up);
+                ci[r] = mulc(x, scal);
+            }
+        }
+        __syncthreads();
+        // 2. partial products v^H a_c over own rows (v_i = 1), a warp per column
         const i64 rs = max(r0, (i64)i);
         for (int c = i + 1 + warp; c < cols; c += nw) {
             const T* cc = P + c * pld;
             T acc = zero_of<T>();
-            for (i64 r = rs + lane; r < r1; r += 32) {
-                const T v = r == i ? real_of<T>(1.0) : ci[r];
-                acc = cmad(acc, v, cc[r]);
+            if (!f.identity) {
+                for (i64 r = rs + lane; r < r1; r += 32) {
+                    const T v = r == i ? real_of<T>(1.0) : ci[r];
+                    acc = cmad(acc, v, cc[r]);
+                }
+                acc = warp_sum(acc);
             }
-            acc = warp_sum(acc);
-            if (lane == 0) s_dot[c] = acc;
+            if (lane == 0) {
+                if (multi) X.dots(p)[b * QR_NB + c] = acc;
+                else s_w[c] = mulc(ctau, acc);
+            }
         }
-        __syncthreads();
-        if (G > 1) {
-            for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) dots[b * QR_NB + c] = s_dot[c];
-            grid_bar(cnt, (++round) * (unsigned)G);
+        const bool last = i + 1 >= cols;
+        if (multi && !last) {
+            // the rows the next step needs, before the update
+            if (mine)
+                for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) X.row0(p)[c] = P[i + c * pld];
+            if (r0 <= i + 1 && i + 1 < r1) {
+                for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x)
+                    X.row1(p)[c] = P[(i + 1) + c * pld];
+                if (threadIdx.x == 0) *X.v1(p) = f.identity ? zero_of<T>() : ci[i + 1];
+            }
+            grid_bar(X.cnt(), (++round) * (unsigned)G);
             // Four threads per column, each adding every fourth block's product (loads in
             // flight together), then a butterfly over the four: the same bits in every block.
             const int nc = cols - i - 1;
             for (int base = 0; base < 4 * nc; base += blockDim.x) {
-                const int t = base + threadIdx.x, cc = t >> 2, p = t & 3;
+                const int t = base + threadIdx.x, cc = t >> 2, q = t & 3;
                 T acc = zero_of<T>();
                 if (cc < nc) {
-                    const T* col = dots + i + 1 + cc;
+                    const T* col = X.dots(p) + i + 1 + cc;
 #pragma unroll 8
-                    for (int g = p; g < G; g += 4) acc = addc(acc, __ldcg(col + g * QR_NB));
+                    for (int g = q; g < G; g += 4) acc = addc(acc, __ldcg(col + g * QR_NB));
                 }
                 acc = addc(acc, shd(acc, 1));
                 acc = addc(acc, shd(acc, 2));
-                if (p == 0 && cc < nc) s_dot[i + 1 + cc] = acc;
+                if (q == 0 && cc < nc) s_w[i + 1 + cc] = f.identity ? zero_of<T>() : mulc(ctau, acc);
             }
-            __syncthreads();
         }
-        // 4. a_c -= conj(tau) v (v^H a_c) on own rows
-        for (int c = i + 1 + warp; c < cols; c += nw) {
-            T* cc = P + c * pld;
-            const T w = mulc(ctau, s_dot[c]);
-            for (i64 r = rs + lane; r < r1; r += 32) {
-                const T v = r == i ? real_of<T>(1.0) : ci[r];
-                cc[r] = fms(cc[r], v, w);
+        __syncthreads();
+        // 3. a_c -= v w_c on own rows; multi: the norms of rows i + 1.. downdated
+        if (!f.identity) {
+            for (int c = i + 1 + warp; c < cols; c += nw) {
+                T* cc = P + c * pld;
+                const T w = s_w[c];
+                for (i64 r = rs + lane; r < r1; r += 32) {
+                    const T v = r == i ? real_of<T>(1.0) : ci[r];
+                    cc[r] = fms(cc[r], v, w);
+                }
+            }
+        }
+        if (multi && !last) {
+            for (int c = i + 1 + threadIdx.x; c < cols; c += blockDim.x) {
+                const T ai = fms(__ldcg(&X.row0(p)[c]), real_of<T>(1.0), s_w[c]);
+                s_n[c] -= abs2(ai);
             }
         }
         if (threadIdx.x == 0 && mine) {
             ci[i] = real_of<T>(f.beta);
             tau[i] = of_parts<T>(f.tau_r, f.tau_i);
         }
+        if (threadIdx.x == 0 && b == 0 && f.identity) tau[i] = zero_of<T>();
         __syncthreads();
+        if (last) break;
+        // the next column's alpha: row i + 1 after the update
+        if (threadIdx.x == 0) {
+            if (multi) {
+                const T v1 = __ldcg(X.v1(p));
+                s_alpha = fms(__ldcg(&X.row1(p)[i + 1]), v1, s_w[i + 1]);
+            } else {
+                s_alpha = P[(i + 1) + (i + 1) * pld];
+            }
+        }
+        __syncthreads();
+        next_norm(i + 1, p);
     }
+    if (multi && b == 0 && threadIdx.x == 0) *X.last() = round;
     if (SM) {
+        __syncthreads();
         for (int c = 0; c < cols; ++c)
             for (i64 r = r0 + threadIdx.x; r < r1; r += blockDim.x) A[r + c * ld] = P[r + c * pld];
     }

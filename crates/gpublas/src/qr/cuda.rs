@@ -30,7 +30,7 @@ struct Qrp {
     k0: i32,
     grid: i32,
     ne: i32,
-    bars: i32,
+    spare: i32,
     shift: i32,
     pad: i32,
 }
@@ -81,18 +81,11 @@ pub(crate) fn launch<T: Scalar>(
             }
             Ok(())
         }
-        QrStep::Panel {
-            rows,
-            cols,
-            a,
-            k0,
-            bars,
-        } => {
+        QrStep::Panel { rows, cols, a, k0 } => {
             (j.a, j.ld, j.es) = at(a);
             (j.rows, j.cols) = (rows as i64, cols as i64);
             j.tau = tau_at(k0);
             j.grid = d.grid.max(1) as i32;
-            j.bars = bars as i32;
             let grid = d.grid.max(1);
             let own = rows.div_ceil(grid) * cols * elem as usize;
             let (func, smem) = if own <= PANEL_SMEM {

@@ -142,12 +142,14 @@ pub(crate) const SMALL: usize = 32;
 /// columns; the rest is products).
 const NB_TALL: usize = 16;
 
-/// Bytes of one entry's exchange (mirrors `qr_panel` in qr.cu): a 64-byte counter, then per
-/// block a record (a partial norm as two doubles and the diagonal value) and `NB_MAX` partial
-/// products.
+/// Bytes of one entry's exchange (mirrors `PanelExchange` in qr.cu): a 64-byte header (the
+/// barrier counter and where the last panel left it), each block's partial sums of squares of
+/// every column (16 bytes each), then two sets (alternating by column) of each block's
+/// `NB_MAX` partial products, two rows of `NB_MAX` and four values, and each block's partial
+/// norm (16 bytes).
 pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
-    let record = (16 + elem).div_ceil(8) * 8;
-    64 + grid * record + (grid * NB_MAX * elem).div_ceil(16) * 16
+    let set = grid * NB_MAX * elem + (2 * NB_MAX + 4) * elem + grid * 16;
+    64 + grid * NB_MAX * 16 + 2 * set
 }
 
 impl QrPlan {

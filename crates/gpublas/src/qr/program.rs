@@ -20,14 +20,12 @@ pub(crate) enum QrStep {
     /// Zeroes the panel kernel's barrier counters (entries of this chunk).
     Init,
     /// `geqr2` of the `rows × cols` block at `a`: vectors below its diagonal, `R` on and above,
-    /// scalars to `tau[k0 ..]`. `bars`: the grid barriers the program's panels passed before
-    /// this one (the counters only grow within a program).
+    /// scalars to `tau[k0 ..]`.
     Panel {
         rows: usize,
         cols: usize,
         a: M,
         k0: usize,
-        bars: usize,
     },
     /// `geqrf` of the whole `rows × cols` matrix at `a` (both at most `SMALL`), one warp
     /// per matrix.
@@ -378,16 +376,13 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                 v.push(Block::Family(QrStep::Init));
             }
             let all = blocks(kmin, s.nb);
-            let mut bars = 0;
-            let mut panel = |v: &mut Vec<Step>, (j, w): (usize, usize)| {
+            let panel = |v: &mut Vec<Step>, (j, w): (usize, usize)| {
                 v.push(Block::Family(QrStep::Panel {
                     rows: p.m - j,
                     cols: w,
                     a: at(Space::C, p.ldc, j, j),
                     k0: j,
-                    bars,
                 }));
-                bars += 2 * w;
             };
             if let Some(&first) = all.first() {
                 panel(&mut v, first);
@@ -474,7 +469,6 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             if plan.grid > 1 {
                 v.push(Block::Family(QrStep::Init));
             }
-            let mut bars = 0;
             for (j, w) in blocks(kmin, s.nb) {
                 let len = p.n - j;
                 let rows_a = at(Space::C, p.ldc, j, j);
@@ -485,9 +479,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     cols: w,
                     a: vt,
                     k0: j,
-                    bars,
                 }));
-                bars += 2 * w;
                 gemm(
                     &mut v,
                     (Op::N, p.hop()),

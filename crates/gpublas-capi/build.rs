@@ -87,6 +87,8 @@ fn rows() -> Vec<Row> {
     const A_SIDE: &str = "min a lda [if side == Side::Left { m } else { n } | if side == Side::Left { m } else { n }]";
     // ormqr's reflectors: k columns of the order of Q (m from the left, n from the right).
     const A_QR: &str = "min a lda [if side == Side::Left { m } else { n } | k]";
+    // ormlq's reflectors: k rows of the order of Q (lda ≥ k).
+    const A_LQ: &str = "min a lda [k | if side == Side::Left { m } else { n }]";
     let mut v = vec![
         // Level 1 reductions.
         r("blas1", "asum", explicit(&[("s", "sasum"), ("d", "dasum"), ("c", "scasum"), ("z", "dzasum")]),
@@ -209,14 +211,17 @@ fn rows() -> Vec<Row> {
           "uplo uplo; size n; mout a lda [n | n]; info info; batch"),
         r("solver", "potrs", named("sdcz", "potrs"),
           "uplo uplo; size n; size nrhs; min a lda [n | n]; mout b ldb [n | nrhs]; batch"),
-        // The LAPACK drivers: gesv (getrf then getrs), posv (potrf then potrs) and getri (the
-        // inverse from getrf's factors and pivots), in rocSOLVER's argument order.
+        // The LAPACK drivers: gesv (getrf then getrs), posv (potrf then potrs), getri (the
+        // inverse from getrf's factors and pivots) and potri (from potrf's factor), in
+        // rocSOLVER's argument order.
         r("solver", "gesv", named("sdcz", "gesv"),
           "size n; size nrhs; mout a lda [n | n]; pivmut ipiv [n]; mout b ldb [n | nrhs]; info info; batch"),
         r("solver", "posv", named("sdcz", "posv"),
           "uplo uplo; size n; size nrhs; mout a lda [n | n]; mout b ldb [n | nrhs]; info info; batch"),
         r("solver", "getri", named("sdcz", "getri"),
           "size n; mout a lda [n | n]; pivin ipiv [n]; info info; batch"),
+        r("solver", "potri", named("sdcz", "potri"),
+          "uplo uplo; size n; mout a lda [n | n]; info info; batch"),
         // Householder QR: LAPACK's names, orgqr/ormqr for the real types and ungqr/unmqr for
         // the complex ones (the same Rust functions under both names).
         r("solver", "geqrf", named("sdcz", "geqrf"),
@@ -229,6 +234,18 @@ fn rows() -> Vec<Row> {
           Box::leak(format!("side side; op trans; size m; size n; size k; {A_QR}; tauin tau [k]; mout c ldc [m | n]; batch").into_boxed_str())),
         r("solver", "unmqr", named("cz", "unmqr"),
           Box::leak(format!("side side; op trans; size m; size n; size k; {A_QR}; tauin tau [k]; mout c ldc [m | n]; batch").into_boxed_str())),
+        // Householder LQ: gelqf, and ormlq/unmlq (the same Rust function) applying its Q,
+        // the reflectors in the first k rows of A.
+        r("solver", "gelqf", named("sdcz", "gelqf"),
+          "size m; size n; mout a lda [m | n]; tau tau [m.min(n)]; batch"),
+        r("solver", "ormlq", named("sd", "ormlq"),
+          Box::leak(format!("side side; op trans; size m; size n; size k; {A_LQ}; tauin tau [k]; mout c ldc [m | n]; batch").into_boxed_str())),
+        r("solver", "unmlq", named("cz", "unmlq"),
+          Box::leak(format!("side side; op trans; size m; size n; size k; {A_LQ}; tauin tau [k]; mout c ldc [m | n]; batch").into_boxed_str())),
+        // The least-squares driver: QR (m ≥ n) or LQ (m < n) then the solve; B spans
+        // max(m, n) rows whatever the operation.
+        r("solver", "gels", named("sdcz", "gels"),
+          "op trans; size m; size n; size nrhs; mout a lda [m | n]; mout b ldb [m.max(n) | nrhs]; info info; batch"),
     ];
     v.shrink_to_fit();
     v

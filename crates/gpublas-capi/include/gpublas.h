@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 // How many routine entry points this build generated.
-#define GPUBLAS_ROUTINE_COUNT 654
+#define GPUBLAS_ROUTINE_COUNT 702
 
 // The object behind a `gpublas_handle`.
 typedef struct GpublasHandle GpublasHandle;
@@ -8334,6 +8334,114 @@ gpublas_status gpublas_zgetri_strided_batched(gpublas_handle handle,
                                               int32_t *info,
                                               int64_t batch_count);
 
+// `solver::potri` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_spotri(gpublas_handle handle,
+                              gpublas_fill uplo,
+                              int64_t n,
+                              float *a,
+                              int64_t lda,
+                              int32_t *info);
+
+// `solver::potri_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_spotri_batched(gpublas_handle handle,
+                                      gpublas_fill uplo,
+                                      int64_t n,
+                                      float *const *a,
+                                      int64_t lda,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::potri_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_spotri_strided_batched(gpublas_handle handle,
+                                              gpublas_fill uplo,
+                                              int64_t n,
+                                              float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
+// `solver::potri` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dpotri(gpublas_handle handle,
+                              gpublas_fill uplo,
+                              int64_t n,
+                              double *a,
+                              int64_t lda,
+                              int32_t *info);
+
+// `solver::potri_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dpotri_batched(gpublas_handle handle,
+                                      gpublas_fill uplo,
+                                      int64_t n,
+                                      double *const *a,
+                                      int64_t lda,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::potri_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dpotri_strided_batched(gpublas_handle handle,
+                                              gpublas_fill uplo,
+                                              int64_t n,
+                                              double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
+// `solver::potri` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cpotri(gpublas_handle handle,
+                              gpublas_fill uplo,
+                              int64_t n,
+                              struct gpublas_float_complex *a,
+                              int64_t lda,
+                              int32_t *info);
+
+// `solver::potri_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cpotri_batched(gpublas_handle handle,
+                                      gpublas_fill uplo,
+                                      int64_t n,
+                                      struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::potri_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cpotri_strided_batched(gpublas_handle handle,
+                                              gpublas_fill uplo,
+                                              int64_t n,
+                                              struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
+// `solver::potri` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zpotri(gpublas_handle handle,
+                              gpublas_fill uplo,
+                              int64_t n,
+                              struct gpublas_double_complex *a,
+                              int64_t lda,
+                              int32_t *info);
+
+// `solver::potri_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zpotri_batched(gpublas_handle handle,
+                                      gpublas_fill uplo,
+                                      int64_t n,
+                                      struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      int32_t *info,
+                                      int64_t batch_count);
+
+// `solver::potri_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zpotri_strided_batched(gpublas_handle handle,
+                                              gpublas_fill uplo,
+                                              int64_t n,
+                                              struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              int32_t *info,
+                                              int64_t batch_count);
+
 // `solver::geqrf` for `f32` (see the Rust documentation of that function).
 gpublas_status gpublas_sgeqrf(gpublas_handle handle,
                               int64_t m,
@@ -8757,6 +8865,462 @@ gpublas_status gpublas_zunmqr_strided_batched(gpublas_handle handle,
                                               int64_t ldc,
                                               int64_t stride_c,
                                               int64_t batch_count);
+
+// `solver::gelqf` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgelqf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              float *a,
+                              int64_t lda,
+                              float *tau);
+
+// `solver::gelqf_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgelqf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      float *const *a,
+                                      int64_t lda,
+                                      float *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::gelqf_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgelqf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              float *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::gelqf` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgelqf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              double *a,
+                              int64_t lda,
+                              double *tau);
+
+// `solver::gelqf_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgelqf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      double *const *a,
+                                      int64_t lda,
+                                      double *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::gelqf_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgelqf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              double *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::gelqf` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgelqf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              struct gpublas_float_complex *a,
+                              int64_t lda,
+                              struct gpublas_float_complex *tau);
+
+// `solver::gelqf_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgelqf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      struct gpublas_float_complex *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::gelqf_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgelqf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              struct gpublas_float_complex *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::gelqf` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgelqf(gpublas_handle handle,
+                              int64_t m,
+                              int64_t n,
+                              struct gpublas_double_complex *a,
+                              int64_t lda,
+                              struct gpublas_double_complex *tau);
+
+// `solver::gelqf_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgelqf_batched(gpublas_handle handle,
+                                      int64_t m,
+                                      int64_t n,
+                                      struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      struct gpublas_double_complex *tau,
+                                      int64_t stride_tau,
+                                      int64_t batch_count);
+
+// `solver::gelqf_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgelqf_strided_batched(gpublas_handle handle,
+                                              int64_t m,
+                                              int64_t n,
+                                              struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              struct gpublas_double_complex *tau,
+                                              int64_t stride_tau,
+                                              int64_t batch_count);
+
+// `solver::ormlq` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sormlq(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const float *a,
+                              int64_t lda,
+                              const float *tau,
+                              float *c,
+                              int64_t ldc);
+
+// `solver::ormlq_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sormlq_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const float *const *a,
+                                      int64_t lda,
+                                      const float *tau,
+                                      int64_t stride_tau,
+                                      float *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::ormlq_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sormlq_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const float *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const float *tau,
+                                              int64_t stride_tau,
+                                              float *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::ormlq` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dormlq(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const double *a,
+                              int64_t lda,
+                              const double *tau,
+                              double *c,
+                              int64_t ldc);
+
+// `solver::ormlq_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dormlq_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const double *const *a,
+                                      int64_t lda,
+                                      const double *tau,
+                                      int64_t stride_tau,
+                                      double *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::ormlq_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dormlq_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const double *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const double *tau,
+                                              int64_t stride_tau,
+                                              double *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::unmlq` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cunmlq(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const struct gpublas_float_complex *a,
+                              int64_t lda,
+                              const struct gpublas_float_complex *tau,
+                              struct gpublas_float_complex *c,
+                              int64_t ldc);
+
+// `solver::unmlq_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cunmlq_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const struct gpublas_float_complex *const *a,
+                                      int64_t lda,
+                                      const struct gpublas_float_complex *tau,
+                                      int64_t stride_tau,
+                                      struct gpublas_float_complex *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::unmlq_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cunmlq_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const struct gpublas_float_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const struct gpublas_float_complex *tau,
+                                              int64_t stride_tau,
+                                              struct gpublas_float_complex *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::unmlq` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zunmlq(gpublas_handle handle,
+                              gpublas_side side,
+                              gpublas_operation trans,
+                              int64_t m,
+                              int64_t n,
+                              int64_t k,
+                              const struct gpublas_double_complex *a,
+                              int64_t lda,
+                              const struct gpublas_double_complex *tau,
+                              struct gpublas_double_complex *c,
+                              int64_t ldc);
+
+// `solver::unmlq_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zunmlq_batched(gpublas_handle handle,
+                                      gpublas_side side,
+                                      gpublas_operation trans,
+                                      int64_t m,
+                                      int64_t n,
+                                      int64_t k,
+                                      const struct gpublas_double_complex *const *a,
+                                      int64_t lda,
+                                      const struct gpublas_double_complex *tau,
+                                      int64_t stride_tau,
+                                      struct gpublas_double_complex *const *c,
+                                      int64_t ldc,
+                                      int64_t batch_count);
+
+// `solver::unmlq_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zunmlq_strided_batched(gpublas_handle handle,
+                                              gpublas_side side,
+                                              gpublas_operation trans,
+                                              int64_t m,
+                                              int64_t n,
+                                              int64_t k,
+                                              const struct gpublas_double_complex *a,
+                                              int64_t lda,
+                                              int64_t stride_a,
+                                              const struct gpublas_double_complex *tau,
+                                              int64_t stride_tau,
+                                              struct gpublas_double_complex *c,
+                                              int64_t ldc,
+                                              int64_t stride_c,
+                                              int64_t batch_count);
+
+// `solver::gels` for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgels(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t nrhs,
+                             float *a,
+                             int64_t lda,
+                             float *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gels_batched` of each entry of host arrays of device pointers for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgels_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     float *const *a,
+                                     int64_t lda,
+                                     float *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gels_strided_batched` of `batch_count` entries at fixed strides for `f32` (see the Rust documentation of that function).
+gpublas_status gpublas_sgels_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             float *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             float *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::gels` for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgels(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t nrhs,
+                             double *a,
+                             int64_t lda,
+                             double *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gels_batched` of each entry of host arrays of device pointers for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgels_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     double *const *a,
+                                     int64_t lda,
+                                     double *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gels_strided_batched` of `batch_count` entries at fixed strides for `f64` (see the Rust documentation of that function).
+gpublas_status gpublas_dgels_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             double *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             double *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::gels` for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgels(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t nrhs,
+                             struct gpublas_float_complex *a,
+                             int64_t lda,
+                             struct gpublas_float_complex *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gels_batched` of each entry of host arrays of device pointers for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgels_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     struct gpublas_float_complex *const *a,
+                                     int64_t lda,
+                                     struct gpublas_float_complex *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gels_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex32` (see the Rust documentation of that function).
+gpublas_status gpublas_cgels_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             struct gpublas_float_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_float_complex *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
+
+// `solver::gels` for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgels(gpublas_handle handle,
+                             gpublas_operation trans,
+                             int64_t m,
+                             int64_t n,
+                             int64_t nrhs,
+                             struct gpublas_double_complex *a,
+                             int64_t lda,
+                             struct gpublas_double_complex *b,
+                             int64_t ldb,
+                             int32_t *info);
+
+// `solver::gels_batched` of each entry of host arrays of device pointers for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgels_batched(gpublas_handle handle,
+                                     gpublas_operation trans,
+                                     int64_t m,
+                                     int64_t n,
+                                     int64_t nrhs,
+                                     struct gpublas_double_complex *const *a,
+                                     int64_t lda,
+                                     struct gpublas_double_complex *const *b,
+                                     int64_t ldb,
+                                     int32_t *info,
+                                     int64_t batch_count);
+
+// `solver::gels_strided_batched` of `batch_count` entries at fixed strides for `gpublas::Complex64` (see the Rust documentation of that function).
+gpublas_status gpublas_zgels_strided_batched(gpublas_handle handle,
+                                             gpublas_operation trans,
+                                             int64_t m,
+                                             int64_t n,
+                                             int64_t nrhs,
+                                             struct gpublas_double_complex *a,
+                                             int64_t lda,
+                                             int64_t stride_a,
+                                             struct gpublas_double_complex *b,
+                                             int64_t ldb,
+                                             int64_t stride_b,
+                                             int32_t *info,
+                                             int64_t batch_count);
 
 #ifdef __cplusplus
 }  // extern "C"

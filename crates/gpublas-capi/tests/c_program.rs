@@ -3,7 +3,7 @@
 //! `GPUBLAS_DEVICE`). It ports the rocSOLVER document's example: the four workspace schemes
 //! (M1–M6) and a size query over dgetrf + dgetrs with null device pointers (M7–M9); also
 //! Level-1 calls, Householder QR (dgeqrf, dorgqr, dormqr), the LAPACK drivers (dgesv, dgetri,
-//! dposv) and bad arguments.
+//! dposv), least squares and the Cholesky inverse (dgels, dpotri) and bad arguments.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -17,6 +17,12 @@ mod drivers;
 use drivers::{
     f6_drivers_complex_through_c, f6_drivers_real_through_c, f7_drivers_bad_arguments_and_query,
 };
+#[path = "capi/least_squares.rs"]
+mod least_squares;
+use least_squares::{
+    f6_least_squares_complex_through_c, f6_least_squares_real_through_c,
+    f7_least_squares_bad_arguments_and_query,
+};
 #[path = "capi/qr.rs"]
 mod qr;
 use qr::{f6_qr_complex_through_c, f6_qr_real_through_c, f7_qr_bad_arguments_and_query};
@@ -779,9 +785,10 @@ fn f7_bad_arguments(dev: &str) {
         "y untouched by the failed calls"
     );
     // The routine table: every generated entry point is there (582, then 36 of Householder
-    // QR: geqrf, orgqr/ungqr, ormqr/unmqr, then 36 of the LAPACK drivers: gesv, posv, getri;
-    // four types, three forms each).
-    assert_eq!(GPUBLAS_ROUTINE_COUNT, 654);
+    // QR: geqrf, orgqr/ungqr, ormqr/unmqr, then 36 of the LAPACK drivers: gesv, posv, getri,
+    // then 48 of potri, Householder LQ (gelqf, ormlq/unmlq) and gels; four types, three forms
+    // each).
+    assert_eq!(GPUBLAS_ROUTINE_COUNT, 702);
 }
 
 /// The `_ex` routines through their type arguments: gemm_ex (f16 in, f32 out), dot_ex (bf16
@@ -1474,4 +1481,7 @@ on_both_backends!(
     f6_drivers_real_through_c,
     f6_drivers_complex_through_c,
     f7_drivers_bad_arguments_and_query,
+    f6_least_squares_real_through_c,
+    f6_least_squares_complex_through_c,
+    f7_least_squares_bad_arguments_and_query,
 );

@@ -58,6 +58,9 @@ enum Cmd {
     /// `gpublas query getrf --n 16384 --device-results`,
     /// `gpublas query getrs --n 8192 --nrhs 256`, `gpublas query potrf --n 32 --batch 10000`,
     /// `gpublas query gesv --n 8192 --nrhs 16`, `gpublas query getri --n 4096`,
+    /// `gpublas query potri --n 4096 --uplo l`, `gpublas query gelqf --m 4096 --n 16384`,
+    /// `gpublas query ormlq --m 16384 --n 16 --k 4096 --op t`,
+    /// `gpublas query gels --m 16384 --n 4096 --nrhs 16`,
     /// `gpublas query set_matrix --rows 16 --cols 1048576 --lda 64 --ldb 16`.
     #[command(verbatim_doc_comment)]
     Query(Box<Query>),
@@ -232,42 +235,45 @@ struct Query {
     /// rot, rotm, rotg, rotmg (updates and rotation set-ups: no workspace). Level 2: gemv,
     /// gbmv, symv, hemv, sbmv, hbmv, spmv, hpmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, ger, geru,
     /// gerc, syr, syr2, her, her2, spr, spr2, hpr, hpr2. Level 3: gemm, symm, hemm, syrk, herk, syr2k,
-    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs, gesv, posv, getri, geqrf, orgqr (ungqr), ormqr (unmqr).
+    /// her2k, syrkx, herkx, trmm, trsm, trtri. Solver: getrf, getrf_npvt, getrs, potrf, potrs, gesv, posv, getri, potri, geqrf, orgqr (ungqr), ormqr (unmqr), gelqf, ormlq (unmlq), gels.
     /// Transfers: set_vector, get_vector, set_matrix, get_matrix (and `_async`).
     routine: String,
     /// Vector length (Level 1); the order of the matrix, or gemv's columns (Level 2); the
     /// columns of C or B (gemm, symm, hemm, trmm, trsm), the order of C (rank-k updates) or
-    /// of A (trtri, getrs, potrf, potrs, gesv, posv, getri), getrf's columns. Not needed by
-    /// rotg and rotmg.
+    /// of A (trtri, getrs, potrf, potrs, gesv, posv, getri, potri), the columns of A (getrf,
+    /// geqrf, gelqf, gels), the columns of C (ormqr, ormlq). Not needed by rotg and rotmg.
     #[arg(long)]
     n: Option<usize>,
-    /// gemv, gbmv: rows of A; gemm, symm, hemm, trmm, trsm: rows of C or B; getrf: rows of A
-    /// (default: n).
+    /// gemv, gbmv: rows of A; gemm, symm, hemm, trmm, trsm: rows of C or B; getrf, geqrf,
+    /// gelqf, gels: rows of A; ormqr, ormlq: rows of C (default: n).
     #[arg(long)]
     m: Option<usize>,
     /// tbmv, tbsv, sbmv, hbmv: off-diagonals of the band; gbmv: both kl and ku (default: 1, or
     /// 0 when n <= 1; any k, as in reference BLAS: k >= n leaves unused band rows). gemm and the rank-k
-    /// updates: the inner dimension (default: n).
+    /// updates: the inner dimension (default: n). orgqr, ormqr, ormlq: the reflectors (default:
+    /// n; for ormqr and ormlq the order of Q).
     #[arg(long)]
     k: Option<usize>,
-    /// gemv, gbmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, trmm, trsm, getrs: op(A) is n (A), t (Aᵀ) or c (Aᴴ);
-    /// gemm: op(A); syrk, syr2k, syrkx: n or t; herk, her2k, herkx: n or c.
+    /// gemv, gbmv, trmv, tbmv, tpmv, trsv, tbsv, tpsv, trmm, trsm, getrs, gels: op(A) is n (A), t (Aᵀ) or c (Aᴴ);
+    /// gemm: op(A); syrk, syr2k, syrkx: n or t; herk, her2k, herkx: n or c; ormqr, ormlq:
+    /// op(Q) (t only for real types, as gels).
     #[arg(long, default_value = "n")]
     op: String,
     /// gemm: op(B), n, t or c.
     #[arg(long, default_value = "n")]
     opb: String,
-    /// symm, hemm, trmm, trsm: A on the left (l) or the right (r).
+    /// symm, hemm, trmm, trsm: A on the left (l) or the right (r); ormqr, ormlq: Q on the left
+    /// or the right.
     #[arg(long, default_value = "l")]
     side: String,
     /// The symmetric, Hermitian and triangular Level-2 routines and the Level-3 routines but
-    /// gemm, potrf, potrs, posv: the stored triangle, u (upper) or l (lower).
+    /// gemm, potrf, potrs, posv, potri: the stored triangle, u (upper) or l (lower).
     #[arg(long, default_value = "u")]
     uplo: String,
     /// trmv, tbmv, tpmv, trsv, tbsv, tpsv, trmm, trsm, trtri: n (non-unit) or u (unit) diagonal.
     #[arg(long, default_value = "n")]
     diag: String,
-    /// getrs, potrs, gesv, posv: right-hand sides (default: 1).
+    /// getrs, potrs, gesv, posv, gels: right-hand sides (default: 1).
     #[arg(long)]
     nrhs: Option<usize>,
     /// Element type: f32, f64, c32 or c64 (default: f64; c64 for hemv, hbmv, hpmv, hemm, herk,
@@ -281,7 +287,8 @@ struct Query {
     #[arg(long)]
     list: bool,
     /// Level-1 reductions, getrf, getrf_npvt, potrf: results (pivots, info) to device memory
-    /// instead of host memory; gesv, posv, getri: info (their pivots are device memory).
+    /// instead of host memory; gesv, posv, getri, potri, gels: info (gesv's and getri's pivots
+    /// are device memory).
     #[arg(long)]
     device_results: bool,
     /// Level 3: alpha and beta in device memory (placeholders) instead of host values.

@@ -1,14 +1,16 @@
 //! `gpublas query` for Level 3 (gemm, symm, hemm, syrk, herk, syr2k, her2k, syrkx, herkx,
 //! trmm, trsm, trtri) and the solver routines (getrf, getrf_npvt, getrs, potrf, potrs, the
-//! LAPACK drivers gesv, posv and getri, and Householder QR: geqrf, orgqr/ungqr, ormqr/unmqr):
-//! the call is made between `start_device_memory_size_query` and
+//! LAPACK drivers gesv, posv, getri and potri, Householder QR: geqrf, orgqr/ungqr,
+//! ormqr/unmqr, Householder LQ: gelqf, ormlq/unmlq, and least squares: gels): the call is
+//! made between `start_device_memory_size_query` and
 //! `stop_device_memory_size_query` with placeholder operands (nothing is allocated, nothing
 //! runs), in the single, strided (`--batch N`) or list (`--batch N --list`) form, like the
 //! Level-1 and Level-2 entries.
 //!
 //! Operands are packed: every leading dimension is the row count of its matrix (at least 1),
 //! strided entries one matrix apart, pivots and `tau` one entry's count apart (`min(m, n)` for
-//! getrf and geqrf, `n` for getrs, gesv and getri, `k` for orgqr and ormqr). Level-3 scalars
+//! getrf, geqrf and gelqf, `n` for getrs, gesv and getri, `k` for orgqr, ormqr and ormlq);
+//! gels's `B` has `max(m, n)` rows. Level-3 scalars
 //! are host values (`alpha = beta = 1`) unless `--device-scalars` (placeholders in device
 //! memory, which the block programs copy into per-entry slots); the solver's pivots and `info`
 //! go to host memory unless `--device-results`, except the pivots gesv writes and getrs and
@@ -28,8 +30,8 @@ pub(crate) const LEVEL3: &[&str] = &[
     "trtri",
 ];
 
-/// The solver routines this query knows. orgqr and ungqr (ormqr and unmqr) are one Rust
-/// function under LAPACK's real and complex names: each name takes every type.
+/// The solver routines this query knows. orgqr and ungqr (ormqr and unmqr, ormlq and unmlq)
+/// are one Rust function under LAPACK's real and complex names: each name takes every type.
 pub(crate) const SOLVER: &[&str] = &[
     "getrf",
     "getrf_npvt",
@@ -39,11 +41,16 @@ pub(crate) const SOLVER: &[&str] = &[
     "gesv",
     "posv",
     "getri",
+    "potri",
     "geqrf",
     "orgqr",
     "ungqr",
     "ormqr",
     "unmqr",
+    "gelqf",
+    "ormlq",
+    "unmlq",
+    "gels",
 ];
 
 /// Whether `routine` (lower case) is answered here.
@@ -71,7 +78,7 @@ struct Q3 {
     side: Side,
     /// gemm's op(B).
     opb: Op,
-    /// Right-hand sides of getrs, potrs, gesv and posv.
+    /// Right-hand sides of getrs, potrs, gesv, posv and gels.
     nrhs: usize,
     device_scalars: bool,
 }
@@ -810,6 +817,22 @@ fn getri_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
     }
 }
 
+/// potri: the inverse of the Hermitian positive definite `n × n` `A` in place from potrf's
+/// factor in its `uplo` triangle, `info` per `--device-results`.
+fn potri_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (n, b, uplo) = (q.c.n, q.c.batch, q.c.uplo);
+    let (mut a, lda) = q.mat::<T>(n, n)?;
+    let sa = a.stride;
+    let mut info = Res::new(entries(q, 1)?, q.c.device_results);
+    match q.c.form {
+        Form::Single => solver::potri(h, uplo, n, &mut a.one, lda, info.get()),
+        Form::Strided => {
+            solver::potri_strided_batched(h, uplo, n, &mut a.one, lda, sa, info.get(), b)
+        }
+        Form::List => solver::potri_batched(h, uplo, n, &mut a.muts(), lda, info.get()),
+    }
+}
+
 /// geqrf: `A = Q R` of an `m × n` matrix, `tau` of `min(m, n)` scalars per entry.
 fn geqrf_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
     let (m, n, b) = (q.c.m, q.c.n, q.c.batch);
@@ -870,6 +893,103 @@ fn ormqr_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
     }
 }
 
+/// gelqf: `A = L Q` of an `m × n` matrix, `tau` of `min(m, n)` scalars per entry.
+fn gelqf_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (m, n, b) = (q.c.m, q.c.n, q.c.batch);
+    let (mut a, lda) = q.mat::<T>(m, n)?;
+    let sa = a.stride;
+    let st = m.min(n);
+    let mut tau = DeviceBuffer::<T>::placeholder(entries(q, st)?);
+    match q.c.form {
+        Form::Single => solver::gelqf(h, m, n, &mut a.one, lda, &mut tau),
+        Form::Strided => {
+            solver::gelqf_strided_batched(h, m, n, &mut a.one, lda, sa, &mut tau, st, b)
+        }
+        Form::List => solver::gelqf_batched(h, m, n, &mut a.muts(), lda, &mut tau, st),
+    }
+}
+
+/// ormlq (unmlq): `C = op(Q) C` or `C op(Q)`, `C` `m × n`, `Q` from `k` reflectors stored in
+/// the rows of a `k × nq` `A` (`nq` is `m` from the left, `n` from the right).
+fn ormlq_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (m, n, k, b, side, op) = (q.c.m, q.c.n, q.c.k, q.c.batch, q.side, q.c.op);
+    let (a, lda) = q.mat::<T>(k, q.ka())?;
+    let (mut c, ldc) = q.mat::<T>(m, n)?;
+    let tau = DeviceBuffer::<T>::placeholder(entries(q, k)?);
+    let (sa, sc) = (a.stride, c.stride);
+    match q.c.form {
+        Form::Single => solver::ormlq(h, side, op, m, n, k, &a.one, lda, &tau, &mut c.one, ldc),
+        Form::Strided => solver::ormlq_strided_batched(
+            h, side, op, m, n, k, &a.one, lda, sa, &tau, k, &mut c.one, ldc, sc, b,
+        ),
+        Form::List => solver::ormlq_batched(
+            h,
+            side,
+            op,
+            m,
+            n,
+            k,
+            &a.refs(),
+            lda,
+            &tau,
+            k,
+            &mut c.muts(),
+            ldc,
+        ),
+    }
+}
+
+/// gels: the least-squares or least-norm solution with the `m × n` `A` (op per `--op`), `B`
+/// `max(m, n) × nrhs`, `info` per `--device-results`.
+fn gels_q<T: Scalar>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
+    let (m, n, nrhs, b, op) = (q.c.m, q.c.n, q.nrhs, q.c.batch, q.c.op);
+    let (mut a, lda) = q.mat::<T>(m, n)?;
+    let (mut x, ldb) = q.mat::<T>(m.max(n), nrhs)?;
+    let mut info = Res::new(entries(q, 1)?, q.c.device_results);
+    let (sa, sb) = (a.stride, x.stride);
+    match q.c.form {
+        Form::Single => solver::gels(
+            h,
+            op,
+            m,
+            n,
+            nrhs,
+            &mut a.one,
+            lda,
+            &mut x.one,
+            ldb,
+            info.get(),
+        ),
+        Form::Strided => solver::gels_strided_batched(
+            h,
+            op,
+            m,
+            n,
+            nrhs,
+            &mut a.one,
+            lda,
+            sa,
+            &mut x.one,
+            ldb,
+            sb,
+            info.get(),
+            b,
+        ),
+        Form::List => solver::gels_batched(
+            h,
+            op,
+            m,
+            n,
+            nrhs,
+            &mut a.muts(),
+            lda,
+            &mut x.muts(),
+            ldb,
+            info.get(),
+        ),
+    }
+}
+
 /// The query call of a routine that exists for all four scalars (hemm through
 /// [`ComplexOrReal`]).
 fn any_q<T: ComplexOrReal>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
@@ -888,9 +1008,13 @@ fn any_q<T: ComplexOrReal>(h: &mut Handle, q: &Q3) -> Result<Status, Error> {
         "gesv" => gesv_q::<T>(h, q),
         "posv" => posv_q::<T>(h, q),
         "getri" => getri_q::<T>(h, q),
+        "potri" => potri_q::<T>(h, q),
         "geqrf" => geqrf_q::<T>(h, q),
         "orgqr" | "ungqr" => orgqr_q::<T>(h, q),
         "ormqr" | "unmqr" => ormqr_q::<T>(h, q),
+        "gelqf" => gelqf_q::<T>(h, q),
+        "ormlq" | "unmlq" => ormlq_q::<T>(h, q),
+        "gels" => gels_q::<T>(h, q),
         other => Err(Error::InvalidValue(format!(
             "'{other}' is not a Level-3 or solver routine of this query"
         ))),
@@ -931,12 +1055,13 @@ fn shape(q: &Q3) -> String {
         "trtri" => format!("uplo={ul} diag={dg} n={n}"),
         "getrf" | "getrf_npvt" => format!("m={m} n={n}"),
         "getrs" => format!("op={op} n={n} nrhs={}", q.nrhs),
-        "potrf" => format!("uplo={ul} n={n}"),
+        "potrf" | "potri" => format!("uplo={ul} n={n}"),
         "gesv" => format!("n={n} nrhs={}", q.nrhs),
         "getri" => format!("n={n}"),
-        "geqrf" => format!("m={m} n={n}"),
+        "geqrf" | "gelqf" => format!("m={m} n={n}"),
         "orgqr" | "ungqr" => format!("m={m} n={n} k={k}"),
-        "ormqr" | "unmqr" => format!("side={sd} op={op} m={m} n={n} k={k}"),
+        "ormqr" | "unmqr" | "ormlq" | "unmlq" => format!("side={sd} op={op} m={m} n={n} k={k}"),
+        "gels" => format!("op={op} m={m} n={n} nrhs={}", q.nrhs),
         // potrs, posv.
         _ => format!("uplo={ul} n={n} nrhs={}", q.nrhs),
     }
@@ -966,9 +1091,10 @@ fn answer(dev: &Device, q: &Query) -> Result<(usize, String), Error> {
     let level3 = LEVEL3.contains(&r);
     let m = q.m.unwrap_or(n);
     let side = parse_side(&q.side)?;
-    // ormqr's default k is the order of Q (every reflector of a square factorization).
+    // ormqr's and ormlq's default k is the order of Q (every reflector of a square
+    // factorization).
     let k = match (r, side) {
-        ("ormqr" | "unmqr", Side::Left) => q.k.unwrap_or(m),
+        ("ormqr" | "unmqr" | "ormlq" | "unmlq", Side::Left) => q.k.unwrap_or(m),
         _ => q.k.unwrap_or(n),
     };
     let c = Call {
@@ -1036,7 +1162,7 @@ fn answer(dev: &Device, q: &Query) -> Result<(usize, String), Error> {
     } else if q3.c.device_results
         && matches!(
             r,
-            "getrf" | "getrf_npvt" | "potrf" | "gesv" | "posv" | "getri"
+            "getrf" | "getrf_npvt" | "potrf" | "gesv" | "posv" | "getri" | "potri" | "gels"
         )
     {
         ", device results"
@@ -1139,5 +1265,150 @@ mod tests {
         };
         let e = super::answer(&Device::host(), &q).expect_err("no --n");
         assert!(e.to_string().contains("--n is required"), "{e}");
+    }
+
+    /// The error of `gpublas query ARGS` on the host backend.
+    fn refused(args: &str) -> String {
+        let argv = ["gpublas", "query"]
+            .into_iter()
+            .chain(args.split_whitespace());
+        let Cmd::Query(q) = Cli::try_parse_from(argv).expect("arguments").cmd else {
+            panic!("{args}: not a query")
+        };
+        super::answer(&Device::host(), &q)
+            .expect_err(args)
+            .to_string()
+    }
+
+    /// `routine SIZES` in every form and type: the answer line starts with `routine (TYPE)
+    /// SHAPE batch=` and ends with its need.
+    fn every_form(routine: &str, sizes: &str, shape: &str) {
+        for form in ["", "--batch 3", "--batch 3 --list"] {
+            for ty in ["f32", "f64", "c32", "c64"] {
+                let (need, line) = ask(&format!("{routine} {sizes} {form} --type {ty}"));
+                assert!(
+                    line.starts_with(&format!("{routine} ({ty}) {shape} batch=")),
+                    "{line}"
+                );
+                assert!(
+                    line.ends_with(&format!(": {need} bytes of workspace")),
+                    "{line}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn potri_answers_in_every_form() {
+        every_form("potri", "--n 300", "uplo=U n=300");
+        every_form("potri", "--n 300 --uplo l", "uplo=L n=300");
+        let (small, _) = ask("potri --n 300");
+        let (big, line) = ask("potri --n 4096");
+        assert!(big >= small, "{line}: {big} < {small}");
+        let (_, line) = ask("potri --n 300 --uplo l --batch 3 --list --device-results --type c32");
+        assert!(
+            line.starts_with("potri (c32, device results) uplo=L n=300 batch=3 (list) on "),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn gelqf_answers_in_every_form() {
+        every_form("gelqf", "--m 200 --n 300", "m=200 n=300");
+        every_form("gelqf", "--m 300 --n 200", "m=300 n=200");
+        // --m defaults to --n.
+        let (_, line) = ask("gelqf --n 64 --batch 10000");
+        assert!(
+            line.starts_with("gelqf (f64) m=64 n=64 batch=10000 on "),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn ormlq_and_unmlq_are_one_function() {
+        for side in ["l", "r"] {
+            for op in ["n", "c"] {
+                let sizes = format!("--m 300 --n 40 --k 30 --side {side} --op {op}");
+                let (sd, o) = (side.to_uppercase(), op.to_uppercase());
+                let shape = format!("side={sd} op={o} m=300 n=40 k=30");
+                every_form("ormlq", &sizes, &shape);
+                for form in ["", "--batch 3", "--batch 3 --list"] {
+                    for ty in ["f32", "f64", "c32", "c64"] {
+                        let tail = format!("{sizes} {form} --type {ty}");
+                        let (a, line) = ask(&format!("ormlq {tail}"));
+                        let (b, _) = ask(&format!("unmlq {tail}"));
+                        assert_eq!(a, b, "{line}: unmlq answers {b}");
+                    }
+                }
+            }
+        }
+        // k defaults to the order of Q: n from the right, m from the left.
+        let (_, line) = ask("ormlq --n 300 --m 5 --side r --op t");
+        assert!(
+            line.starts_with("ormlq (f64) side=R op=T m=5 n=300 k=300 batch=1 on "),
+            "{line}"
+        );
+        let (_, line) = ask("unmlq --n 7 --m 200 --type c64");
+        assert!(
+            line.starts_with("unmlq (c64) side=L op=N m=200 n=7 k=200 batch=1 on "),
+            "{line}"
+        );
+        // A's k rows must not exceed the order of Q; op T is refused for complex types.
+        let e = refused("ormlq --m 10 --n 4 --k 11");
+        assert!(e.contains("k = 11"), "{e}");
+        let e = refused("unmlq --n 40 --op t --type c32");
+        assert!(e.contains("op = T"), "{e}");
+    }
+
+    #[test]
+    fn gels_needs_at_least_its_parts() {
+        // m ≥ n: geqrf, then Qᴴ B by ormqr; m < n: gelqf, then Qᴴ B by ormlq (B of n rows).
+        let cases = [
+            (
+                "--m 300 --n 200",
+                "m=300 n=200",
+                ["geqrf --m 300 --n 200", "ormqr --m 300 --k 200"],
+            ),
+            (
+                "--m 200 --n 300",
+                "m=200 n=300",
+                ["gelqf --m 200 --n 300", "ormlq --m 300 --k 200"],
+            ),
+        ];
+        for (sizes, shape, parts) in cases {
+            for form in ["", "--batch 3", "--batch 3 --list"] {
+                for ty in ["f32", "f64", "c32", "c64"] {
+                    let tail = format!("{form} --type {ty}");
+                    let (need, line) = ask(&format!("gels {sizes} --nrhs 16 {tail}"));
+                    let want = [
+                        ask(&format!("{} {tail}", parts[0])).0,
+                        ask(&format!("{} --n 16 --op c {tail}", parts[1])).0,
+                    ];
+                    assert!(
+                        need >= want[0].max(want[1]),
+                        "{line} vs {parts:?}: {want:?}"
+                    );
+                }
+            }
+            let sizes = format!("{sizes} --nrhs 16");
+            every_form("gels", &sizes, &format!("op=N {shape} nrhs=16"));
+        }
+        let (_, line) = ask(
+            "gels --m 300 --n 200 --nrhs 16 --op c --type c64 --batch 3 --list --device-results",
+        );
+        assert!(
+            line.starts_with(
+                "gels (c64, device results) op=C m=300 n=200 nrhs=16 batch=3 (list) on "
+            ),
+            "{line}"
+        );
+        // The defaults: m = n, one right-hand side.
+        let (_, line) = ask("gels --n 64 --batch 100");
+        assert!(
+            line.starts_with("gels (f64) op=N m=64 n=64 nrhs=1 batch=100 on "),
+            "{line}"
+        );
+        let e = refused("gels --m 300 --n 200 --op t --type c64");
+        assert!(e.contains("trans = T"), "{e}");
     }
 }

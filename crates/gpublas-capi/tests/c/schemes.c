@@ -3,9 +3,10 @@
  * system with one right-hand side solved by dgetrf + dgetrs under each of the four workspace
  * schemes, after a size query with null device pointers. Also: Level-1 calls in both pointer
  * modes and as batches, a strided transfer, Householder QR (dgeqrf, dorgqr, dormqr and their
- * size query), the LAPACK drivers (dgesv, dgetri, dposv and their size query), and bad
- * arguments that must fail with the right status and a message. Runs on
- * either backend (GPUBLAS_DEVICE=host|cuda); exits 0 when every check passed.
+ * size query), the LAPACK drivers (dgesv, dgetri, dposv and their size query), least squares
+ * and the Cholesky inverse (dgels, dpotri and their size query), and bad arguments that must
+ * fail with the right status and a message. Runs on either backend (GPUBLAS_DEVICE=host|cuda);
+ * exits 0 when every check passed.
  */
 #include "gpublas.h"
 
@@ -297,6 +298,72 @@ static void drivers(gpublas_handle h) {
     gpublas_free(h, dinfo);
 }
 
+/* Least squares and the Cholesky inverse: dgels fits the line closest to (0, 1), (1, 3), (2, 2),
+ * (3, 5) (y = 1.1 + 1.1 t, LAPACK's residual rows below the solution, squared norm 2.7) with
+ * lda = 5 and ldb = 6; dpotrf + dpotri (lower) invert [4 1 0; 1 3 1; 0 1 2] with 9s in the upper
+ * triangle; then a size query over dgels and dpotri with null device pointers. */
+static void least_squares(gpublas_handle h) {
+    enum { M = 4, NC = 2, LDA_LS = 5, LDB_LS = 6 };
+    double a[LDA_LS * NC], b[LDB_LS];
+    for (int i = 0; i < LDA_LS; i++) {
+        a[i] = i < M ? 1.0 : -1.0;
+        a[i + LDA_LS] = i < M ? (double)i : -1.0;
+    }
+    const double y[M] = {1, 3, 2, 5};
+    for (int i = 0; i < LDB_LS; i++) b[i] = i < M ? y[i] : -1.0;
+    void *da = NULL, *db = NULL, *dinfo = NULL;
+    gpublas_malloc(h, sizeof a, &da);
+    gpublas_malloc(h, sizeof b, &db);
+    gpublas_malloc(h, sizeof(int32_t), &dinfo);
+    gpublas_set_vector(h, LDA_LS * NC, sizeof(double), a, 1, da, 1);
+    gpublas_set_vector(h, LDB_LS, sizeof(double), b, 1, db, 1);
+
+    int32_t info = -1;
+    expect("dgels", gpublas_dgels(h, GPUBLAS_OPERATION_NONE, M, NC, 1, da, LDA_LS, db, LDB_LS, dinfo),
+           GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, 1, sizeof(int32_t), dinfo, 1, &info, 1);
+    gpublas_get_vector(h, LDB_LS, sizeof(double), db, 1, b, 1);
+    double err = fmax(fabs(b[0] - 1.1), fabs(b[1] - 1.1));
+    double rss = b[2] * b[2] + b[3] * b[3];
+    char what[160];
+    snprintf(what, sizeof what, "dgels: info = 0 (got %d), x = [1.1 1.1] (max err %.2e), residual %.3f",
+             info, err, rss);
+    expect_true(what, info == 0 && err < 1e-13 && fabs(rss - 2.7) < 1e-12 && b[4] == -1.0 && b[5] == -1.0);
+
+    double p[9] = {4, 1, 0, 9, 3, 1, 9, 9, 2}, w[9];
+    const double full[9] = {4, 1, 0, 1, 3, 1, 0, 1, 2};
+    gpublas_set_vector(h, 9, sizeof(double), p, 1, da, 1);
+    info = -1;
+    expect("dpotrf", gpublas_dpotrf(h, GPUBLAS_FILL_LOWER, 3, da, 3, dinfo), GPUBLAS_STATUS_SUCCESS);
+    expect("dpotri", gpublas_dpotri(h, GPUBLAS_FILL_LOWER, 3, da, 3, dinfo), GPUBLAS_STATUS_SUCCESS);
+    gpublas_get_vector(h, 1, sizeof(int32_t), dinfo, 1, &info, 1);
+    gpublas_get_vector(h, 9, sizeof(double), da, 1, w, 1);
+    err = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double acc = 0.0;
+            for (int l = 0; l < 3; l++) acc += full[i + l * 3] * (l >= j ? w[l + j * 3] : w[j + l * 3]);
+            err = fmax(err, fabs(acc - (i == j ? 1.0 : 0.0)));
+        }
+    snprintf(what, sizeof what, "dpotri: info = 0 (got %d), A inv(A) = I (max err %.2e), upper untouched", info,
+             err);
+    expect_true(what, info == 0 && err < 1e-13 && w[3] == 9 && w[6] == 9 && w[7] == 9);
+
+    size_t need = 0;
+    expect("start query", gpublas_start_device_memory_size_query(h), GPUBLAS_STATUS_SUCCESS);
+    gpublas_status q1 = gpublas_dgels(h, GPUBLAS_OPERATION_NONE, 1024, 512, 16, NULL, 1024, NULL, 1024, NULL);
+    gpublas_status q2 = gpublas_dpotri(h, GPUBLAS_FILL_UPPER, 1024, NULL, 1024, NULL);
+    expect("stop query", gpublas_stop_device_memory_size_query(h, &need), GPUBLAS_STATUS_SUCCESS);
+    expect_true("query: dgels, dpotri record their needs",
+                (q1 == GPUBLAS_STATUS_SIZE_INCREASED || q1 == GPUBLAS_STATUS_SIZE_UNCHANGED) &&
+                    (q2 == GPUBLAS_STATUS_SIZE_INCREASED || q2 == GPUBLAS_STATUS_SIZE_UNCHANGED) && need > 0);
+    printf("size query over dgels (1024 x 512, 16 rhs) + dpotri (1024): %zu bytes\n", need);
+
+    gpublas_free(h, da);
+    gpublas_free(h, db);
+    gpublas_free(h, dinfo);
+}
+
 /* Bad arguments: the status names the problem and the message carries the values. */
 static void errors(gpublas_handle h) {
     double a[4] = {1, 2, 3, 4};
@@ -380,6 +447,7 @@ int main(void) {
     level1(handle);
     qr(handle);
     drivers(handle);
+    least_squares(handle);
     errors(handle);
 
     expect("destroy", gpublas_destroy_handle(h2), GPUBLAS_STATUS_SUCCESS);

@@ -306,6 +306,11 @@ impl QrShape {
                 .find(|k| (k * (k + 1) + TFACTOR_GROUP * (k + 1)) * self.elem <= TFACTOR_SMEM)
                 .unwrap_or(1);
             nb = self.params.nb_apply.min(by_smem) / 8 * 8;
+            if self.kind == Kind::Ormlq {
+                // ormlq's transposed block (`tp × nb`) within the chunks' budget share.
+                let by_copy = self.params.engine_budget / (self.transposed() * self.elem).max(1);
+                nb = nb.min((by_copy / 8 * 8).max(self.params.nb_min));
+            }
         } else if matches!(self.kind, Kind::Geqrf | Kind::Gelqf) {
             let chunk = self.panel_rows().div_ceil(self.panel_grid(entries)).max(1);
             let fit = PANEL_SMEM / (chunk * self.elem) / 8 * 8;

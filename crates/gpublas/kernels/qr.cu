@@ -663,6 +663,32 @@ __device__ void qr_diaginfo(const Qrp& j) {
     if (threadIdx.x == 0) ((int*)j.b)[e * j.b_es] = first < k ? first + 1 : 0;
 }
 
+// gelqf, ormlq: b (cols x rows) = the conjugate transpose of a (rows x cols), through 32 x 32
+// tiles in shared memory (reads along a's columns, writes along b's); shift != 0: a's elements
+// on and left of its diagonal are not read (zeros in their place).
+template <class T>
+__device__ void qr_transpose(const Qrp& j) {
+    pdl_enter();
+    __shared__ T tile[32][33];
+    const int e = blockIdx.z;
+    if (e >= j.ne) return;
+    const T* S = (const T*)j.a + e * j.es;
+    T* D = (T*)j.b + e * j.b_es;
+    const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+    const i64 r0 = (i64)blockIdx.y * 32, c0 = (i64)blockIdx.x * 32;
+    for (int k = ty; k < 32; k += 8) {
+        const i64 r = r0 + tx, c = c0 + k;
+        T v = zero_of<T>();
+        if (r < j.rows && c < j.cols && !(j.shift && c <= r)) v = S[r + c * j.ld];
+        tile[tx][k] = v;
+    }
+    __syncthreads();
+    for (int k = ty; k < 32; k += 8) {
+        const i64 r = r0 + k, c = c0 + tx;
+        if (r < j.rows && c < j.cols) D[c + r * j.b_ld] = cj(tile[k][tx]);
+    }
+}
+
 #ifdef GPUBLAS_FAMILY_QR
 #define QR_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
@@ -671,7 +697,8 @@ __device__ void qr_diaginfo(const Qrp& j) {
     extern "C" __global__ void __launch_bounds__(512) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(256) qr_diaginfo_##TAG(Qrp j) { qr_diaginfo<T>(j); }
+    extern "C" __global__ void __launch_bounds__(256) qr_diaginfo_##TAG(Qrp j) { qr_diaginfo<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_transpose_##TAG(Qrp j) { qr_transpose<T>(j); }
 QR_KERNELS(s, float)
 QR_KERNELS(d, double)
 QR_KERNELS(c, float2)

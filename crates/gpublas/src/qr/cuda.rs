@@ -143,6 +143,31 @@ pub(crate) fn launch<T: Scalar>(
                 &mut prm,
             )
         }
+        QrStep::Transpose {
+            rows,
+            cols,
+            src,
+            dst,
+            strict,
+        } => {
+            if rows == 0 || cols == 0 {
+                return Ok(());
+            }
+            (j.a, j.ld, j.es) = at(src);
+            (j.b, j.b_ld, j.b_es) = at(dst);
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.shift = strict as i32;
+            let grid = (cols.div_ceil(32) as u32, rows.div_ceil(32) as u32, ne32);
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &QR,
+                &format!("qr_transpose_{tag}"),
+                grid,
+                (256, 0),
+                false,
+                &mut prm,
+            )
+        }
         QrStep::DiagInfo { k, a } => {
             (j.a, j.ld, j.es) = at(a);
             j.cols = k as i64;

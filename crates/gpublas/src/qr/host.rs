@@ -113,6 +113,28 @@ pub(crate) fn exec<T: Scalar>(
     info: Option<&mut i32>,
 ) -> Result<(), Error> {
     match *step {
+        QrStep::Transpose {
+            rows,
+            cols,
+            src,
+            dst,
+            strict,
+        } => {
+            let d = sp.take(dst.sp)?;
+            {
+                let s = sp.get(src.sp);
+                for c in 0..cols {
+                    for r in 0..rows {
+                        d[dst.off + c + r * dst.ld] = if strict && c <= r {
+                            T::zero()
+                        } else {
+                            s[src.off + r + c * src.ld].conj()
+                        };
+                    }
+                }
+            }
+            sp.put(dst.sp, d);
+        }
         QrStep::DiagInfo { k, a } => {
             let c = sp.get(a.sp);
             let zero = (0..k).find(|&i| c[a.off + i * (a.ld + 1)] == T::zero());

@@ -87,7 +87,7 @@ pub(crate) struct QrPlan {
     /// cuBLASLt's part (bytes).
     pub lt: usize,
     /// gelqf and ormlq: rows of the transposed copy of a block of reflectors (their length at
-    /// most; 0 for the others), and an identity of order `nb` in E to transpose with.
+    /// most; 0 for the others).
     pub tp: usize,
     pub params: QrParams,
 }
@@ -155,9 +155,8 @@ pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
 impl QrPlan {
     /// Elements of E per entry.
     fn e_elems(&self) -> usize {
-        let ident = if self.tp > 0 { self.nb * self.nb } else { 0 };
         if self.blocks {
-            2 * self.nb * self.nb + ident
+            2 * self.nb * self.nb
         } else {
             0
         }

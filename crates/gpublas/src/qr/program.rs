@@ -52,6 +52,16 @@ pub(crate) enum QrStep {
     /// gels: info = the first exact zero on the diagonal of the order-`k` triangle at `a`
     /// (1-based; 0 if none): the matrix is not of full rank.
     DiagInfo { k: usize, a: M },
+    /// gelqf, ormlq: `dst` (`cols × rows`) = the conjugate transpose of the `rows × cols`
+    /// block at `src`; `strict`: only the part right of `src`'s diagonal is read (zeros in its
+    /// place: the rows' reflectors, not `L` beside them).
+    Transpose {
+        rows: usize,
+        cols: usize,
+        src: M,
+        dst: M,
+        strict: bool,
+    },
 }
 
 /// A step of a QR program.
@@ -91,12 +101,8 @@ struct Slots {
     rc: usize,
 }
 
-/// Where gelqf and ormlq keep a block's reflectors transposed (R, after `W2`) and the
-/// identity they transpose with (E, after `T`).
+/// Where gelqf and ormlq keep a block's reflectors transposed (R, after `W2`).
 impl Slots {
-    fn ident(&self) -> M {
-        mat(Space::E, 2 * self.nb * self.nb, self.nb, 0)
-    }
     fn transposed(&self, ld: usize) -> M {
         mat(
             Space::R,
@@ -330,21 +336,6 @@ fn larfb_right(
     }
 }
 
-/// `dst` (`len × w`) = the conjugate transpose of the `w × len` block at `src`, as a product
-/// with the identity in E.
-fn transpose_in(v: &mut Vec<Step>, p: &Prog, s: &Slots, src: M, dst: M, (w, len): (usize, usize)) {
-    gemm(
-        v,
-        (p.hop(), Op::N),
-        (len, w, w),
-        K::One,
-        src,
-        s.ident(),
-        K::Zero,
-        dst,
-    );
-}
-
 /// Block starts `0, nb, 2nb, …` below `k`, with their widths.
 fn blocks(k: usize, nb: usize) -> Vec<(usize, usize)> {
     (0..k)
@@ -460,12 +451,6 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             // there, transposed back (L's diagonal block and the conjugated vectors), then
             // `T` and the block reflector applied from the right to the rows below.
             let kmin = p.m.min(p.n);
-            v.push(Block::Family(QrStep::Identity {
-                rows: s.nb,
-                cols: s.nb,
-                a: s.ident(),
-                shift: 0,
-            }));
             if plan.grid > 1 {
                 v.push(Block::Family(QrStep::Init));
             }
@@ -473,23 +458,26 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                 let len = p.n - j;
                 let rows_a = at(Space::C, p.ldc, j, j);
                 let vt = s.transposed(plan.tp);
-                transpose_in(&mut v, p, &s, rows_a, vt, (w, len));
+                v.push(Block::Family(QrStep::Transpose {
+                    rows: w,
+                    cols: len,
+                    src: rows_a,
+                    dst: vt,
+                    strict: false,
+                }));
                 v.push(Block::Family(QrStep::Panel {
                     rows: len,
                     cols: w,
                     a: vt,
                     k0: j,
                 }));
-                gemm(
-                    &mut v,
-                    (Op::N, p.hop()),
-                    (w, len, w),
-                    K::One,
-                    s.ident(),
-                    vt,
-                    K::Zero,
-                    rows_a,
-                );
+                v.push(Block::Family(QrStep::Transpose {
+                    rows: len,
+                    cols: w,
+                    src: vt,
+                    dst: rows_a,
+                    strict: false,
+                }));
                 if j + w < p.m {
                     tfactor(&mut v, p, &s, vt, w, len, j);
                     larfb_right(&mut v, p, &s, vt, (w, len), j, (j + w, p.m), Op::N);
@@ -507,16 +495,16 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             if !forward {
                 order.reverse();
             }
-            v.push(Block::Family(QrStep::Identity {
-                rows: s.nb,
-                cols: s.nb,
-                a: s.ident(),
-                shift: 0,
-            }));
             for (j, w) in order {
                 let len = nq - j;
                 let vt = s.transposed(plan.tp);
-                transpose_in(&mut v, p, &s, at(Space::A, p.ldv, j, j), vt, (w, len));
+                v.push(Block::Family(QrStep::Transpose {
+                    rows: w,
+                    cols: len,
+                    src: at(Space::A, p.ldv, j, j),
+                    dst: vt,
+                    strict: true,
+                }));
                 tfactor(&mut v, p, &s, vt, w, len, j);
                 if left {
                     larfb_left(&mut v, p, &s, vt, (w, len), j, (0, p.n), op);

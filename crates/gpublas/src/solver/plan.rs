@@ -115,7 +115,7 @@ pub(crate) struct SolverParams {
     /// 16384 and 32768 with blocks of 1024; 1 MiB keeps the call within 4 MiB.
     pub chol_trail_budget: usize,
     /// getri's block of columns (`n × nb` of `L` in E while the block is solved): the widest
-    /// multiple of 16 up to `getri_nb_max` whose block fits `getri_budget` bytes. The block's
+    /// multiple of 8 (at least 16) up to `getri_nb_max` whose block fits `getri_budget` bytes. The block's
     /// product has `nb` columns, so wider blocks read the rest of the matrix fewer times.
     pub getri_nb_max: usize,
     pub getri_budget: usize,
@@ -151,7 +151,7 @@ impl SolverParams {
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
-            getri_budget: 3 << 20,
+            getri_budget: 5 << 19,
             potri_chunk: 1024,
         }
     }
@@ -556,7 +556,7 @@ impl SolverShape {
             return 0;
         }
         let fit = self.params.getri_budget / (self.m * self.elem).max(1);
-        (fit / 16 * 16)
+        (fit / 8 * 8)
             .clamp(16, self.params.getri_nb_max)
             .min(self.m.max(1))
     }
@@ -625,16 +625,22 @@ impl SolverShape {
     }
 
     /// The solves' plan for one entry: Level 3's full trsm plan, its result chunks narrowed
-    /// until the solves fit `solve_budget` (`narrowed`); for getrs and potrs also their inverted
+    /// until the solves fit `solve_budget` (`narrowed`); for getrs, potrs and the inverses
+    /// (getri, potri: half the order, 4 MiB of leaves at 8192 otherwise) also their inverted
     /// leaves, a group at a time. The factorizations keep every leaf resident: inverting each
     /// just before its use cost potrf 54 % at order 8192 (H100); their leaves fit the budget.
     fn solves_plan(&self) -> Plan {
         let mut one = self.entry_shape();
         let mut p = self.narrowed(&one);
-        // getrs and potrs: inverted leaves beyond the budget are kept a group at a time (each
+        // getrs, potrs, getri, potri: inverted leaves beyond the budget are kept a group at a time (each
         // group inverted just before its first use), in leaves of at most half the order while
         // a group would hold fewer than `solve_group_min` of them.
-        if matches!(self.kind, Kind::Getrs | Kind::Potrs) && p.uses_e && !p.subst {
+        if matches!(
+            self.kind,
+            Kind::Getrs | Kind::Potrs | Kind::Getri | Kind::Potri
+        ) && p.uses_e
+            && !p.subst
+        {
             loop {
                 let leaves = one.na.div_ceil(p.nb.max(1));
                 // A group's inversion needs its temporaries in R beside the result chunk.
@@ -906,6 +912,19 @@ mod tests {
                 p.own_bytes()
             );
             assert!(p.own_bytes() <= most, "{n}: {}", p.own_bytes());
+        }
+    }
+
+    /// getri and potri keep their own parts within 4 MiB (issue 31's bound: cuSOLVER's getrf
+    /// and potrf `bufferSize` are under 2 MiB there) at the bench's orders: their solves' leaves
+    /// go a group at a time and getri's block of L narrows to fit its budget.
+    #[test]
+    fn inverses_within_4_mib() {
+        for kind in [Kind::Getri, Kind::Potri] {
+            for n in [4096, 8192, 16384] {
+                let p = f64_on_h100(kind, n).full();
+                assert!(p.own_bytes() <= 4 << 20, "{kind:?} {n}: {}", p.own_bytes());
+            }
         }
     }
 

@@ -115,7 +115,9 @@ pub(crate) struct SolverParams {
     /// 16384 and 32768 with blocks of 1024; 1 MiB keeps the call within 4 MiB.
     pub chol_trail_budget: usize,
     /// getri's block of columns (`n × nb` of `L` in E while the block is solved): the widest
-    /// multiple of 8 (at least 16) up to `getri_nb_max` whose block fits `getri_budget` bytes. The block's
+    /// multiple of 8 (at least 8) up to `getri_nb_max` with which the call's own parts stay
+    /// within `getri_budget` bytes (issue 31's bound: 4 MiB where cuSOLVER's getrf asks less
+    /// than 2). The block's
     /// product has `nb` columns, so wider blocks read the rest of the matrix fewer times.
     pub getri_nb_max: usize,
     pub getri_budget: usize,
@@ -151,7 +153,7 @@ impl SolverParams {
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
-            getri_budget: 5 << 19,
+            getri_budget: 4 << 20,
             potri_chunk: 1024,
         }
     }
@@ -550,14 +552,18 @@ impl SolverShape {
         )
     }
 
-    /// getri's block of columns for the full plan (0 for the other routines).
-    fn getri_nb(&self) -> usize {
+    /// getri's block of columns for the full plan (0 for the other routines): what
+    /// `getri_budget` leaves beside the solves' result chunks and the integers (the block of L
+    /// shares E with the solves' leaves, which it outlives).
+    fn getri_nb(&self, p3: &Plan) -> usize {
         if self.kind != Kind::Getri {
             return 0;
         }
-        let fit = self.params.getri_budget / (self.m * self.elem).max(1);
+        let others = p3.workspace().r_results + (self.ints() + self.swap_ints()) * p3.entries * 4;
+        let room = self.params.getri_budget.saturating_sub(others + 2 * CHUNK);
+        let fit = room / (self.m * self.elem).max(1);
         (fit / 8 * 8)
-            .clamp(16, self.params.getri_nb_max)
+            .clamp(8, self.params.getri_nb_max)
             .min(self.m.max(1))
     }
 
@@ -575,7 +581,7 @@ impl SolverShape {
             tnb: trail.0,
             teblocks: trail.1,
             e_trail: 0,
-            wnb: self.getri_nb(),
+            wnb: self.getri_nb(&p3),
             tchunk: if self.kind == Kind::Potri {
                 split(self.m.max(2)).min(self.params.potri_chunk)
             } else {
@@ -923,7 +929,13 @@ mod tests {
         for kind in [Kind::Getri, Kind::Potri] {
             for n in [4096, 8192, 16384] {
                 let p = f64_on_h100(kind, n).full();
-                assert!(p.own_bytes() <= 4 << 20, "{kind:?} {n}: {}", p.own_bytes());
+                assert!(
+                    p.own_bytes() <= 4 << 20,
+                    "{kind:?} {n}: {} {:?} {:?}",
+                    p.own_bytes(),
+                    p.workspace(),
+                    (p.p3.nb, p.p3.eblocks, p.p3.rlen, p.wnb)
+                );
             }
         }
     }

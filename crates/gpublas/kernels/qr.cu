@@ -330,8 +330,10 @@ __device__ void qr_panel(const Qrp& j) {
         if (threadIdx.x == 0) s_alpha = __ldcg(&X.row1(1)[0]);
         __syncthreads();
     }
-    // Column 0's norm below the diagonal: downdated when that is safe, else exact.
-    auto next_norm = [&](int i, int p) {
+    // Column i's norm below the diagonal (every thread gets it): one block computes it
+    // exactly; several downdate it when that is safe, else compute it exactly together.
+    auto next_norm = [&](int i, int p) -> double {
+        if (!multi) return exact_xnorm(i, p);
         if (threadIdx.x == 0) {
             const double nn = s_n[i], ref = s_nref[i];
             const double xn2 = nn - abs2(s_alpha);
@@ -345,23 +347,20 @@ __device__ void qr_panel(const Qrp& j) {
             const double xn = exact_xnorm(i, p);
             if (threadIdx.x == 0) {
                 s_xnorm = xn;
-                if (multi) {
-                    s_n[i] = abs2(s_alpha) + xn * xn;
-                    s_nref[i] = s_n[i];
-                }
+                s_n[i] = abs2(s_alpha) + xn * xn;
+                s_nref[i] = s_n[i];
             }
         }
         __syncthreads();
+        return s_xnorm;
     };
-    if (!multi && threadIdx.x == 0) s_alpha = P[0];
-    __syncthreads();
-    next_norm(0, 0);
+    T alpha = multi ? s_alpha : P[0];
+    double xnorm = next_norm(0, 0);
     for (int i = 0; i < cols; ++i) {
         const int p = i & 1;
         T* ci = P + i * pld;
         const bool mine = r0 <= i && i < r1;
-        const T alpha = s_alpha;
-        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), s_xnorm);
+        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), xnorm);
         const T scal = of_parts<T>(f.scal_r, f.scal_i);
         const T ctau = of_parts<T>(f.tau_r, -f.tau_i);  // conj(tau)
         // 1. the vector: own rows below the diagonal (H = I: nothing to reflect)
@@ -442,17 +441,18 @@ __device__ void qr_panel(const Qrp& j) {
         if (threadIdx.x == 0 && b == 0 && f.identity) tau[i] = zero_of<T>();
         __syncthreads();
         if (last) break;
-        // the next column's alpha: row i + 1 after the update
-        if (threadIdx.x == 0) {
-            if (multi) {
+        // the next column's alpha: row i + 1 after the update (one block: in place)
+        if (multi) {
+            if (threadIdx.x == 0) {
                 const T v1 = __ldcg(X.v1(p));
                 s_alpha = fms(__ldcg(&X.row1(p)[i + 1]), v1, s_w[i + 1]);
-            } else {
-                s_alpha = P[(i + 1) + (i + 1) * pld];
             }
+            __syncthreads();
+            alpha = s_alpha;
+        } else {
+            alpha = P[(i + 1) + (i + 1) * pld];
         }
-        __syncthreads();
-        next_norm(i + 1, p);
+        xnorm = next_norm(i + 1, p);
     }
     if (multi && b == 0 && threadIdx.x == 0) *X.last() = round;
     if (SM) {

@@ -1185,8 +1185,9 @@ mod tests {
 
     use crate::{Cli, Cmd};
 
-    /// The need in bytes and the answer line of `gpublas query ARGS` on the host backend.
-    fn ask(args: &str) -> (usize, String) {
+    /// `gpublas query ARGS` on the host backend: the need in bytes and the answer line, or the
+    /// error.
+    fn query(args: &str) -> Result<(usize, String), gpublas::Error> {
         let argv = ["gpublas", "query"]
             .into_iter()
             .chain(args.split_whitespace());
@@ -1194,7 +1195,12 @@ mod tests {
         let Cmd::Query(q) = cli.cmd else {
             panic!("{args}: not a query")
         };
-        super::answer(&Device::host(), &q).unwrap_or_else(|e| panic!("{args}: {e}"))
+        super::answer(&Device::host(), &q)
+    }
+
+    /// The need in bytes and the answer line of `gpublas query ARGS` on the host backend.
+    fn ask(args: &str) -> (usize, String) {
+        query(args).unwrap_or_else(|e| panic!("{args}: {e}"))
     }
 
     /// A driver's need is its larger part's (a query records the largest part), in every
@@ -1259,25 +1265,13 @@ mod tests {
         assert!(big >= small, "{line}: {big} < {small}");
         assert!(line.starts_with("getri (f64, device results) n=4096 batch=1 on "));
         // getri's order is --n alone: a refused size is an error, not an answer.
-        let argv = ["gpublas", "query", "getri"];
-        let Cmd::Query(q) = Cli::try_parse_from(argv).expect("arguments").cmd else {
-            panic!("not a query")
-        };
-        let e = super::answer(&Device::host(), &q).expect_err("no --n");
-        assert!(e.to_string().contains("--n is required"), "{e}");
+        let e = refused("getri");
+        assert!(e.contains("--n is required"), "{e}");
     }
 
     /// The error of `gpublas query ARGS` on the host backend.
     fn refused(args: &str) -> String {
-        let argv = ["gpublas", "query"]
-            .into_iter()
-            .chain(args.split_whitespace());
-        let Cmd::Query(q) = Cli::try_parse_from(argv).expect("arguments").cmd else {
-            panic!("{args}: not a query")
-        };
-        super::answer(&Device::host(), &q)
-            .expect_err(args)
-            .to_string()
+        query(args).expect_err(args).to_string()
     }
 
     /// `routine SIZES` in every form and type: the answer line starts with `routine (TYPE)

@@ -60,3 +60,16 @@ __device__ __forceinline__ bool is_zero(float v) { return v == 0.f; }
 __device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }
 __device__ __forceinline__ bool is_zero(float2 v) { return v.x == 0.f && v.y == 0.f; }
 __device__ __forceinline__ bool is_zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+
+// The first exact zero on the diagonal of the order-k matrix at A (k if none), for every
+// thread of the block: getri's and gels's singularity test (LAPACK's trtri / trtrs check).
+template <class T>
+__device__ int first_zero_diagonal(const T* A, i64 ld, int k) {
+    __shared__ int first;
+    if (threadIdx.x == 0) first = k;
+    __syncthreads();
+    for (int i = threadIdx.x; i < k; i += blockDim.x)
+        if (is_zero(A[i + i * ld])) atomicMin(&first, i);
+    __syncthreads();
+    return first;
+}

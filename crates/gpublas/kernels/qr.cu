@@ -650,16 +650,10 @@ __device__ void qr_identity(const Qrp& j) {
 template <class T>
 __device__ void qr_diaginfo(const Qrp& j) {
     pdl_enter();
-    __shared__ int first;
     const i64 e = blockIdx.x;
     if (e >= j.ne) return;
-    const T* A = (const T*)j.a + e * j.es;
     const int k = (int)j.cols;
-    if (threadIdx.x == 0) first = k;
-    __syncthreads();
-    for (int i = threadIdx.x; i < k; i += blockDim.x)
-        if (is_zero(A[i + i * j.ld])) atomicMin(&first, i);
-    __syncthreads();
+    const int first = first_zero_diagonal((const T*)j.a + e * j.es, j.ld, k);
     if (threadIdx.x == 0) ((int*)j.b)[e * j.b_es] = first < k ? first + 1 : 0;
 }
 

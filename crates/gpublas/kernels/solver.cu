@@ -1336,16 +1336,10 @@ __device__ void lur(const Sol& j) {
 template <class T>
 __device__ void diag_info(const Sol& j) {
     pdl_enter();
-    __shared__ int first;
     const i64 e = blockIdx.x;
     if (e >= j.ne) return;
-    const T* A = (const T*)j.a + e * j.es;
     const int n = (int)j.cols;
-    if (threadIdx.x == 0) first = n;
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x)
-        if (is_zero(A[i + i * j.ld])) atomicMin(&first, i);
-    __syncthreads();
+    const int first = first_zero_diagonal((const T*)j.a + e * j.es, j.ld, n);
     int* info = (int*)j.info + e * j.info_s;
     if (threadIdx.x == 0 && first < n && *info == 0) *info = first + 1;
 }

@@ -9,6 +9,17 @@ pub(crate) fn not_host() -> Error {
     Error::InvalidPointer("an operand of a host call is not host memory".into())
 }
 
+/// The first exact zero on the diagonal of the order-`k` matrix at `off` (leading dimension
+/// `ld`) of `c`: getri's and gels's singularity test, as their kernels'.
+pub(crate) fn first_zero_diagonal<T: Scalar>(
+    c: &[T],
+    off: usize,
+    ld: usize,
+    k: usize,
+) -> Option<usize> {
+    (0..k).find(|&i| c[off + i * (ld + 1)] == T::zero())
+}
+
 /// The value of a scalar for batch entry `e`.
 pub(crate) fn coef_value<T: Scalar>(c: &Coef<'_, T>, e: usize) -> Result<T, Error> {
     match c {

@@ -194,6 +194,27 @@ pub enum Results<'a, R> {
     Device(&'a mut DeviceBuffer<R>),
 }
 
+impl Results<'_, i32> {
+    /// The first `n` results set to 0 (a quick return's info): a memset in the stream's order
+    /// on the GPU, at once on the host.
+    pub(crate) fn zero(&mut self, h: &Handle, n: usize) -> Result<(), Error> {
+        match self {
+            Results::Host(s) => s[..n].fill(0),
+            Results::Device(b) => match b.device_ptr() {
+                Some(p) if h.device().backend() == crate::Backend::Cuda => {
+                    h.stream().memset32(p, 0, n)?
+                }
+                _ => {
+                    if let Some(s) = b.host_slice_mut() {
+                        s[..n].fill(0);
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
 impl<R> Results<'_, R> {
     pub(crate) fn len(&self) -> usize
     where
@@ -430,4 +451,28 @@ fn stride_name(what: &str) -> String {
         "invA" => "stride_inv".into(),
         _ => format!("stride_{}", what.to_lowercase()),
     }
+}
+
+/// A pivot or info buffer is real memory of the handle's device (F7).
+pub(crate) fn check_int_buffer(
+    h: &Handle,
+    name: &str,
+    what: &str,
+    b: &DeviceBuffer<i32>,
+) -> Result<(), Error> {
+    if b.is_placeholder() {
+        return Err(Error::InvalidPointer(format!(
+            "{name}: {what} is a placeholder of {} elements; placeholders are only accepted \
+             during a size query",
+            b.len()
+        )));
+    }
+    if !b.is_on(h.device()) {
+        return Err(Error::InvalidPointer(format!(
+            "{name}: {what} is on another device than the handle's ({})",
+            h.device().name()
+        )));
+    }
+    b.mark_used(&h.stream);
+    Ok(())
 }

@@ -60,9 +60,7 @@ pub(crate) trait Routine {
 /// Runs one call of a routine: the single implementation of the query → check → choose →
 /// lease → run path (F2) behind every family.
 pub(crate) fn drive<R: Routine>(h: &mut Handle, r: &mut R) -> Result<Status, Error> {
-    let out = drive_steps(h, r, Pass::Run);
-    r.finish(h);
-    out
+    drive_pass(h, r, Pass::Run)
 }
 
 /// How far a call goes through [`drive`]: all the way, or only through its checks (sizes,

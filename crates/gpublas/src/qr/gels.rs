@@ -10,7 +10,9 @@ use smallvec::SmallVec;
 use super::plan::{QrParams, QrPlan, QrShape, QrWorkspace};
 use super::program::{self, GelsSolve, QrStep};
 use super::{cuda, Kind, QrFamily};
-use crate::common::operand::{check_counts, check_ld, mat_span, span_or, BatchMut, Checker};
+use crate::common::operand::{
+    check_counts, check_int_buffer, check_ld, mat_span, span_or, BatchMut, Checker,
+};
 use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer};
@@ -192,13 +194,7 @@ impl<T: Scalar> GelsCall<'_, '_, '_, T> {
         ck.batch("B", &self.b.view(), need, &|| self.b_why(), true, None)?;
         let batch = self.batch();
         if let Results::Device(b) = &self.info {
-            if b.is_placeholder() || !b.is_on(h.device()) {
-                return Err(Error::InvalidPointer(format!(
-                    "{name}: info must be memory of the handle's device ({} elements given)",
-                    b.len()
-                )));
-            }
-            b.mark_used(&h.stream);
+            check_int_buffer(h, name, "info", b)?;
         }
         if self.info.len() < batch {
             return Err(Error::InvalidValue(format!(
@@ -352,19 +348,7 @@ impl<T: Scalar> Routine for GelsRoutine<'_, '_, '_, T> {
     fn quick_return(&mut self, h: &mut Handle) -> Result<Status, Error> {
         // info = 0 for every entry (nothing to factor or nothing to solve).
         let batch = self.call.batch();
-        match &mut self.call.info {
-            Results::Host(s) => s[..batch].fill(0),
-            Results::Device(b) => match b.device_ptr() {
-                Some(p) if h.device().backend() == Backend::Cuda => {
-                    h.stream().memset32(p, 0, batch)?
-                }
-                _ => {
-                    if let Some(s) = b.host_slice_mut() {
-                        s[..batch].fill(0);
-                    }
-                }
-            },
-        }
+        self.call.info.zero(h, batch)?;
         Ok(Status::Success)
     }
 

@@ -137,7 +137,7 @@ pub(crate) fn exec<T: Scalar>(
         }
         QrStep::DiagInfo { k, a } => {
             let c = sp.get(a.sp);
-            let zero = (0..k).find(|&i| c[a.off + i * (a.ld + 1)] == T::zero());
+            let zero = crate::common::host::first_zero_diagonal(c, a.off, a.ld, k);
             if let Some(x) = info {
                 *x = zero.map_or(0, |i| i as i32 + 1);
             }

@@ -125,7 +125,7 @@ pub(crate) fn exec<T: Scalar>(
             if n > 0 && a.off + (n - 1) * (a.ld + 1) >= c.len() {
                 return Err(outside());
             }
-            let zero = (0..n).find(|&i| c[a.off + i * (a.ld + 1)] == T::zero());
+            let zero = crate::common::host::first_zero_diagonal(c, a.off, a.ld, n);
             if let (Some(i), Some(x)) = (zero, hi.info.get_mut(e)) {
                 if *x == 0 {
                     *x = (i + 1) as i32;

@@ -31,10 +31,12 @@ pub use api::*;
 pub use drivers::*;
 
 use crate::blas3;
-use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
+use crate::common::operand::{
+    check_counts, check_int_buffer, check_ld, mat_span, span_or, Batch, BatchMut, Checker,
+};
 use crate::common::plan::{combined, drive, drive_pass, Pass, Routine};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
-use crate::device::{Backend, DeviceBuffer, Stream};
+use crate::device::{DeviceBuffer, Stream};
 use crate::exec::{cuda as exec_cuda, host as exec_host, FamilySteps, Operands};
 use crate::memory::address;
 use crate::{Diag, Error, Handle, Op, Results, Scalar, Side, Status, Uplo, WorkspaceLease};
@@ -392,30 +394,6 @@ impl<T: Scalar> Call<'_, '_, T> {
     }
 }
 
-/// A pivot or info buffer is real memory of the handle's device (F7).
-fn check_int_buffer(
-    h: &Handle,
-    name: &str,
-    what: &str,
-    b: &DeviceBuffer<i32>,
-) -> Result<(), Error> {
-    if b.is_placeholder() {
-        return Err(Error::InvalidPointer(format!(
-            "{name}: {what} is a placeholder of {} elements; placeholders are only accepted \
-             during a size query",
-            b.len()
-        )));
-    }
-    if !b.is_on(h.device()) {
-        return Err(Error::InvalidPointer(format!(
-            "{name}: {what} is on another device than the handle's ({})",
-            h.device().name()
-        )));
-    }
-    b.mark_used(&h.stream);
-    Ok(())
-}
-
 /// The executor's view of a solver call's operands for entries `range`: `C` is the matrix
 /// written, `A` the factors a solve reads (`placeholder`, memoryless, for the factorizations,
 /// whose programs only use `C`).
@@ -633,18 +611,9 @@ pub(crate) fn run_pass<T: Scalar>(
 fn zero_info<T: Scalar>(h: &Handle, c: &mut Call<'_, '_, T>) -> Result<(), Error> {
     let batch = c.written.count();
     match c.info.as_mut() {
-        Some(Results::Host(s)) => s[..batch].fill(0),
-        Some(Results::Device(b)) => match b.device_ptr() {
-            Some(p) if h.device().backend() == Backend::Cuda => h.stream().memset32(p, 0, batch)?,
-            _ => {
-                if let Some(s) = b.host_slice_mut() {
-                    s[..batch].fill(0);
-                }
-            }
-        },
-        None => {}
+        Some(info) => info.zero(h, batch),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn run_cuda<T: Scalar>(

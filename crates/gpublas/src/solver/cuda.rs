@@ -6,7 +6,7 @@ use super::program::SolverStep as Step;
 use super::DevInts;
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
-use crate::exec::program::{Space, M};
+use crate::exec::program::M;
 use crate::kernels::SOLVER;
 use crate::{Error, Scalar};
 
@@ -279,7 +279,7 @@ pub(crate) fn launch<T: Scalar>(
             j.a = at(a);
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, cols as i64);
-            let (wb, wes) = bases.of(Space::E);
+            let (wb, wes) = bases.of(w.sp);
             (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
             let blocks = (rows * cols).div_ceil(256) * ne;
             let mut prm = [param(&j)];

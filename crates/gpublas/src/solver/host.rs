@@ -5,7 +5,6 @@
 use super::program::SolverStep as Step;
 use super::HostInts;
 use crate::exec::host::Spaces;
-use crate::exec::program::Space;
 use crate::{Error, RealScalar, Scalar};
 
 /// Runs one solver step on entry `e`, whose written matrix is space C (E: getri's block of
@@ -17,9 +16,9 @@ pub(crate) fn exec<T: Scalar>(
     e: usize,
 ) -> Result<(), Error> {
     if let Step::TakeLower { rows, cols, a, w } = *s {
-        let ws = spaces.take(Space::E)?;
+        let ws = spaces.take(w.sp)?;
         let r = take_lower(&mut *spaces.c, ws, (rows, cols), a, w);
-        spaces.put(Space::E, ws);
+        spaces.put(w.sp, ws);
         return r;
     }
     let c = &mut *spaces.c;

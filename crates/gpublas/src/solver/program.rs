@@ -58,15 +58,6 @@ pub(crate) enum SolverStep {
     Init,
     /// getri: info = the first zero on the diagonal of the order-`n` matrix at `a` (1-based).
     DiagInfo { n: usize, a: M },
-    /// getri: the `rows × cols` block at `a` (its first row on the diagonal) hands `L`'s part
-    /// to `w`: `w` gets the unit lower trapezoid (ones on its diagonal, zeros above), and the
-    /// block's strictly lower part becomes zero.
-    TakeLower {
-        rows: usize,
-        cols: usize,
-        a: M,
-        w: M,
-    },
     /// getri: the column interchanges `n − 2, …, 0` (LAPACK's, after the inverse) on the
     /// order-`n` matrix at `a`.
     ColSwaps { n: usize, a: M },
@@ -285,32 +276,40 @@ impl Builder<'_> {
         rank_k_steps(&mut self.v, &r, nb, blocks);
     }
 
-    /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` (non-unit)
-    /// inverted in place: the off-diagonal block `−inv(A11) A12 inv(A22)` (upper; lower:
-    /// `−inv(A22) A21 inv(A11)`) as two solves with the triangles as they are, then both
-    /// halves; leaves of at most 32 inverted in E and written back (only the triangle: the
-    /// other one is `L`'s (getri) or the caller's (potri)).
-    fn tri_inverse(&mut self, lower: bool, c0: usize, nc: usize) {
+    /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` inverted in place
+    /// (`unit`: a unit diagonal, neither read nor written): the off-diagonal block
+    /// `−inv(A11) A12 inv(A22)` (upper; lower: `−inv(A22) A21 inv(A11)`) as two solves with the
+    /// triangles as they are, then both halves; leaves of at most 32 inverted in E and written
+    /// back as a triangle (the other one is `U`'s or `L`'s (getri) or the caller's (potri)).
+    fn tri_inverse(&mut self, lower: bool, unit: bool, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
         if nc <= INV_NB {
             let e = mat(Space::E, 0, INV_NB, 0);
             self.v.push(Step::TriInv {
                 lower,
-                unit: false,
+                unit,
                 n: nc,
                 src: a11,
                 dst: e,
                 count: 1,
             });
-            self.v.push(Step::Tri {
-                lower,
-                herm: false,
-                n: nc,
-                src: e,
-                dst: a11,
-                beta: K::Zero,
-                count: 1,
-            });
+            // A unit triangle's strict part is the full triangle one row below (above) it.
+            let (n, src, dst) = match (unit, lower) {
+                (false, _) => (nc, e, a11),
+                (true, true) => (nc - 1, at(e, 1, 0), at(a11, 1, 0)),
+                (true, false) => (nc - 1, at(e, 0, 1), at(a11, 0, 1)),
+            };
+            if n > 0 {
+                self.v.push(Step::Tri {
+                    lower,
+                    herm: false,
+                    n,
+                    src,
+                    dst,
+                    beta: K::Zero,
+                    count: 1,
+                });
+            }
             return;
         }
         let n1 = split(nc);
@@ -322,9 +321,9 @@ impl Builder<'_> {
             (Uplo::Upper, at(self.c, c0, c0 + n1), n1, n2)
         };
         let (left, right) = if lower { (a22, a11) } else { (a11, a22) };
-        let nd = Diag::NonUnit;
-        self.trsm(Side::Left, uplo, Op::N, nd, rows, cols, left, off);
-        self.trsm(Side::Right, uplo, Op::N, nd, rows, cols, right, off);
+        let diag = if unit { Diag::Unit } else { Diag::NonUnit };
+        self.trsm(Side::Left, uplo, Op::N, diag, rows, cols, left, off);
+        self.trsm(Side::Right, uplo, Op::N, diag, rows, cols, right, off);
         self.v.push(Step::Scale {
             tri: None,
             herm: false,
@@ -333,13 +332,13 @@ impl Builder<'_> {
             dst: off,
             beta: K::MinusOne,
         });
-        self.tri_inverse(lower, c0, n1);
-        self.tri_inverse(lower, c0 + n1, n2);
+        self.tri_inverse(lower, unit, c0, n1);
+        self.tri_inverse(lower, unit, c0 + n1, n2);
     }
 
     /// LAPACK's `lauum` in place on the order-`nc` diagonal block at `c0`: the upper triangle
     /// becomes `U Uᴴ` (lower: `Lᴴ L`), recursively: `A11 = lauum(A11) + A12 A12ᴴ` (a rank-k
-    /// update), `A12 = A12 A22ᴴ` (a triangular product in place), then `lauum(A22)`; leaves of
+    /// update), `A12 = A12 A22ᴴ` (`tri_times`), then `lauum(A22)`; leaves of
     /// at most 32 expanded into E and multiplied there.
     fn lauum<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
@@ -404,21 +403,33 @@ impl Builder<'_> {
             e_off: 0,
         };
         rank_k_steps(&mut self.v, &r, self.p.hnb, self.p.heblocks);
-        self.tri_times_h::<T>(lower, c0 + n1, n2, x, n1);
+        self.tri_times(lower, hop::<T>(), false, c0 + n1, n2, x, n1);
         self.lauum::<T>(lower, c0 + n1, n2);
     }
 
-    /// In place, with the order-`q` triangle at diagonal position `t0`: `X = X Uᴴ` (upper; `X`
-    /// is `other × q`) or `X = Lᴴ X` (lower; `X` is `q × other`). Recursively: the first half
-    /// of `X` by its own triangle, plus the second half times the off-diagonal block (one
+    /// In place, with `M = op(T)`, `T` the `lower`/upper order-`q` triangle at diagonal position
+    /// `t0` (`unit`: ones on its diagonal, not read): `X = X M` where `M` is lower (`X` is
+    /// `other × q`), `X = M X` where it is upper (`X` is `q × other`). Recursively: the first
+    /// half of `X` by its own triangle, plus the second half times the off-diagonal block (one
     /// product), then the second half; leaves of at most 32 expanded into E, `X` passing
     /// through E's temporary in chunks of `tchunk` rows (columns).
-    fn tri_times_h<T: Scalar>(&mut self, lower: bool, t0: usize, q: usize, x: M, other: usize) {
-        let h = hop::<T>();
+    #[allow(clippy::too_many_arguments)]
+    fn tri_times(
+        &mut self,
+        lower: bool,
+        op: Op,
+        unit: bool,
+        t0: usize,
+        q: usize,
+        x: M,
+        other: usize,
+    ) {
+        // `M` lower: it multiplies from the right.
+        let right = lower == (op == Op::N);
         if q <= INV_NB {
             let e = mat(Space::E, 0, INV_NB, 0);
             self.v.push(Step::Expand {
-                fill: Fill::Tri { unit: false },
+                fill: Fill::Tri { unit },
                 lower,
                 n: q,
                 src: at(self.c, t0, t0),
@@ -429,7 +440,29 @@ impl Builder<'_> {
             let mut o = 0;
             while o < other {
                 let w = chunk.min(other - o);
-                if lower {
+                if right {
+                    let t = mat(Space::E, INV_NB * INV_NB, w, 0);
+                    let xc = at(x, o, 0);
+                    self.v.push(Step::Copy {
+                        m: w,
+                        n: q,
+                        src: xc,
+                        dst: t,
+                    });
+                    self.v.push(Step::Gemm {
+                        ta: Op::N,
+                        tb: op,
+                        m: w,
+                        n: q,
+                        k: q,
+                        alpha: K::One,
+                        a: t,
+                        b: e,
+                        beta: K::Zero,
+                        c: xc,
+                        count: 1,
+                    });
+                } else {
                     let t = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
                     let xc = at(x, 0, o);
                     self.v.push(Step::Copy {
@@ -439,7 +472,7 @@ impl Builder<'_> {
                         dst: t,
                     });
                     self.v.push(Step::Gemm {
-                        ta: h,
+                        ta: op,
                         tb: Op::N,
                         m: q,
                         n: w,
@@ -451,28 +484,6 @@ impl Builder<'_> {
                         c: xc,
                         count: 1,
                     });
-                } else {
-                    let t = mat(Space::E, INV_NB * INV_NB, w, 0);
-                    let xc = at(x, o, 0);
-                    self.v.push(Step::Copy {
-                        m: w,
-                        n: q,
-                        src: xc,
-                        dst: t,
-                    });
-                    self.v.push(Step::Gemm {
-                        ta: Op::N,
-                        tb: h,
-                        m: w,
-                        n: q,
-                        k: q,
-                        alpha: K::One,
-                        a: t,
-                        b: e,
-                        beta: K::Zero,
-                        c: xc,
-                        count: 1,
-                    });
                 }
                 o += w;
             }
@@ -480,113 +491,104 @@ impl Builder<'_> {
         }
         let q1 = split(q);
         let q2 = q - q1;
-        self.tri_times_h::<T>(lower, t0, q1, x, other);
-        if lower {
-            // X1 += Lbᴴ X2, Lb the q2 × q1 block below the first half's triangle.
-            self.v.push(Step::Gemm {
-                ta: h,
-                tb: Op::N,
-                m: q1,
-                n: other,
-                k: q2,
-                alpha: K::One,
-                a: at(self.c, t0 + q1, t0),
-                b: at(x, q1, 0),
-                beta: K::One,
-                c: x,
-                count: 1,
-            });
-            self.tri_times_h::<T>(lower, t0 + q1, q2, at(x, q1, 0), other);
+        // `M`'s off-diagonal block is `op` of the one `T` stores.
+        let off = if lower {
+            at(self.c, t0 + q1, t0)
         } else {
-            // X1 += X2 Ubᴴ, Ub the q1 × q2 block right of the first half's triangle.
+            at(self.c, t0, t0 + q1)
+        };
+        self.tri_times(lower, op, unit, t0, q1, x, other);
+        if right {
+            // X1 += X2 M21.
             self.v.push(Step::Gemm {
                 ta: Op::N,
-                tb: h,
+                tb: op,
                 m: other,
                 n: q1,
                 k: q2,
                 alpha: K::One,
                 a: at(x, 0, q1),
-                b: at(self.c, t0, t0 + q1),
+                b: off,
                 beta: K::One,
                 c: x,
                 count: 1,
             });
-            self.tri_times_h::<T>(lower, t0 + q1, q2, at(x, 0, q1), other);
+            self.tri_times(lower, op, unit, t0 + q1, q2, at(x, 0, q1), other);
+        } else {
+            // X1 += M12 X2.
+            self.v.push(Step::Gemm {
+                ta: op,
+                tb: Op::N,
+                m: q1,
+                n: other,
+                k: q2,
+                alpha: K::One,
+                a: off,
+                b: at(x, q1, 0),
+                beta: K::One,
+                c: x,
+                count: 1,
+            });
+            self.tri_times(lower, op, unit, t0 + q1, q2, at(x, q1, 0), other);
         }
     }
 
-    /// getri after `inv(U)`: `X L = inv(U)` solved for `X = inv(A)` (before the column
-    /// interchanges) in blocks of `wnb` columns from the right, as LAPACK's `getri`: each
-    /// block's part of `L` moves to E (zeros left behind), one product subtracts the solved
-    /// columns' share, and the unit lower diagonal block is solved in pieces of 32 from the
-    /// right (a product and a substitution each).
-    fn inverse_times_l(&mut self, n: usize) {
-        let nb = self.p.wnb.max(1);
-        let w = mat(Space::E, 0, n, 0);
-        let mut j = (n - 1) / nb * nb;
-        loop {
-            let jb = nb.min(n - j);
-            self.v.push(Step::Family(SolverStep::TakeLower {
-                rows: n - j,
-                cols: jb,
-                a: at(self.c, j, j),
-                w,
-            }));
-            if j + jb < n {
-                self.v.push(Step::Gemm {
-                    ta: Op::N,
-                    tb: Op::N,
-                    m: n,
-                    n: jb,
-                    k: n - j - jb,
-                    alpha: K::MinusOne,
-                    a: at(self.c, 0, j + jb),
-                    b: at(w, jb, 0),
-                    beta: K::One,
-                    c: at(self.c, 0, j),
+    /// getri's last product, in place on the order-`nc` diagonal block at `c0` holding `U`
+    /// (upper, with the diagonal) and `L` (strictly lower, unit): the block becomes `U L`.
+    /// Recursively, with `U = [U11 U12; 0 U22]` and `L = [L11 0; L21 L22]`: `U11 L11` in place,
+    /// plus `U12 L21` (one product), then `U12 L22` and `U22 L21` in place (`tri_times`), then
+    /// `U22 L22`; every product is as wide as its recursion level's halves. Leaves of at most 32:
+    /// both triangles expanded into E and multiplied into the block.
+    fn upper_times_lower(&mut self, c0: usize, nc: usize) {
+        let a11 = at(self.c, c0, c0);
+        if nc <= INV_NB {
+            let u = mat(Space::E, 0, INV_NB, 0);
+            let l = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
+            for (lower, unit, dst) in [(false, false, u), (true, true, l)] {
+                self.v.push(Step::Expand {
+                    fill: Fill::Tri { unit },
+                    lower,
+                    n: nc,
+                    src: a11,
+                    dst,
                     count: 1,
                 });
             }
-            let mut p = (jb - 1) / INV_NB * INV_NB;
-            loop {
-                let pw = INV_NB.min(jb - p);
-                if p + pw < jb {
-                    self.v.push(Step::Gemm {
-                        ta: Op::N,
-                        tb: Op::N,
-                        m: n,
-                        n: pw,
-                        k: jb - p - pw,
-                        alpha: K::MinusOne,
-                        a: at(self.c, 0, j + p + pw),
-                        b: at(w, p + pw, p),
-                        beta: K::One,
-                        c: at(self.c, 0, j + p),
-                        count: 1,
-                    });
-                }
-                self.v.push(Step::TriSolve {
-                    left: false,
-                    lower: true,
-                    op: Op::N,
-                    unit: true,
-                    m: n,
-                    n: pw,
-                    a: at(w, p, p),
-                    b: at(self.c, 0, j + p),
-                    alpha: K::One,
-                });
-                if p == 0 {
-                    break;
-                }
-                p -= INV_NB;
-            }
-            if j == 0 {
-                break;
-            }
-            j -= nb;
+            self.v.push(Step::Gemm {
+                ta: Op::N,
+                tb: Op::N,
+                m: nc,
+                n: nc,
+                k: nc,
+                alpha: K::One,
+                a: u,
+                b: l,
+                beta: K::Zero,
+                c: a11,
+                count: 1,
+            });
+            return;
         }
+        let n1 = split(nc);
+        let n2 = nc - n1;
+        let (a12, a21) = (at(self.c, c0, c0 + n1), at(self.c, c0 + n1, c0));
+        self.upper_times_lower(c0, n1);
+        self.v.push(Step::Gemm {
+            ta: Op::N,
+            tb: Op::N,
+            m: n1,
+            n: n1,
+            k: n2,
+            alpha: K::One,
+            a: a12,
+            b: a21,
+            beta: K::One,
+            c: a11,
+            count: 1,
+        });
+        self.tri_times(true, Op::N, true, c0 + n1, n2, a12, n1);
+        self.tri_times(false, Op::N, false, c0 + n1, n2, a21, n1);
+        self.upper_times_lower(c0 + n1, n2);
     }
 
     /// Cholesky of the order-`nc` diagonal block at `c0`.
@@ -798,15 +800,16 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let n = g.m;
             b.v.push(Step::Family(SolverStep::Init));
             b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
-            b.tri_inverse(false, 0, n);
-            b.inverse_times_l(n);
+            b.tri_inverse(false, false, 0, n);
+            b.tri_inverse(true, true, 0, n);
+            b.upper_times_lower(0, n);
             b.v.push(Step::Family(SolverStep::ColSwaps { n, a: b.c }));
         }
         Kind::Potri => {
             let (n, lower) = (g.m, g.uplo == Uplo::Lower);
             b.v.push(Step::Family(SolverStep::Init));
             b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
-            b.tri_inverse(lower, 0, n);
+            b.tri_inverse(lower, false, 0, n);
             b.lauum::<T>(lower, 0, n);
         }
         Kind::Potrs => {

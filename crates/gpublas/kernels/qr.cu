@@ -9,7 +9,8 @@
 //                qr_panelsm keeps each block's rows in shared memory for the whole panel.
 //   qr_small:    geqrf of a whole matrix of at most 32 x 32, one warp per matrix (batches).
 //   qr_tfactor:  the triangular factor T (order <= 128) of a block of reflectors from
-//                G = V^H V and tau (LAPACK's larft recurrence), one block per entry.
+//                G = V^H V and tau (larft's recurrence on leaves of 16, then merged by
+//                products), one block per entry.
 //   qr_org:      orgqr's block [I; 0] - V X, tiles of 64 rows, each tile's rows read before any
 //                is written (in place).
 //   qr_identity: columns of the identity.
@@ -539,50 +540,79 @@ __device__ void qr_small(const Qrp& j) {
         if (lane < n && r < m) A[r + lane * j.ld] = a[r];
 }
 
-// T (k x k, upper, zeros below; k <= 128) from G = V^H V and tau: T(i, i) = tau_i,
-// T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). T is built in shared memory (row l by threads
-// 4l .. 4l + 3);
-// G's columns and tau come in groups of TF_GROUP, all of a group's loads in flight at once
-// (one memory latency per group, not per column).
-#define TF_GROUP 8
+// T (k x k, upper, zeros below; k <= 128) from G = V^H V and tau, by blocks: the diagonal
+// blocks of TF_LEAF columns by LAPACK's recurrence T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i)
+// (every leaf at once, four threads per row), then neighbours merged level by level as
+// T12 = -T11 G12 T22 (H1 H2 = I - [V1 V2] [T11 T12; 0 T22] [V1 V2]^H), every pair of a level
+// at once: a few dozen barriers instead of one per column. T lives in shared memory, row-major
+// (Ts[l * kp + p] = T(l, p)); its unused lower part holds each leaf's G (transposed) and, during
+// a merge, Y = G12 T22 (transposed); G12 is staged where T12 will go.
+#define TF_LEAF 16
 template <class T>
 __device__ void qr_tfactor(const Qrp& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int k = (int)j.cols, kp = k + 1, row = threadIdx.x >> 2, part = threadIdx.x & 3;
-    T* Ts = (T*)smem_raw;           // k x (k + 1), row-major: Ts[l * kp + p] = T(l, p)
-    T* gblk = Ts + k * kp;          // TF_GROUP columns of G: gblk[c * k + p] = G(p, i0 + c)
-    T* tblk = gblk + TF_GROUP * k;  // their tau
+    const int k = (int)j.cols, kp = k + 1, nt = blockDim.x;
+    T* Ts = (T*)smem_raw;
     const int e = blockIdx.x;
     if (e >= j.ne) return;
     const T* Gm = (const T*)j.b + e * j.b_es;
     T* Tm = (T*)j.t + e * j.t_es;
     const T* tau = (const T*)j.tau + e * j.tau_s;
     const i64 gl = j.b_ld, tl = j.t_ld;
-    for (int i0 = 0; i0 < k; i0 += TF_GROUP) {
-        const int nc = min(TF_GROUP, k - i0);
-        for (int q = threadIdx.x; q < nc * k; q += blockDim.x) {
-            const int p = q % k, c = q / k;
-            gblk[q] = p < i0 + c ? Gm[p + (i0 + c) * gl] : zero_of<T>();
-        }
-        if (threadIdx.x < nc) tblk[threadIdx.x] = tau[i0 + threadIdx.x];
-        __syncthreads();
-        for (int c = 0; c < nc; ++c) {
-            const int i = i0 + c;
-            const T ti = tblk[c];
-            const T* gcol = gblk + c * k;
-            // Four threads per row, each every fourth term of the row's dot, then a butterfly.
+    using R = decltype(rpart(zero_of<T>()));
+    // tau on the diagonal; each leaf's G(p, c), p < c, at (c, p).
+    for (int q = threadIdx.x; q < k * TF_LEAF; q += nt) {
+        const int c = q / TF_LEAF, p = c / TF_LEAF * TF_LEAF + q % TF_LEAF;
+        if (p < c) Ts[c * kp + p] = Gm[p + c * gl];
+        if (p == c) Ts[c * kp + c] = tau[c];
+    }
+    __syncthreads();
+    // The leaves: row `row` of its leaf, column by column.
+    {
+        const int row = threadIdx.x >> 2, part = threadIdx.x & 3;
+        const int first = row / TF_LEAF * TF_LEAF;
+        for (int c = 0; c < TF_LEAF; ++c) {
+            const int i = first + c;
+            const bool mine = row < i && i < k;
             T acc = zero_of<T>();
-            if (row < i)
-                for (int p = row + part; p < i; p += 4) acc = addc(acc, mulc(Ts[row * kp + p], gcol[p]));
+            if (mine)
+                for (int p = row + part; p < i; p += 4) acc = addc(acc, mulc(Ts[row * kp + p], Ts[i * kp + p]));
             acc = addc(acc, shd(acc, 1));
             acc = addc(acc, shd(acc, 2));
-            if (part == 0 && row < i) Ts[row * kp + i] = mulc(scl(ti, (decltype(rpart(ti)))-1), acc);
-            if (part == 0 && row == i) Ts[row * kp + i] = ti;
+            if (mine && part == 0) Ts[row * kp + i] = scl(mulc(Ts[i * kp + i], acc), (R)-1);
             __syncthreads();
         }
     }
-    for (int q = threadIdx.x; q < k * k; q += blockDim.x) {
+    // Merges: A = [a, a + s), B = [a + s, min(a + 2s, k)) for every a = 0, 2s, 4s, ...
+    for (int s = TF_LEAF; s < k; s *= 2) {
+        // Element q of the level: column c (in some B), row p = a + q % s (in its A).
+        const int n = k * s;
+        for (int q = threadIdx.x; q < n; q += nt) {
+            const int c = q / s, a = c / (2 * s) * (2 * s), p = a + q % s;
+            if (c >= a + s) Ts[p * kp + c] = Gm[p + c * gl];
+        }
+        __syncthreads();
+        // Y(p, c) = sum over q in B, q <= c, of G(p, q) T(q, c), at (c, p).
+        for (int q = threadIdx.x; q < n; q += nt) {
+            const int c = q / s, a = c / (2 * s) * (2 * s), p = a + q % s;
+            if (c < a + s) continue;
+            T acc = zero_of<T>();
+            for (int r = a + s; r <= c; ++r) acc = addc(acc, mulc(Ts[p * kp + r], Ts[r * kp + c]));
+            Ts[c * kp + p] = acc;
+        }
+        __syncthreads();
+        // T12(r, c) = -sum over p in A, p >= r, of T(r, p) Y(p, c).
+        for (int q = threadIdx.x; q < n; q += nt) {
+            const int c = q / s, a = c / (2 * s) * (2 * s), r = a + q % s;
+            if (c < a + s) continue;
+            T acc = zero_of<T>();
+            for (int p = r; p < a + s; ++p) acc = addc(acc, mulc(Ts[r * kp + p], Ts[c * kp + p]));
+            Ts[r * kp + c] = scl(acc, (R)-1);
+        }
+        __syncthreads();
+    }
+    for (int q = threadIdx.x; q < k * k; q += nt) {
         const int r = q % k, c = q / k;
         Tm[r + c * tl] = r <= c ? Ts[r * kp + c] : zero_of<T>();
     }

@@ -1,6 +1,6 @@
 //! The CUDA backend of the QR family's own steps (`kernels/qr.cu`).
 
-use super::plan::{PANEL_SMEM, TFACTOR_GROUP};
+use super::plan::{tfactor_smem, PANEL_SMEM};
 use super::program::QrStep;
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
@@ -116,7 +116,7 @@ pub(crate) fn launch<T: Scalar>(
             (j.t, j.t_ld, j.t_es) = at(t);
             j.cols = k as i64;
             j.tau = tau_at(k0);
-            let smem = ((k * (k + 1) + TFACTOR_GROUP * (k + 1)) * elem as usize) as u32;
+            let smem = (tfactor_smem(k) * elem as usize) as u32;
             let threads = (4 * k as u32).div_ceil(32).max(1) * 32;
             let mut prm = [param(&j)];
             s.launch_with(

@@ -124,12 +124,14 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 /// Most columns of a panel (`QR_NB` in qr.cu): geqrf's block width at most.
 pub(crate) const NB_MAX: usize = 64;
 
-/// Most bytes of `T` built in shared memory (`qr_tfactor`, with `TFACTOR_GROUP` columns of
-/// `G` and their scalars): ormqr's blocks are as wide as `QrParams::nb_apply` allows within it.
+/// Most bytes of `T` built in shared memory (`qr_tfactor`): ormqr's blocks are as wide as
+/// `QrParams::nb_apply` allows within it.
 const TFACTOR_SMEM: usize = 144 << 10;
 
-/// Columns of `G` the `T` kernel loads at once (`TF_GROUP` in qr.cu).
-pub(crate) const TFACTOR_GROUP: usize = 8;
+/// Elements of shared memory `qr_tfactor` takes for `T` of order `k` (rows padded by one).
+pub(crate) fn tfactor_smem(k: usize) -> usize {
+    k * (k + 1)
+}
 
 /// Most bytes of a panel block's rows kept in shared memory (`qr_panelsm`); taller panels
 /// work in global memory and re-read their rows once per column.
@@ -302,7 +304,7 @@ impl QrShape {
         if matches!(self.kind, Kind::Ormqr | Kind::Ormlq) {
             let by_smem = (1..=self.params.nb_apply)
                 .rev()
-                .find(|k| (k * (k + 1) + TFACTOR_GROUP * (k + 1)) * self.elem <= TFACTOR_SMEM)
+                .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
                 .unwrap_or(1);
             nb = self.params.nb_apply.min(by_smem) / 8 * 8;
             if self.kind == Kind::Ormlq {

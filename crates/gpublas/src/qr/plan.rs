@@ -14,8 +14,8 @@ use smallvec::SmallVec;
 pub(crate) struct QrParams {
     /// Reflectors per block of geqrf (the panel's width, `T`'s order).
     pub nb: usize,
-    /// Reflectors per block of ormqr (no panel: wider blocks make the block reflector's
-    /// products less bound by memory; orgqr's block kernel holds 64 columns at most).
+    /// Reflectors per block of ormqr and orgqr (no panel: wider blocks make the block
+    /// reflector's products less bound by memory).
     pub nb_apply: usize,
     /// Bytes of `W` and `W2` per entry: the trailing update's chunk width follows.
     pub chunk_budget: usize,
@@ -123,6 +123,10 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 
 /// Most columns of a panel (`QR_NB` in qr.cu): geqrf's block width at most.
 pub(crate) const NB_MAX: usize = 64;
+
+/// Most columns orgqr's row-local block kernel forms at once (`qr_org`); wider blocks go by
+/// halves.
+pub(crate) const ORG_COLS: usize = 64;
 
 /// Most bytes of `T` built in shared memory (`qr_tfactor`): ormqr's blocks are as wide as
 /// `QrParams::nb_apply` allows within it.
@@ -298,10 +302,11 @@ impl QrShape {
     }
 
     /// Block width: geqrf's tuning value, narrowed (down to `NB_TALL`) where the first
-    /// panel's rows per block would not fit in shared memory; ormqr's as wide as `T` fits.
+    /// panel's rows per block would not fit in shared memory; ormqr's and orgqr's as wide as
+    /// `T` fits.
     fn block_width(&self, entries: usize) -> usize {
         let mut nb = self.params.nb.min(NB_MAX);
-        if matches!(self.kind, Kind::Ormqr | Kind::Ormlq) {
+        if matches!(self.kind, Kind::Ormqr | Kind::Ormlq | Kind::Orgqr) {
             let by_smem = (1..=self.params.nb_apply)
                 .rev()
                 .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)

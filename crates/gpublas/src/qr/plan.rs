@@ -15,7 +15,8 @@ pub(crate) struct QrParams {
     /// Reflectors per block of geqrf (the panel's width, `T`'s order).
     pub nb: usize,
     /// Reflectors per block of ormqr and orgqr (no panel: wider blocks make the block
-    /// reflector's products less bound by memory).
+    /// reflector's products less bound by memory), and of geqrf's block reflectors, whose
+    /// columns are factored by panels of `nb` (each updating the rest of its block).
     pub nb_apply: usize,
     /// Bytes of `W` and `W2` per entry: the trailing update's chunk width follows.
     pub chunk_budget: usize,
@@ -71,8 +72,10 @@ pub(crate) struct QrShape {
 /// A chosen plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct QrPlan {
-    /// Reflectors per block.
+    /// Reflectors per block (block reflector).
     pub nb: usize,
+    /// geqrf: columns per panel within a block (`nb` when a block is one panel).
+    pub inner: usize,
     /// Columns (left) or rows (right) of the trailing matrix per chunk.
     pub rc: usize,
     /// Blocks of one entry's panel (1: no exchange).
@@ -162,16 +165,47 @@ impl QrPlan {
     /// Elements of E per entry.
     fn e_elems(&self) -> usize {
         if self.blocks {
-            2 * self.nb * self.nb
+            2 * self.nb * self.nb + self.inner_e()
         } else {
             0
         }
     }
 
+    /// geqrf's panels within a block, on the side lane beside the main lane's block reflector:
+    /// their own `V1` and `T` (E), `G`, `X`, `W` and `W2` (R; `W` as wide as a block).
+    fn inner_e(&self) -> usize {
+        if self.inner < self.nb {
+            2 * self.inner * self.inner
+        } else {
+            0
+        }
+    }
+
+    fn inner_r(&self) -> usize {
+        if self.inner < self.nb {
+            2 * self.inner * self.inner + 2 * self.inner * self.nb
+        } else {
+            0
+        }
+    }
+
+    /// The plan with blocks of one panel each (geqrf's reduced plans).
+    fn one_panel_blocks(self) -> QrPlan {
+        QrPlan {
+            nb: self.inner,
+            ..self
+        }
+    }
+
+    /// Element offsets of the panels' own parts in E and R.
+    pub(crate) fn inner_bases(&self) -> (usize, usize) {
+        (2 * self.nb * self.nb, self.r_elems() - self.inner_r())
+    }
+
     /// Elements of R per entry.
     fn r_elems(&self) -> usize {
         if self.blocks {
-            2 * self.nb * self.nb + 2 * self.nb * self.rc + self.tp * self.nb
+            2 * self.nb * self.nb + 2 * self.nb * self.rc + self.tp * self.nb + self.inner_r()
         } else {
             0
         }
@@ -272,15 +306,34 @@ impl QrShape {
         self.kind == Kind::Geqrf && self.m <= SMALL && self.n <= SMALL
     }
 
+    /// geqrf's block reflector width for panels of `nb`: `nb_apply` rounded down to a
+    /// multiple of `nb` within `T`'s shared memory (`nb` for the other routines).
+    fn outer(&self, nb: usize) -> usize {
+        if self.kind != Kind::Geqrf {
+            return nb;
+        }
+        let by_smem = (1..=self.params.nb_apply)
+            .rev()
+            .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
+            .unwrap_or(1);
+        let outer = self.params.nb_apply.min(by_smem) / nb.max(1) * nb;
+        outer.min(self.reflectors()).max(nb)
+    }
+
+    /// The plan with panels (blocks) of `nb`, chunks of `rc` and `entries` at once; geqrf's
+    /// block reflectors are `outer(nb)` wide.
     fn plan(&self, nb: usize, rc: usize, entries: usize) -> QrPlan {
         let small = self.small();
+        let outer = self.outer(nb);
         QrPlan {
-            nb,
+            nb: outer,
+            inner: nb,
             rc,
             grid: if small { 1 } else { self.panel_grid(entries) },
             // A geqrf whose one block is all its columns updates nothing with it.
             // A geqrf whose one block is all its columns updates nothing with it (gelqf's
             // transposed copies live in R whatever it updates).
+            // (Blocks wider than a panel imply more columns than a panel.)
             blocks: !small && (self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors())),
             small,
             entries,
@@ -328,7 +381,7 @@ impl QrShape {
     /// The plan with enough workspace (cuBLASLt's part still 0).
     pub(crate) fn full(&self) -> QrPlan {
         let nb = self.block_width(1);
-        let rc = self.chunk(nb);
+        let rc = self.chunk(self.outer(nb));
         if self.list || self.batch <= 1 {
             return self.plan(nb, rc, 1);
         }
@@ -365,11 +418,15 @@ impl QrShape {
                 p.grid = 1;
                 continue;
             }
+            if p.nb > p.inner {
+                p.nb = p.inner;
+                continue;
+            }
             if p.nb > self.params.nb_min {
                 let nb = (p.nb / 2).max(self.params.nb_min);
                 p = QrPlan {
                     grid: 1,
-                    ..self.plan(nb, self.chunk(nb), 1)
+                    ..self.plan(nb, self.chunk(nb), 1).one_panel_blocks()
                 };
                 continue;
             }
@@ -384,7 +441,7 @@ impl QrShape {
         let rc = self.params.rc_min.min(self.trailing(nb).max(1));
         let least = QrPlan {
             grid: 1,
-            ..self.plan(nb, rc, 1)
+            ..self.plan(nb, rc, 1).one_panel_blocks()
         };
         format!(
             "needs at least {} bytes (blocks of {nb} reflectors, chunks of {rc}); workspace is \

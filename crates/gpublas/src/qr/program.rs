@@ -99,6 +99,9 @@ impl Prog {
 struct Slots {
     nb: usize,
     rc: usize,
+    /// Where the slots start in E and R (geqrf's panels within a block have their own).
+    e0: usize,
+    r0: usize,
 }
 
 /// Where gelqf and ormlq keep a block's reflectors transposed (R, after `W2`).
@@ -106,7 +109,7 @@ impl Slots {
     fn transposed(&self, ld: usize) -> M {
         mat(
             Space::R,
-            2 * self.nb * self.nb + 2 * self.nb * self.rc,
+            self.r0 + 2 * self.nb * self.nb + 2 * self.nb * self.rc,
             ld.max(1),
             0,
         )
@@ -115,23 +118,28 @@ impl Slots {
 
 impl Slots {
     fn v1(&self) -> M {
-        mat(Space::E, 0, self.nb, 0)
+        mat(Space::E, self.e0, self.nb, 0)
     }
     fn t(&self) -> M {
-        mat(Space::E, self.nb * self.nb, self.nb, 0)
+        mat(Space::E, self.e0 + self.nb * self.nb, self.nb, 0)
     }
     fn g(&self) -> M {
-        mat(Space::R, 0, self.nb, 0)
+        mat(Space::R, self.r0, self.nb, 0)
     }
     fn x(&self) -> M {
-        mat(Space::R, self.nb * self.nb, self.nb, 0)
+        mat(Space::R, self.r0 + self.nb * self.nb, self.nb, 0)
     }
     /// `W` and `W2`: `nb × rc` (left) or `rc × nb` (right), leading dimension `ld`.
     fn w(&self, ld: usize) -> M {
-        mat(Space::R, 2 * self.nb * self.nb, ld, 0)
+        mat(Space::R, self.r0 + 2 * self.nb * self.nb, ld, 0)
     }
     fn w2(&self, ld: usize) -> M {
-        mat(Space::R, 2 * self.nb * self.nb + self.nb * self.rc, ld, 0)
+        mat(
+            Space::R,
+            self.r0 + 2 * self.nb * self.nb + self.nb * self.rc,
+            ld,
+            0,
+        )
     }
 }
 
@@ -344,6 +352,25 @@ fn larfb_right(
     }
 }
 
+/// geqrf: the columns `j .. j + w` of a block factored by panels of `s.nb` (`s`: the panels'
+/// own slots), each panel's reflector applied to the rest of the block.
+fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, (j, w): (usize, usize)) {
+    for (c, cw) in blocks(w, s.nb) {
+        let (j, rows) = (j + c, p.m - j - c);
+        let vb = at(Space::C, p.ldc, j, j);
+        v.push(Block::Family(QrStep::Panel {
+            rows,
+            cols: cw,
+            a: vb,
+            k0: j,
+        }));
+        if c + cw < w {
+            tfactor(v, p, s, vb, cw, rows, j);
+            larfb_left(v, p, s, vb, (cw, rows), j, (j + cw, j - c + w), p.hop());
+        }
+    }
+}
+
 /// Block starts `0, nb, 2nb, …` below `k`, with their widths.
 fn blocks(k: usize, nb: usize) -> Vec<(usize, usize)> {
     (0..k)
@@ -357,6 +384,16 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
     let s = Slots {
         nb: plan.nb,
         rc: plan.rc,
+        e0: 0,
+        r0: 0,
+    };
+    // geqrf's panels within a block: their own slots, `W` as wide as the block.
+    let (e0, r0) = plan.inner_bases();
+    let panels = Slots {
+        nb: plan.inner,
+        rc: plan.nb,
+        e0,
+        r0,
     };
     let mut v = Vec::new();
     match p.kind {
@@ -375,16 +412,8 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                 v.push(Block::Family(QrStep::Init));
             }
             let all = blocks(kmin, s.nb);
-            let panel = |v: &mut Vec<Step>, (j, w): (usize, usize)| {
-                v.push(Block::Family(QrStep::Panel {
-                    rows: p.m - j,
-                    cols: w,
-                    a: at(Space::C, p.ldc, j, j),
-                    k0: j,
-                }));
-            };
             if let Some(&first) = all.first() {
-                panel(&mut v, first);
+                factor_block(&mut v, p, &panels, first);
             }
             for (b, &(j, w)) in all.iter().enumerate() {
                 if j + w >= p.n {
@@ -400,7 +429,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     Some(&(j2, w2)) => {
                         apply(&mut v, (j2, j2 + w2));
                         v.push(Block::Fork);
-                        panel(&mut v, (j2, w2));
+                        factor_block(&mut v, p, &panels, (j2, w2));
                         v.push(Block::Back);
                         apply(&mut v, (j2 + w2, p.n));
                         v.push(Block::Join);

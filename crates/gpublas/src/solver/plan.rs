@@ -115,8 +115,9 @@ pub(crate) struct SolverParams {
     /// 16384 and 32768 with blocks of 1024; 1 MiB keeps the call within 4 MiB.
     pub chol_trail_budget: usize,
     /// Most rows (columns) of getri's and potri's triangular products per pass through E's
-    /// temporary.
+    /// temporary, and the order of their products' leaves.
     pub potri_chunk: usize,
+    pub product_leaf: usize,
 }
 
 impl Default for SolverParams {
@@ -147,6 +148,7 @@ impl SolverParams {
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
             potri_chunk: 1024,
+            product_leaf: 128,
         }
     }
 
@@ -286,6 +288,9 @@ pub(crate) struct SolverPlan {
     /// getri's and potri's triangular products: rows (columns) of a chunk through E's
     /// temporary.
     pub tchunk: usize,
+    /// getri's and potri's in-place products: order of their leaves (a triangle expanded into
+    /// E and multiplied as a whole; fewer, larger steps than leaves of 32).
+    pub pleaf: usize,
     /// Blocks of the panel kernel (1: no exchange slots).
     pub grid: usize,
     /// i32 values per entry gathered in the workspace (host-routed pivots and info).
@@ -557,6 +562,11 @@ impl SolverShape {
             } else {
                 0
             },
+            pleaf: if matches!(self.kind, Kind::Getri | Kind::Potri) {
+                self.params.product_leaf.clamp(INV_NB, self.m.max(INV_NB))
+            } else {
+                0
+            },
             grid,
             ints: self.ints(),
             swap: self.swap_ints(),
@@ -573,9 +583,10 @@ impl SolverShape {
         let q = p.p3;
         let leaves = if q.uses_e { q.eblocks * q.nb * q.nb } else { 0 };
         // getri and potri, after (or before) their solves are done with E: a leaf triangle
-        // expanded, then a second one (getri) or a chunk of rows passing through.
+        // expanded, then a second one or its product (the leaves of `lauum` and getri's
+        // product) or a chunk of rows passing through.
         let getri = match self.kind {
-            Kind::Getri | Kind::Potri => INV_NB * INV_NB + INV_NB * p.tchunk.max(INV_NB),
+            Kind::Getri | Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
             _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
@@ -745,6 +756,11 @@ impl SolverShape {
                 self.lay_out_e(&mut p);
                 continue;
             }
+            if p.pleaf > INV_NB {
+                p.pleaf = (p.pleaf / 2).max(INV_NB);
+                self.lay_out_e(&mut p);
+                continue;
+            }
             if p.tchunk > 8 {
                 p.tchunk = (p.tchunk / 2).max(8);
                 self.lay_out_e(&mut p);
@@ -772,7 +788,8 @@ impl SolverShape {
             p = q;
             let least_blocks = (self.herk_n() == 0 || p.hnb <= 8)
                 && (self.trail_n() == 0 || p.tnb <= 8)
-                && p.tchunk <= 8;
+                && p.tchunk <= 8
+                && p.pleaf <= INV_NB;
             if p.own_bytes() > cap && p.p3.subst && least_blocks {
                 return None;
             }

@@ -338,14 +338,15 @@ impl Builder<'_> {
 
     /// LAPACK's `lauum` in place on the order-`nc` diagonal block at `c0`: the upper triangle
     /// becomes `U Uᴴ` (lower: `Lᴴ L`), recursively: `A11 = lauum(A11) + A12 A12ᴴ` (a rank-k
-    /// update), `A12 = A12 A22ᴴ` (`tri_times`), then `lauum(A22)`; leaves of
-    /// at most 32 expanded into E and multiplied there.
+    /// update), `A12 = A12 A22ᴴ` (`tri_times`), then `lauum(A22)`; leaves of at most `pleaf`
+    /// expanded into E and multiplied there.
     fn lauum<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
         let h = hop::<T>();
-        if nc <= INV_NB {
-            let e = mat(Space::E, 0, INV_NB, 0);
-            let t = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
+        let pl = self.p.pleaf.max(INV_NB);
+        if nc <= pl {
+            let e = mat(Space::E, 0, pl, 0);
+            let t = mat(Space::E, pl * pl, pl, 0);
             self.v.push(Step::Expand {
                 fill: Fill::Tri { unit: false },
                 lower,
@@ -411,7 +412,7 @@ impl Builder<'_> {
     /// `t0` (`unit`: ones on its diagonal, not read): `X = X M` where `M` is lower (`X` is
     /// `other × q`), `X = M X` where it is upper (`X` is `q × other`). Recursively: the first
     /// half of `X` by its own triangle, plus the second half times the off-diagonal block (one
-    /// product), then the second half; leaves of at most 32 expanded into E, `X` passing
+    /// product), then the second half; leaves of at most `pleaf` expanded into E, `X` passing
     /// through E's temporary in chunks of `tchunk` rows (columns).
     #[allow(clippy::too_many_arguments)]
     fn tri_times(
@@ -426,8 +427,9 @@ impl Builder<'_> {
     ) {
         // `M` lower: it multiplies from the right.
         let right = lower == (op == Op::N);
-        if q <= INV_NB {
-            let e = mat(Space::E, 0, INV_NB, 0);
+        let pl = self.p.pleaf.max(INV_NB);
+        if q <= pl {
+            let e = mat(Space::E, 0, pl, 0);
             self.v.push(Step::Expand {
                 fill: Fill::Tri { unit },
                 lower,
@@ -441,7 +443,7 @@ impl Builder<'_> {
             while o < other {
                 let w = chunk.min(other - o);
                 if right {
-                    let t = mat(Space::E, INV_NB * INV_NB, w, 0);
+                    let t = mat(Space::E, pl * pl, w, 0);
                     let xc = at(x, o, 0);
                     self.v.push(Step::Copy {
                         m: w,
@@ -463,7 +465,7 @@ impl Builder<'_> {
                         count: 1,
                     });
                 } else {
-                    let t = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
+                    let t = mat(Space::E, pl * pl, pl, 0);
                     let xc = at(x, 0, o);
                     self.v.push(Step::Copy {
                         m: q,
@@ -537,13 +539,14 @@ impl Builder<'_> {
     /// (upper, with the diagonal) and `L` (strictly lower, unit): the block becomes `U L`.
     /// Recursively, with `U = [U11 U12; 0 U22]` and `L = [L11 0; L21 L22]`: `U11 L11` in place,
     /// plus `U12 L21` (one product), then `U12 L22` and `U22 L21` in place (`tri_times`), then
-    /// `U22 L22`; every product is as wide as its recursion level's halves. Leaves of at most 32:
-    /// both triangles expanded into E and multiplied into the block.
+    /// `U22 L22`; every product is as wide as its recursion level's halves. Leaves of at most
+    /// `pleaf`: both triangles expanded into E and multiplied into the block.
     fn upper_times_lower(&mut self, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
-        if nc <= INV_NB {
-            let u = mat(Space::E, 0, INV_NB, 0);
-            let l = mat(Space::E, INV_NB * INV_NB, INV_NB, 0);
+        let pl = self.p.pleaf.max(INV_NB);
+        if nc <= pl {
+            let u = mat(Space::E, 0, pl, 0);
+            let l = mat(Space::E, pl * pl, pl, 0);
             for (lower, unit, dst) in [(false, false, u), (true, true, l)] {
                 self.v.push(Step::Expand {
                     fill: Fill::Tri { unit },

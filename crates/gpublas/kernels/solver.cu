@@ -38,6 +38,7 @@ struct Sol {
     int pivot, reverse, lower, grid, ne, smem_rows;
     int aux;             // lu: the leaf's number (its exchange tag); perm/gather: i32s per entry
     int pad;
+    u64 w; i64 wld, wes; // take: the block of L in the workspace
 };
 
 
@@ -1343,6 +1344,26 @@ __device__ void diag_info(const Sol& j) {
     if (threadIdx.x == 0 && first < n && *info == 0) *info = first + 1;
 }
 
+// getri: the rows × cols block at a (its first row on the diagonal) hands L's part to w:
+// w = the unit lower trapezoid (ones on the diagonal, zeros above); a's strict lower part = 0.
+template <class T>
+__device__ void take_lower(const Sol& j) {
+    pdl_enter();
+    const i64 per = (j.rows * j.cols + blockDim.x - 1) / blockDim.x;
+    const i64 e = blockIdx.x / per;
+    const i64 t = (blockIdx.x % per) * blockDim.x + threadIdx.x;
+    if (e >= j.ne || t >= j.rows * j.cols) return;
+    const i64 r = t % j.rows, k = t / j.rows;
+    T* a = (T*)j.a + e * j.es + r + k * j.ld;
+    T* w = (T*)j.w + e * j.wes + r + k * j.wld;
+    if (r > k) {
+        *w = *a;
+        *a = zero_of<T>();
+    } else {
+        *w = r == k ? real_of<T>(1.0) : zero_of<T>();
+    }
+}
+
 // getri: LAPACK's column interchanges n-2 .. 0 as one permutation per entry: column c of the
 // result is column perm[c] of the input (one thread walks them in shared memory).
 __device__ void col_perm(const Sol& j) {
@@ -1431,6 +1452,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(256) sol_cholp4_##TAG(Sol j) { cholp<T, 4>(j); } \
     extern "C" __global__ void __launch_bounds__(128) sol_lur64_##TAG(Sol j) { lur<T, 64, 2>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

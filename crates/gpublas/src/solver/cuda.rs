@@ -37,6 +37,10 @@ struct Sol {
     smem_rows: i32,
     aux: i32,
     pad: i32,
+    /// getri's block of L: its first element for entry e0, leading dimension, entry distance.
+    w: u64,
+    wld: i64,
+    wes: i64,
 }
 
 /// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose spaces start where
@@ -264,6 +268,25 @@ pub(crate) fn launch<T: Scalar>(
                 &SOLVER,
                 &format!("sol_diaginfo_{tag}"),
                 ne as u32,
+                256,
+                &mut prm,
+            )
+        }
+        Step::TakeLower { rows, cols, a, w } => {
+            if rows == 0 || cols == 0 {
+                return Ok(());
+            }
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            let (wb, wes) = bases.of(w.sp);
+            (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
+            let blocks = (rows * cols).div_ceil(256) * ne;
+            let mut prm = [param(&j)];
+            s.launch(
+                &SOLVER,
+                &format!("sol_take_{tag}"),
+                blocks as u32,
                 256,
                 &mut prm,
             )

@@ -155,11 +155,11 @@ pub fn posv_strided_batched<T: Scalar>(
 /// `i > 0` when `U(i, i)` (1-based) is exactly zero: `A` is singular and then holds no
 /// inverse (IEEE infinities or NaNs), never an error.
 ///
-/// `inv(A) = inv(U) inv(L) P`, every step in place: `U` and the unit `L` inverted
-/// (recursively: two triangular solves per level, 32 × 32 leaves by a kernel), then the product
-/// `inv(U) inv(L)` formed over both triangles (recursively: one product and two triangular
-/// products per level, all as wide as the level's halves), then the column interchanges.
-/// Workspace: the solves' parts and two 32-column blocks passing through.
+/// LAPACK's algorithm: `U` inverted in place (recursively: two triangular solves per level,
+/// 32 × 32 leaves by a kernel), then `inv(A) L = inv(U)` solved for `inv(A)` by blocks of
+/// columns from the right (each block's part of `L` moved to the workspace first), then the
+/// column interchanges. Workspace: that block of `L` (`n × nb`, `nb` from the plan) and the
+/// solves' parts.
 pub fn getri<T: Scalar>(
     h: &mut Handle,
     n: usize,

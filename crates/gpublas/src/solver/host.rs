@@ -7,14 +7,20 @@ use super::HostInts;
 use crate::exec::host::Spaces;
 use crate::{Error, RealScalar, Scalar};
 
-/// Runs one solver step on entry `e`, whose written matrix is space C, with pivots and info in
-/// `hi`.
+/// Runs one solver step on entry `e`, whose written matrix is space C (E: getri's block of
+/// `L`), with pivots and info in `hi`.
 pub(crate) fn exec<T: Scalar>(
     spaces: &mut Spaces<'_, T>,
     s: &Step,
     hi: &mut HostInts,
     e: usize,
 ) -> Result<(), Error> {
+    if let Step::TakeLower { rows, cols, a, w } = *s {
+        let ws = spaces.take(w.sp)?;
+        let r = take_lower(&mut *spaces.c, ws, (rows, cols), a, w);
+        spaces.put(w.sp, ws);
+        return r;
+    }
     let c = &mut *spaces.c;
     let kp = hi.kmin;
     let outside = || Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"));
@@ -146,6 +152,7 @@ pub(crate) fn exec<T: Scalar>(
                 }
             }
         }
+        Step::TakeLower { .. } => {}
         Step::Chol { lower, n, a, k0 } => {
             if n == 0 || hi.info[e] != 0 {
                 return Ok(());
@@ -192,6 +199,42 @@ pub(crate) fn exec<T: Scalar>(
                     }
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// getri's `TakeLower` on the host: `w` gets the unit lower trapezoid of the block at `a`,
+/// whose strictly lower part becomes zero.
+fn take_lower<T: Scalar>(
+    c: &mut [T],
+    w: &mut [T],
+    (rows, cols): (usize, usize),
+    a: crate::exec::program::M,
+    wm: crate::exec::program::M,
+) -> Result<(), Error> {
+    if rows == 0 || cols == 0 {
+        return Ok(());
+    }
+    let (last_a, last_w) = (
+        a.off + (rows - 1) + (cols - 1) * a.ld,
+        wm.off + (rows - 1) + (cols - 1) * wm.ld,
+    );
+    if last_a >= c.len() || last_w >= w.len() {
+        return Err(Error::InvalidValue(
+            "getri's block of L lies outside its matrix or the workspace".into(),
+        ));
+    }
+    for k in 0..cols {
+        for r in 0..rows {
+            let (x, y) = (a.off + r + k * a.ld, wm.off + r + k * wm.ld);
+            w[y] = if r > k {
+                std::mem::replace(&mut c[x], T::zero())
+            } else if r == k {
+                T::one()
+            } else {
+                T::zero()
+            };
         }
     }
     Ok(())

@@ -114,8 +114,15 @@ pub(crate) struct SolverParams {
     /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
     /// 16384 and 32768 with blocks of 1024; 1 MiB keeps the call within 4 MiB.
     pub chol_trail_budget: usize,
-    /// Most rows (columns) of getri's and potri's triangular products per pass through E's
-    /// temporary, and the order of their products' leaves.
+    /// getri's block of columns (`n × nb` of `L` in E while the block is solved): the widest
+    /// multiple of 8 (at least 8) up to `getri_nb_max` with which the call's own parts stay
+    /// within `getri_budget` bytes (issue 31's bound: 4 MiB where cuSOLVER's getrf asks less
+    /// than 2). The block's
+    /// product has `nb` columns, so wider blocks read the rest of the matrix fewer times.
+    pub getri_nb_max: usize,
+    pub getri_budget: usize,
+    /// Most rows (columns) of potri's triangular products per pass through E's temporary,
+    /// and the order of their products' leaves.
     pub potri_chunk: usize,
     pub product_leaf: usize,
 }
@@ -147,6 +154,8 @@ impl SolverParams {
             chol_ahead_min: 8192,
             chol_nb: 1024,
             chol_trail_budget: 1 << 20,
+            getri_nb_max: 128,
+            getri_budget: 4 << 20,
             potri_chunk: 1024,
             product_leaf: 128,
         }
@@ -285,11 +294,12 @@ pub(crate) struct SolverPlan {
     pub teblocks: usize,
     /// Element offset in E of those blocks.
     pub e_trail: usize,
-    /// getri's and potri's triangular products: rows (columns) of a chunk through E's
-    /// temporary.
+    /// getri's block of columns (0 for the other routines).
+    pub wnb: usize,
+    /// potri's triangular products: rows (columns) of a chunk through E's temporary.
     pub tchunk: usize,
-    /// getri's and potri's in-place products: order of their leaves (a triangle expanded into
-    /// E and multiplied as a whole; fewer, larger steps than leaves of 32).
+    /// potri's in-place products: order of their leaves (a triangle expanded into E and
+    /// multiplied as a whole; fewer, larger steps than leaves of 32).
     pub pleaf: usize,
     /// Blocks of the panel kernel (1: no exchange slots).
     pub grid: usize,
@@ -413,13 +423,18 @@ impl SolverShape {
         match self.kind {
             Kind::Getrs if self.interchanges_only => (0, 0),
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
-            // getri's and potri's largest solves: the top level of inverting a triangle in
-            // place.
-            Kind::Getri | Kind::Potri if self.m > INV_NB => {
+            // getri's largest solves: the top level of inverting U in place.
+            Kind::Getri if self.m > INV_NB => {
                 let n1 = split(self.m);
                 (n1, n1)
             }
-            Kind::Getri | Kind::Potri => (0, 0),
+            Kind::Getri => (0, 0),
+            // potri's largest solves: the top level of inverting its triangle in place.
+            Kind::Potri if self.m > INV_NB => {
+                let n1 = split(self.m);
+                (n1, n1)
+            }
+            Kind::Potri => (0, 0),
             _ if self.whole_lu() => (0, 0),
             // The blocked Cholesky's panel solves (its diagonal blocks' solves are smaller).
             Kind::Potrf if self.chol_nb().is_some() => {
@@ -543,6 +558,21 @@ impl SolverShape {
         )
     }
 
+    /// getri's block of columns for the full plan (0 for the other routines): what
+    /// `getri_budget` leaves beside the solves' result chunks and the integers (the block of L
+    /// shares E with the solves' leaves, which it outlives).
+    fn getri_nb(&self, p3: &Plan) -> usize {
+        if self.kind != Kind::Getri {
+            return 0;
+        }
+        let others = p3.workspace().r_results + (self.ints() + self.swap_ints()) * p3.entries * 4;
+        let room = self.params.getri_budget.saturating_sub(others + 2 * CHUNK);
+        let fit = room / (self.m * self.elem).max(1);
+        (fit / 8 * 8)
+            .clamp(8, self.params.getri_nb_max)
+            .min(self.m.max(1))
+    }
+
     fn with(
         &self,
         p3: Plan,
@@ -557,12 +587,13 @@ impl SolverShape {
             tnb: trail.0,
             teblocks: trail.1,
             e_trail: 0,
-            tchunk: if matches!(self.kind, Kind::Getri | Kind::Potri) {
+            wnb: self.getri_nb(&p3),
+            tchunk: if self.kind == Kind::Potri {
                 split(self.m.max(2)).min(self.params.potri_chunk)
             } else {
                 0
             },
-            pleaf: if matches!(self.kind, Kind::Getri | Kind::Potri) {
+            pleaf: if self.kind == Kind::Potri {
                 self.params.product_leaf.clamp(INV_NB, self.m.max(INV_NB))
             } else {
                 0
@@ -582,11 +613,12 @@ impl SolverShape {
     fn lay_out_e(&self, p: &mut SolverPlan) {
         let q = p.p3;
         let leaves = if q.uses_e { q.eblocks * q.nb * q.nb } else { 0 };
-        // getri and potri, after (or before) their solves are done with E: a leaf triangle
-        // expanded, then a second one or its product (the leaves of `lauum` and getri's
-        // product) or a chunk of rows passing through.
+        // getri's block of L and its inverted leaves of U use E after (or before) its solves
+        // are done with theirs.
         let getri = match self.kind {
-            Kind::Getri | Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
+            Kind::Getri => (self.m * p.wnb).max(INV_NB * INV_NB),
+            // potri: a leaf triangle expanded, then its product or a chunk passing through.
+            Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
             _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
@@ -766,6 +798,11 @@ impl SolverShape {
                 self.lay_out_e(&mut p);
                 continue;
             }
+            if p.wnb > 8 {
+                p.wnb = (p.wnb / 2).max(8);
+                self.lay_out_e(&mut p);
+                continue;
+            }
             if self.herk_n() > 0 && p.hnb > 8 {
                 p.hnb = (p.hnb / 2).max(8);
                 self.lay_out_e(&mut p);
@@ -788,6 +825,7 @@ impl SolverShape {
             p = q;
             let least_blocks = (self.herk_n() == 0 || p.hnb <= 8)
                 && (self.trail_n() == 0 || p.tnb <= 8)
+                && p.wnb <= 8
                 && p.tchunk <= 8
                 && p.pleaf <= INV_NB;
             if p.own_bytes() > cap && p.p3.subst && least_blocks {
@@ -814,9 +852,14 @@ impl SolverShape {
         }
         if matches!(self.kind, Kind::Getri | Kind::Potri) {
             t.push_str(&format!(
-                " and two 32 × 32 blocks of {} bytes per element (a triangle's leaf and the rows \
-                 passing through it)",
+                " and a 32 × 32 block of {} bytes per element (the triangle's inverted leaves)",
                 self.elem
+            ));
+        }
+        if self.kind == Kind::Getri {
+            t.push_str(&format!(
+                " and {} × 8 elements (getri's block of L)",
+                self.m
             ));
         }
         t.push_str(&format!("; workspace is handed out in {CHUNK}-byte chunks"));
@@ -897,7 +940,7 @@ mod tests {
 
     /// getri and potri keep their own parts within 4 MiB (issue 31's bound: cuSOLVER's getrf
     /// and potrf `bufferSize` are under 2 MiB there) at the bench's orders: their solves' leaves
-    /// go a group at a time, and their triangular products pass through E in chunks.
+    /// go a group at a time and getri's block of L narrows to fit its budget.
     #[test]
     fn inverses_within_4_mib() {
         for kind in [Kind::Getri, Kind::Potri] {
@@ -908,7 +951,7 @@ mod tests {
                     "{kind:?} {n}: {} {:?} {:?}",
                     p.own_bytes(),
                     p.workspace(),
-                    (p.p3.nb, p.p3.eblocks, p.p3.rlen, p.tchunk)
+                    (p.p3.nb, p.p3.eblocks, p.p3.rlen, p.wnb)
                 );
             }
         }

@@ -58,6 +58,15 @@ pub(crate) enum SolverStep {
     Init,
     /// getri: info = the first zero on the diagonal of the order-`n` matrix at `a` (1-based).
     DiagInfo { n: usize, a: M },
+    /// getri: the `rows × cols` block at `a` (its first row on the diagonal) hands `L`'s part
+    /// to `w`: `w` gets the unit lower trapezoid (ones on its diagonal, zeros above), and the
+    /// block's strictly lower part becomes zero.
+    TakeLower {
+        rows: usize,
+        cols: usize,
+        a: M,
+        w: M,
+    },
     /// getri: the column interchanges `n − 2, …, 0` (LAPACK's, after the inverse) on the
     /// order-`n` matrix at `a`.
     ColSwaps { n: usize, a: M },
@@ -535,63 +544,77 @@ impl Builder<'_> {
         }
     }
 
-    /// getri's last product, in place on the order-`nc` diagonal block at `c0` holding `U`
-    /// (upper, with the diagonal) and `L` (strictly lower, unit): the block becomes `U L`.
-    /// Recursively, with `U = [U11 U12; 0 U22]` and `L = [L11 0; L21 L22]`: `U11 L11` in place,
-    /// plus `U12 L21` (one product), then `U12 L22` and `U22 L21` in place (`tri_times`), then
-    /// `U22 L22`; every product is as wide as its recursion level's halves. Leaves of at most
-    /// `pleaf`: both triangles expanded into E and multiplied into the block.
-    fn upper_times_lower(&mut self, c0: usize, nc: usize) {
-        let a11 = at(self.c, c0, c0);
-        let pl = self.p.pleaf.max(INV_NB);
-        if nc <= pl {
-            let u = mat(Space::E, 0, pl, 0);
-            let l = mat(Space::E, pl * pl, pl, 0);
-            for (lower, unit, dst) in [(false, false, u), (true, true, l)] {
-                self.v.push(Step::Expand {
-                    fill: Fill::Tri { unit },
-                    lower,
-                    n: nc,
-                    src: a11,
-                    dst,
+    /// getri after `inv(U)`: `X L = inv(U)` solved for `X = inv(A)` (before the column
+    /// interchanges) in blocks of `wnb` columns from the right, as LAPACK's `getri`: each
+    /// block's part of `L` moves to E (zeros left behind), one product subtracts the solved
+    /// columns' share, and the unit lower diagonal block is solved in pieces of 32 from the
+    /// right (a product and a substitution each).
+    fn inverse_times_l(&mut self, n: usize) {
+        let nb = self.p.wnb.max(1);
+        let w = mat(Space::E, 0, n, 0);
+        let mut j = (n - 1) / nb * nb;
+        loop {
+            let jb = nb.min(n - j);
+            self.v.push(Step::Family(SolverStep::TakeLower {
+                rows: n - j,
+                cols: jb,
+                a: at(self.c, j, j),
+                w,
+            }));
+            if j + jb < n {
+                self.v.push(Step::Gemm {
+                    ta: Op::N,
+                    tb: Op::N,
+                    m: n,
+                    n: jb,
+                    k: n - j - jb,
+                    alpha: K::MinusOne,
+                    a: at(self.c, 0, j + jb),
+                    b: at(w, jb, 0),
+                    beta: K::One,
+                    c: at(self.c, 0, j),
                     count: 1,
                 });
             }
-            self.v.push(Step::Gemm {
-                ta: Op::N,
-                tb: Op::N,
-                m: nc,
-                n: nc,
-                k: nc,
-                alpha: K::One,
-                a: u,
-                b: l,
-                beta: K::Zero,
-                c: a11,
-                count: 1,
-            });
-            return;
+            let mut p = (jb - 1) / INV_NB * INV_NB;
+            loop {
+                let pw = INV_NB.min(jb - p);
+                if p + pw < jb {
+                    self.v.push(Step::Gemm {
+                        ta: Op::N,
+                        tb: Op::N,
+                        m: n,
+                        n: pw,
+                        k: jb - p - pw,
+                        alpha: K::MinusOne,
+                        a: at(self.c, 0, j + p + pw),
+                        b: at(w, p + pw, p),
+                        beta: K::One,
+                        c: at(self.c, 0, j + p),
+                        count: 1,
+                    });
+                }
+                self.v.push(Step::TriSolve {
+                    left: false,
+                    lower: true,
+                    op: Op::N,
+                    unit: true,
+                    m: n,
+                    n: pw,
+                    a: at(w, p, p),
+                    b: at(self.c, 0, j + p),
+                    alpha: K::One,
+                });
+                if p == 0 {
+                    break;
+                }
+                p -= INV_NB;
+            }
+            if j == 0 {
+                break;
+            }
+            j -= nb;
         }
-        let n1 = split(nc);
-        let n2 = nc - n1;
-        let (a12, a21) = (at(self.c, c0, c0 + n1), at(self.c, c0 + n1, c0));
-        self.upper_times_lower(c0, n1);
-        self.v.push(Step::Gemm {
-            ta: Op::N,
-            tb: Op::N,
-            m: n1,
-            n: n1,
-            k: n2,
-            alpha: K::One,
-            a: a12,
-            b: a21,
-            beta: K::One,
-            c: a11,
-            count: 1,
-        });
-        self.tri_times(true, Op::N, true, c0 + n1, n2, a12, n1);
-        self.tri_times(false, Op::N, false, c0 + n1, n2, a21, n1);
-        self.upper_times_lower(c0 + n1, n2);
     }
 
     /// Cholesky of the order-`nc` diagonal block at `c0`.
@@ -804,8 +827,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             b.v.push(Step::Family(SolverStep::Init));
             b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
             b.tri_inverse(false, false, 0, n);
-            b.tri_inverse(true, true, 0, n);
-            b.upper_times_lower(0, n);
+            b.inverse_times_l(n);
             b.v.push(Step::Family(SolverStep::ColSwaps { n, a: b.c }));
         }
         Kind::Potri => {

@@ -307,9 +307,13 @@ impl QrShape {
     }
 
     /// geqrf's block reflector width for panels of `nb`: `nb_apply` rounded down to a
-    /// multiple of `nb` within `T`'s shared memory (`nb` for the other routines).
+    /// multiple of `nb` within `T`'s shared memory, where it pays: panels at their full width
+    /// (narrowed ones belong to tall matrices, whose block reflectors are bound by reading the
+    /// vectors, twice when nested: 100,000 × 256 ran at half the speed) and columns beyond the
+    /// first block (a batch of 128² matrices would only hold larger slots: 3.4× slower).
+    /// `nb` for the other routines.
     fn outer(&self, nb: usize) -> usize {
-        if self.kind != Kind::Geqrf {
+        if self.kind != Kind::Geqrf || nb < self.params.nb.min(NB_MAX) {
             return nb;
         }
         let by_smem = (1..=self.params.nb_apply)
@@ -317,7 +321,10 @@ impl QrShape {
             .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
             .unwrap_or(1);
         let outer = self.params.nb_apply.min(by_smem) / nb.max(1) * nb;
-        outer.min(self.reflectors()).max(nb)
+        if outer <= nb || self.n <= outer || self.reflectors() <= outer {
+            return nb;
+        }
+        outer
     }
 
     /// The plan with panels (blocks) of `nb`, chunks of `rc` and `entries` at once; geqrf's

@@ -307,13 +307,13 @@ impl QrShape {
     }
 
     /// geqrf's block reflector width for panels of `nb`: `nb_apply` rounded down to a
-    /// multiple of `nb` within `T`'s shared memory, where it pays: panels at their full width
-    /// (narrowed ones belong to tall matrices, whose block reflectors are bound by reading the
-    /// vectors, twice when nested: 100,000 × 256 ran at half the speed) and columns beyond the
-    /// first block (a batch of 128² matrices would only hold larger slots: 3.4× slower).
+    /// multiple of `nb` within `T`'s shared memory, where it pays: at least `4 ×` that many
+    /// columns. Tall-skinny shapes, whose block reflectors are bound by reading the vectors
+    /// (twice when nested: 100,000 × 256 ran at half the speed), and a batch of 128²
+    /// matrices (larger slots, fewer entries at once: 3.4× slower) keep one panel per block.
     /// `nb` for the other routines.
     fn outer(&self, nb: usize) -> usize {
-        if self.kind != Kind::Geqrf || nb < self.params.nb.min(NB_MAX) {
+        if self.kind != Kind::Geqrf {
             return nb;
         }
         let by_smem = (1..=self.params.nb_apply)
@@ -321,7 +321,7 @@ impl QrShape {
             .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
             .unwrap_or(1);
         let outer = self.params.nb_apply.min(by_smem) / nb.max(1) * nb;
-        if outer <= nb || self.n <= outer || self.reflectors() <= outer {
+        if outer <= nb || self.n < 4 * outer || self.reflectors() < 4 * outer {
             return nb;
         }
         outer

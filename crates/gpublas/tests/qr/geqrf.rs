@@ -23,10 +23,19 @@ const RECTS: &[(usize, usize)] = &[
     (127, 200),
     (300, 40),
     (40, 300),
+    // Blocks of 128 reflectors over panels of 64 (from 512 columns on).
+    (600, 520),
 ];
 
-const RECTS_SUB: &[(usize, usize)] =
-    &[(3, 2), (33, 64), (129, 65), (65, 129), (300, 40), (40, 300)];
+const RECTS_SUB: &[(usize, usize)] = &[
+    (3, 2),
+    (33, 64),
+    (129, 65),
+    (65, 129),
+    (300, 40),
+    (40, 300),
+    (530, 520),
+];
 
 fn geqrf_suite<E: T>(dev: &Device, seed: u64, squares: &[usize], rects: &[(usize, usize)]) {
     let mut h = handle(dev);

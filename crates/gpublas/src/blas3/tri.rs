@@ -15,17 +15,9 @@
 
 use super::plan::Plan;
 use super::{Call, Method};
-use crate::exec::program::{levels, mat, runs, Space, Step, INV_NB, K, M};
+use crate::exec::program::{at, levels, mat, runs, Space, Step, INV_NB, K, M};
 use crate::exec::NoSteps;
 use crate::{Diag, Op, Scalar, Side, Uplo};
-
-/// Offset of element (row `r`, column `c`) of a matrix operand.
-fn at(x: M, r: usize, c: usize) -> M {
-    M {
-        off: x.off + r + c * x.ld,
-        ..x
-    }
-}
 
 /// With a block stride.
 fn every(x: M, bs: usize) -> M {

@@ -38,6 +38,14 @@ pub(crate) const fn mat(sp: Space, off: usize, ld: usize, bs: usize) -> M {
     M { sp, off, ld, bs }
 }
 
+/// Element (row `r`, column `c`) of a matrix operand, as an operand.
+pub(crate) const fn at(x: M, r: usize, c: usize) -> M {
+    M {
+        off: x.off + r + c * x.ld,
+        ..x
+    }
+}
+
 /// The scalars a step uses, in the order of the per-entry slots (`SLOTS` of them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum K {

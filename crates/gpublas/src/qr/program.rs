@@ -11,7 +11,7 @@
 
 use super::plan::{QrPlan, ORG_COLS};
 use super::Kind;
-use crate::exec::program::{mat, Fill, Space, Step as Block, K, M};
+use crate::exec::program::{at as within, mat, Fill, Space, Step as Block, K, M};
 use crate::{Op, Side};
 
 /// The family's own steps.
@@ -145,14 +145,6 @@ impl Slots {
 
 fn at(sp: Space, ld: usize, r: usize, c: usize) -> M {
     mat(sp, r + c * ld, ld, 0)
-}
-
-/// Element `(r, c)` of the block `x`.
-fn within(x: M, r: usize, c: usize) -> M {
-    M {
-        off: x.off + r + c * x.ld,
-        ..x
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

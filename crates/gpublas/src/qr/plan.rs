@@ -306,6 +306,14 @@ impl QrShape {
         self.kind == Kind::Geqrf && self.m <= SMALL && self.n <= SMALL
     }
 
+    /// `nb_apply` within `T`'s shared memory: the widest block reflector the `T` kernel builds.
+    fn apply_width(&self) -> usize {
+        (1..=self.params.nb_apply)
+            .rev()
+            .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
+            .unwrap_or(1)
+    }
+
     /// geqrf's block reflector width for panels of `nb`: `nb_apply` rounded down to a
     /// multiple of `nb` within `T`'s shared memory, where it pays: at least `4 ×` that many
     /// columns. Tall-skinny shapes, whose block reflectors are bound by reading the vectors
@@ -316,11 +324,7 @@ impl QrShape {
         if self.kind != Kind::Geqrf {
             return nb;
         }
-        let by_smem = (1..=self.params.nb_apply)
-            .rev()
-            .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
-            .unwrap_or(1);
-        let outer = self.params.nb_apply.min(by_smem) / nb.max(1) * nb;
+        let outer = self.apply_width() / nb.max(1) * nb;
         if outer <= nb || self.n < 4 * outer || self.reflectors() < 4 * outer {
             return nb;
         }
@@ -337,10 +341,9 @@ impl QrShape {
             inner: nb,
             rc,
             grid: if small { 1 } else { self.panel_grid(entries) },
-            // A geqrf whose one block is all its columns updates nothing with it.
             // A geqrf whose one block is all its columns updates nothing with it (gelqf's
-            // transposed copies live in R whatever it updates).
-            // (Blocks wider than a panel imply more columns than a panel.)
+            // transposed copies live in R whatever it updates; blocks wider than a panel
+            // imply more columns than a panel).
             blocks: !small && (self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors())),
             small,
             entries,
@@ -367,11 +370,7 @@ impl QrShape {
     fn block_width(&self, entries: usize) -> usize {
         let mut nb = self.params.nb.min(NB_MAX);
         if matches!(self.kind, Kind::Ormqr | Kind::Ormlq | Kind::Orgqr) {
-            let by_smem = (1..=self.params.nb_apply)
-                .rev()
-                .find(|&k| tfactor_smem(k) * self.elem <= TFACTOR_SMEM)
-                .unwrap_or(1);
-            nb = self.params.nb_apply.min(by_smem) / 8 * 8;
+            nb = self.apply_width() / 8 * 8;
             if self.kind == Kind::Ormlq {
                 // ormlq's transposed block (`tp × nb`) within the chunks' budget share.
                 let by_copy = self.params.engine_budget / (self.transposed() * self.elem).max(1);

@@ -18,7 +18,7 @@ use super::plan::{chol_leaf, lu_whole, split, split_by, SolverPlan, LEAF, PANEL}
 use super::Kind;
 use crate::blas3::program::{rank_k_steps, RankK};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
-use crate::exec::program::{mat, Fill, Space, Step as BlockStep, INV_NB, K, M};
+use crate::exec::program::{at, mat, Fill, Space, Step as BlockStep, INV_NB, K, M};
 use crate::{Diag, Op, Scalar, Side, Uplo};
 
 /// The solver's own steps, which its `FamilySteps` runs (`cuda.rs`, `host.rs`).
@@ -74,13 +74,6 @@ pub(crate) enum SolverStep {
 
 /// A step of a solver program.
 pub(crate) type Step = BlockStep<SolverStep>;
-
-fn at(x: M, r: usize, c: usize) -> M {
-    M {
-        off: x.off + r + c * x.ld,
-        ..x
-    }
-}
 
 /// The conjugate transpose (the transpose on real data).
 fn hop<T: Scalar>() -> Op {
@@ -285,40 +278,32 @@ impl Builder<'_> {
         rank_k_steps(&mut self.v, &r, nb, blocks);
     }
 
-    /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` inverted in place
-    /// (`unit`: a unit diagonal, neither read nor written): the off-diagonal block
-    /// `−inv(A11) A12 inv(A22)` (upper; lower: `−inv(A22) A21 inv(A11)`) as two solves with the
-    /// triangles as they are, then both halves; leaves of at most 32 inverted in E and written
-    /// back as a triangle (the other one is `U`'s or `L`'s (getri) or the caller's (potri)).
-    fn tri_inverse(&mut self, lower: bool, unit: bool, c0: usize, nc: usize) {
+    /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` (non-unit)
+    /// inverted in place: the off-diagonal block `−inv(A11) A12 inv(A22)` (upper; lower:
+    /// `−inv(A22) A21 inv(A11)`) as two solves with the triangles as they are, then both
+    /// halves; leaves of at most 32 inverted in E and written back (only the triangle: the
+    /// other one is `L`'s (getri) or the caller's (potri)).
+    fn tri_inverse(&mut self, lower: bool, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
         if nc <= INV_NB {
             let e = mat(Space::E, 0, INV_NB, 0);
             self.v.push(Step::TriInv {
                 lower,
-                unit,
+                unit: false,
                 n: nc,
                 src: a11,
                 dst: e,
                 count: 1,
             });
-            // A unit triangle's strict part is the full triangle one row below (above) it.
-            let (n, src, dst) = match (unit, lower) {
-                (false, _) => (nc, e, a11),
-                (true, true) => (nc - 1, at(e, 1, 0), at(a11, 1, 0)),
-                (true, false) => (nc - 1, at(e, 0, 1), at(a11, 0, 1)),
-            };
-            if n > 0 {
-                self.v.push(Step::Tri {
-                    lower,
-                    herm: false,
-                    n,
-                    src,
-                    dst,
-                    beta: K::Zero,
-                    count: 1,
-                });
-            }
+            self.v.push(Step::Tri {
+                lower,
+                herm: false,
+                n: nc,
+                src: e,
+                dst: a11,
+                beta: K::Zero,
+                count: 1,
+            });
             return;
         }
         let n1 = split(nc);
@@ -330,9 +315,9 @@ impl Builder<'_> {
             (Uplo::Upper, at(self.c, c0, c0 + n1), n1, n2)
         };
         let (left, right) = if lower { (a22, a11) } else { (a11, a22) };
-        let diag = if unit { Diag::Unit } else { Diag::NonUnit };
-        self.trsm(Side::Left, uplo, Op::N, diag, rows, cols, left, off);
-        self.trsm(Side::Right, uplo, Op::N, diag, rows, cols, right, off);
+        let nd = Diag::NonUnit;
+        self.trsm(Side::Left, uplo, Op::N, nd, rows, cols, left, off);
+        self.trsm(Side::Right, uplo, Op::N, nd, rows, cols, right, off);
         self.v.push(Step::Scale {
             tri: None,
             herm: false,
@@ -341,13 +326,13 @@ impl Builder<'_> {
             dst: off,
             beta: K::MinusOne,
         });
-        self.tri_inverse(lower, unit, c0, n1);
-        self.tri_inverse(lower, unit, c0 + n1, n2);
+        self.tri_inverse(lower, c0, n1);
+        self.tri_inverse(lower, c0 + n1, n2);
     }
 
     /// LAPACK's `lauum` in place on the order-`nc` diagonal block at `c0`: the upper triangle
     /// becomes `U Uᴴ` (lower: `Lᴴ L`), recursively: `A11 = lauum(A11) + A12 A12ᴴ` (a rank-k
-    /// update), `A12 = A12 A22ᴴ` (`tri_times`), then `lauum(A22)`; leaves of at most `pleaf`
+    /// update), `A12 = A12 A22ᴴ` (`tri_times_h`), then `lauum(A22)`; leaves of at most `pleaf`
     /// expanded into E and multiplied there.
     fn lauum<T: Scalar>(&mut self, lower: bool, c0: usize, nc: usize) {
         let a11 = at(self.c, c0, c0);
@@ -413,34 +398,22 @@ impl Builder<'_> {
             e_off: 0,
         };
         rank_k_steps(&mut self.v, &r, self.p.hnb, self.p.heblocks);
-        self.tri_times(lower, hop::<T>(), false, c0 + n1, n2, x, n1);
+        self.tri_times_h::<T>(lower, c0 + n1, n2, x, n1);
         self.lauum::<T>(lower, c0 + n1, n2);
     }
 
-    /// In place, with `M = op(T)`, `T` the `lower`/upper order-`q` triangle at diagonal position
-    /// `t0` (`unit`: ones on its diagonal, not read): `X = X M` where `M` is lower (`X` is
-    /// `other × q`), `X = M X` where it is upper (`X` is `q × other`). Recursively: the first
-    /// half of `X` by its own triangle, plus the second half times the off-diagonal block (one
+    /// In place, with the order-`q` triangle at diagonal position `t0`: `X = X Uᴴ` (upper; `X`
+    /// is `other × q`) or `X = Lᴴ X` (lower; `X` is `q × other`). Recursively: the first half
+    /// of `X` by its own triangle, plus the second half times the off-diagonal block (one
     /// product), then the second half; leaves of at most `pleaf` expanded into E, `X` passing
     /// through E's temporary in chunks of `tchunk` rows (columns).
-    #[allow(clippy::too_many_arguments)]
-    fn tri_times(
-        &mut self,
-        lower: bool,
-        op: Op,
-        unit: bool,
-        t0: usize,
-        q: usize,
-        x: M,
-        other: usize,
-    ) {
-        // `M` lower: it multiplies from the right.
-        let right = lower == (op == Op::N);
+    fn tri_times_h<T: Scalar>(&mut self, lower: bool, t0: usize, q: usize, x: M, other: usize) {
+        let h = hop::<T>();
         let pl = self.p.pleaf.max(INV_NB);
         if q <= pl {
             let e = mat(Space::E, 0, pl, 0);
             self.v.push(Step::Expand {
-                fill: Fill::Tri { unit },
+                fill: Fill::Tri { unit: false },
                 lower,
                 n: q,
                 src: at(self.c, t0, t0),
@@ -451,29 +424,7 @@ impl Builder<'_> {
             let mut o = 0;
             while o < other {
                 let w = chunk.min(other - o);
-                if right {
-                    let t = mat(Space::E, pl * pl, w, 0);
-                    let xc = at(x, o, 0);
-                    self.v.push(Step::Copy {
-                        m: w,
-                        n: q,
-                        src: xc,
-                        dst: t,
-                    });
-                    self.v.push(Step::Gemm {
-                        ta: Op::N,
-                        tb: op,
-                        m: w,
-                        n: q,
-                        k: q,
-                        alpha: K::One,
-                        a: t,
-                        b: e,
-                        beta: K::Zero,
-                        c: xc,
-                        count: 1,
-                    });
-                } else {
+                if lower {
                     let t = mat(Space::E, pl * pl, pl, 0);
                     let xc = at(x, 0, o);
                     self.v.push(Step::Copy {
@@ -483,7 +434,7 @@ impl Builder<'_> {
                         dst: t,
                     });
                     self.v.push(Step::Gemm {
-                        ta: op,
+                        ta: h,
                         tb: Op::N,
                         m: q,
                         n: w,
@@ -495,6 +446,28 @@ impl Builder<'_> {
                         c: xc,
                         count: 1,
                     });
+                } else {
+                    let t = mat(Space::E, pl * pl, w, 0);
+                    let xc = at(x, o, 0);
+                    self.v.push(Step::Copy {
+                        m: w,
+                        n: q,
+                        src: xc,
+                        dst: t,
+                    });
+                    self.v.push(Step::Gemm {
+                        ta: Op::N,
+                        tb: h,
+                        m: w,
+                        n: q,
+                        k: q,
+                        alpha: K::One,
+                        a: t,
+                        b: e,
+                        beta: K::Zero,
+                        c: xc,
+                        count: 1,
+                    });
                 }
                 o += w;
             }
@@ -502,45 +475,39 @@ impl Builder<'_> {
         }
         let q1 = split(q);
         let q2 = q - q1;
-        // `M`'s off-diagonal block is `op` of the one `T` stores.
-        let off = if lower {
-            at(self.c, t0 + q1, t0)
-        } else {
-            at(self.c, t0, t0 + q1)
-        };
-        self.tri_times(lower, op, unit, t0, q1, x, other);
-        if right {
-            // X1 += X2 M21.
+        self.tri_times_h::<T>(lower, t0, q1, x, other);
+        if lower {
+            // X1 += Lbᴴ X2, Lb the q2 × q1 block below the first half's triangle.
             self.v.push(Step::Gemm {
-                ta: Op::N,
-                tb: op,
-                m: other,
-                n: q1,
-                k: q2,
-                alpha: K::One,
-                a: at(x, 0, q1),
-                b: off,
-                beta: K::One,
-                c: x,
-                count: 1,
-            });
-            self.tri_times(lower, op, unit, t0 + q1, q2, at(x, 0, q1), other);
-        } else {
-            // X1 += M12 X2.
-            self.v.push(Step::Gemm {
-                ta: op,
+                ta: h,
                 tb: Op::N,
                 m: q1,
                 n: other,
                 k: q2,
                 alpha: K::One,
-                a: off,
+                a: at(self.c, t0 + q1, t0),
                 b: at(x, q1, 0),
                 beta: K::One,
                 c: x,
                 count: 1,
             });
-            self.tri_times(lower, op, unit, t0 + q1, q2, at(x, q1, 0), other);
+            self.tri_times_h::<T>(lower, t0 + q1, q2, at(x, q1, 0), other);
+        } else {
+            // X1 += X2 Ubᴴ, Ub the q1 × q2 block right of the first half's triangle.
+            self.v.push(Step::Gemm {
+                ta: Op::N,
+                tb: h,
+                m: other,
+                n: q1,
+                k: q2,
+                alpha: K::One,
+                a: at(x, 0, q1),
+                b: at(self.c, t0, t0 + q1),
+                beta: K::One,
+                c: x,
+                count: 1,
+            });
+            self.tri_times_h::<T>(lower, t0 + q1, q2, at(x, 0, q1), other);
         }
     }
 
@@ -826,7 +793,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let n = g.m;
             b.v.push(Step::Family(SolverStep::Init));
             b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
-            b.tri_inverse(false, false, 0, n);
+            b.tri_inverse(false, 0, n);
             b.inverse_times_l(n);
             b.v.push(Step::Family(SolverStep::ColSwaps { n, a: b.c }));
         }
@@ -834,7 +801,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
             let (n, lower) = (g.m, g.uplo == Uplo::Lower);
             b.v.push(Step::Family(SolverStep::Init));
             b.v.push(Step::Family(SolverStep::DiagInfo { n, a: b.c }));
-            b.tri_inverse(lower, false, 0, n);
+            b.tri_inverse(lower, 0, n);
             b.lauum::<T>(lower, 0, n);
         }
         Kind::Potrs => {

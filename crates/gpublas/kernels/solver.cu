@@ -16,6 +16,9 @@
 //          in registers, a column per barrier (batches: more blocks per SM than cholp);
 //   cholp: the same tiles, a block of 16 columns per three barriers, order <= 64 (cholp4) or
 //          <= 128 (cholp8, not for double2);
+//   cholx: cholp's factor of a leaf of order <= 128 (real types) after adding its update by
+//          the panels before it, then the leaf's inverse written to the workspace;
+//   trmul: the panel beside such a leaf solved in place as a product with that inverse;
 //   init:  info = 0 per entry.
 //   getri's: diaginfo (info at the first zero of U's diagonal), take (a block of L moved to
 //          the workspace, zeros left behind), colperm + colgather (the column interchanges as
@@ -38,7 +41,8 @@ struct Sol {
     int pivot, reverse, lower, grid, ne, smem_rows;
     int aux;             // lu: the leaf's number (its exchange tag); perm/gather: i32s per entry
     int pad;
-    u64 w; i64 wld, wes; // take: the block of L in the workspace
+    u64 w; i64 wld, wes; // take: the block of L in the workspace; cholx, trmul: the inverse
+    u64 u; i64 uld, ues; // cholx: the diagonal block's update (0: none)
 };
 
 
@@ -1048,6 +1052,50 @@ __device__ void cholr(const Sol& j) {
     }
 }
 
+// X = inv(L) in place for a lower triangle of order N (a multiple of 64) in shared memory
+// (column-major, leading dimension N + 1; zeros above), 256 threads; `tmp` holds N · 32
+// elements. Diagonal blocks of 32 first, one warp each, a lane per column of the inverse
+// solved unknown after unknown in registers (as trinv); then level by level the blocks below
+// them: X21 = −X22 (L21 X11), every pair of a level at once.
+template <class T, int N>
+__device__ void inv_lower(T* S, T* tmp) {
+    constexpr int XL = N + 1;
+    const int w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    for (int b = 32 * w; b < N; b += 32 * (blockDim.x >> 5)) {
+        T s[32];
+#pragma unroll
+        for (int i = 0; i < 32; ++i) s[i] = real_of<T>(i == l ? 1.0 : 0.0);
+#pragma unroll
+        for (int k = 0; k < 32; ++k) {
+            const T xk = s[k] / S[(b + k) + (b + k) * XL];
+            s[k] = xk;
+#pragma unroll
+            for (int i = k + 1; i < 32; ++i) s[i] -= S[(b + i) + (b + k) * XL] * xk;
+        }
+        __syncwarp();
+#pragma unroll
+        for (int i = 0; i < 32; ++i) S[(b + i) + (b + l) * XL] = s[i];
+    }
+    __syncthreads();
+    for (int h = 32; h < N; h *= 2) {
+        const int hh = h * h, total = (N / (2 * h)) * hh;
+        for (int t = threadIdx.x; t < total; t += blockDim.x) {
+            const int p = t / hh, r = t % h, c = (t % hh) / h, o = 2 * p * h;
+            T acc = zero_of<T>();
+            for (int k = c; k < h; ++k) acc += S[(o + h + r) + (o + k) * XL] * S[(o + k) + (o + c) * XL];
+            tmp[t] = acc;
+        }
+        __syncthreads();
+        for (int t = threadIdx.x; t < total; t += blockDim.x) {
+            const int p = t / hh, r = t % h, c = (t % hh) / h, o = 2 * p * h;
+            T acc = zero_of<T>();
+            for (int k = 0; k <= r; ++k) acc += S[(o + h + r) + (o + h + k) * XL] * tmp[p * hh + k + c * h];
+            S[(o + h + r) + (o + c) * XL] = -acc;
+        }
+        __syncthreads();
+    }
+}
+
 // Steps 2 and 3 of `cholp` for the block of columns jb .. jb + 15 in `P` (rows jb .. n - 1,
 // columns 0 .. 15); returns the first failing column (-1: none), the same in every thread.
 // Every warp factors the 16 × 16 diagonal block (lane l and l + 16 holding row jb + l) with
@@ -1111,7 +1159,7 @@ __device__ __noinline__ int cholp_panel(T (*P)[17], double* rd, int jb, int n) {
 // memory (two buffers alternate), `cholp_panel` factors them, every thread takes its column
 // back and applies the rank-16 update to the rest of its tile. Three barriers per 16 columns
 // instead of one per column.
-template <class T, int R>
+template <class T, int R, bool INV = false>
 __device__ void cholp(const Sol& j) {
     pdl_enter();
     constexpr int N = 16 * R;
@@ -1134,6 +1182,10 @@ __device__ void cholp(const Sol& j) {
             const int r = tr + 16 * i, k = tk + 16 * q;
             a[i][q] = zero_of<T>();
             if (r < n && k <= r) a[i][q] = lower ? A[r + (i64)k * j.ld] : cj(A[k + (i64)r * j.ld]);
+            // cholx: the block's update by the panels before it, computed as a product.
+            if constexpr (INV) {
+                if (j.u && r < n && k <= r) a[i][q] += ((const T*)j.u + e * j.ues)[r + (i64)k * j.uld];
+            }
         }
     }
     int fail = -1;
@@ -1174,6 +1226,93 @@ __device__ void cholp(const Sol& j) {
                 if (lower) A[r + (i64)k * j.ld] = a[i][q];
                 else A[k + (i64)r * j.ld] = cj(a[i][q]);
             }
+        }
+    }
+    if constexpr (INV) {
+        // cholx: X = inv(L) (L = Uᵀ for upper) into j.w, the factor padded with the identity.
+        extern __shared__ __align__(16) unsigned char smem_raw[];
+        T* S = (T*)smem_raw;
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+#pragma unroll
+            for (int q = 0; q < R; ++q) {
+                const int r = tr + 16 * i, k = tk + 16 * q;
+                T v = (r < n && k <= r) ? a[i][q] : zero_of<T>();
+                if (r >= n && r == k) v = real_of<T>(1.0);
+                S[r + k * (N + 1)] = v;
+            }
+        }
+        __syncthreads();
+        inv_lower<T, N>(S, &pb[0][0][0]);
+        T* W = (T*)j.w + e * j.wes;
+        for (int t = threadIdx.x; t < n * n; t += blockDim.x) {
+            const int r = t % n, c = t / n;
+            W[r + (i64)c * j.wld] = S[r + c * (N + 1)];
+        }
+    }
+}
+
+// trmul: the panel beside a diagonal block solved by a product with the block's inverse X
+// (`cholx`: lower, zeros above), in place: every vector v of length n <= 128 (a row of A21,
+// lower; a column of A12, upper) becomes v Xᵀ (lower: L21 = A21 L11⁻ᵀ; upper: U12 = U11⁻ᵀ
+// A12 with X = inv(U11ᵀ)). 64 vectors per block of 256 threads, X and the vectors in shared
+// memory, each thread 4 vectors × 8 elements; the result goes back through shared memory so
+// that both layouts store along the matrix's columns. Real types.
+template <class T>
+__device__ void trmul(const Sol& j) {
+    pdl_enter();
+    constexpr int N = 128, VB = 64, VP = VB + 1;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* X = (T*)smem_raw;    // X[k * N + c]: element (c, k) of the inverse
+    T* V = X + N * N;   // V[k * VP + v]: element k of vector v
+    const int n = (int)j.cols;
+    const i64 m = j.rows, v0 = (i64)blockIdx.x * VB;
+    const bool lower = j.lower != 0;
+    T* A = (T*)j.a + blockIdx.y * j.es;
+    const T* W = (const T*)j.w + blockIdx.y * j.wes;
+    for (int t = threadIdx.x; t < N * N; t += blockDim.x) {
+        const int c = t % N, k = t / N;
+        X[t] = (c < n && k < n) ? W[c + (i64)k * j.wld] : zero_of<T>();
+    }
+    // Element k of vector v is at A[v + k ld] (lower) or A[k + v ld] (upper); the loops run
+    // along the matrix's columns.
+    for (int t = threadIdx.x; t < N * VB; t += blockDim.x) {
+        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+        const i64 g = v0 + v;
+        T x = zero_of<T>();
+        if (g < m && k < n) x = lower ? A[g + (i64)k * j.ld] : A[k + g * j.ld];
+        V[k * VP + v] = x;
+    }
+    __syncthreads();
+    const int tv = threadIdx.x & 15, tc = threadIdx.x >> 4;
+    T acc[4][8];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int q = 0; q < 8; ++q) acc[i][q] = zero_of<T>();
+    for (int k = 0; k < n; ++k) {
+        T av[4], xv[8];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) av[i] = V[k * VP + tv + 16 * i];
+#pragma unroll
+        for (int q = 0; q < 8; ++q) xv[q] = X[k * N + tc + 16 * q];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int q = 0; q < 8; ++q) acc[i][q] += av[i] * xv[q];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int q = 0; q < 8; ++q) V[(tc + 16 * q) * VP + tv + 16 * i] = acc[i][q];
+    __syncthreads();
+    for (int t = threadIdx.x; t < N * VB; t += blockDim.x) {
+        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+        const i64 g = v0 + v;
+        if (g < m && k < n) {
+            if (lower) A[g + (i64)k * j.ld] = V[k * VP + v];
+            else A[k + g * j.ld] = V[k * VP + v];
         }
     }
 }
@@ -1467,6 +1606,12 @@ SOLVER_KERNELS(z, double2, 1)
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_s(Sol j) { cholp<float, 8>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_d(Sol j) { cholp<double, 8>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_c(Sol j) { cholp<float2, 8>(j); }
+// The blocked Cholesky's leaves for real types: factor and inverse in one launch, then the
+// panel beside them as one product with the inverse.
+extern "C" __global__ void __launch_bounds__(256) sol_cholx_s(Sol j) { cholp<float, 8, true>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_cholx_d(Sol j) { cholp<double, 8, true>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_trmul_s(Sol j) { trmul<float>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_trmul_d(Sol j) { trmul<double>(j); }
 // Whole LU of 65 .. 128 for real types (complex stops at 64): one block per matrix.
 // Four threads per row (512): on the H100, 1000 double 128 x 128 took 1.21 ms against 1.39-1.45
 // with two (half the code per thread: fewer instruction-cache misses) and 1.22 with eight.

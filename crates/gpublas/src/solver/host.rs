@@ -15,6 +15,16 @@ pub(crate) fn exec<T: Scalar>(
     hi: &mut HostInts,
     e: usize,
 ) -> Result<(), Error> {
+    if let Step::CholInverse { x, .. } | Step::PanelByInverse { x, .. } = *s {
+        let ws = spaces.take(x.sp)?;
+        let r = if matches!(s, Step::CholInverse { .. }) {
+            chol_inverse(&mut *spaces.c, ws, s, &mut hi.info[e])
+        } else {
+            panel_by_inverse(&mut *spaces.c, ws, s)
+        };
+        spaces.put(x.sp, ws);
+        return r;
+    }
     if let Step::TakeLower { rows, cols, a, w } = *s {
         let ws = spaces.take(w.sp)?;
         let r = take_lower(&mut *spaces.c, ws, (rows, cols), a, w);
@@ -153,53 +163,8 @@ pub(crate) fn exec<T: Scalar>(
             }
         }
         Step::TakeLower { .. } => {}
-        Step::Chol { lower, n, a, k0 } => {
-            if n == 0 || hi.info[e] != 0 {
-                return Ok(());
-            }
-            if a.off + (n - 1) * (a.ld + 1) >= c.len() {
-                return Err(outside());
-            }
-            // Stored element (row r, column k) of L = the lower triangle, or of Lᴴ = the upper.
-            let at = |r: usize, k: usize| {
-                if lower {
-                    a.off + r + k * a.ld
-                } else {
-                    a.off + k + r * a.ld
-                }
-            };
-            let get = |c: &[T], r: usize, k: usize| {
-                let v = c[at(r, k)];
-                if lower {
-                    v
-                } else {
-                    v.conj()
-                }
-            };
-            for j in 0..n {
-                let d = c[at(j, j)].re();
-                // Not positive, or NaN.
-                if d.partial_cmp(&<T::Real as Scalar>::zero()) != Some(std::cmp::Ordering::Greater)
-                {
-                    hi.info[e] = (k0 + j + 1) as i32;
-                    return Ok(());
-                }
-                let s = d.sqrt();
-                c[at(j, j)] = T::from_real(s);
-                let inv = <T::Real as Scalar>::one() / s;
-                for r in j + 1..n {
-                    let v = get(c, r, j).scale(inv);
-                    c[at(r, j)] = if lower { v } else { v.conj() };
-                }
-                for k in j + 1..n {
-                    let lkj = get(c, k, j).conj();
-                    for r in k..n {
-                        let v = get(c, r, k) - get(c, r, j) * lkj;
-                        c[at(r, k)] = if lower { v } else { v.conj() };
-                    }
-                }
-            }
-        }
+        Step::Chol { lower, n, a, k0 } => chol_leaf(c, (lower, n, a, k0), &mut hi.info[e])?,
+        Step::CholInverse { .. } | Step::PanelByInverse { .. } => {}
     }
     Ok(())
 }
@@ -235,6 +200,166 @@ fn take_lower<T: Scalar>(
             } else {
                 T::zero()
             };
+        }
+    }
+    Ok(())
+}
+
+/// Cholesky of the order-`n` diagonal block at `a` (the matrix's column `k0`): the `Chol`
+/// step, and the factor of `CholInverse`; info at the first non-positive pivot.
+fn chol_leaf<T: Scalar>(
+    c: &mut [T],
+    (lower, n, a, k0): (bool, usize, crate::exec::program::M, usize),
+    info: &mut i32,
+) -> Result<(), Error> {
+    let outside = || Error::InvalidValue("a Cholesky leaf lies outside its matrix".into());
+        if n == 0 || *info != 0 {
+            return Ok(());
+        }
+        if a.off + (n - 1) * (a.ld + 1) >= c.len() {
+            return Err(outside());
+        }
+        // Stored element (row r, column k) of L = the lower triangle, or of Lᴴ = the upper.
+        let at = |r: usize, k: usize| {
+            if lower {
+                a.off + r + k * a.ld
+            } else {
+                a.off + k + r * a.ld
+            }
+        };
+        let get = |c: &[T], r: usize, k: usize| {
+            let v = c[at(r, k)];
+            if lower {
+                v
+            } else {
+                v.conj()
+            }
+        };
+        for j in 0..n {
+            let d = c[at(j, j)].re();
+            // Not positive, or NaN.
+            if d.partial_cmp(&<T::Real as Scalar>::zero()) != Some(std::cmp::Ordering::Greater)
+            {
+                *info = (k0 + j + 1) as i32;
+                return Ok(());
+            }
+            let s = d.sqrt();
+            c[at(j, j)] = T::from_real(s);
+            let inv = <T::Real as Scalar>::one() / s;
+            for r in j + 1..n {
+                let v = get(c, r, j).scale(inv);
+                c[at(r, j)] = if lower { v } else { v.conj() };
+            }
+            for k in j + 1..n {
+                let lkj = get(c, k, j).conj();
+                for r in k..n {
+                    let v = get(c, r, k) - get(c, r, j) * lkj;
+                    c[at(r, k)] = if lower { v } else { v.conj() };
+                }
+            }
+        }
+    Ok(())
+}
+
+/// The blocked Cholesky's leaf on the host (real types): its update added, the factor, and
+/// the inverse of `L` (of `Uᵀ`) into `w` at `x`, lower with zeros above.
+fn chol_inverse<T: Scalar>(
+    c: &mut [T],
+    w: &mut [T],
+    st: &Step,
+    info: &mut i32,
+) -> Result<(), Error> {
+    let Step::CholInverse {
+        lower,
+        n,
+        a,
+        k0,
+        x,
+        upd,
+    } = *st
+    else {
+        return Ok(());
+    };
+    if n == 0 || *info != 0 {
+        return Ok(());
+    }
+    let last = |m: crate::exec::program::M| m.off + (n - 1) * (m.ld + 1);
+    if last(a) >= c.len() || last(x) >= w.len() || upd.is_some_and(|u| last(u) >= w.len()) {
+        return Err(Error::InvalidValue(
+            "a Cholesky leaf or its inverse lies outside its space".into(),
+        ));
+    }
+    // Element (r, k) of L as stored: the lower triangle, or the upper one transposed.
+    let at = |r: usize, k: usize| {
+        if lower {
+            a.off + r + k * a.ld
+        } else {
+            a.off + k + r * a.ld
+        }
+    };
+    if let Some(u) = upd {
+        for k in 0..n {
+            for r in k..n {
+                c[at(r, k)] = c[at(r, k)] + w[u.off + r + k * u.ld];
+            }
+        }
+    }
+    chol_leaf(c, (lower, n, a, k0), info)?;
+    if *info != 0 {
+        return Ok(());
+    }
+    for j in 0..n {
+        for r in 0..n {
+            let v = if r < j {
+                T::zero()
+            } else {
+                let mut s = if r == j { T::one() } else { T::zero() };
+                for t in j..r {
+                    s = s - c[at(r, t)] * w[x.off + t + j * x.ld];
+                }
+                s.div_by(c[at(r, r)].divisor())
+            };
+            w[x.off + r + j * x.ld] = v;
+        }
+    }
+    Ok(())
+}
+
+/// `PanelByInverse` on the host: each vector (a row of the lower panel, a column of the upper
+/// one) `v` becomes `v xᵀ`.
+fn panel_by_inverse<T: Scalar>(c: &mut [T], w: &[T], st: &Step) -> Result<(), Error> {
+    let Step::PanelByInverse {
+        lower,
+        rows,
+        n,
+        a,
+        x,
+    } = *st
+    else {
+        return Ok(());
+    };
+    if rows == 0 || n == 0 {
+        return Ok(());
+    }
+    let (vs, es) = if lower { (1, a.ld) } else { (a.ld, 1) };
+    if a.off + (rows - 1) * vs + (n - 1) * es >= c.len() || x.off + (n - 1) * (x.ld + 1) >= w.len()
+    {
+        return Err(Error::InvalidValue(
+            "a Cholesky panel or its leaf's inverse lies outside its space".into(),
+        ));
+    }
+    let mut out = vec![T::zero(); n];
+    for v in 0..rows {
+        let base = a.off + v * vs;
+        for (q, o) in out.iter_mut().enumerate() {
+            let mut s = T::zero();
+            for k in 0..=q {
+                s = s + c[base + k * es] * w[x.off + q + k * x.ld];
+            }
+            *o = s;
+        }
+        for (q, o) in out.iter().enumerate() {
+            c[base + q * es] = *o;
         }
     }
     Ok(())

@@ -43,6 +43,10 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
     m <= lu_small(complex) && n <= lu_small(complex)
 }
 
+/// Order of the blocked Cholesky's inverted leaves for real types (mirrors `N` of `cholx` and
+/// `trmul` in solver.cu).
+pub(crate) const CHOL_INVERSE_LEAF: usize = 128;
+
 /// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
 pub(crate) const PANEL: usize = 64;
 
@@ -109,6 +113,12 @@ pub(crate) struct SolverParams {
     /// triangles.
     pub chol_ahead_min: usize,
     pub chol_nb: usize,
+    /// The same for real types with inverted leaves (`CHOL_INVERSE_LEAF` columns factored and
+    /// inverted in one step, the panel beside them one product with the inverse): fewest
+    /// order and block width. Off (`chol_inverse` false), every type takes the values above.
+    pub chol_inverse: bool,
+    pub chol_inverse_min: usize,
+    pub chol_inverse_nb: usize,
     /// Bytes of E the blocked Cholesky's trailing updates keep their diagonal blocks in: as
     /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
     /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
@@ -125,6 +135,14 @@ pub(crate) struct SolverParams {
     /// and the order of their products' leaves.
     pub potri_chunk: usize,
     pub product_leaf: usize,
+}
+
+/// TEMPORARY tuning hook (removed before submission): `GPUBLAS_TUNE_CHOL=min,nb`.
+fn tune(i: usize, default: usize) -> usize {
+    std::env::var("GPUBLAS_TUNE_CHOL")
+        .ok()
+        .and_then(|v| v.split(',').nth(i).and_then(|x| x.trim().parse().ok()))
+        .unwrap_or(default)
 }
 
 impl Default for SolverParams {
@@ -153,6 +171,9 @@ impl SolverParams {
             herk_nb_max: 256,
             chol_ahead_min: 8192,
             chol_nb: 1024,
+            chol_inverse: true,
+            chol_inverse_min: tune(0, 4096),
+            chol_inverse_nb: tune(1, 512),
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
             getri_budget: 4 << 20,
@@ -164,6 +185,11 @@ impl SolverParams {
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.
     pub(crate) fn chol_ahead(&self, n: usize) -> Option<usize> {
         (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
+    }
+
+    /// Whether a Cholesky of order `n` (real types) runs blocked with inverted leaves.
+    pub(crate) fn chol_inverted(&self, n: usize) -> bool {
+        self.chol_inverse && n >= self.chol_inverse_min.max(2 * self.chol_inverse_nb)
     }
 
     /// The trailing updates' diagonal blocks for updates of order up to `n` (elements of
@@ -298,6 +324,11 @@ pub(crate) struct SolverPlan {
     pub wnb: usize,
     /// potri's triangular products: rows (columns) of a chunk through E's temporary.
     pub tchunk: usize,
+    /// The blocked Cholesky's block width (0: the recursion) and the order of its inverted
+    /// leaves (0: the recursion and trsm for its block columns; their inverse and update
+    /// square at E's start).
+    pub cnb: usize,
+    pub xleaf: usize,
     /// potri's in-place products: order of their leaves (a triangle expanded into E and
     /// multiplied as a whole; fewer, larger steps than leaves of 32).
     pub pleaf: usize,
@@ -436,6 +467,8 @@ impl SolverShape {
             }
             Kind::Potri => (0, 0),
             _ if self.whole_lu() => (0, 0),
+            // Inverted leaves: no triangular solves.
+            Kind::Potrf if self.chol_inverted() => (0, 0),
             // The blocked Cholesky's panel solves (its diagonal blocks' solves are smaller).
             Kind::Potrf if self.chol_nb().is_some() => {
                 let nb = self.chol_nb().unwrap_or(0);
@@ -471,9 +504,17 @@ impl SolverShape {
 
     /// The blocked Cholesky's block width, if it runs.
     fn chol_nb(&self) -> Option<usize> {
+        if self.chol_inverted() {
+            return Some(self.params.chol_inverse_nb);
+        }
         (self.kind == Kind::Potrf)
             .then(|| self.params.chol_ahead(self.m))
             .flatten()
+    }
+
+    /// The blocked Cholesky with inverted leaves runs (real types).
+    fn chol_inverted(&self) -> bool {
+        self.kind == Kind::Potrf && !self.complex && self.params.chol_inverted(self.m)
     }
 
     /// Order of Cholesky's largest rank-k update of a diagonal block's recursion (the whole
@@ -484,7 +525,7 @@ impl SolverShape {
             return if self.m > INV_NB { split(self.m) } else { 0 };
         }
         let n = self.chol_nb().unwrap_or(self.m);
-        if self.kind == Kind::Potrf && n > chol_leaf(self.elem) {
+        if self.kind == Kind::Potrf && !self.chol_inverted() && n > chol_leaf(self.elem) {
             n - split(n)
         } else {
             0
@@ -588,6 +629,12 @@ impl SolverShape {
             teblocks: trail.1,
             e_trail: 0,
             wnb: self.getri_nb(&p3),
+            cnb: self.chol_nb().unwrap_or(0),
+            xleaf: if self.chol_inverted() {
+                CHOL_INVERSE_LEAF
+            } else {
+                0
+            },
             tchunk: if self.kind == Kind::Potri {
                 split(self.m.max(2)).min(self.params.potri_chunk)
             } else {
@@ -619,6 +666,8 @@ impl SolverShape {
             Kind::Getri => (self.m * p.wnb).max(INV_NB * INV_NB),
             // potri: a leaf triangle expanded, then its product or a chunk passing through.
             Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
+            // The blocked Cholesky's leaf inverse and update square.
+            Kind::Potrf => 2 * p.xleaf * p.xleaf,
             _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
@@ -808,6 +857,14 @@ impl SolverShape {
                 self.lay_out_e(&mut p);
                 continue;
             }
+            if p.xleaf > 0 {
+                // No room for the inverted leaves: the recursion and trsm instead.
+                let params = SolverParams {
+                    chol_inverse: false,
+                    ..self.params
+                };
+                return SolverShape { params, ..*self }.fitted(cap);
+            }
             // The solves' own reduced plans, down to substitution.
             let room =
                 cap.saturating_sub(p.workspace().ints.div_ceil(CHUNK) * CHUNK + p.slot_bytes());
@@ -975,5 +1032,30 @@ mod tests {
         let p = s.full();
         assert_eq!((p.p3.entries, p.p3.rlen), (100, whole.p3.rlen));
         assert!(p.own_bytes() > s.params.batch_fit, "{}", p.own_bytes());
+    }
+}
+
+#[cfg(test)]
+mod stepdump {
+    use super::*;
+    use crate::exec::program::Step;
+    #[test]
+    fn dump_potrf() {
+        for n in [4096usize, 8192, 16384] {
+            let s = SolverShape { kind: Kind::Potrf, m: n, n, batch: 1, list: false, elem: 8, complex: false, piv_host: false, info_host: false, sms: 132, params: SolverParams::auto(), interchanges_only: false };
+            let p = s.full();
+            let g = crate::solver::program::Prog { kind: Kind::Potrf, op: crate::Op::N, uplo: crate::Uplo::Lower, m: n, n, ld_factors: n, ld_written: n, interchanges_only: false };
+            let v = crate::solver::program::build::<f64>(&g, &p);
+            let mut counts = std::collections::BTreeMap::new();
+            let mut side = false; let mut side_n = 0; let mut main_n = 0;
+            for st in &v {
+                let k = format!("{:?}", st); let k = k.split(|c: char| !c.is_alphanumeric()).next().unwrap().to_string();
+                let k = if let Step::Family(f) = st { format!("F:{}", format!("{:?}", f).split(|c: char| !c.is_alphanumeric()).next().unwrap()) } else { k };
+                match st { Step::Fork => side = true, Step::Back => side = false, _ => { if side { side_n += 1 } else { main_n += 1 } } }
+                *counts.entry(k).or_insert(0) += 1;
+            }
+            println!("n={n} total={} side={side_n} main={main_n} {:?}", v.len(), counts);
+            if n == 8192 { let mut f=0; for st in &v { if let Step::Fork = st { f+=1; } if f==3 { println!("{:?}", st); } } }
+        }
     }
 }

@@ -14,7 +14,9 @@
 //! update of the rest of the trailing matrix on the main lane, so the recursion's result rows
 //! (R of the whole half) give way to chunks and a call stays within about 4 MiB.
 
-use super::plan::{chol_leaf, lu_whole, split, split_by, SolverPlan, LEAF, PANEL};
+use super::plan::{
+    chol_leaf, lu_whole, split, split_by, SolverPlan, CHOL_INVERSE_LEAF, LEAF, PANEL,
+};
 use super::Kind;
 use crate::blas3::program::{rank_k_steps, RankK};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
@@ -53,6 +55,28 @@ pub(crate) enum SolverStep {
         n: usize,
         a: M,
         k0: usize,
+    },
+    /// A leaf of the blocked Cholesky (real types): `upd` (a square of order `n`, if any: the
+    /// block's update by the panels before it) added to the diagonal block of order `n` (at
+    /// most `CHOL_INVERSE_LEAF`) at `a`, the matrix's column `k0`, the block factored (info as
+    /// `Chol`), and the inverse of its `L` (of `Uᵀ`, upper; lower, zeros above) written to `x`.
+    CholInverse {
+        lower: bool,
+        n: usize,
+        a: M,
+        k0: usize,
+        x: M,
+        upd: Option<M>,
+    },
+    /// The panel beside such a leaf solved as a product with its inverse `x`, in place: the
+    /// `rows × n` block at `a` becomes `a xᵀ` (lower: `L21`), or the `n × rows` block `x a`
+    /// (upper: `U12`).
+    PanelByInverse {
+        lower: bool,
+        rows: usize,
+        n: usize,
+        a: M,
+        x: M,
     },
     /// The start: info 0 for every entry, the panel's exchange records cleared.
     Init,
@@ -649,6 +673,77 @@ impl Builder<'_> {
         }
     }
 
+    /// The block column (row, upper) of `nc` columns at `c0` of the blocked Cholesky of order
+    /// `n` for real types, its update by the blocks before it done: leaves of
+    /// `CHOL_INVERSE_LEAF` columns, each updated by the leaves before it in this block (its
+    /// diagonal block's part as a product into E that the leaf's factor adds), factored and
+    /// inverted in one step, and the rows below it (columns right) multiplied by that inverse.
+    /// E holds the inverse and the update square at its start.
+    fn chol_column(&mut self, lower: bool, c0: usize, nc: usize, n: usize) {
+        let leaf = CHOL_INVERSE_LEAF;
+        let x = mat(Space::E, 0, leaf, 0);
+        let u = mat(Space::E, leaf * leaf, leaf, 0);
+        let mut s = c0;
+        while s < c0 + nc {
+            let ns = leaf.min(c0 + nc - s);
+            let (k, below) = (s - c0, n - s - ns);
+            let upd = (k > 0).then(|| {
+                // Lower: the leaf's rows of the panels before it, P (ns × k); its diagonal
+                // block takes −P Pᵀ and the rows below −Q Pᵀ. Upper: the transposes.
+                let (p, q, t) = if lower {
+                    (at(self.c, s, c0), at(self.c, s + ns, c0), at(self.c, s + ns, s))
+                } else {
+                    (at(self.c, c0, s), at(self.c, c0, s + ns), at(self.c, s, s + ns))
+                };
+                let (ta, tb) = if lower { (Op::N, Op::T) } else { (Op::T, Op::N) };
+                let gemm = |m, nn, a, b, beta, c| Step::Gemm {
+                    ta,
+                    tb,
+                    m,
+                    n: nn,
+                    k,
+                    alpha: K::MinusOne,
+                    a,
+                    b,
+                    beta,
+                    c,
+                    count: 1,
+                };
+                self.v.push(gemm(ns, ns, p, p, K::Zero, u));
+                if below > 0 {
+                    self.v.push(if lower {
+                        gemm(below, ns, q, p, K::One, t)
+                    } else {
+                        gemm(ns, below, p, q, K::One, t)
+                    });
+                }
+                u
+            });
+            self.v.push(Step::Family(SolverStep::CholInverse {
+                lower,
+                n: ns,
+                a: at(self.c, s, s),
+                k0: s,
+                x,
+                upd,
+            }));
+            if below > 0 {
+                self.v.push(Step::Family(SolverStep::PanelByInverse {
+                    lower,
+                    rows: below,
+                    n: ns,
+                    a: if lower {
+                        at(self.c, s + ns, s)
+                    } else {
+                        at(self.c, s, s + ns)
+                    },
+                    x,
+                }));
+            }
+            s += ns;
+        }
+    }
+
     /// Cholesky of the whole order-`n` matrix in blocks of `nb` with a look-ahead of one: once
     /// block `k`'s column (lower; row, upper) is solved, the main lane updates block `k + 1`'s
     /// column with it, whose diagonal factor and solve then run on the side lane while the
@@ -657,7 +752,17 @@ impl Builder<'_> {
     fn chol_ahead<T: Scalar>(&mut self, lower: bool, n: usize, nb: usize) {
         let trail = (self.p.e_trail, self.p.tnb, self.p.teblocks);
         let h = hop::<T>();
-        self.chol_panel::<T>(lower, 0, nb.min(n), n);
+        // Real types with room for the leaves' inverse: leaves inverted in one step each
+        // (`chol_column`); otherwise the recursion and trsm.
+        let inverse = self.p.xleaf > 0 && !T::COMPLEX;
+        let column = |b: &mut Self, c0: usize, nc: usize| {
+            if inverse {
+                b.chol_column(lower, c0, nc, n);
+            } else {
+                b.chol_panel::<T>(lower, c0, nc, n);
+            }
+        };
+        column(self, 0, nb.min(n));
         let mut c = 0;
         while c + nb.min(n - c) < n {
             let w = nb.min(n - c);
@@ -703,7 +808,7 @@ impl Builder<'_> {
                 });
             }
             self.v.push(Step::Fork);
-            self.chol_panel::<T>(lower, c1, w1, n);
+            column(self, c1, w1);
             self.v.push(Step::Back);
             if rest > 0 {
                 let c2 = c1 + w1;
@@ -759,9 +864,10 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
         Kind::Potrf => {
             b.v.push(Step::Family(SolverStep::Init));
             let lower = g.uplo == Uplo::Lower;
-            match p.params.chol_ahead(g.m) {
-                Some(nb) => b.chol_ahead::<T>(lower, g.m, nb),
-                None => b.chol::<T>(lower, 0, g.m),
+            if p.cnb > 0 {
+                b.chol_ahead::<T>(lower, g.m, p.cnb);
+            } else {
+                b.chol::<T>(lower, 0, g.m);
             }
         }
         Kind::Getrs => {

@@ -213,51 +213,50 @@ fn chol_leaf<T: Scalar>(
     info: &mut i32,
 ) -> Result<(), Error> {
     let outside = || Error::InvalidValue("a Cholesky leaf lies outside its matrix".into());
-        if n == 0 || *info != 0 {
+    if n == 0 || *info != 0 {
+        return Ok(());
+    }
+    if a.off + (n - 1) * (a.ld + 1) >= c.len() {
+        return Err(outside());
+    }
+    // Stored element (row r, column k) of L = the lower triangle, or of Lᴴ = the upper.
+    let at = |r: usize, k: usize| {
+        if lower {
+            a.off + r + k * a.ld
+        } else {
+            a.off + k + r * a.ld
+        }
+    };
+    let get = |c: &[T], r: usize, k: usize| {
+        let v = c[at(r, k)];
+        if lower {
+            v
+        } else {
+            v.conj()
+        }
+    };
+    for j in 0..n {
+        let d = c[at(j, j)].re();
+        // Not positive, or NaN.
+        if d.partial_cmp(&<T::Real as Scalar>::zero()) != Some(std::cmp::Ordering::Greater) {
+            *info = (k0 + j + 1) as i32;
             return Ok(());
         }
-        if a.off + (n - 1) * (a.ld + 1) >= c.len() {
-            return Err(outside());
+        let s = d.sqrt();
+        c[at(j, j)] = T::from_real(s);
+        let inv = <T::Real as Scalar>::one() / s;
+        for r in j + 1..n {
+            let v = get(c, r, j).scale(inv);
+            c[at(r, j)] = if lower { v } else { v.conj() };
         }
-        // Stored element (row r, column k) of L = the lower triangle, or of Lᴴ = the upper.
-        let at = |r: usize, k: usize| {
-            if lower {
-                a.off + r + k * a.ld
-            } else {
-                a.off + k + r * a.ld
-            }
-        };
-        let get = |c: &[T], r: usize, k: usize| {
-            let v = c[at(r, k)];
-            if lower {
-                v
-            } else {
-                v.conj()
-            }
-        };
-        for j in 0..n {
-            let d = c[at(j, j)].re();
-            // Not positive, or NaN.
-            if d.partial_cmp(&<T::Real as Scalar>::zero()) != Some(std::cmp::Ordering::Greater)
-            {
-                *info = (k0 + j + 1) as i32;
-                return Ok(());
-            }
-            let s = d.sqrt();
-            c[at(j, j)] = T::from_real(s);
-            let inv = <T::Real as Scalar>::one() / s;
-            for r in j + 1..n {
-                let v = get(c, r, j).scale(inv);
-                c[at(r, j)] = if lower { v } else { v.conj() };
-            }
-            for k in j + 1..n {
-                let lkj = get(c, k, j).conj();
-                for r in k..n {
-                    let v = get(c, r, k) - get(c, r, j) * lkj;
-                    c[at(r, k)] = if lower { v } else { v.conj() };
-                }
+        for k in j + 1..n {
+            let lkj = get(c, k, j).conj();
+            for r in k..n {
+                let v = get(c, r, k) - get(c, r, j) * lkj;
+                c[at(r, k)] = if lower { v } else { v.conj() };
             }
         }
+    }
     Ok(())
 }
 

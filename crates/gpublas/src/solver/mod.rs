@@ -111,8 +111,8 @@ impl<'a, 'b, T: Scalar> Call<'a, 'b, T> {
 /// Where the steps of one program find pivots, info and the panel kernel's scratch: the
 /// solver's part of a program run, which runs its own steps (`FamilySteps`).
 pub(crate) enum Ints {
-    /// CUDA: device addresses.
-    Dev(DevInts),
+    /// CUDA: device addresses (boxed: the tuning values make them large).
+    Dev(Box<DevInts>),
     /// Host backend: values gathered per entry, copied out after the program.
     Host(HostInts),
 }
@@ -685,7 +685,7 @@ fn run_cuda<T: Scalar>(
             let name = c.name;
             let ops = operands(c, placeholder, (e0, e0 + ne));
             let layout = plan.p3.layout();
-            let family = Ints::Dev(dev);
+            let family = Ints::Dev(Box::new(dev));
             exec_cuda::run(h, &ws.blocks, lt, &ops, &layout, steps, &family, name)?;
         }
         if plan.ints > 0 {

@@ -169,8 +169,8 @@ impl SolverParams {
             engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
-            chol_ahead_min: 8192,
-            chol_nb: 1024,
+            chol_ahead_min: tune(2, 8192),
+            chol_nb: tune(3, 1024),
             chol_inverse: true,
             chol_inverse_min: tune(0, 4096),
             chol_inverse_nb: tune(1, 512),
@@ -1042,20 +1042,83 @@ mod stepdump {
     #[test]
     fn dump_potrf() {
         for n in [4096usize, 8192, 16384] {
-            let s = SolverShape { kind: Kind::Potrf, m: n, n, batch: 1, list: false, elem: 8, complex: false, piv_host: false, info_host: false, sms: 132, params: SolverParams::auto(), interchanges_only: false };
+            let s = SolverShape {
+                kind: Kind::Potrf,
+                m: n,
+                n,
+                batch: 1,
+                list: false,
+                elem: 8,
+                complex: false,
+                piv_host: false,
+                info_host: false,
+                sms: 132,
+                params: SolverParams::auto(),
+                interchanges_only: false,
+            };
             let p = s.full();
-            let g = crate::solver::program::Prog { kind: Kind::Potrf, op: crate::Op::N, uplo: crate::Uplo::Lower, m: n, n, ld_factors: n, ld_written: n, interchanges_only: false };
+            let g = crate::solver::program::Prog {
+                kind: Kind::Potrf,
+                op: crate::Op::N,
+                uplo: crate::Uplo::Lower,
+                m: n,
+                n,
+                ld_factors: n,
+                ld_written: n,
+                interchanges_only: false,
+            };
             let v = crate::solver::program::build::<f64>(&g, &p);
             let mut counts = std::collections::BTreeMap::new();
-            let mut side = false; let mut side_n = 0; let mut main_n = 0;
+            let mut side = false;
+            let mut side_n = 0;
+            let mut main_n = 0;
             for st in &v {
-                let k = format!("{:?}", st); let k = k.split(|c: char| !c.is_alphanumeric()).next().unwrap().to_string();
-                let k = if let Step::Family(f) = st { format!("F:{}", format!("{:?}", f).split(|c: char| !c.is_alphanumeric()).next().unwrap()) } else { k };
-                match st { Step::Fork => side = true, Step::Back => side = false, _ => { if side { side_n += 1 } else { main_n += 1 } } }
+                let k = format!("{:?}", st);
+                let k = k
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .unwrap()
+                    .to_string();
+                let k = if let Step::Family(f) = st {
+                    format!(
+                        "F:{}",
+                        format!("{:?}", f)
+                            .split(|c: char| !c.is_alphanumeric())
+                            .next()
+                            .unwrap()
+                    )
+                } else {
+                    k
+                };
+                match st {
+                    Step::Fork => side = true,
+                    Step::Back => side = false,
+                    _ => {
+                        if side {
+                            side_n += 1
+                        } else {
+                            main_n += 1
+                        }
+                    }
+                }
                 *counts.entry(k).or_insert(0) += 1;
             }
-            println!("n={n} total={} side={side_n} main={main_n} {:?}", v.len(), counts);
-            if n == 8192 { let mut f=0; for st in &v { if let Step::Fork = st { f+=1; } if f==3 { println!("{:?}", st); } } }
+            println!(
+                "n={n} total={} side={side_n} main={main_n} {:?}",
+                v.len(),
+                counts
+            );
+            if n == 8192 {
+                let mut f = 0;
+                for st in &v {
+                    if let Step::Fork = st {
+                        f += 1;
+                    }
+                    if f == 3 {
+                        println!("{:?}", st);
+                    }
+                }
+            }
         }
     }
 }

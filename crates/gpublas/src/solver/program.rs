@@ -12,7 +12,10 @@
 //! order `chol_ahead_min` on, blocked instead with a look-ahead of one (`chol_ahead`): the
 //! diagonal factors (that recursion) and panel solves on the side lane, each block's rank-nb
 //! update of the rest of the trailing matrix on the main lane, so the recursion's result rows
-//! (R of the whole half) give way to chunks and a call stays within about 4 MiB.
+//! (R of the whole half) give way to chunks and a call stays within about 4 MiB. For real
+//! types (from `chol_inverse_min`) the block columns are leaves of 128 instead: each one
+//! factored and inverted in one step, the panel beside it one product with the inverse, so a
+//! block column is four steps per leaf rather than a recursion of small products.
 
 use super::plan::{
     chol_leaf, lu_whole, split, split_by, SolverPlan, CHOL_INVERSE_LEAF, LEAF, PANEL,
@@ -691,11 +694,23 @@ impl Builder<'_> {
                 // Lower: the leaf's rows of the panels before it, P (ns × k); its diagonal
                 // block takes −P Pᵀ and the rows below −Q Pᵀ. Upper: the transposes.
                 let (p, q, t) = if lower {
-                    (at(self.c, s, c0), at(self.c, s + ns, c0), at(self.c, s + ns, s))
+                    (
+                        at(self.c, s, c0),
+                        at(self.c, s + ns, c0),
+                        at(self.c, s + ns, s),
+                    )
                 } else {
-                    (at(self.c, c0, s), at(self.c, c0, s + ns), at(self.c, s, s + ns))
+                    (
+                        at(self.c, c0, s),
+                        at(self.c, c0, s + ns),
+                        at(self.c, s, s + ns),
+                    )
                 };
-                let (ta, tb) = if lower { (Op::N, Op::T) } else { (Op::T, Op::N) };
+                let (ta, tb) = if lower {
+                    (Op::N, Op::T)
+                } else {
+                    (Op::T, Op::N)
+                };
                 let gemm = |m, nn, a, b, beta, c| Step::Gemm {
                     ta,
                     tb,
@@ -744,6 +759,23 @@ impl Builder<'_> {
         }
     }
 
+    /// The diagonal blocks of the look-ahead's update of the next block's diagonal block (order
+    /// `w`), in the trailing updates' part of E (they run in turn on the main lane): the
+    /// largest power-of-two order whose blocks all fit there at once, fewer and larger
+    /// products than the trailing updates' order (sized for a whole trailing matrix).
+    fn ahead_blocks(&self, w: usize) -> (usize, usize, usize) {
+        let p = self.p;
+        let room = p.teblocks * p.tnb * p.tnb;
+        let mut nb = p.params.herk_nb_max.min(w.max(1)).next_power_of_two();
+        while nb > p.tnb && w.div_ceil(nb) * nb * nb > room {
+            nb /= 2;
+        }
+        if nb <= p.tnb {
+            return (p.e_trail, p.tnb, p.teblocks);
+        }
+        (p.e_trail, nb, w.div_ceil(nb))
+    }
+
     /// Cholesky of the whole order-`n` matrix in blocks of `nb` with a look-ahead of one: once
     /// block `k`'s column (lower; row, upper) is solved, the main lane updates block `k + 1`'s
     /// column with it, whose diagonal factor and solve then run on the side lane while the
@@ -775,7 +807,8 @@ impl Builder<'_> {
             } else {
                 (at(self.c, c, c1), at(self.c, c, c1 + w1))
             };
-            self.herk_in::<T>(lower, w1, w, x1, at(self.c, c1, c1), trail);
+            let ahead = self.ahead_blocks(w1);
+            self.herk_in::<T>(lower, w1, w, x1, at(self.c, c1, c1), ahead);
             if rest > 0 {
                 self.v.push(if lower {
                     Step::Gemm {

@@ -1052,16 +1052,42 @@ __device__ void cholr(const Sol& j) {
     }
 }
 
-// X = inv(L) in place for a lower triangle of order N (a multiple of 64) in shared memory
-// (column-major, leading dimension N + 1; zeros above), 256 threads; `tmp` holds N · 32
-// elements. Diagonal blocks of 32 first, one warp each, a lane per column of the inverse
-// solved unknown after unknown in registers (as trinv); then level by level the blocks below
-// them: X21 = −X22 (L21 X11), every pair of a level at once.
+// One level of `inv_lower`: for every pair of diagonal blocks of order H below each other,
+// X21 = −X22 (L21 X11) in place of L21, through `tmp` (N · H / 2 elements). The blocks above
+// their diagonals hold zeros, so the sums run over all H terms (fixed counts: unrolled).
+template <class T, int N, int H>
+__device__ void inv_level(T* S, T* tmp) {
+    constexpr int XL = N + 1, HH = H * H, TOTAL = (N / (2 * H)) * HH;
+    for (int t = threadIdx.x; t < TOTAL; t += blockDim.x) {
+        const int p = t / HH, r = t % H, c = (t % HH) / H, o = 2 * p * H;
+        T acc[4] = {zero_of<T>(), zero_of<T>(), zero_of<T>(), zero_of<T>()};
+#pragma unroll
+        for (int k = 0; k < H; ++k) acc[k & 3] += S[(o + H + r) + (o + k) * XL] * S[(o + k) + (o + c) * XL];
+        tmp[t] = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < TOTAL; t += blockDim.x) {
+        const int p = t / HH, r = t % H, c = (t % HH) / H, o = 2 * p * H;
+        T acc[4] = {zero_of<T>(), zero_of<T>(), zero_of<T>(), zero_of<T>()};
+#pragma unroll
+        for (int k = 0; k < H; ++k) acc[k & 3] += S[(o + H + r) + (o + H + k) * XL] * tmp[p * HH + k + c * H];
+        S[(o + H + r) + (o + c) * XL] = -((acc[0] + acc[1]) + (acc[2] + acc[3]));
+    }
+    __syncthreads();
+}
+
+// X = inv(L) in place for a lower triangle of order N = 128 in shared memory (column-major,
+// leading dimension N + 1; zeros above), 256 threads; `tmp` holds N · 32 elements. Diagonal
+// blocks of 32 first, one warp each, a lane per column of the inverse solved unknown after
+// unknown in registers (as trinv); then level by level the blocks below them. Not inlined:
+// the factor's registers are dead by then and stay out of its way.
 template <class T, int N>
-__device__ void inv_lower(T* S, T* tmp) {
+__device__ __noinline__ void inv_lower(T* S, T* tmp) {
+    static_assert(N == 128, "inv_lower's levels are written for order 128");
     constexpr int XL = N + 1;
     const int w = threadIdx.x >> 5, l = threadIdx.x & 31;
-    for (int b = 32 * w; b < N; b += 32 * (blockDim.x >> 5)) {
+    if (w < N / 32) {
+        const int b = 32 * w;
         T s[32];
 #pragma unroll
         for (int i = 0; i < 32; ++i) s[i] = real_of<T>(i == l ? 1.0 : 0.0);
@@ -1077,23 +1103,8 @@ __device__ void inv_lower(T* S, T* tmp) {
         for (int i = 0; i < 32; ++i) S[(b + i) + (b + l) * XL] = s[i];
     }
     __syncthreads();
-    for (int h = 32; h < N; h *= 2) {
-        const int hh = h * h, total = (N / (2 * h)) * hh;
-        for (int t = threadIdx.x; t < total; t += blockDim.x) {
-            const int p = t / hh, r = t % h, c = (t % hh) / h, o = 2 * p * h;
-            T acc = zero_of<T>();
-            for (int k = c; k < h; ++k) acc += S[(o + h + r) + (o + k) * XL] * S[(o + k) + (o + c) * XL];
-            tmp[t] = acc;
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < total; t += blockDim.x) {
-            const int p = t / hh, r = t % h, c = (t % hh) / h, o = 2 * p * h;
-            T acc = zero_of<T>();
-            for (int k = 0; k <= r; ++k) acc += S[(o + h + r) + (o + h + k) * XL] * tmp[p * hh + k + c * h];
-            S[(o + h + r) + (o + c) * XL] = -acc;
-        }
-        __syncthreads();
-    }
+    inv_level<T, N, 32>(S, tmp);
+    inv_level<T, N, 64>(S, tmp);
 }
 
 // Steps 2 and 3 of `cholp` for the block of columns jb .. jb + 15 in `P` (rows jb .. n - 1,
@@ -1270,18 +1281,37 @@ __device__ void trmul(const Sol& j) {
     const bool lower = j.lower != 0;
     T* A = (T*)j.a + blockIdx.y * j.es;
     const T* W = (const T*)j.w + blockIdx.y * j.wes;
-    for (int t = threadIdx.x; t < N * N; t += blockDim.x) {
-        const int c = t % N, k = t / N;
-        X[t] = (c < n && k < n) ? W[c + (i64)k * j.wld] : zero_of<T>();
+    // Loads in groups of 16 per thread, all in flight before they are stored (a loop of
+    // single loads waits for each: 69 us instead of about 10 on the H200).
+    constexpr int G = 16;
+    for (int t0 = 0; t0 < N * N; t0 += G * 256) {
+        T x[G];
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            const int t = t0 + g * 256 + threadIdx.x, c = t % N, k = t / N;
+            x[g] = (c < n && k < n) ? W[c + (i64)k * j.wld] : zero_of<T>();
+        }
+#pragma unroll
+        for (int g = 0; g < G; ++g) X[t0 + g * 256 + threadIdx.x] = x[g];
     }
     // Element k of vector v is at A[v + k ld] (lower) or A[k + v ld] (upper); the loops run
     // along the matrix's columns.
-    for (int t = threadIdx.x; t < N * VB; t += blockDim.x) {
-        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
-        const i64 g = v0 + v;
-        T x = zero_of<T>();
-        if (g < m && k < n) x = lower ? A[g + (i64)k * j.ld] : A[k + g * j.ld];
-        V[k * VP + v] = x;
+    for (int t0 = 0; t0 < N * VB; t0 += G * 256) {
+        T x[G];
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            const int t = t0 + g * 256 + threadIdx.x;
+            const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+            const i64 gv = v0 + v;
+            x[g] = zero_of<T>();
+            if (gv < m && k < n) x[g] = lower ? A[gv + (i64)k * j.ld] : A[k + gv * j.ld];
+        }
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            const int t = t0 + g * 256 + threadIdx.x;
+            const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+            V[k * VP + v] = x[g];
+        }
     }
     __syncthreads();
     const int tv = threadIdx.x & 15, tc = threadIdx.x >> 4;
@@ -1290,6 +1320,7 @@ __device__ void trmul(const Sol& j) {
     for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int q = 0; q < 8; ++q) acc[i][q] = zero_of<T>();
+#pragma unroll 4
     for (int k = 0; k < n; ++k) {
         T av[4], xv[8];
 #pragma unroll

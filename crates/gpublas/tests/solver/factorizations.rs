@@ -249,6 +249,8 @@ fn f1_potrf_blocked_medium_orders(dev: &Device) {
     chol_medium::<Complex32>(dev, 182, 8250, Uplo::Upper, 2);
     chol_medium::<Complex64>(dev, 180, 8200, Uplo::Lower, 1);
     chol_medium::<f32>(dev, 174, 8500, Uplo::Lower, 1);
+    // Inverted leaves (real types): upper, a batch, a short last leaf.
+    chol_medium::<f32>(dev, 183, 5000, Uplo::Upper, 2);
 }
 
 fn f1_f10_getrf_random_and_separated_sizes_forms_f32(dev: &Device) {

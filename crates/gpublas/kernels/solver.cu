@@ -17,8 +17,8 @@
 //   cholp: the same tiles, a block of 16 columns per three barriers, order <= 64 (cholp4) or
 //          <= 128 (cholp8, not for double2);
 //   cholx: cholp's factor of a leaf of order <= 128 (real types) after adding its update by
-//          the panels before it, then the leaf's inverse written to the workspace;
-//   trmul: the panel beside such a leaf solved in place as a product with that inverse;
+//          the panels before it (a product in the workspace);
+//   trsolve: the panel beside such a leaf solved in place, 64 rows per block;
 //   init:  info = 0 per entry.
 //   getri's: diaginfo (info at the first zero of U's diagonal), take (a block of L moved to
 //          the workspace, zeros left behind), colperm + colgather (the column interchanges as
@@ -41,7 +41,7 @@ struct Sol {
     int pivot, reverse, lower, grid, ne, smem_rows;
     int aux;             // lu: the leaf's number (its exchange tag); perm/gather: i32s per entry
     int pad;
-    u64 w; i64 wld, wes; // take: the block of L in the workspace; cholx, trmul: the inverse
+    u64 w; i64 wld, wes; // take: the block of L in the workspace; trsolve: the factor
     u64 u; i64 uld, ues; // cholx: the diagonal block's update (0: none)
 };
 
@@ -1052,61 +1052,6 @@ __device__ void cholr(const Sol& j) {
     }
 }
 
-// One level of `inv_lower`: for every pair of diagonal blocks of order H below each other,
-// X21 = −X22 (L21 X11) in place of L21, through `tmp` (N · H / 2 elements). The blocks above
-// their diagonals hold zeros, so the sums run over all H terms (fixed counts: unrolled).
-template <class T, int N, int H>
-__device__ void inv_level(T* S, T* tmp) {
-    constexpr int XL = N + 1, HH = H * H, TOTAL = (N / (2 * H)) * HH;
-    for (int t = threadIdx.x; t < TOTAL; t += blockDim.x) {
-        const int p = t / HH, r = t % H, c = (t % HH) / H, o = 2 * p * H;
-        T acc[4] = {zero_of<T>(), zero_of<T>(), zero_of<T>(), zero_of<T>()};
-#pragma unroll
-        for (int k = 0; k < H; ++k) acc[k & 3] += S[(o + H + r) + (o + k) * XL] * S[(o + k) + (o + c) * XL];
-        tmp[t] = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    }
-    __syncthreads();
-    for (int t = threadIdx.x; t < TOTAL; t += blockDim.x) {
-        const int p = t / HH, r = t % H, c = (t % HH) / H, o = 2 * p * H;
-        T acc[4] = {zero_of<T>(), zero_of<T>(), zero_of<T>(), zero_of<T>()};
-#pragma unroll
-        for (int k = 0; k < H; ++k) acc[k & 3] += S[(o + H + r) + (o + H + k) * XL] * tmp[p * HH + k + c * H];
-        S[(o + H + r) + (o + c) * XL] = -((acc[0] + acc[1]) + (acc[2] + acc[3]));
-    }
-    __syncthreads();
-}
-
-// X = inv(L) in place for a lower triangle of order N = 128 in shared memory (column-major,
-// leading dimension N + 1; zeros above), 256 threads; `tmp` holds N · 32 elements. Diagonal
-// blocks of 32 first, one warp each, a lane per column of the inverse solved unknown after
-// unknown in registers (as trinv); then level by level the blocks below them. Not inlined:
-// the factor's registers are dead by then and stay out of its way.
-template <class T, int N>
-__device__ __noinline__ void inv_lower(T* S, T* tmp) {
-    static_assert(N == 128, "inv_lower's levels are written for order 128");
-    constexpr int XL = N + 1;
-    const int w = threadIdx.x >> 5, l = threadIdx.x & 31;
-    if (w < N / 32) {
-        const int b = 32 * w;
-        T s[32];
-#pragma unroll
-        for (int i = 0; i < 32; ++i) s[i] = real_of<T>(i == l ? 1.0 : 0.0);
-#pragma unroll
-        for (int k = 0; k < 32; ++k) {
-            const T xk = s[k] / S[(b + k) + (b + k) * XL];
-            s[k] = xk;
-#pragma unroll
-            for (int i = k + 1; i < 32; ++i) s[i] -= S[(b + i) + (b + k) * XL] * xk;
-        }
-        __syncwarp();
-#pragma unroll
-        for (int i = 0; i < 32; ++i) S[(b + i) + (b + l) * XL] = s[i];
-    }
-    __syncthreads();
-    inv_level<T, N, 32>(S, tmp);
-    inv_level<T, N, 64>(S, tmp);
-}
-
 // Steps 2 and 3 of `cholp` for the block of columns jb .. jb + 15 in `P` (rows jb .. n - 1,
 // columns 0 .. 15); returns the first failing column (-1: none), the same in every thread.
 // Every warp factors the 16 × 16 diagonal block (lane l and l + 16 holding row jb + l) with
@@ -1170,7 +1115,7 @@ __device__ __noinline__ int cholp_panel(T (*P)[17], double* rd, int jb, int n) {
 // memory (two buffers alternate), `cholp_panel` factors them, every thread takes its column
 // back and applies the rank-16 update to the rest of its tile. Three barriers per 16 columns
 // instead of one per column.
-template <class T, int R, bool INV = false>
+template <class T, int R, bool UPD = false>
 __device__ void cholp(const Sol& j) {
     pdl_enter();
     constexpr int N = 16 * R;
@@ -1194,7 +1139,7 @@ __device__ void cholp(const Sol& j) {
             a[i][q] = zero_of<T>();
             if (r < n && k <= r) a[i][q] = lower ? A[r + (i64)k * j.ld] : cj(A[k + (i64)r * j.ld]);
             // cholx: the block's update by the panels before it, computed as a product.
-            if constexpr (INV) {
+            if constexpr (UPD) {
                 if (j.u && r < n && k <= r) a[i][q] += ((const T*)j.u + e * j.ues)[r + (i64)k * j.uld];
             }
         }
@@ -1239,63 +1184,46 @@ __device__ void cholp(const Sol& j) {
             }
         }
     }
-    if constexpr (INV) {
-        // cholx: X = inv(L) (L = Uᵀ for upper) into j.w, the factor padded with the identity.
-        extern __shared__ __align__(16) unsigned char smem_raw[];
-        T* S = (T*)smem_raw;
-#pragma unroll
-        for (int i = 0; i < R; ++i) {
-#pragma unroll
-            for (int q = 0; q < R; ++q) {
-                const int r = tr + 16 * i, k = tk + 16 * q;
-                T v = (r < n && k <= r) ? a[i][q] : zero_of<T>();
-                if (r >= n && r == k) v = real_of<T>(1.0);
-                S[r + k * (N + 1)] = v;
-            }
-        }
-        __syncthreads();
-        inv_lower<T, N>(S, &pb[0][0][0]);
-        T* W = (T*)j.w + e * j.wes;
-        for (int t = threadIdx.x; t < n * n; t += blockDim.x) {
-            const int r = t % n, c = t / n;
-            W[r + (i64)c * j.wld] = S[r + c * (N + 1)];
-        }
-    }
 }
 
-// trmul: the panel beside a diagonal block solved by a product with the block's inverse X
-// (`cholx`: lower, zeros above), in place: every vector v of length n <= 128 (a row of A21,
-// lower; a column of A12, upper) becomes v Xᵀ (lower: L21 = A21 L11⁻ᵀ; upper: U12 = U11⁻ᵀ
-// A12 with X = inv(U11ᵀ)). 64 vectors per block of 256 threads, X and the vectors in shared
-// memory, each thread 4 vectors × 8 elements; the result goes back through shared memory so
-// that both layouts store along the matrix's columns. Real types.
+// trsolve: the panel beside a factored diagonal block of order n <= 128 solved in place:
+// every vector v (a row of A21, lower; a column of A12, upper) becomes v L⁻ᵀ, L the block's
+// factor (Uᵀ, upper). 64 vectors per block of 256 threads, L and the vectors in shared
+// memory; per 16 columns: 64 threads substitute them (reciprocals of the diagonal
+// precomputed), then all threads subtract them from the later columns. Real types.
 template <class T>
-__device__ void trmul(const Sol& j) {
+__device__ void trsolve(const Sol& j) {
     pdl_enter();
-    constexpr int N = 128, VB = 64, VP = VB + 1;
+    constexpr int N = 128, VB = 64, VP = VB + 1, LP = N + 1, G = 16;
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    T* X = (T*)smem_raw;    // X[k * N + c]: element (c, k) of the inverse
-    T* V = X + N * N;   // V[k * VP + v]: element k of vector v
+    T* L = (T*)smem_raw;  // L[k * LP + c]: element (c, k) of the factor (c >= k)
+    T* V = L + N * LP;    // V[k * VP + v]: element k of vector v
+    T* rd = V + N * VP;   // reciprocals of the diagonal
     const int n = (int)j.cols;
     const i64 m = j.rows, v0 = (i64)blockIdx.x * VB;
     const bool lower = j.lower != 0;
     T* A = (T*)j.a + blockIdx.y * j.es;
-    const T* W = (const T*)j.w + blockIdx.y * j.wes;
+    const T* D = (const T*)j.w + blockIdx.y * j.es;
     // Loads in groups of 16 per thread, all in flight before they are stored (a loop of
-    // single loads waits for each: 69 us instead of about 10 on the H200).
-    constexpr int G = 16;
+    // single loads waits for each). Element (c, k) of L is D[c + k ld] (lower) or
+    // D[k + c ld] (upper), read along D's columns either way; element k of vector v is
+    // A[v + k ld] or A[k + v ld], read along the matrix's columns.
     for (int t0 = 0; t0 < N * N; t0 += G * 256) {
         T x[G];
 #pragma unroll
         for (int g = 0; g < G; ++g) {
             const int t = t0 + g * 256 + threadIdx.x, c = t % N, k = t / N;
-            x[g] = (c < n && k < n) ? W[c + (i64)k * j.wld] : zero_of<T>();
+            x[g] = zero_of<T>();
+            if (c < n && k < n) x[g] = D[c + (i64)k * j.ld];
         }
 #pragma unroll
-        for (int g = 0; g < G; ++g) X[t0 + g * 256 + threadIdx.x] = x[g];
+        for (int g = 0; g < G; ++g) {
+            const int t = t0 + g * 256 + threadIdx.x, c = t % N, k = t / N;
+            // Upper: the loop read D[c + k ld] = element (k, c) of L; stored transposed.
+            if (lower) L[k * LP + c] = x[g];
+            else L[c * LP + k] = x[g];
+        }
     }
-    // Element k of vector v is at A[v + k ld] (lower) or A[k + v ld] (upper); the loops run
-    // along the matrix's columns.
     for (int t0 = 0; t0 < N * VB; t0 += G * 256) {
         T x[G];
 #pragma unroll
@@ -1314,36 +1242,49 @@ __device__ void trmul(const Sol& j) {
         }
     }
     __syncthreads();
-    const int tv = threadIdx.x & 15, tc = threadIdx.x >> 4;
-    T acc[4][8];
+    if (threadIdx.x < N) rd[threadIdx.x] = threadIdx.x < n ? real_of<T>(1.0) / L[threadIdx.x * (LP + 1)] : zero_of<T>();
+    __syncthreads();
+    const int tv = threadIdx.x & 63, tg = threadIdx.x >> 6;
+    for (int jb = 0; jb < n; jb += 16) {
+        const int je = min(jb + 16, n);
+        if (threadIdx.x < VB) {
+            T x[16];
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+            for (int q = 0; q < 16; ++q) x[q] = jb + q < je ? V[(jb + q) * VP + tv] : zero_of<T>();
 #pragma unroll
-        for (int q = 0; q < 8; ++q) acc[i][q] = zero_of<T>();
-#pragma unroll 4
-    for (int k = 0; k < n; ++k) {
-        T av[4], xv[8];
+            for (int k = 0; k < 16; ++k) {
+                x[k] *= rd[min(jb + k, N - 1)];
 #pragma unroll
-        for (int i = 0; i < 4; ++i) av[i] = V[k * VP + tv + 16 * i];
+                for (int q = k + 1; q < 16; ++q) x[q] -= x[k] * L[(jb + k) * LP + min(jb + q, N - 1)];
+            }
 #pragma unroll
-        for (int q = 0; q < 8; ++q) xv[q] = X[k * N + tc + 16 * q];
+            for (int q = 0; q < 16; ++q)
+                if (jb + q < je) V[(jb + q) * VP + tv] = x[q];
+        }
+        __syncthreads();
+        if (je < n) {
+            T x[16];
 #pragma unroll
-        for (int i = 0; i < 4; ++i)
+            for (int k = 0; k < 16; ++k) x[k] = jb + k < je ? V[(jb + k) * VP + tv] : zero_of<T>();
+            for (int c = je + tg; c < n; c += 4) {
+                T acc = V[c * VP + tv];
 #pragma unroll
-            for (int q = 0; q < 8; ++q) acc[i][q] += av[i] * xv[q];
+                for (int k = 0; k < 16; ++k) acc -= x[k] * L[min(jb + k, N - 1) * LP + c];
+                V[c * VP + tv] = acc;
+            }
+        }
+        __syncthreads();
     }
-    __syncthreads();
+    for (int t0 = 0; t0 < N * VB; t0 += G * 256) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int q = 0; q < 8; ++q) V[(tc + 16 * q) * VP + tv + 16 * i] = acc[i][q];
-    __syncthreads();
-    for (int t = threadIdx.x; t < N * VB; t += blockDim.x) {
-        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
-        const i64 g = v0 + v;
-        if (g < m && k < n) {
-            if (lower) A[g + (i64)k * j.ld] = V[k * VP + v];
-            else A[k + g * j.ld] = V[k * VP + v];
+        for (int g = 0; g < G; ++g) {
+            const int t = t0 + g * 256 + threadIdx.x;
+            const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+            const i64 gv = v0 + v;
+            if (gv < m && k < n) {
+                if (lower) A[gv + (i64)k * j.ld] = V[k * VP + v];
+                else A[k + gv * j.ld] = V[k * VP + v];
+            }
         }
     }
 }
@@ -1641,8 +1582,8 @@ extern "C" __global__ void __launch_bounds__(256) sol_cholp8_c(Sol j) { cholp<fl
 // panel beside them as one product with the inverse.
 extern "C" __global__ void __launch_bounds__(256) sol_cholx_s(Sol j) { cholp<float, 8, true>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholx_d(Sol j) { cholp<double, 8, true>(j); }
-extern "C" __global__ void __launch_bounds__(256) sol_trmul_s(Sol j) { trmul<float>(j); }
-extern "C" __global__ void __launch_bounds__(256) sol_trmul_d(Sol j) { trmul<double>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_trsolve_s(Sol j) { trsolve<float>(j); }
+extern "C" __global__ void __launch_bounds__(256) sol_trsolve_d(Sol j) { trsolve<double>(j); }
 // Whole LU of 65 .. 128 for real types (complex stops at 64): one block per matrix.
 // Four threads per row (512): on the H100, 1000 double 128 x 128 took 1.21 ms against 1.39-1.45
 // with two (half the code per thread: fewer instruction-cache misses) and 1.22 with eight.

@@ -2,7 +2,7 @@
 //! run on the executor's block steps.
 
 use super::plan::{
-    lu_regs_fit, lu_whole, CHOL_INVERSE_LEAF, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUNK,
+    lu_regs_fit, lu_whole, CHOL_BLOCK_LEAF, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUNK,
 };
 use super::program::SolverStep as Step;
 use super::DevInts;
@@ -39,8 +39,8 @@ struct Sol {
     smem_rows: i32,
     aux: i32,
     pad: i32,
-    /// getri's block of L (the Cholesky leaves' inverse): its first element for entry e0,
-    /// leading dimension, entry distance.
+    /// getri's block of L (`trsolve`: the factor, in the matrix): its first element for
+    /// entry e0, leading dimension, entry distance.
     w: u64,
     wld: i64,
     wes: i64,
@@ -345,17 +345,16 @@ pub(crate) fn launch<T: Scalar>(
                 &mut prm,
             )
         }
-        Step::CholInverse {
+        Step::CholLeaf {
             lower,
             n,
             a,
             k0,
-            x,
             upd,
         } => {
-            if T::COMPLEX || n > CHOL_INVERSE_LEAF {
+            if T::COMPLEX || n > CHOL_BLOCK_LEAF {
                 return Err(Error::Unsupported(format!(
-                    "an inverted Cholesky leaf of order {n} for {tag}"
+                    "a blocked Cholesky leaf of order {n} for {tag}"
                 )));
             }
             j.a = at(a);
@@ -363,52 +362,47 @@ pub(crate) fn launch<T: Scalar>(
             j.cols = n as i64;
             j.k0 = k0 as i32;
             j.lower = lower as i32;
-            let (xb, xes) = bases.of(x.sp);
-            (j.w, j.wld, j.wes) = (xb + x.off as u64 * elem, x.ld as i64, xes);
             if let Some(u) = upd {
                 let (ub, ues) = bases.of(u.sp);
                 (j.u, j.uld, j.ues) = (ub + u.off as u64 * elem, u.ld as i64, ues);
             }
-            // The factor goes through shared memory (leading dimension 129) to be inverted.
-            let smem = CHOL_INVERSE_LEAF * (CHOL_INVERSE_LEAF + 1) * elem as usize;
             let mut prm = [param(&j)];
-            s.launch_with(
+            s.launch(
                 &SOLVER,
                 &format!("sol_cholx_{tag}"),
-                (ne as u32, 1, 1),
-                (256, smem as u32),
-                false,
+                ne as u32,
+                256,
                 &mut prm,
             )
         }
-        Step::PanelByInverse {
+        Step::PanelSolve {
             lower,
             rows,
             n,
             a,
-            x,
+            l,
         } => {
             if rows == 0 || n == 0 {
                 return Ok(());
             }
-            if T::COMPLEX || n > CHOL_INVERSE_LEAF {
+            if T::COMPLEX || n > CHOL_BLOCK_LEAF || a.sp != l.sp || a.ld != l.ld {
                 return Err(Error::Unsupported(format!(
-                    "a panel times an inverted Cholesky leaf of order {n} for {tag}"
+                    "a blocked Cholesky panel of order {n} for {tag}"
                 )));
             }
             j.a = at(a);
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, n as i64);
             j.lower = lower as i32;
-            let (xb, xes) = bases.of(x.sp);
-            (j.w, j.wld, j.wes) = (xb + x.off as u64 * elem, x.ld as i64, xes);
-            // The inverse and 64 vectors (leading dimension 65) in shared memory.
-            let leaf = CHOL_INVERSE_LEAF;
-            let smem = (leaf * leaf + leaf * 65) * elem as usize;
+            j.w = at(l);
+            // The factor (leading dimension 129), 64 vectors (65) and the diagonal's
+            // reciprocals in shared memory.
+            let leaf = CHOL_BLOCK_LEAF;
+            let smem = (leaf * (leaf + 1) + leaf * 65 + leaf) * elem as usize;
             let mut prm = [param(&j)];
             s.launch_with(
                 &SOLVER,
-                &format!("sol_trmul_{tag}"),
+                &format!("sol_trsolve_{tag}"),
                 (rows.div_ceil(64) as u32, ne as u32, 1),
                 (256, smem as u32),
                 false,

@@ -15,14 +15,10 @@ pub(crate) fn exec<T: Scalar>(
     hi: &mut HostInts,
     e: usize,
 ) -> Result<(), Error> {
-    if let Step::CholInverse { x, .. } | Step::PanelByInverse { x, .. } = *s {
-        let ws = spaces.take(x.sp)?;
-        let r = if matches!(s, Step::CholInverse { .. }) {
-            chol_inverse(&mut *spaces.c, ws, s, &mut hi.info[e])
-        } else {
-            panel_by_inverse(&mut *spaces.c, ws, s)
-        };
-        spaces.put(x.sp, ws);
+    if let Step::CholLeaf { upd: Some(u), .. } = *s {
+        let ws = spaces.take(u.sp)?;
+        let r = chol_updated(&mut *spaces.c, ws, s, &mut hi.info[e]);
+        spaces.put(u.sp, ws);
         return r;
     }
     if let Step::TakeLower { rows, cols, a, w } = *s {
@@ -164,7 +160,10 @@ pub(crate) fn exec<T: Scalar>(
         }
         Step::TakeLower { .. } => {}
         Step::Chol { lower, n, a, k0 } => chol_leaf(c, (lower, n, a, k0), &mut hi.info[e])?,
-        Step::CholInverse { .. } | Step::PanelByInverse { .. } => {}
+        Step::CholLeaf {
+            lower, n, a, k0, ..
+        } => chol_leaf(c, (lower, n, a, k0), &mut hi.info[e])?,
+        Step::PanelSolve { .. } => panel_solve(c, s)?,
     }
     Ok(())
 }
@@ -260,21 +259,19 @@ fn chol_leaf<T: Scalar>(
     Ok(())
 }
 
-/// The blocked Cholesky's leaf on the host (real types): its update added, the factor, and
-/// the inverse of `L` (of `Uᵀ`) into `w` at `x`, lower with zeros above.
-fn chol_inverse<T: Scalar>(
+/// The blocked Cholesky's leaf on the host with its update square (in `w`) added first.
+fn chol_updated<T: Scalar>(
     c: &mut [T],
     w: &mut [T],
     st: &Step,
     info: &mut i32,
 ) -> Result<(), Error> {
-    let Step::CholInverse {
+    let Step::CholLeaf {
         lower,
         n,
         a,
         k0,
-        x,
-        upd,
+        upd: Some(u),
     } = *st
     else {
         return Ok(());
@@ -283,12 +280,13 @@ fn chol_inverse<T: Scalar>(
         return Ok(());
     }
     let last = |m: crate::exec::program::M| m.off + (n - 1) * (m.ld + 1);
-    if last(a) >= c.len() || last(x) >= w.len() || upd.is_some_and(|u| last(u) >= w.len()) {
+    if last(a) >= c.len() || last(u) >= w.len() {
         return Err(Error::InvalidValue(
-            "a Cholesky leaf or its inverse lies outside its space".into(),
+            "a Cholesky leaf or its update lies outside its space".into(),
         ));
     }
-    // Element (r, k) of L as stored: the lower triangle, or the upper one transposed.
+    // Element (r, k) of L as stored: the lower triangle, or the upper one transposed (real
+    // types: no conjugate).
     let at = |r: usize, k: usize| {
         if lower {
             a.off + r + k * a.ld
@@ -296,43 +294,23 @@ fn chol_inverse<T: Scalar>(
             a.off + k + r * a.ld
         }
     };
-    if let Some(u) = upd {
-        for k in 0..n {
-            for r in k..n {
-                c[at(r, k)] = c[at(r, k)] + w[u.off + r + k * u.ld];
-            }
+    for k in 0..n {
+        for r in k..n {
+            c[at(r, k)] = c[at(r, k)] + w[u.off + r + k * u.ld];
         }
     }
-    chol_leaf(c, (lower, n, a, k0), info)?;
-    if *info != 0 {
-        return Ok(());
-    }
-    for j in 0..n {
-        for r in 0..n {
-            let v = if r < j {
-                T::zero()
-            } else {
-                let mut s = if r == j { T::one() } else { T::zero() };
-                for t in j..r {
-                    s = s - c[at(r, t)] * w[x.off + t + j * x.ld];
-                }
-                s.div_by(c[at(r, r)].divisor())
-            };
-            w[x.off + r + j * x.ld] = v;
-        }
-    }
-    Ok(())
+    chol_leaf(c, (lower, n, a, k0), info)
 }
 
-/// `PanelByInverse` on the host: each vector (a row of the lower panel, a column of the upper
-/// one) `v` becomes `v xᵀ`.
-fn panel_by_inverse<T: Scalar>(c: &mut [T], w: &[T], st: &Step) -> Result<(), Error> {
-    let Step::PanelByInverse {
+/// `PanelSolve` on the host: each vector (a row of the lower panel, a column of the upper
+/// one) `v` becomes `v L⁻ᵀ`, `L` the leaf's factor (`Uᵀ` for upper).
+fn panel_solve<T: Scalar>(c: &mut [T], st: &Step) -> Result<(), Error> {
+    let Step::PanelSolve {
         lower,
         rows,
         n,
         a,
-        x,
+        l,
     } = *st
     else {
         return Ok(());
@@ -341,24 +319,31 @@ fn panel_by_inverse<T: Scalar>(c: &mut [T], w: &[T], st: &Step) -> Result<(), Er
         return Ok(());
     }
     let (vs, es) = if lower { (1, a.ld) } else { (a.ld, 1) };
-    if a.off + (rows - 1) * vs + (n - 1) * es >= c.len() || x.off + (n - 1) * (x.ld + 1) >= w.len()
+    if a.off + (rows - 1) * vs + (n - 1) * es >= c.len() || l.off + (n - 1) * (l.ld + 1) >= c.len()
     {
         return Err(Error::InvalidValue(
-            "a Cholesky panel or its leaf's inverse lies outside its space".into(),
+            "a Cholesky panel or its leaf lies outside its matrix".into(),
         ));
     }
-    let mut out = vec![T::zero(); n];
+    // L(r, k), r ≥ k, copied out of the matrix first (real types: no conjugate).
+    let mut f = vec![T::zero(); n * n];
+    for k in 0..n {
+        for r in k..n {
+            f[r + k * n] = if lower {
+                c[l.off + r + k * l.ld]
+            } else {
+                c[l.off + k + r * l.ld]
+            };
+        }
+    }
     for v in 0..rows {
         let base = a.off + v * vs;
-        for (q, o) in out.iter_mut().enumerate() {
-            let mut s = T::zero();
-            for k in 0..=q {
-                s = s + c[base + k * es] * w[x.off + q + k * x.ld];
+        for k in 0..n {
+            let x = c[base + k * es].div_by(f[k + k * n].divisor());
+            c[base + k * es] = x;
+            for q in k + 1..n {
+                c[base + q * es] = c[base + q * es] - x * f[q + k * n];
             }
-            *o = s;
-        }
-        for (q, o) in out.iter().enumerate() {
-            c[base + q * es] = *o;
         }
     }
     Ok(())

@@ -43,9 +43,9 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
     m <= lu_small(complex) && n <= lu_small(complex)
 }
 
-/// Order of the blocked Cholesky's inverted leaves for real types (mirrors `N` of `cholx` and
-/// `trmul` in solver.cu).
-pub(crate) const CHOL_INVERSE_LEAF: usize = 128;
+/// Order of the blocked Cholesky's leaves for real types (mirrors `N` of `cholx` and
+/// `trsolve` in solver.cu).
+pub(crate) const CHOL_BLOCK_LEAF: usize = 128;
 
 /// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
 pub(crate) const PANEL: usize = 64;
@@ -113,12 +113,12 @@ pub(crate) struct SolverParams {
     /// triangles.
     pub chol_ahead_min: usize,
     pub chol_nb: usize,
-    /// The same for real types with inverted leaves (`CHOL_INVERSE_LEAF` columns factored and
-    /// inverted in one step, the panel beside them one product with the inverse): fewest
-    /// order and block width. Off (`chol_inverse` false), every type takes the values above.
-    pub chol_inverse: bool,
-    pub chol_inverse_min: usize,
-    pub chol_inverse_nb: usize,
+    /// The same for real types with leaves of one step (`CHOL_BLOCK_LEAF` columns factored in
+    /// one step, the panel beside them solved in one): fewest order and block width. Off
+    /// (`chol_leaves` false), every type takes the values above.
+    pub chol_leaves: bool,
+    pub chol_leaves_min: usize,
+    pub chol_leaves_nb: usize,
     /// Bytes of E the blocked Cholesky's trailing updates keep their diagonal blocks in: as
     /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
     /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
@@ -171,9 +171,9 @@ impl SolverParams {
             herk_nb_max: 256,
             chol_ahead_min: tune(2, 8192),
             chol_nb: tune(3, 1024),
-            chol_inverse: true,
-            chol_inverse_min: tune(0, 4096),
-            chol_inverse_nb: tune(1, 512),
+            chol_leaves: true,
+            chol_leaves_min: tune(0, 4096),
+            chol_leaves_nb: tune(1, 512),
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
             getri_budget: 4 << 20,
@@ -187,9 +187,9 @@ impl SolverParams {
         (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
     }
 
-    /// Whether a Cholesky of order `n` (real types) runs blocked with inverted leaves.
-    pub(crate) fn chol_inverted(&self, n: usize) -> bool {
-        self.chol_inverse && n >= self.chol_inverse_min.max(2 * self.chol_inverse_nb)
+    /// Whether a Cholesky of order `n` (real types) runs blocked with leaves of one step.
+    pub(crate) fn chol_in_leaves(&self, n: usize) -> bool {
+        self.chol_leaves && n >= self.chol_leaves_min.max(2 * self.chol_leaves_nb)
     }
 
     /// The trailing updates' diagonal blocks for updates of order up to `n` (elements of
@@ -324,11 +324,11 @@ pub(crate) struct SolverPlan {
     pub wnb: usize,
     /// potri's triangular products: rows (columns) of a chunk through E's temporary.
     pub tchunk: usize,
-    /// The blocked Cholesky's block width (0: the recursion) and the order of its inverted
-    /// leaves (0: the recursion and trsm for its block columns; their inverse and update
-    /// square at E's start).
+    /// The blocked Cholesky's block width (0: the recursion) and the order of its leaves of
+    /// one step (0: the recursion and trsm for its block columns; their update square at E's
+    /// start).
     pub cnb: usize,
-    pub xleaf: usize,
+    pub cleaf: usize,
     /// potri's in-place products: order of their leaves (a triangle expanded into E and
     /// multiplied as a whole; fewer, larger steps than leaves of 32).
     pub pleaf: usize,
@@ -467,8 +467,8 @@ impl SolverShape {
             }
             Kind::Potri => (0, 0),
             _ if self.whole_lu() => (0, 0),
-            // Inverted leaves: no triangular solves.
-            Kind::Potrf if self.chol_inverted() => (0, 0),
+            // Leaves of one step: no triangular solves.
+            Kind::Potrf if self.chol_in_leaves() => (0, 0),
             // The blocked Cholesky's panel solves (its diagonal blocks' solves are smaller).
             Kind::Potrf if self.chol_nb().is_some() => {
                 let nb = self.chol_nb().unwrap_or(0);
@@ -504,17 +504,17 @@ impl SolverShape {
 
     /// The blocked Cholesky's block width, if it runs.
     fn chol_nb(&self) -> Option<usize> {
-        if self.chol_inverted() {
-            return Some(self.params.chol_inverse_nb);
+        if self.chol_in_leaves() {
+            return Some(self.params.chol_leaves_nb);
         }
         (self.kind == Kind::Potrf)
             .then(|| self.params.chol_ahead(self.m))
             .flatten()
     }
 
-    /// The blocked Cholesky with inverted leaves runs (real types).
-    fn chol_inverted(&self) -> bool {
-        self.kind == Kind::Potrf && !self.complex && self.params.chol_inverted(self.m)
+    /// The blocked Cholesky with leaves of one step runs (real types).
+    fn chol_in_leaves(&self) -> bool {
+        self.kind == Kind::Potrf && !self.complex && self.params.chol_in_leaves(self.m)
     }
 
     /// Order of Cholesky's largest rank-k update of a diagonal block's recursion (the whole
@@ -525,7 +525,7 @@ impl SolverShape {
             return if self.m > INV_NB { split(self.m) } else { 0 };
         }
         let n = self.chol_nb().unwrap_or(self.m);
-        if self.kind == Kind::Potrf && !self.chol_inverted() && n > chol_leaf(self.elem) {
+        if self.kind == Kind::Potrf && !self.chol_in_leaves() && n > chol_leaf(self.elem) {
             n - split(n)
         } else {
             0
@@ -630,8 +630,8 @@ impl SolverShape {
             e_trail: 0,
             wnb: self.getri_nb(&p3),
             cnb: self.chol_nb().unwrap_or(0),
-            xleaf: if self.chol_inverted() {
-                CHOL_INVERSE_LEAF
+            cleaf: if self.chol_in_leaves() {
+                CHOL_BLOCK_LEAF
             } else {
                 0
             },
@@ -666,8 +666,8 @@ impl SolverShape {
             Kind::Getri => (self.m * p.wnb).max(INV_NB * INV_NB),
             // potri: a leaf triangle expanded, then its product or a chunk passing through.
             Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
-            // The blocked Cholesky's leaf inverse and update square.
-            Kind::Potrf => 2 * p.xleaf * p.xleaf,
+            // The blocked Cholesky's leaf update square.
+            Kind::Potrf => p.cleaf * p.cleaf,
             _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
@@ -857,10 +857,10 @@ impl SolverShape {
                 self.lay_out_e(&mut p);
                 continue;
             }
-            if p.xleaf > 0 {
-                // No room for the inverted leaves: the recursion and trsm instead.
+            if p.cleaf > 0 {
+                // No room for the leaves' update square: the recursion and trsm instead.
                 let params = SolverParams {
-                    chol_inverse: false,
+                    chol_leaves: false,
                     ..self.params
                 };
                 return SolverShape { params, ..*self }.fitted(cap);

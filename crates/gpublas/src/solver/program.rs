@@ -13,13 +13,11 @@
 //! diagonal factors (that recursion) and panel solves on the side lane, each block's rank-nb
 //! update of the rest of the trailing matrix on the main lane, so the recursion's result rows
 //! (R of the whole half) give way to chunks and a call stays within about 4 MiB. For real
-//! types (from `chol_inverse_min`) the block columns are leaves of 128 instead: each one
-//! factored and inverted in one step, the panel beside it one product with the inverse, so a
-//! block column is four steps per leaf rather than a recursion of small products.
+//! types (from `chol_leaves_min`) the block columns are leaves of 128 instead: each one
+//! factored in one step and the panel beside it solved in one step, so a block column is at
+//! most four steps per leaf rather than a recursion of small products.
 
-use super::plan::{
-    chol_leaf, lu_whole, split, split_by, SolverPlan, CHOL_INVERSE_LEAF, LEAF, PANEL,
-};
+use super::plan::{chol_leaf, lu_whole, split, split_by, SolverPlan, CHOL_BLOCK_LEAF, LEAF, PANEL};
 use super::Kind;
 use crate::blas3::program::{rank_k_steps, RankK};
 use crate::blas3::tri::{trsm_steps, Inverses, TrsmBlocks};
@@ -61,25 +59,24 @@ pub(crate) enum SolverStep {
     },
     /// A leaf of the blocked Cholesky (real types): `upd` (a square of order `n`, if any: the
     /// block's update by the panels before it) added to the diagonal block of order `n` (at
-    /// most `CHOL_INVERSE_LEAF`) at `a`, the matrix's column `k0`, the block factored (info as
-    /// `Chol`), and the inverse of its `L` (of `Uᵀ`, upper; lower, zeros above) written to `x`.
-    CholInverse {
+    /// most `CHOL_BLOCK_LEAF`) at `a`, the matrix's column `k0`, and the block factored (info
+    /// as `Chol`).
+    CholLeaf {
         lower: bool,
         n: usize,
         a: M,
         k0: usize,
-        x: M,
         upd: Option<M>,
     },
-    /// The panel beside such a leaf solved as a product with its inverse `x`, in place: the
-    /// `rows × n` block at `a` becomes `a xᵀ` (lower: `L21`), or the `n × rows` block `x a`
-    /// (upper: `U12`).
-    PanelByInverse {
+    /// The panel beside such a leaf solved in place with its factor (`l`, order `n`): the
+    /// `rows × n` block at `a` becomes `a L⁻ᵀ` (lower: `L21`), or the `n × rows` block
+    /// `U⁻ᵀ a` (upper: `U12`).
+    PanelSolve {
         lower: bool,
         rows: usize,
         n: usize,
         a: M,
-        x: M,
+        l: M,
     },
     /// The start: info 0 for every entry, the panel's exchange records cleared.
     Init,
@@ -678,14 +675,12 @@ impl Builder<'_> {
 
     /// The block column (row, upper) of `nc` columns at `c0` of the blocked Cholesky of order
     /// `n` for real types, its update by the blocks before it done: leaves of
-    /// `CHOL_INVERSE_LEAF` columns, each updated by the leaves before it in this block (its
-    /// diagonal block's part as a product into E that the leaf's factor adds), factored and
-    /// inverted in one step, and the rows below it (columns right) multiplied by that inverse.
-    /// E holds the inverse and the update square at its start.
+    /// `CHOL_BLOCK_LEAF` columns, each updated by the leaves before it in this block (its
+    /// diagonal block's part as a product into E that the leaf's factor adds), factored in one
+    /// step, and the rows below it (columns right) solved with it in one step.
     fn chol_column(&mut self, lower: bool, c0: usize, nc: usize, n: usize) {
-        let leaf = CHOL_INVERSE_LEAF;
-        let x = mat(Space::E, 0, leaf, 0);
-        let u = mat(Space::E, leaf * leaf, leaf, 0);
+        let leaf = CHOL_BLOCK_LEAF;
+        let u = mat(Space::E, 0, leaf, 0);
         let mut s = c0;
         while s < c0 + nc {
             let ns = leaf.min(c0 + nc - s);
@@ -734,16 +729,16 @@ impl Builder<'_> {
                 }
                 u
             });
-            self.v.push(Step::Family(SolverStep::CholInverse {
+            let l = at(self.c, s, s);
+            self.v.push(Step::Family(SolverStep::CholLeaf {
                 lower,
                 n: ns,
-                a: at(self.c, s, s),
+                a: l,
                 k0: s,
-                x,
                 upd,
             }));
             if below > 0 {
-                self.v.push(Step::Family(SolverStep::PanelByInverse {
+                self.v.push(Step::Family(SolverStep::PanelSolve {
                     lower,
                     rows: below,
                     n: ns,
@@ -752,7 +747,7 @@ impl Builder<'_> {
                     } else {
                         at(self.c, s, s + ns)
                     },
-                    x,
+                    l,
                 }));
             }
             s += ns;
@@ -784,11 +779,11 @@ impl Builder<'_> {
     fn chol_ahead<T: Scalar>(&mut self, lower: bool, n: usize, nb: usize) {
         let trail = (self.p.e_trail, self.p.tnb, self.p.teblocks);
         let h = hop::<T>();
-        // Real types with room for the leaves' inverse: leaves inverted in one step each
+        // Real types with room for the leaves' update square: leaves of one step each
         // (`chol_column`); otherwise the recursion and trsm.
-        let inverse = self.p.xleaf > 0 && !T::COMPLEX;
+        let leaves = self.p.cleaf > 0 && !T::COMPLEX;
         let column = |b: &mut Self, c0: usize, nc: usize| {
-            if inverse {
+            if leaves {
                 b.chol_column(lower, c0, nc, n);
             } else {
                 b.chol_panel::<T>(lower, c0, nc, n);

@@ -114,11 +114,17 @@ pub(crate) struct SolverParams {
     pub chol_ahead_min: usize,
     pub chol_nb: usize,
     /// The same for real types with leaves of one step (`CHOL_BLOCK_LEAF` columns factored in
-    /// one step, the panel beside them solved in one): fewest order and block width. Off
-    /// (`chol_leaves` false), every type takes the values above.
+    /// one step, the panel beside them solved in one): fewest order, block width from
+    /// `chol_leaves_wide_from` on and below it. Off (`chol_leaves` false), every type takes the
+    /// values above. H200, f64 lower, ms (blocks of 256 / 512 / 1024; the values above): 2048
+    /// 1.50 / 1.56 / 1.64 (recursion 1.87); 4096 3.42 / 3.49 / 3.71 (6.37); 8192 10.24 / 9.89 /
+    /// 10.02 (11.53); 16384 49.66 / 45.17 / 42.31 (43.96); upper 8192 10.62 / 10.25 / 10.44
+    /// (13.45).
     pub chol_leaves: bool,
     pub chol_leaves_min: usize,
     pub chol_leaves_nb: usize,
+    pub chol_leaves_nb_small: usize,
+    pub chol_leaves_wide_from: usize,
     /// Bytes of E the blocked Cholesky's trailing updates keep their diagonal blocks in: as
     /// many blocks as fit, of the largest power-of-two order (at most `herk_nb_max`) for which
     /// all of them fit at once (fewer, larger launches). 1, 2 and 4 MiB were within 1 % at
@@ -135,14 +141,6 @@ pub(crate) struct SolverParams {
     /// and the order of their products' leaves.
     pub potri_chunk: usize,
     pub product_leaf: usize,
-}
-
-/// TEMPORARY tuning hook (removed before submission): `GPUBLAS_TUNE_CHOL=min,nb`.
-fn tune(i: usize, default: usize) -> usize {
-    std::env::var("GPUBLAS_TUNE_CHOL")
-        .ok()
-        .and_then(|v| v.split(',').nth(i).and_then(|x| x.trim().parse().ok()))
-        .unwrap_or(default)
 }
 
 impl Default for SolverParams {
@@ -169,11 +167,13 @@ impl SolverParams {
             engine_budget: 4 << 20,
             herk_nb_min: 64,
             herk_nb_max: 256,
-            chol_ahead_min: tune(2, 8192),
-            chol_nb: tune(3, 1024),
+            chol_ahead_min: 8192,
+            chol_nb: 1024,
             chol_leaves: true,
-            chol_leaves_min: tune(0, 4096),
-            chol_leaves_nb: tune(1, 512),
+            chol_leaves_min: 2048,
+            chol_leaves_nb: 1024,
+            chol_leaves_nb_small: 256,
+            chol_leaves_wide_from: 8192,
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
             getri_budget: 4 << 20,
@@ -187,9 +187,15 @@ impl SolverParams {
         (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
     }
 
-    /// Whether a Cholesky of order `n` (real types) runs blocked with leaves of one step.
-    pub(crate) fn chol_in_leaves(&self, n: usize) -> bool {
-        self.chol_leaves && n >= self.chol_leaves_min.max(2 * self.chol_leaves_nb)
+    /// The block width of the blocked Cholesky with leaves of one step of order `n` (real
+    /// types), or `None` where it does not run.
+    pub(crate) fn chol_leaves_blocks(&self, n: usize) -> Option<usize> {
+        let nb = if n >= self.chol_leaves_wide_from {
+            self.chol_leaves_nb
+        } else {
+            self.chol_leaves_nb_small
+        };
+        (self.chol_leaves && n >= self.chol_leaves_min.max(2 * nb)).then_some(nb)
     }
 
     /// The trailing updates' diagonal blocks for updates of order up to `n` (elements of
@@ -505,7 +511,7 @@ impl SolverShape {
     /// The blocked Cholesky's block width, if it runs.
     fn chol_nb(&self) -> Option<usize> {
         if self.chol_in_leaves() {
-            return Some(self.params.chol_leaves_nb);
+            return self.params.chol_leaves_blocks(self.m);
         }
         (self.kind == Kind::Potrf)
             .then(|| self.params.chol_ahead(self.m))
@@ -514,7 +520,9 @@ impl SolverShape {
 
     /// The blocked Cholesky with leaves of one step runs (real types).
     fn chol_in_leaves(&self) -> bool {
-        self.kind == Kind::Potrf && !self.complex && self.params.chol_in_leaves(self.m)
+        self.kind == Kind::Potrf
+            && !self.complex
+            && self.params.chol_leaves_blocks(self.m).is_some()
     }
 
     /// Order of Cholesky's largest rank-k update of a diagonal block's recursion (the whole
@@ -995,6 +1003,31 @@ mod tests {
         }
     }
 
+    /// The blocked Cholesky's leaves of one step need their update square in E: a workspace
+    /// without room for it falls back to the recursion and trsm (reduced, not refused), and
+    /// complex types never take them.
+    #[test]
+    fn potrf_leaves_fall_back_without_their_square() {
+        let s = f64_on_h100(Kind::Potrf, 8192);
+        let full = s.full();
+        assert_eq!(full.cleaf, CHOL_BLOCK_LEAF);
+        assert!(full.cnb > 0);
+        let square = CHOL_BLOCK_LEAF * CHOL_BLOCK_LEAF * 8;
+        let own = full.own_bytes();
+        assert_eq!(s.fitted(own), Some(full));
+        let small = s
+            .fitted(square / 2)
+            .expect("the recursion fits half the square");
+        assert_eq!(small.cleaf, 0);
+        assert!(small.own_bytes() <= square / 2, "{}", small.own_bytes());
+        let complex = SolverShape {
+            complex: true,
+            elem: 16,
+            ..s
+        };
+        assert_eq!(complex.full().cleaf, 0);
+    }
+
     /// getri and potri keep their own parts within 4 MiB (issue 31's bound: cuSOLVER's getrf
     /// and potrf `bufferSize` are under 2 MiB there) at the bench's orders: their solves' leaves
     /// go a group at a time and getri's block of L narrows to fit its budget.
@@ -1032,93 +1065,5 @@ mod tests {
         let p = s.full();
         assert_eq!((p.p3.entries, p.p3.rlen), (100, whole.p3.rlen));
         assert!(p.own_bytes() > s.params.batch_fit, "{}", p.own_bytes());
-    }
-}
-
-#[cfg(test)]
-mod stepdump {
-    use super::*;
-    use crate::exec::program::Step;
-    #[test]
-    fn dump_potrf() {
-        for n in [4096usize, 8192, 16384] {
-            let s = SolverShape {
-                kind: Kind::Potrf,
-                m: n,
-                n,
-                batch: 1,
-                list: false,
-                elem: 8,
-                complex: false,
-                piv_host: false,
-                info_host: false,
-                sms: 132,
-                params: SolverParams::auto(),
-                interchanges_only: false,
-            };
-            let p = s.full();
-            let g = crate::solver::program::Prog {
-                kind: Kind::Potrf,
-                op: crate::Op::N,
-                uplo: crate::Uplo::Lower,
-                m: n,
-                n,
-                ld_factors: n,
-                ld_written: n,
-                interchanges_only: false,
-            };
-            let v = crate::solver::program::build::<f64>(&g, &p);
-            let mut counts = std::collections::BTreeMap::new();
-            let mut side = false;
-            let mut side_n = 0;
-            let mut main_n = 0;
-            for st in &v {
-                let k = format!("{:?}", st);
-                let k = k
-                    .split(|c: char| !c.is_alphanumeric())
-                    .next()
-                    .unwrap()
-                    .to_string();
-                let k = if let Step::Family(f) = st {
-                    format!(
-                        "F:{}",
-                        format!("{:?}", f)
-                            .split(|c: char| !c.is_alphanumeric())
-                            .next()
-                            .unwrap()
-                    )
-                } else {
-                    k
-                };
-                match st {
-                    Step::Fork => side = true,
-                    Step::Back => side = false,
-                    _ => {
-                        if side {
-                            side_n += 1
-                        } else {
-                            main_n += 1
-                        }
-                    }
-                }
-                *counts.entry(k).or_insert(0) += 1;
-            }
-            println!(
-                "n={n} total={} side={side_n} main={main_n} {:?}",
-                v.len(),
-                counts
-            );
-            if n == 8192 {
-                let mut f = 0;
-                for st in &v {
-                    if let Step::Fork = st {
-                        f += 1;
-                    }
-                    if f == 3 {
-                        println!("{:?}", st);
-                    }
-                }
-            }
-        }
     }
 }

@@ -1578,8 +1578,8 @@ SOLVER_KERNELS(z, double2, 1)
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_s(Sol j) { cholp<float, 8>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_d(Sol j) { cholp<double, 8>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_c(Sol j) { cholp<float2, 8>(j); }
-// The blocked Cholesky's leaves for real types: factor and inverse in one launch, then the
-// panel beside them as one product with the inverse.
+// The blocked Cholesky's leaves for real types: the factor with its update square added,
+// then the panel beside it solved in place.
 extern "C" __global__ void __launch_bounds__(256) sol_cholx_s(Sol j) { cholp<float, 8, true>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholx_d(Sol j) { cholp<double, 8, true>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_trsolve_s(Sol j) { trsolve<float>(j); }

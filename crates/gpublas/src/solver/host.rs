@@ -205,7 +205,7 @@ fn take_lower<T: Scalar>(
 }
 
 /// Cholesky of the order-`n` diagonal block at `a` (the matrix's column `k0`): the `Chol`
-/// step, and the factor of `CholInverse`; info at the first non-positive pivot.
+/// step, and the factor of `CholLeaf`; info at the first non-positive pivot.
 fn chol_leaf<T: Scalar>(
     c: &mut [T],
     (lower, n, a, k0): (bool, usize, crate::exec::program::M, usize),

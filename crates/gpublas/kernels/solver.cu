@@ -16,9 +16,11 @@
 //          in registers, a column per barrier (batches: more blocks per SM than cholp);
 //   cholp: the same tiles, a block of 16 columns per three barriers, order <= 64 (cholp4) or
 //          <= 128 (cholp8, not for double2);
-//   cholx: cholp's factor of a leaf of order <= 128 (real types) after adding its update by
-//          the panels before it (a product in the workspace);
-//   trsolve: the panel beside such a leaf solved in place, 64 rows per block;
+//   cholx: a leaf of order <= 128 (real types, `chol_leaf`) after adding its update by the
+//          panels before it (a product in the workspace): cholp's tiles in eight warps, the
+//          diagonal blocks in a ninth, the next block's factor beside the rest's update;
+//   trsolve: the panel beside such a leaf solved in place, 64 rows per block in 4 × 8
+//          register tiles;
 //   init:  info = 0 per entry.
 //   getri's: diaginfo (info at the first zero of U's diagonal), take (a block of L moved to
 //          the workspace, zeros left behind), colperm + colgather (the column interchanges as
@@ -1115,7 +1117,7 @@ __device__ __noinline__ int cholp_panel(T (*P)[17], double* rd, int jb, int n) {
 // memory (two buffers alternate), `cholp_panel` factors them, every thread takes its column
 // back and applies the rank-16 update to the rest of its tile. Three barriers per 16 columns
 // instead of one per column.
-template <class T, int R, bool UPD = false>
+template <class T, int R>
 __device__ void cholp(const Sol& j) {
     pdl_enter();
     constexpr int N = 16 * R;
@@ -1138,10 +1140,6 @@ __device__ void cholp(const Sol& j) {
             const int r = tr + 16 * i, k = tk + 16 * q;
             a[i][q] = zero_of<T>();
             if (r < n && k <= r) a[i][q] = lower ? A[r + (i64)k * j.ld] : cj(A[k + (i64)r * j.ld]);
-            // cholx: the block's update by the panels before it, computed as a product.
-            if constexpr (UPD) {
-                if (j.u && r < n && k <= r) a[i][q] += ((const T*)j.u + e * j.ues)[r + (i64)k * j.uld];
-            }
         }
     }
     int fail = -1;
@@ -1186,35 +1184,226 @@ __device__ void cholp(const Sol& j) {
     }
 }
 
+// The 16 × 16 diagonal block of `chol_leaf`'s column block at jb, by one warp (lane l and
+// l + 16 hold row jb + l): rows jb .. jb + 15 of P become L11, rd[t] = 1 / L11(t, t). Per
+// column the lanes publish their unscaled entries to C (shared memory: a store and broadcast
+// loads instead of 30 shuffles and the moves they brought), so the chain per column is the
+// store, a load, the rsqrt, two multiplies and an fma. Returns the first failing column (-1:
+// none). Entries above the diagonal are left as garbage (never read, never stored). Real types.
+template <class T>
+__device__ __noinline__ int chol_leaf_diag(T (*P)[17], T (*C)[16], T* rd, int jb, int n) {
+    const int lane = threadIdx.x & 31, l = lane & 15;
+    T p[16];
+#pragma unroll
+    for (int t = 0; t < 16; ++t) p[t] = P[jb + l][t];
+    int f = -1;
+#pragma unroll
+    for (int t = 0; t < 16; ++t) {
+        if (jb + t >= n) break;
+        if (lane < 16) C[t][l] = p[t];
+        __syncwarp();
+        const T d = C[t][t];
+        T c[16];
+#pragma unroll
+        for (int q = t + 1; q < 16; ++q) c[q] = C[t][q];
+        if (!(d > T(0))) {
+            f = jb + t;
+            break;
+        }
+        const T ri = (T)rsqrt((double)d);
+        const T lv = l == t ? d * ri : p[t] * ri;
+        const T m = lv * ri;
+        p[t] = lv;
+#pragma unroll
+        for (int q = t + 1; q < 16; ++q) p[q] = fms(p[q], m, c[q]);
+        if (lane == t) rd[t] = ri;
+    }
+    if (lane < 16) {
+#pragma unroll
+        for (int t = 0; t < 16; ++t) P[jb + l][t] = p[t];
+    }
+    return f;
+}
+
+// The rows below `chol_leaf`'s diagonal block at jb solved with it, one thread per row.
+template <class T>
+__device__ __noinline__ void chol_leaf_rows(T (*P)[17], const T* rd, int jb, int n) {
+    const int r = jb + 16 + (int)threadIdx.x;
+    if (r >= n) return;
+    T x[16];
+#pragma unroll
+    for (int t = 0; t < 16; ++t) x[t] = P[r][t];
+#pragma unroll
+    for (int t = 0; t < 16; ++t) {
+        x[t] *= rd[t];
+#pragma unroll
+        for (int q = t + 1; q < 16; ++q) x[q] = fms(x[q], x[t], P[jb + q][t]);
+    }
+#pragma unroll
+    for (int t = 0; t < 16; ++t) P[r][t] = x[t];
+}
+
+// A Cholesky leaf of order n <= 128 for real types (the blocked Cholesky's `CholLeaf`), with
+// its update square (j.u, 0: none) added while loading. 8 warps of 16 × 16 threads hold 8 × 8
+// register tiles (rows tr + 16 i, columns tk + 16 q); a ninth warp factors the diagonal blocks
+// (`chol_leaf_diag`). Per block of 16 columns qb: the diagonal block's factor (ninth warp)
+// while the tile warps finish the previous block's update of the columns past qb (the
+// look-ahead); one tile thread per row below solves with the factor (`chol_leaf_rows`); every
+// tile thread takes its column back, updates the next block of columns first and publishes
+// it, so the next diagonal factor can start. The update loops over 16 columns are not
+// unrolled (`cholp`'s fully unrolled code stalled on instruction fetch and spilled). Entries
+// above the diagonal are never stored.
+template <class T>
+__device__ void chol_leaf(const Sol& j) {
+    pdl_enter();
+    constexpr int R = 8;
+    __shared__ T pb[2][16 * R][17];
+    __shared__ __align__(16) T cols[16][16];
+    __shared__ T rd[16];
+    __shared__ int fail_s;
+    const int e = blockIdx.x;
+    if (e >= j.ne) return;
+    int* info = (int*)j.info + e * j.info_s;
+    // Every thread reads the same value: the whole block returns or none does.
+    if (*info != 0) return;
+    T* A = (T*)j.a + e * j.es;
+    const T* U = j.u ? (const T*)j.u + e * j.ues : nullptr;
+    const int n = (int)j.cols;
+    const bool lower = j.lower != 0;
+    const bool tile = threadIdx.x < 256;
+    const int tr = threadIdx.x & 15, tk = (threadIdx.x >> 4) & 15;
+    T a[R][R];
+    if (tile) {
+        // All of A's loads first (they land in the tile itself), then the square's row by row.
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+#pragma unroll
+            for (int q = 0; q <= i; ++q) {
+                const int r = tr + 16 * i, k = tk + 16 * q;
+                a[i][q] = zero_of<T>();
+                if (r < n && k <= r) a[i][q] = lower ? A[r + (i64)k * j.ld] : A[k + (i64)r * j.ld];
+            }
+        }
+        if (U) {
+#pragma unroll
+            for (int i = 0; i < R; ++i) {
+                T y[R];
+#pragma unroll
+                for (int q = 0; q <= i; ++q) {
+                    const int r = tr + 16 * i, k = tk + 16 * q;
+                    y[q] = zero_of<T>();
+                    if (r < n && k <= r) y[q] = U[r + (i64)k * j.uld];
+                }
+#pragma unroll
+                for (int q = 0; q <= i; ++q) a[i][q] += y[q];
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < R; ++i) pb[0][tr + 16 * i][tk] = a[i][0];
+    } else if (threadIdx.x == 256) {
+        fail_s = -1;
+    }
+    int fail = -1;
+#pragma unroll
+    for (int qb = 0; qb < R; ++qb) {
+        const int jb = 16 * qb;
+        if (jb >= n) break;
+        T(*P)[17] = pb[qb & 1];
+        __syncthreads();  // column block qb published
+        if (!tile) {
+            const int f = chol_leaf_diag<T>(P, cols, rd, jb, n);
+            if (threadIdx.x == 256 && f >= 0) fail_s = f;
+        } else if (qb > 0) {
+            // The previous block's update of the columns past this block (the look-ahead).
+            T(*Q)[17] = pb[(qb - 1) & 1];
+#pragma unroll 2
+            for (int t = 0; t < 16; ++t) {
+                T rv[R], kv[R];
+#pragma unroll
+                for (int i = qb + 1; i < R; ++i) {
+                    rv[i] = Q[tr + 16 * i][t];
+                    kv[i] = Q[tk + 16 * i][t];
+                }
+#pragma unroll
+                for (int q = qb + 1; q < R; ++q) {
+#pragma unroll
+                    for (int i = q; i < R; ++i) a[i][q] = fms(a[i][q], rv[i], kv[q]);
+                }
+            }
+        }
+        __syncthreads();  // the diagonal block factored
+        fail = fail_s;
+        if (tile) {
+            if (fail < 0) chol_leaf_rows<T>(P, rd, jb, n);
+            asm volatile("bar.sync 1, 256;" ::: "memory");  // the rows below solved
+#pragma unroll
+            for (int i = qb; i < R; ++i) a[i][qb] = P[tr + 16 * i][tk];
+            if (fail < 0 && qb + 1 < R && jb + 16 < n) {
+                // The next block of columns first, then published for its diagonal factor.
+#pragma unroll 2
+                for (int t = 0; t < 16; ++t) {
+                    T rv[R];
+#pragma unroll
+                    for (int i = qb + 1; i < R; ++i) rv[i] = P[tr + 16 * i][t];
+                    const T kv = P[tk + 16 * (qb + 1)][t];
+#pragma unroll
+                    for (int i = qb + 1; i < R; ++i) a[i][qb + 1] = fms(a[i][qb + 1], rv[i], kv);
+                }
+                T(*N)[17] = pb[(qb + 1) & 1];
+#pragma unroll
+                for (int i = qb + 1; i < R; ++i) N[tr + 16 * i][tk] = a[i][qb + 1];
+            }
+        }
+        if (fail >= 0) break;
+    }
+    if (!tile) return;
+    if (fail >= 0 && threadIdx.x == 0) *info = j.k0 + fail + 1;
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+#pragma unroll
+        for (int q = 0; q <= i; ++q) {
+            const int r = tr + 16 * i, k = tk + 16 * q;
+            if (r < n && k <= r) {
+                if (lower) A[r + (i64)k * j.ld] = a[i][q];
+                else A[k + (i64)r * j.ld] = a[i][q];
+            }
+        }
+    }
+}
+
 // trsolve: the panel beside a factored diagonal block of order n <= 128 solved in place:
 // every vector v (a row of A21, lower; a column of A12, upper) becomes v L⁻ᵀ, L the block's
-// factor (Uᵀ, upper). 64 vectors per block of 256 threads, L and the vectors in shared
-// memory; per 16 columns: 64 threads substitute them (reciprocals of the diagonal
-// precomputed), then all threads subtract them from the later columns. Real types.
+// factor (Uᵀ, upper). 64 vectors per block of 256 threads: the factor's triangle in shared
+// memory, the vectors staged through shared memory (coalesced either way) into 4 × 8 register
+// tiles (vectors tr + 16 i, elements tk + 16 q). Per block of 16 elements: its owners publish
+// it, 64 threads substitute (reciprocals of the diagonal precomputed), every thread takes its
+// elements back and subtracts them from its later ones. Real types.
 template <class T>
 __device__ void trsolve(const Sol& j) {
     pdl_enter();
-    constexpr int N = 128, VB = 64, VP = VB + 1, LP = N + 1, G = 16;
+    constexpr int N = 128, VB = 64, VP = VB + 1, LP = N + 1, G = 16, R = 8, RV = 4;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* L = (T*)smem_raw;  // L[k * LP + c]: element (c, k) of the factor (c >= k)
-    T* V = L + N * LP;    // V[k * VP + v]: element k of vector v
+    T* V = L + N * LP;    // V[k * VP + v]: element k of vector v (loads and stores)
     T* rd = V + N * VP;   // reciprocals of the diagonal
+    // The published element blocks, inside V's space once the tiles are loaded.
+    T(*S)[VB][17] = (T(*)[VB][17])V;
     const int n = (int)j.cols;
     const i64 m = j.rows, v0 = (i64)blockIdx.x * VB;
     const bool lower = j.lower != 0;
     T* A = (T*)j.a + blockIdx.y * j.es;
     const T* D = (const T*)j.w + blockIdx.y * j.es;
-    // Loads in groups of 16 per thread, all in flight before they are stored (a loop of
-    // single loads waits for each). Element (c, k) of L is D[c + k ld] (lower) or
-    // D[k + c ld] (upper), read along D's columns either way; element k of vector v is
-    // A[v + k ld] or A[k + v ld], read along the matrix's columns.
+    // Loads in groups of 16 per thread, all in flight before they are stored. Element (c, k)
+    // of L is D[c + k ld] (lower) or D[k + c ld] (upper), read along D's columns either way
+    // and only in the factor's triangle; element k of vector v is A[v + k ld] or A[k + v ld],
+    // read along the matrix's columns.
     for (int t0 = 0; t0 < N * N; t0 += G * 256) {
         T x[G];
 #pragma unroll
         for (int g = 0; g < G; ++g) {
             const int t = t0 + g * 256 + threadIdx.x, c = t % N, k = t / N;
             x[g] = zero_of<T>();
-            if (c < n && k < n) x[g] = D[c + (i64)k * j.ld];
+            if (c < n && k < n && (lower ? c >= k : c <= k)) x[g] = D[c + (i64)k * j.ld];
         }
 #pragma unroll
         for (int g = 0; g < G; ++g) {
@@ -1243,38 +1432,59 @@ __device__ void trsolve(const Sol& j) {
     }
     __syncthreads();
     if (threadIdx.x < N) rd[threadIdx.x] = threadIdx.x < n ? real_of<T>(1.0) / L[threadIdx.x * (LP + 1)] : zero_of<T>();
-    __syncthreads();
-    const int tv = threadIdx.x & 63, tg = threadIdx.x >> 6;
-    for (int jb = 0; jb < n; jb += 16) {
-        const int je = min(jb + 16, n);
-        if (threadIdx.x < VB) {
-            T x[16];
+    const int tr = threadIdx.x & 15, tk = threadIdx.x >> 4;
+    T x[RV][R];
 #pragma unroll
-            for (int q = 0; q < 16; ++q) x[q] = jb + q < je ? V[(jb + q) * VP + tv] : zero_of<T>();
+    for (int i = 0; i < RV; ++i) {
+#pragma unroll
+        for (int q = 0; q < R; ++q) x[i][q] = V[(tk + 16 * q) * VP + tr + 16 * i];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int qb = 0; qb < R; ++qb) {
+        const int jb = 16 * qb;
+        if (jb >= n) break;
+        T(*P)[17] = S[qb & 1];
+#pragma unroll
+        for (int i = 0; i < RV; ++i) P[tr + 16 * i][tk] = x[i][qb];
+        __syncthreads();
+        if (threadIdx.x < VB) {
+            T y[16];
+#pragma unroll
+            for (int q = 0; q < 16; ++q) y[q] = P[threadIdx.x][q];
 #pragma unroll
             for (int k = 0; k < 16; ++k) {
-                x[k] *= rd[min(jb + k, N - 1)];
+                y[k] *= rd[min(jb + k, N - 1)];
 #pragma unroll
-                for (int q = k + 1; q < 16; ++q) x[q] -= x[k] * L[(jb + k) * LP + min(jb + q, N - 1)];
+                for (int q = k + 1; q < 16; ++q) y[q] = fms(y[q], y[k], L[(jb + k) * LP + min(jb + q, N - 1)]);
             }
 #pragma unroll
-            for (int q = 0; q < 16; ++q)
-                if (jb + q < je) V[(jb + q) * VP + tv] = x[q];
+            for (int q = 0; q < 16; ++q) P[threadIdx.x][q] = y[q];
         }
         __syncthreads();
-        if (je < n) {
-            T x[16];
 #pragma unroll
-            for (int k = 0; k < 16; ++k) x[k] = jb + k < je ? V[(jb + k) * VP + tv] : zero_of<T>();
-            for (int c = je + tg; c < n; c += 4) {
-                T acc = V[c * VP + tv];
+        for (int i = 0; i < RV; ++i) x[i][qb] = P[tr + 16 * i][tk];
+#pragma unroll 2
+        for (int t = 0; t < 16; ++t) {
+            T rv[RV], lv[R];
 #pragma unroll
-                for (int k = 0; k < 16; ++k) acc -= x[k] * L[min(jb + k, N - 1) * LP + c];
-                V[c * VP + tv] = acc;
+            for (int i = 0; i < RV; ++i) rv[i] = P[tr + 16 * i][t];
+#pragma unroll
+            for (int q = qb + 1; q < R; ++q) lv[q] = L[(jb + t) * LP + tk + 16 * q];
+#pragma unroll
+            for (int q = qb + 1; q < R; ++q) {
+#pragma unroll
+                for (int i = 0; i < RV; ++i) x[i][q] = fms(x[i][q], rv[i], lv[q]);
             }
         }
-        __syncthreads();
     }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < RV; ++i) {
+#pragma unroll
+        for (int q = 0; q < R; ++q) V[(tk + 16 * q) * VP + tr + 16 * i] = x[i][q];
+    }
+    __syncthreads();
     for (int t0 = 0; t0 < N * VB; t0 += G * 256) {
 #pragma unroll
         for (int g = 0; g < G; ++g) {
@@ -1580,8 +1790,8 @@ extern "C" __global__ void __launch_bounds__(256) sol_cholp8_d(Sol j) { cholp<do
 extern "C" __global__ void __launch_bounds__(256) sol_cholp8_c(Sol j) { cholp<float2, 8>(j); }
 // The blocked Cholesky's leaves for real types: the factor with its update square added,
 // then the panel beside it solved in place.
-extern "C" __global__ void __launch_bounds__(256) sol_cholx_s(Sol j) { cholp<float, 8, true>(j); }
-extern "C" __global__ void __launch_bounds__(256) sol_cholx_d(Sol j) { cholp<double, 8, true>(j); }
+extern "C" __global__ void __launch_bounds__(288) sol_cholx_s(Sol j) { chol_leaf<float>(j); }
+extern "C" __global__ void __launch_bounds__(288) sol_cholx_d(Sol j) { chol_leaf<double>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_trsolve_s(Sol j) { trsolve<float>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_trsolve_d(Sol j) { trsolve<double>(j); }
 // Whole LU of 65 .. 128 for real types (complex stops at 64): one block per matrix.

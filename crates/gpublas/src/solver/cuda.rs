@@ -367,11 +367,12 @@ pub(crate) fn launch<T: Scalar>(
                 (j.u, j.uld, j.ues) = (ub + u.off as u64 * elem, u.ld as i64, ues);
             }
             let mut prm = [param(&j)];
+            // Eight warps of register tiles and a ninth for the diagonal blocks.
             s.launch(
                 &SOLVER,
                 &format!("sol_cholx_{tag}"),
                 ne as u32,
-                256,
+                288,
                 &mut prm,
             )
         }

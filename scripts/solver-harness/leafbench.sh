@@ -8,8 +8,10 @@ cp "${OLD:-../../.gpu/solver_old.cu}" solver_old.cu
 F="-O3 -arch=sm_90 -std=c++17 -lineinfo -Xptxas=-v"
 nvcc $F -DSOLVER_SRC='"solver_cur.cu"' leafbench.cu -o leaf_cur > $OUT/nvcc_cur.log 2>&1 &
 nvcc $F -DSOLVER_SRC='"solver_old.cu"' $([ "${OLD_NEW:-0}" = 1 ] || echo -DLEAF_OLD) leafbench.cu -o leaf_old > $OUT/nvcc_old.log 2>&1 &
+for v in $VARS; do cp ../../.gpu/variants/$v.cu var_$v.cu; nvcc $F -DSOLVER_SRC="\"var_$v.cu\"" leafbench.cu -o var_$v > $OUT/nvcc_$v.log 2>&1 & done
 wait
 grep -E "error|registers|spill" $OUT/nvcc_cur.log | head -12
+for v in $VARS; do echo "--- $v"; ./var_$v 2>&1 | grep -E "n=128|rows= 8000" | grep -v " 0.00 us" | cut -c1-50; rm -f $OUT/nvcc_$v.log; done
 echo "--- old"; ./leaf_old 2>&1 | tee $OUT/leaf_old.txt | grep -E "us |FAIL" | head -12
 echo "--- cur"; ./leaf_cur 2>&1 | tee $OUT/leaf_cur.txt | grep -E "FAIL|  [0-9]+\.[0-9]+ us" | grep -v " 0.00 us" | head -14
 grep -c "ok$" $OUT/leaf_cur.txt; grep FAIL $OUT/leaf_cur.txt | head

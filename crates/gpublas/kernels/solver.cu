@@ -1187,8 +1187,8 @@ __device__ void cholp(const Sol& j) {
 // The 16 × 16 diagonal block of `chol_leaf`'s column block at jb, by one warp (lane l and
 // l + 16 hold row jb + l): rows jb .. jb + 15 of P become L11, rd[t] = 1 / L11(t, t). Per
 // column the lanes publish their unscaled entries to C (shared memory: a store and broadcast
-// loads instead of 30 shuffles and the moves they brought), so the chain per column is the
-// store, a load, the rsqrt, two multiplies and an fma. Returns the first failing column (-1:
+// loads instead of 30 shuffles and the moves they brought) while the diagonal entry travels by
+// shuffle, so the chain per column is the shuffle, the rsqrt, two multiplies and an fma. Returns the first failing column (-1:
 // none). Entries above the diagonal are left as garbage (never read, never stored). Real types.
 template <class T>
 __device__ __noinline__ int chol_leaf_diag(T (*P)[17], T (*C)[16], T* rd, int jb, int n) {
@@ -1201,8 +1201,8 @@ __device__ __noinline__ int chol_leaf_diag(T (*P)[17], T (*C)[16], T* rd, int jb
     for (int t = 0; t < 16; ++t) {
         if (jb + t >= n) break;
         if (lane < 16) C[t][l] = p[t];
+        const T d = shf(p[t], t);
         __syncwarp();
-        const T d = C[t][t];
         T c[16];
 #pragma unroll
         for (int q = t + 1; q < 16; ++q) c[q] = C[t][q];
@@ -1371,6 +1371,27 @@ __device__ void chol_leaf(const Sol& j) {
     }
 }
 
+// An element copied from global to shared memory without passing through registers
+// (`cp.async`, sm_80+; a plain copy before); zeros where `in` is false (`src` is not read).
+template <class T>
+__device__ __forceinline__ void copy_async(T* dst, const T* src, bool in) {
+#if __CUDA_ARCH__ >= 800
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    if constexpr (sizeof(T) == 8)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(d), "l"(src), "r"(in ? 8 : 0) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(in ? 4 : 0) : "memory");
+#else
+    *dst = in ? *src : zero_of<T>();
+#endif
+}
+// Waits for this thread's `copy_async`s (a barrier then makes every thread's visible).
+__device__ __forceinline__ void copy_async_wait() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 // trsolve: the panel beside a factored diagonal block of order n <= 128 solved in place:
 // every vector v (a row of A21, lower; a column of A12, upper) becomes v L⁻ᵀ, L the block's
 // factor (Uᵀ, upper). 64 vectors per block of 256 threads: the factor's triangle in shared
@@ -1393,43 +1414,27 @@ __device__ void trsolve(const Sol& j) {
     const bool lower = j.lower != 0;
     T* A = (T*)j.a + blockIdx.y * j.es;
     const T* D = (const T*)j.w + blockIdx.y * j.es;
-    // Loads in groups of 16 per thread, all in flight before they are stored. Element (c, k)
-    // of L is D[c + k ld] (lower) or D[k + c ld] (upper), read along D's columns either way
-    // and only in the factor's triangle; element k of vector v is A[v + k ld] or A[k + v ld],
-    // read along the matrix's columns.
-    for (int t0 = 0; t0 < N * N; t0 += G * 256) {
-        T x[G];
-#pragma unroll
-        for (int g = 0; g < G; ++g) {
-            const int t = t0 + g * 256 + threadIdx.x, c = t % N, k = t / N;
-            x[g] = zero_of<T>();
-            if (c < n && k < n && (lower ? c >= k : c <= k)) x[g] = D[c + (i64)k * j.ld];
-        }
-#pragma unroll
-        for (int g = 0; g < G; ++g) {
-            const int t = t0 + g * 256 + threadIdx.x, c = t % N, k = t / N;
-            // Upper: the loop read D[c + k ld] = element (k, c) of L; stored transposed.
-            if (lower) L[k * LP + c] = x[g];
-            else L[c * LP + k] = x[g];
+    // Every load in flight at once, straight into shared memory (`cp.async`; zeros past the
+    // block's order and the panel's rows). Element (c, k) of L is D[c + k ld] (lower) or
+    // D[k + c ld] (upper), read along D's columns either way and only in the factor's
+    // triangle; element k of vector v is A[v + k ld] or A[k + v ld], along the matrix's columns.
+#pragma unroll 8
+    for (int t = threadIdx.x; t < N * N; t += 256) {
+        const int c = t % N, k = t / N;
+        if (lower ? c >= k : c <= k) {
+            const bool in = c < n && k < n;
+            // Upper: D[c + k ld] is element (k, c) of L; stored transposed.
+            copy_async(&L[lower ? k * LP + c : c * LP + k], in ? &D[c + (i64)k * j.ld] : D, in);
         }
     }
-    for (int t0 = 0; t0 < N * VB; t0 += G * 256) {
-        T x[G];
-#pragma unroll
-        for (int g = 0; g < G; ++g) {
-            const int t = t0 + g * 256 + threadIdx.x;
-            const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
-            const i64 gv = v0 + v;
-            x[g] = zero_of<T>();
-            if (gv < m && k < n) x[g] = lower ? A[gv + (i64)k * j.ld] : A[k + gv * j.ld];
-        }
-#pragma unroll
-        for (int g = 0; g < G; ++g) {
-            const int t = t0 + g * 256 + threadIdx.x;
-            const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
-            V[k * VP + v] = x[g];
-        }
+#pragma unroll 8
+    for (int t = threadIdx.x; t < N * VB; t += 256) {
+        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+        const i64 gv = v0 + v;
+        const bool in = gv < m && k < n;
+        copy_async(&V[k * VP + v], in ? (lower ? &A[gv + (i64)k * j.ld] : &A[k + gv * j.ld]) : A, in);
     }
+    copy_async_wait();
     __syncthreads();
     if (threadIdx.x < N) rd[threadIdx.x] = threadIdx.x < n ? real_of<T>(1.0) / L[threadIdx.x * (LP + 1)] : zero_of<T>();
     const int tr = threadIdx.x & 15, tk = threadIdx.x >> 4;

@@ -35,6 +35,8 @@ pub struct Handle {
     pub(crate) host_par: crate::common::host::Par,
     /// The side stream of look-ahead programs (CUDA), created on first need.
     side: std::sync::OnceLock<Option<crate::device::SideLane>>,
+    /// The third stream (a lane's work beside its own chain), created on first need.
+    aux: std::sync::OnceLock<Option<crate::device::SideLane>>,
 }
 
 impl Handle {
@@ -99,6 +101,7 @@ impl Handle {
             staging: Vec::new(),
             host_par: crate::common::host::Par::global(),
             side: std::sync::OnceLock::new(),
+            aux: std::sync::OnceLock::new(),
         })
     }
 
@@ -149,6 +152,16 @@ impl Handle {
             let _ = self.side.set(lane);
         }
         Ok(self.side.get().and_then(Option::as_ref))
+    }
+
+    /// The aux lane of programs with `ForkAux` steps (`None` on the host backend), created on
+    /// first use and kept for the handle's life, as the side lane.
+    pub(crate) fn aux_lane(&self) -> Result<Option<&crate::device::SideLane>, Error> {
+        if self.aux.get().is_none() {
+            let lane = crate::device::SideLane::new(&self.device)?;
+            let _ = self.aux.set(lane);
+        }
+        Ok(self.aux.get().and_then(Option::as_ref))
     }
 
     /// Moves the handle to `stream` (same device). Never blocks the host: the new stream is made

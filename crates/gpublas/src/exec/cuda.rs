@@ -349,6 +349,16 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     } else {
         None
     };
+    let aux = if profile.is_none() && steps.contains(&Step::ForkAux) {
+        h.aux_lane()?
+    } else {
+        None
+    };
+    // The stream of the main or side lane (the main one where there is no side lane).
+    let base = |l: Lane| match (l, side) {
+        (Lane::Side, Some(x)) => x.stream(),
+        _ => stream,
+    };
 
     let elem = std::mem::size_of::<T>();
     let (lt_ptr, slots, e_ptr, r_ptr) = (
@@ -401,21 +411,26 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
             r: (r_ptr, pr as i64),
             ws_align,
         };
-        // The lane the steps go to: the handle's stream, or the side lane between a Fork and
-        // its Back. `open` joins the side lane back if a step fails while it may still run
-        // (the workspace is released in the handle stream's order).
-        let mut on_side = false;
+        // The lane the steps go to: the handle's stream, the side lane between a Fork and its
+        // Back, the aux lane between a ForkAux and its BackAux (`aux_from`: the lane it left).
+        // `open` joins the lanes back if a step fails while they may still run (the workspace
+        // is released in the handle stream's order).
+        let (mut lane, mut aux_from) = (Lane::Main, Lane::Main);
         let mut open = Unjoined {
             side,
+            aux,
             main: stream,
             open: false,
+            aux_into: None,
         };
         for st in steps {
-            let on_side_now = on_side && side.is_some();
-            let s = match (on_side_now, side) {
-                (true, Some(l)) => l.stream(),
-                _ => stream,
+            let s = match (lane, aux) {
+                (Lane::Aux, Some(x)) => x.stream(),
+                (Lane::Aux, None) => base(aux_from),
+                (l, _) => base(l),
             };
+            // Off the main lane products get no engine workspace (the main lane's use it).
+            let on_side_now = !std::ptr::eq(s, stream);
             let timer = match profile {
                 Some(_) => Some(crate::Timer::start(stream)?),
                 None => None,
@@ -427,14 +442,28 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     if let Some(l) = side {
                         l.fork(stream)?;
                     }
-                    (on_side, open.open) = (true, true);
+                    (lane, open.open) = (Lane::Side, true);
                 }
-                Step::Back => on_side = false,
+                Step::Back => lane = Lane::Main,
                 Step::Join => {
                     if let Some(l) = side {
                         l.join(stream)?;
                     }
-                    (on_side, open.open) = (false, false);
+                    (lane, open.open) = (Lane::Main, false);
+                }
+                Step::ForkAux => {
+                    aux_from = lane;
+                    if let Some(x) = aux {
+                        x.fork(base(aux_from))?;
+                    }
+                    (lane, open.aux_into) = (Lane::Aux, Some(base(aux_from)));
+                }
+                Step::BackAux => lane = aux_from,
+                Step::JoinAux => {
+                    if let Some(x) = aux {
+                        x.join(base(aux_from))?;
+                    }
+                    (lane, open.aux_into) = (aux_from, None);
                 }
                 Step::Gemm {
                     a,
@@ -547,15 +576,29 @@ impl Profile {
     }
 }
 
-/// Joins the side lane back into the main one when dropped while open (a failed step).
+/// A program's lane: the handle's stream, the side lane or the aux lane.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Main,
+    Side,
+    Aux,
+}
+
+/// Joins the aux lane back into the lane it left and the side lane into the main one when
+/// dropped while open (a failed step).
 struct Unjoined<'a> {
     side: Option<&'a crate::device::SideLane>,
+    aux: Option<&'a crate::device::SideLane>,
     main: &'a Stream,
     open: bool,
+    aux_into: Option<&'a Stream>,
 }
 
 impl Drop for Unjoined<'_> {
     fn drop(&mut self) {
+        if let (Some(into), Some(x)) = (self.aux_into, self.aux) {
+            let _ = x.join(into);
+        }
         if let (true, Some(l)) = (self.open, self.side) {
             // The step's own error is the one reported.
             let _ = l.join(self.main);
@@ -742,7 +785,14 @@ fn launch_blocks<T: Scalar, F>(
             (j.src, j.dst) = (mx(a), mx(b));
             beta_k = Some(alpha);
         }
-        Step::Gemm { .. } | Step::Family(_) | Step::Fork | Step::Back | Step::Join => return Ok(()),
+        Step::Gemm { .. }
+        | Step::Family(_)
+        | Step::Fork
+        | Step::Back
+        | Step::Join
+        | Step::ForkAux
+        | Step::BackAux
+        | Step::JoinAux => return Ok(()),
     }
     if let Some(k) = beta_k {
         let idx = k.slot();

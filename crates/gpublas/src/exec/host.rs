@@ -409,7 +409,9 @@ fn exec<T: Scalar, F: std::fmt::Debug>(
         }
         Step::Family(_) => Ok(()),
         // One lane: program order is an order the program allows.
-        Step::Fork | Step::Back | Step::Join => Ok(()),
+        Step::Fork | Step::Back | Step::Join | Step::ForkAux | Step::BackAux | Step::JoinAux => {
+            Ok(())
+        }
         Step::Copy { m, n, src, dst } => {
             let d = sp.take(dst.sp)?;
             let s = sp.get(src.sp);

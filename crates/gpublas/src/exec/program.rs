@@ -2,7 +2,8 @@
 //! way (`cuda.rs`, `host.rs`). A step is a matrix product (cuBLASLt or faer), one of the small
 //! block kernels of `kernels/blas3.cu` (expand a stored triangle into a full block, write a
 //! block's triangle back, scale, copy, invert or solve small triangles), a step of the family
-//! that built the program, or a lane change (`Fork`, `Back`, `Join`). Families only build
+//! that built the program, or a lane change (`Fork`, `Back`, `Join` and their `Aux` forms).
+//! Families only build
 //! programs; blocking is decided there once, so the host runs the decomposition the GPU does.
 //!
 //! The recursive cut shared by the triangular programs: leaf blocks of `nb` on the diagonal,
@@ -160,6 +161,14 @@ pub(crate) enum Step<F> {
     Back,
     /// The main lane waits for the side lane's steps so far.
     Join,
+    /// The steps after it run on the aux lane (a third stream on CUDA), once the lane it
+    /// leaves (main or side) has finished its steps so far: work of one lane's chain that may
+    /// run beside the chain's next steps.
+    ForkAux,
+    /// The steps after it run on the lane `ForkAux` left again, beside the aux lane's.
+    BackAux,
+    /// That lane waits for the aux lane's steps so far.
+    JoinAux,
 }
 
 /// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have

@@ -719,14 +719,26 @@ impl Builder<'_> {
                     c,
                     count: 1,
                 };
-                self.v.push(gemm(ns, ns, p, p, K::Zero, u));
-                if below > 0 {
+                // TEMPORARY A/B hook (removed before the final bundle).
+                let aux = std::env::var_os("GPUBLAS_NO_AUX").is_none();
+                if below > 0 && !aux {
                     self.v.push(if lower {
                         gemm(below, ns, q, p, K::One, t)
                     } else {
                         gemm(ns, below, p, q, K::One, t)
                     });
                 }
+                if below > 0 && aux {
+                    // The rows below on the aux lane, beside the leaf's square and factor.
+                    self.v.push(Step::ForkAux);
+                    self.v.push(if lower {
+                        gemm(below, ns, q, p, K::One, t)
+                    } else {
+                        gemm(ns, below, p, q, K::One, t)
+                    });
+                    self.v.push(Step::BackAux);
+                }
+                self.v.push(gemm(ns, ns, p, p, K::Zero, u));
                 u
             });
             let l = at(self.c, s, s);
@@ -738,6 +750,9 @@ impl Builder<'_> {
                 upd,
             }));
             if below > 0 {
+                if k > 0 && std::env::var_os("GPUBLAS_NO_AUX").is_none() {
+                    self.v.push(Step::JoinAux);
+                }
                 self.v.push(Step::Family(SolverStep::PanelSolve {
                     lower,
                     rows: below,

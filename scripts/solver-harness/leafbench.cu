@@ -1,7 +1,7 @@
 // The blocked Cholesky's leaf kernels (sol_cholx_*, sol_trsolve_*) outside the library: checks
 // against plain f64 loops and median times. Standalone, nvcc:
-//   nvcc -O3 -arch=sm_90 -std=c++17 -DSOLVER_SRC='"solver_cur.cu"' leafbench.cu -o leaf && ./leaf
-// (`leafbench.sh` builds the working tree's solver.cu and a saved older one side by side.)
+//   nvcc -O3 -arch=sm_90 -std=c++17 -DSOLVER_SRC='"chol_cur.cu"' leafbench.cu -o leaf && ./leaf
+// (`leafbench.sh` builds the working tree's chol.cu and a saved older copy side by side.)
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -11,18 +11,23 @@
 #include <cuda_runtime.h>
 #include "../../crates/gpublas/kernels/complex_div.cuh"
 #include "../../crates/gpublas/kernels/lapack.cuh"
+// SOLVER_SRC: a copy of kernels/chol.cu, or (-DOLD_MONOLITHIC) of an older solver.cu that held
+// the Cholesky kernels and `Sol` itself.
+#ifndef OLD_MONOLITHIC
+#include "../../crates/gpublas/kernels/solver.cuh"
+#endif
 #include SOLVER_SRC
 
 // Only the kernels timed here (the library's family define would build all of solver.cu).
-// -DLEAF_OLD: the leaf as `cholp`'s factor with the update (before chol_leaf).
+// -DLEAF_OLD: the leaf as `cholp`'s factor with the update (before cholx).
 #ifdef LEAF_OLD
 #define LEAF_THREADS 256
 extern "C" __global__ void __launch_bounds__(256) sol_cholx_s(Sol j) { cholp<float, 8, true>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_cholx_d(Sol j) { cholp<double, 8, true>(j); }
 #else
 #define LEAF_THREADS 288
-extern "C" __global__ void __launch_bounds__(288) sol_cholx_s(Sol j) { chol_leaf<float>(j); }
-extern "C" __global__ void __launch_bounds__(288) sol_cholx_d(Sol j) { chol_leaf<double>(j); }
+extern "C" __global__ void __launch_bounds__(288) sol_cholx_s(Sol j) { cholx<float>(j); }
+extern "C" __global__ void __launch_bounds__(288) sol_cholx_d(Sol j) { cholx<double>(j); }
 #endif
 extern "C" __global__ void __launch_bounds__(256) sol_trsolve_s(Sol j) { trsolve<float>(j); }
 extern "C" __global__ void __launch_bounds__(256) sol_trsolve_d(Sol j) { trsolve<double>(j); }

@@ -1,13 +1,14 @@
 #!/bin/bash
-# device: the Cholesky leaf kernels (leafbench.cu) of the working tree's solver.cu against an
-# older copy (OLD, default ../../.gpu/solver_old.cu, built with -DLEAF_OLD unless OLD_NEW=1);
+# device: the Cholesky leaf kernels (leafbench.cu) of the working tree's chol.cu against an
+# older copy (OLD, default ../../.gpu/solver_old.cu: a solver.cu from before the split, built
+# with -DOLD_MONOLITHIC, and -DLEAF_OLD unless OLD_NEW=1; OLD_SPLIT=1: OLD is a chol.cu);
 # PROF=1 adds Nsight Compute source-level profiles of the current kernels under $OUT.
 cd "$(dirname "$0")"
-cp ../../crates/gpublas/kernels/solver.cu solver_cur.cu
+cp ../../crates/gpublas/kernels/chol.cu solver_cur.cu
 cp "${OLD:-../../.gpu/solver_old.cu}" solver_old.cu
 F="-O3 -arch=sm_90 -std=c++17 -lineinfo -Xptxas=-v"
 nvcc $F -DSOLVER_SRC='"solver_cur.cu"' leafbench.cu -o leaf_cur > $OUT/nvcc_cur.log 2>&1 &
-nvcc $F -DSOLVER_SRC='"solver_old.cu"' $([ "${OLD_NEW:-0}" = 1 ] || echo -DLEAF_OLD) leafbench.cu -o leaf_old > $OUT/nvcc_old.log 2>&1 &
+nvcc $F -DSOLVER_SRC='"solver_old.cu"' $([ "${OLD_NEW:-0}" = 1 ] || echo -DLEAF_OLD) $([ "${OLD_SPLIT:-0}" = 1 ] || echo -DOLD_MONOLITHIC) leafbench.cu -o leaf_old > $OUT/nvcc_old.log 2>&1 &
 for v in $VARS; do cp ../../.gpu/variants/$v.cu var_$v.cu; nvcc $F -DSOLVER_SRC="\"var_$v.cu\"" leafbench.cu -o var_$v > $OUT/nvcc_$v.log 2>&1 & done
 wait
 grep -E "error|registers|spill" $OUT/nvcc_cur.log | head -12

@@ -15,6 +15,23 @@ pub use crate::device::KernelModule;
 /// A kernel source with the shared prelude (range-reduced division) in front; `#line` keeps
 /// NVRTC's line numbers those of the file.
 macro_rules! kernel_source {
+    ($file:literal, $header:literal, $header2:literal) => {
+        concat!(
+            include_str!("../kernels/complex_div.cuh"),
+            "#line 1 \"",
+            $header,
+            "\"\n",
+            include_str!(concat!("../kernels/", $header)),
+            "#line 1 \"",
+            $header2,
+            "\"\n",
+            include_str!(concat!("../kernels/", $header2)),
+            "#line 1 \"",
+            $file,
+            "\"\n",
+            include_str!(concat!("../kernels/", $file))
+        )
+    };
     ($file:literal, $header:literal) => {
         concat!(
             include_str!("../kernels/complex_div.cuh"),
@@ -97,12 +114,21 @@ pub(crate) const L3: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_L3",
 };
 
-const SOLVER_SRC: &str = kernel_source!("solver.cu", "lapack.cuh");
+const SOLVER_SRC: &str = kernel_source!("solver.cu", "lapack.cuh", "solver.cuh");
 
 pub(crate) const SOLVER: KernelModule = KernelModule {
     name: "solver",
     source: SOLVER_SRC,
     define: "GPUBLAS_FAMILY_SOLVER",
+};
+
+const CHOL_SRC: &str = kernel_source!("chol.cu", "lapack.cuh", "solver.cuh");
+
+/// The solver's Cholesky kernels (leaves, the blocked Cholesky's leaves and panel solves).
+pub(crate) const CHOL: KernelModule = KernelModule {
+    name: "solver.chol",
+    source: CHOL_SRC,
+    define: "GPUBLAS_FAMILY_CHOL",
 };
 
 const QR_SRC: &str = kernel_source!("qr.cu", "lapack.cuh");
@@ -123,7 +149,7 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 
 /// Every kernel module of the library.
 pub const MODULES: &[KernelModule] = &[
-    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, QR, TRANSFER,
+    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, TRANSFER,
 ];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to

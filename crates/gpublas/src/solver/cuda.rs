@@ -1,4 +1,5 @@
-//! The CUDA backend of the solver's own steps (`kernels/solver.cu`); the rest of its programs
+//! The CUDA backend of the solver's own steps (`kernels/solver.cu`, the Cholesky kernels in
+//! `kernels/chol.cu`); the rest of its programs
 //! run on the executor's block steps.
 
 use super::plan::{
@@ -9,7 +10,7 @@ use super::DevInts;
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
 use crate::exec::program::M;
-use crate::kernels::SOLVER;
+use crate::kernels::{CHOL, SOLVER};
 use crate::{Error, Scalar};
 
 /// Most matrix rows whose occupants the permutation kernel keeps in shared memory.
@@ -368,13 +369,7 @@ pub(crate) fn launch<T: Scalar>(
             }
             let mut prm = [param(&j)];
             // Eight warps of register tiles and a ninth for the diagonal blocks.
-            s.launch(
-                &SOLVER,
-                &format!("sol_cholx_{tag}"),
-                ne as u32,
-                288,
-                &mut prm,
-            )
+            s.launch(&CHOL, &format!("sol_cholx_{tag}"), ne as u32, 288, &mut prm)
         }
         Step::PanelSolve {
             lower,
@@ -402,7 +397,7 @@ pub(crate) fn launch<T: Scalar>(
             let smem = (leaf * (leaf + 1) + leaf * 65 + leaf) * elem as usize;
             let mut prm = [param(&j)];
             s.launch_with(
-                &SOLVER,
+                &CHOL,
                 &format!("sol_trsolve_{tag}"),
                 (rows.div_ceil(64) as u32, ne as u32, 1),
                 (256, smem as u32),
@@ -418,17 +413,17 @@ pub(crate) fn launch<T: Scalar>(
             j.lower = lower as i32;
             let mut prm = [param(&j)];
             if n <= 32 {
-                return s.launch(&SOLVER, &format!("sol_chol_{tag}"), ne as u32, 32, &mut prm);
+                return s.launch(&CHOL, &format!("sol_chol_{tag}"), ne as u32, 32, &mut prm);
             }
             // One block of 16 × 16 threads per entry, the block in registers (tiles of 4 × 4
-            // up to order 64, of 8 × 8 up to 128: `chol_leaf` keeps double2 at 64). Blocks of 16
+            // up to order 64, of 8 × 8 up to 128: `plan::chol_leaf` keeps double2 at 64). Blocks of 16
             // columns (`cholp`) for a single leaf and for orders above 64; column by column
             // (`cholr`, fewer registers) for batches up to 64. H100, double: one leaf of 64
             // 29.6 -> 21.5 us, of 128 86.2 -> 42.1; 1000 of 64 93 -> 137 us, of 128 668 -> 319.
             let r = if n <= 64 { 4 } else { 8 };
             let kind = if r == 8 || ne == 1 { "p" } else { "r" };
             s.launch(
-                &SOLVER,
+                &CHOL,
                 &format!("sol_chol{kind}{r}_{tag}"),
                 ne as u32,
                 256,

@@ -19,7 +19,7 @@ use crate::WorkspaceLease;
 pub(crate) const LEAF: usize = 32;
 
 /// Order of a Cholesky leaf for elements of `elem` bytes: one block factors it in shared memory
-/// (mirrors `cholp` in solver.cu; a leaf of at most 32 is one warp's).
+/// (mirrors `cholp` in chol.cu; a leaf of at most 32 is one warp's).
 pub(crate) fn chol_leaf(elem: usize) -> usize {
     if elem <= 8 {
         128
@@ -43,11 +43,11 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
     m <= lu_small(complex) && n <= lu_small(complex)
 }
 
-/// Order of the blocked Cholesky's leaves for real types (mirrors `N` of `cholx` and
-/// `trsolve` in solver.cu).
+/// Order of the blocked Cholesky's leaves for real types (mirrors the 16 · `R` of `cholx` and
+/// the `N` of `trsolve` in chol.cu).
 pub(crate) const CHOL_BLOCK_LEAF: usize = 128;
 
-/// Most columns of an LU panel leaf (mirrors `PW` in solver.cu).
+/// Most columns of an LU panel leaf (mirrors `PW` in solver.cuh).
 pub(crate) const PANEL: usize = 64;
 
 /// The solver's tuning values (measured on the H100; NOTES has the tables): block widths,
@@ -291,7 +291,7 @@ pub(crate) fn lu_regs_fit(rows: usize, cols: usize, elem: usize) -> Option<(usiz
     list.iter().find(|&&r| rr <= r).map(|&r| (h, r))
 }
 
-/// Most interchanges one permutation step turns into a gather (mirrors `SWAPC` in solver.cu).
+/// Most interchanges one permutation step turns into a gather (mirrors `SWAPC` in solver.cuh).
 pub(crate) const SWAP_CHUNK: usize = 1024;
 
 /// Bytes of shared memory a panel block may keep its rows in (else it works in place).

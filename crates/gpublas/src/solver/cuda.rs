@@ -1,6 +1,5 @@
 //! The CUDA backend of the solver's own steps (`kernels/solver.cu`, the Cholesky kernels in
-//! `kernels/chol.cu`); the rest of its programs
-//! run on the executor's block steps.
+//! `kernels/chol.cu`); the rest of its programs run on the executor's block steps.
 
 use super::plan::{
     lu_regs_fit, lu_whole, CHOL_BLOCK_LEAF, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUNK,

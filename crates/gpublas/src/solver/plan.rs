@@ -171,7 +171,7 @@ impl SolverParams {
             chol_nb: 1024,
             chol_leaves: true,
             chol_leaves_min: 2048,
-            chol_leaves_nb: 1024,
+            chol_leaves_nb: 1536,
             chol_leaves_nb_small: 256,
             chol_leaves_wide_from: 8192,
             chol_trail_budget: 1 << 20,
@@ -335,11 +335,12 @@ pub(crate) struct SolverPlan {
     pub wnb: usize,
     /// potri's triangular products: rows (columns) of a chunk through E's temporary.
     pub tchunk: usize,
-    /// The blocked Cholesky's block width (0: the recursion) and the order of its leaves of
-    /// one step (0: the recursion and trsm for its block columns; their update square at E's
-    /// start).
+    /// The blocked Cholesky's block width (0: the recursion), the order of its leaves of one
+    /// step (0: the recursion and trsm for its block columns) and the number of their update
+    /// squares (from E's start: one for each leaf of a block column but its first).
     pub cnb: usize,
     pub cleaf: usize,
+    pub csquares: usize,
     /// potri's in-place products: order of their leaves (a triangle expanded into E and
     /// multiplied as a whole; fewer, larger steps than leaves of 32).
     pub pleaf: usize,
@@ -648,6 +649,12 @@ impl SolverShape {
             } else {
                 0
             },
+            csquares: if self.chol_in_leaves() {
+                self.chol_nb()
+                    .map_or(0, |nb| nb.div_ceil(CHOL_BLOCK_LEAF) - 1)
+            } else {
+                0
+            },
             tchunk: if self.kind == Kind::Potri {
                 split(self.m.max(2)).min(self.params.potri_chunk)
             } else {
@@ -679,8 +686,8 @@ impl SolverShape {
             Kind::Getri => (self.m * p.wnb).max(INV_NB * INV_NB),
             // potri: a leaf triangle expanded, then its product or a chunk passing through.
             Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
-            // The blocked Cholesky's leaf update square.
-            Kind::Potrf => p.cleaf * p.cleaf,
+            // The blocked Cholesky's leaves' update squares.
+            Kind::Potrf => p.cleaf * p.cleaf * p.csquares.max(1),
             _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
@@ -1008,15 +1015,16 @@ mod tests {
         }
     }
 
-    /// The blocked Cholesky's leaves of one step need their update square in E: a workspace
-    /// without room for it falls back to the recursion and trsm (reduced, not refused), and
-    /// complex types never take them.
+    /// The blocked Cholesky's leaves of one step need their update squares in E (one for each
+    /// leaf of a block column but its first): a workspace without room for them falls back to
+    /// the recursion and trsm (reduced, not refused), and complex types never take them.
     #[test]
     fn potrf_leaves_fall_back_without_their_square() {
         let s = f64_on_h100(Kind::Potrf, 8192);
         let full = s.full();
         assert_eq!(full.cleaf, CHOL_BLOCK_LEAF);
         assert!(full.cnb > 0);
+        assert_eq!(full.csquares, full.cnb / CHOL_BLOCK_LEAF - 1);
         let square = CHOL_BLOCK_LEAF * CHOL_BLOCK_LEAF * 8;
         let own = full.own_bytes();
         assert_eq!(s.fitted(own), Some(full));

@@ -675,19 +675,46 @@ impl Builder<'_> {
 
     /// The block column (row, upper) of `nc` columns at `c0` of the blocked Cholesky of order
     /// `n` for real types, its update by the blocks before it done: leaves of
-    /// `CHOL_BLOCK_LEAF` columns, each updated by the leaves before it in this block (its
-    /// diagonal block's part as a product into E that the leaf's factor adds), factored in one
-    /// step, and the rows below it (columns right) solved with it in one step.
+    /// `CHOL_BLOCK_LEAF` columns. Each leaf's diagonal block takes its update by the leaves
+    /// before it in this block from its square in E (`p.csquares` of them from E's start), to
+    /// which every leaf, once solved, adds its part as one batched product (on the chain
+    /// only a product of order 128, not one over all the leaves before); the leaf's factor
+    /// adds the square while loading. The rows below a leaf (columns right) take its update
+    /// by the leaves before it as one product on the aux lane beside the square and the
+    /// factor; then they are solved with the factor in one step.
     fn chol_column(&mut self, lower: bool, c0: usize, nc: usize, n: usize) {
         let leaf = CHOL_BLOCK_LEAF;
-        let u = mat(Space::E, 0, leaf, 0);
-        let mut s = c0;
-        while s < c0 + nc {
+        let sq = leaf * leaf;
+        let square = |m: usize| mat(Space::E, (m - 1) * sq, leaf, sq);
+        // TEMPORARY A/B hook (removed before the final bundle): each leaf's square as one
+        // product over all the leaves before it (the previous program).
+        let left = std::env::var_os("GPUBLAS_E_LEFT").is_some();
+        let (ta, tb) = if lower {
+            (Op::N, Op::T)
+        } else {
+            (Op::T, Op::N)
+        };
+        let gemm = |m, nn, k, a, b, beta, c, count| Step::Gemm {
+            ta,
+            tb,
+            m,
+            n: nn,
+            k,
+            alpha: K::MinusOne,
+            a,
+            b,
+            beta,
+            c,
+            count,
+        };
+        let leaves = nc.div_ceil(leaf);
+        for j in 0..leaves {
+            let s = c0 + j * leaf;
             let ns = leaf.min(c0 + nc - s);
             let (k, below) = (s - c0, n - s - ns);
-            let upd = (k > 0).then(|| {
-                // Lower: the leaf's rows of the panels before it, P (ns × k); its diagonal
-                // block takes −P Pᵀ and the rows below −Q Pᵀ. Upper: the transposes.
+            if k > 0 && below > 0 {
+                // Lower: the rows below take −Q Pᵀ, Q their part and P the leaf's rows of the
+                // panels before it. Upper: the transposes. On the aux lane.
                 let (p, q, t) = if lower {
                     (
                         at(self.c, s, c0),
@@ -701,45 +728,29 @@ impl Builder<'_> {
                         at(self.c, s, s + ns),
                     )
                 };
-                let (ta, tb) = if lower {
-                    (Op::N, Op::T)
+                self.v.push(Step::ForkAux);
+                self.v.push(if lower {
+                    gemm(below, ns, k, q, p, K::One, t, 1)
                 } else {
-                    (Op::T, Op::N)
+                    gemm(ns, below, k, p, q, K::One, t, 1)
+                });
+                self.v.push(Step::BackAux);
+            }
+            if k > 0 && left {
+                let p = if lower {
+                    at(self.c, s, c0)
+                } else {
+                    at(self.c, c0, s)
                 };
-                let gemm = |m, nn, a, b, beta, c| Step::Gemm {
-                    ta,
-                    tb,
-                    m,
-                    n: nn,
-                    k,
-                    alpha: K::MinusOne,
-                    a,
-                    b,
-                    beta,
-                    c,
-                    count: 1,
-                };
-                // TEMPORARY A/B hook (removed before the final bundle).
-                let aux = std::env::var_os("GPUBLAS_NO_AUX").is_none();
-                if below > 0 && !aux {
-                    self.v.push(if lower {
-                        gemm(below, ns, q, p, K::One, t)
-                    } else {
-                        gemm(ns, below, p, q, K::One, t)
-                    });
+                let u = mat(Space::E, 0, leaf, 0);
+                self.v.push(gemm(ns, ns, k, p, p, K::Zero, u, 1));
+            }
+            let upd = (k > 0).then(|| {
+                if left {
+                    mat(Space::E, 0, leaf, 0)
+                } else {
+                    square(j)
                 }
-                if below > 0 && aux {
-                    // The rows below on the aux lane, beside the leaf's square and factor.
-                    self.v.push(Step::ForkAux);
-                    self.v.push(if lower {
-                        gemm(below, ns, q, p, K::One, t)
-                    } else {
-                        gemm(ns, below, p, q, K::One, t)
-                    });
-                    self.v.push(Step::BackAux);
-                }
-                self.v.push(gemm(ns, ns, p, p, K::Zero, u));
-                u
             });
             let l = at(self.c, s, s);
             self.v.push(Step::Family(SolverStep::CholLeaf {
@@ -750,7 +761,7 @@ impl Builder<'_> {
                 upd,
             }));
             if below > 0 {
-                if k > 0 && std::env::var_os("GPUBLAS_NO_AUX").is_none() {
+                if k > 0 {
                     self.v.push(Step::JoinAux);
                 }
                 self.v.push(Step::Family(SolverStep::PanelSolve {
@@ -765,7 +776,38 @@ impl Builder<'_> {
                     l,
                 }));
             }
-            s += ns;
+            // This leaf's part of the later leaves' squares: the full ones as one batched
+            // product (their rows of this leaf's panel, `leaf` apart), a short last one alone.
+            let later = leaves - 1 - j;
+            if later == 0 || left {
+                continue;
+            }
+            let last = c0 + nc - (s + ns) - (later - 1) * leaf;
+            let full = if last == leaf { later } else { later - 1 };
+            let beta = if j == 0 { K::Zero } else { K::One };
+            let rows = |m: usize| {
+                // Leaf m's rows (columns, upper) of this leaf's panel, the next full leaf `leaf`
+                // rows (columns) on.
+                let x = if lower {
+                    at(self.c, c0 + m * leaf, s)
+                } else {
+                    at(self.c, s, c0 + m * leaf)
+                };
+                M {
+                    bs: if lower { leaf } else { leaf * self.c.ld },
+                    ..x
+                }
+            };
+            if full > 0 {
+                let x = rows(j + 1);
+                self.v
+                    .push(gemm(leaf, leaf, ns, x, x, beta, square(j + 1), full));
+            }
+            if last < leaf {
+                let x = rows(leaves - 1);
+                self.v
+                    .push(gemm(last, last, ns, x, x, beta, square(leaves - 1), 1));
+            }
         }
     }
 

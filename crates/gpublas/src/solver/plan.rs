@@ -195,11 +195,6 @@ impl SolverParams {
         } else {
             self.chol_leaves_nb_small
         };
-        // TEMPORARY sweep hook (removed before the final bundle).
-        let nb = std::env::var("GPUBLAS_CHOL_NB")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(nb);
         (self.chol_leaves && n >= self.chol_leaves_min.max(2 * nb)).then_some(nb)
     }
 

@@ -686,9 +686,6 @@ impl Builder<'_> {
         let leaf = CHOL_BLOCK_LEAF;
         let sq = leaf * leaf;
         let square = |m: usize| mat(Space::E, (m - 1) * sq, leaf, sq);
-        // TEMPORARY A/B hook (removed before the final bundle): each leaf's square as one
-        // product over all the leaves before it (the previous program).
-        let left = std::env::var_os("GPUBLAS_E_LEFT").is_some();
         let (ta, tb) = if lower {
             (Op::N, Op::T)
         } else {
@@ -736,22 +733,7 @@ impl Builder<'_> {
                 });
                 self.v.push(Step::BackAux);
             }
-            if k > 0 && left {
-                let p = if lower {
-                    at(self.c, s, c0)
-                } else {
-                    at(self.c, c0, s)
-                };
-                let u = mat(Space::E, 0, leaf, 0);
-                self.v.push(gemm(ns, ns, k, p, p, K::Zero, u, 1));
-            }
-            let upd = (k > 0).then(|| {
-                if left {
-                    mat(Space::E, 0, leaf, 0)
-                } else {
-                    square(j)
-                }
-            });
+            let upd = (k > 0).then(|| square(j));
             let l = at(self.c, s, s);
             self.v.push(Step::Family(SolverStep::CholLeaf {
                 lower,
@@ -779,7 +761,7 @@ impl Builder<'_> {
             // This leaf's part of the later leaves' squares: the full ones as one batched
             // product (their rows of this leaf's panel, `leaf` apart), a short last one alone.
             let later = leaves - 1 - j;
-            if later == 0 || left {
+            if later == 0 {
                 continue;
             }
             let last = c0 + nc - (s + ns) - (later - 1) * leaf;

@@ -355,7 +355,7 @@ __device__ __noinline__ void cholx_rows(T (*P)[17], const T* rd, int jb, int n) 
 // above the diagonal are never stored.
 template <class T>
 __device__ void cholx(const Sol& j) {
-    pdl_enter();
+    pdl_trigger();
     constexpr int R = 8;
     __shared__ T pb[2][16 * R][17];
     __shared__ __align__(16) T cols[16][16];
@@ -364,8 +364,6 @@ __device__ void cholx(const Sol& j) {
     const int e = blockIdx.x;
     if (e >= j.ne) return;
     int* info = (int*)j.info + e * j.info_s;
-    // Every thread reads the same value: the whole block returns or none does.
-    if (*info != 0) return;
     T* A = (T*)j.a + e * j.es;
     const T* U = j.u ? (const T*)j.u + e * j.ues : nullptr;
     const int n = (int)j.cols;
@@ -373,8 +371,11 @@ __device__ void cholx(const Sol& j) {
     const bool tile = threadIdx.x < 256;
     const int tr = threadIdx.x & 15, tk = (threadIdx.x >> 4) & 15;
     T a[R][R];
+    // All of A's loads first (they land in the tile itself), before waiting for the previous
+    // kernel: the diagonal block is written only by work ordered before it by events (the
+    // main lane's updates) or by this program's start. Then the square (the product just
+    // before) row by row.
     if (tile) {
-        // All of A's loads first (they land in the tile itself), then the square's row by row.
 #pragma unroll
         for (int i = 0; i < R; ++i) {
 #pragma unroll
@@ -384,6 +385,11 @@ __device__ void cholx(const Sol& j) {
                 if (r < n && k <= r) a[i][q] = lower ? A[r + (i64)k * j.ld] : A[k + (i64)r * j.ld];
             }
         }
+    }
+    pdl_wait();
+    // Every thread reads the same value: the whole block returns or none does.
+    if (*info != 0) return;
+    if (tile) {
         if (U) {
 #pragma unroll
             for (int i = 0; i < R; ++i) {
@@ -501,7 +507,7 @@ __device__ __forceinline__ void copy_async_wait() {
 // elements back and subtracts them from its later ones. Real types.
 template <class T>
 __device__ void trsolve(const Sol& j) {
-    pdl_enter();
+    pdl_trigger();
     constexpr int N = 128, VB = 64, VP = VB + 1, LP = N + 1, G = 16, R = 8, RV = 4;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* L = (T*)smem_raw;  // L[k * LP + c]: element (c, k) of the factor (c >= k)
@@ -519,6 +525,17 @@ __device__ void trsolve(const Sol& j) {
     // D[k + c ld] (upper), read along D's columns either way and only in the factor's
     // triangle; element k of vector v is A[v + k ld] or A[k + v ld], along the matrix's columns.
 #pragma unroll 8
+    for (int t = threadIdx.x; t < N * VB; t += 256) {
+        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
+        const i64 gv = v0 + v;
+        const bool in = gv < m && k < n;
+        copy_async(&V[k * VP + v], in ? (lower ? &A[gv + (i64)k * j.ld] : &A[k + gv * j.ld]) : A, in);
+    }
+    // The vectors before waiting for the previous kernel (the leaf's factor): they are written
+    // only by work ordered before it by events (the rows' update on the aux lane, the main
+    // lane's) or by full launches.
+    pdl_wait();
+#pragma unroll 8
     for (int t = threadIdx.x; t < N * N; t += 256) {
         const int c = t % N, k = t / N;
         if (lower ? c >= k : c <= k) {
@@ -526,13 +543,6 @@ __device__ void trsolve(const Sol& j) {
             // Upper: D[c + k ld] is element (k, c) of L; stored transposed.
             copy_async(&L[lower ? k * LP + c : c * LP + k], in ? &D[c + (i64)k * j.ld] : D, in);
         }
-    }
-#pragma unroll 8
-    for (int t = threadIdx.x; t < N * VB; t += 256) {
-        const int v = lower ? t % VB : t / N, k = lower ? t / VB : t % N;
-        const i64 gv = v0 + v;
-        const bool in = gv < m && k < n;
-        copy_async(&V[k * VP + v], in ? (lower ? &A[gv + (i64)k * j.ld] : &A[k + gv * j.ld]) : A, in);
     }
     copy_async_wait();
     __syncthreads();

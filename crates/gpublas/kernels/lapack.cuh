@@ -5,11 +5,23 @@
 typedef long long i64;
 typedef unsigned long long u64;
 
-__device__ __forceinline__ void pdl_enter() {
+// Programmatic dependent launch: `pdl_trigger` lets the stream's next kernel start (its blocks
+// then wait in `pdl_wait` until this kernel is done), `pdl_wait` waits for the stream's
+// previous kernel and makes its writes visible. A kernel may read before waiting only what
+// that previous kernel does not write (work ordered by events or full launches before it).
+__device__ __forceinline__ void pdl_trigger() {
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_wait() {
+#if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+__device__ __forceinline__ void pdl_enter() {
+    pdl_trigger();
+    pdl_wait();
 }
 
 // Arithmetic by overloads.

@@ -60,9 +60,6 @@ fn f5_getrf_info_is_first_exact_zero_pivot_other_types(dev: &Device) {
 /// HPD matrices with the leading minor of order `k` broken (a negative or zero `A(k−1, k−1)`):
 /// `info = k`, the unstored triangle untouched; batches mix broken and regular entries.
 fn not_pd<E: T>(dev: &Device, seed: u64, sizes: &[usize]) {
-    let mut h = handle(dev);
-    let mut r = Gen::new(seed);
-    let mut t = 0;
     let mut items = vec![];
     for &n in sizes {
         for k in [1, 2, 31, 32, 33, 64, 65, 100, 128, 129, 200, n] {
@@ -73,6 +70,14 @@ fn not_pd<E: T>(dev: &Device, seed: u64, sizes: &[usize]) {
             }
         }
     }
+    not_pd_cases::<E>(dev, seed, items);
+}
+
+/// `not_pd`'s checks for the given (order, broken minor, triangle) cases.
+fn not_pd_cases<E: T>(dev: &Device, seed: u64, items: Vec<(usize, usize, Uplo)>) {
+    let mut h = handle(dev);
+    let mut r = Gen::new(seed);
+    let mut t = 0;
     each(items, |(n, k, uplo)| {
         t += 1;
         let c = FCase::rotate(Rt::Potrf(uplo), n, n, t);
@@ -88,6 +93,23 @@ fn f5_potrf_info_is_first_broken_leading_minor(dev: &Device) {
     not_pd::<f32>(dev, 172, &[40]);
     not_pd::<Complex32>(dev, 173, &[65]);
     not_pd::<Complex64>(dev, 174, &[2, 129]);
+    // The blocked Cholesky's leaves (real types from 2048 on the GPU): a minor broken in the
+    // first leaf, inside a 16-column block of a later leaf, at a leaf's first column and at
+    // the last one of a short last leaf.
+    if dev.backend() == gpublas::Backend::Cuda {
+        let cases = [
+            (2100, 1),
+            (2100, 300),
+            (2100, 1025),
+            (2100, 2100),
+            (2300, 1807),
+        ];
+        let items = cases
+            .iter()
+            .flat_map(|&(n, k)| [(n, k, Uplo::Lower), (n, k, Uplo::Upper)])
+            .collect();
+        not_pd_cases::<f64>(dev, 175, items);
+    }
 }
 
 /// Runs `f` on another thread; fails if it has not finished after `secs` seconds.

@@ -430,7 +430,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                 (l, _) => base(l),
             };
             // Off the main lane products get no engine workspace (the main lane's use it).
-            let on_side_now = !std::ptr::eq(s, stream);
+            let off_main = !std::ptr::eq(s, stream);
             let timer = match profile {
                 Some(_) => Some(crate::Timer::start(stream)?),
                 None => None,
@@ -478,7 +478,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                         mode(count, ne, uniform).calls(count, ne);
                     // On the side lane no engine workspace (the main lane's products use it
                     // meanwhile).
-                    let lim = if on_side_now { 0 } else { lt_len };
+                    let lim = if off_main { 0 } else { lt_len };
                     let Some(sh) = shape::<T, F::Step>(st, &bases, by_entries, bn, dev_scal, lim)
                     else {
                         continue;
@@ -498,15 +498,11 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                                 ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
                             }
                         };
-                        let (wp, wl) = if on_side_now {
-                            (0, 0)
-                        } else {
-                            (lt_ptr, lt_len)
-                        };
+                        let (wp, wl) = if off_main { (0, 0) } else { (lt_ptr, lt_len) };
                         lt.matmul(&sh, s, sc(alpha), at(a), at(b), sc(beta), at(cm), wp, wl)?;
                     }
                 }
-                Step::Family(f) => family.launch::<T>(s, &f, &bases, (e0, ne), on_side_now)?,
+                Step::Family(f) => family.launch::<T>(s, &f, &bases, (e0, ne), off_main)?,
                 _ => launch_blocks::<T, F::Step>(s, st, &bases, ne, dev_scal, slots, host_vals)?,
             }
             if let (Some(p), Some(t)) = (profile.as_mut(), timer) {

@@ -26,7 +26,7 @@ pub(crate) trait FamilySteps {
 
     /// Launches `step` on `stream` for batch entries `entries.0 .. entries.0 + entries.1`,
     /// whose spaces start where `bases` says (space C: the written matrices); `side`: the
-    /// stream is the side lane, which leaves most of the device to the main lane.
+    /// stream is the side or aux lane, which leave most of the device to the main lane.
     fn launch<T: Scalar>(
         &self,
         stream: &Stream,

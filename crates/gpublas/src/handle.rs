@@ -146,22 +146,25 @@ impl Handle {
     /// The side lane of look-ahead programs (`None` on the host backend), created on first
     /// use and kept for the handle's life (a graph may hold work captured from it).
     pub(crate) fn side_lane(&self) -> Result<Option<&crate::device::SideLane>, Error> {
-        if self.side.get().is_none() {
-            let lane = crate::device::SideLane::new(&self.device)?;
-            // A handle is used by one thread at a time (`&mut` calls), so no other set can win.
-            let _ = self.side.set(lane);
-        }
-        Ok(self.side.get().and_then(Option::as_ref))
+        self.lane(&self.side)
     }
 
-    /// The aux lane of programs with `ForkAux` steps (`None` on the host backend), created on
-    /// first use and kept for the handle's life, as the side lane.
+    /// The aux lane of programs with `ForkAux` steps, as the side lane.
     pub(crate) fn aux_lane(&self) -> Result<Option<&crate::device::SideLane>, Error> {
-        if self.aux.get().is_none() {
+        self.lane(&self.aux)
+    }
+
+    /// The lane kept in `cell`, created on first use.
+    fn lane<'a>(
+        &'a self,
+        cell: &'a std::sync::OnceLock<Option<crate::device::SideLane>>,
+    ) -> Result<Option<&'a crate::device::SideLane>, Error> {
+        if cell.get().is_none() {
             let lane = crate::device::SideLane::new(&self.device)?;
-            let _ = self.aux.set(lane);
+            // A handle is used by one thread at a time (`&mut` calls), so no other set can win.
+            let _ = cell.set(lane);
         }
-        Ok(self.aux.get().and_then(Option::as_ref))
+        Ok(cell.get().and_then(Option::as_ref))
     }
 
     /// Moves the handle to `stream` (same device). Never blocks the host: the new stream is made

@@ -15,39 +15,15 @@ pub use crate::device::KernelModule;
 /// A kernel source with the shared prelude (range-reduced division) in front; `#line` keeps
 /// NVRTC's line numbers those of the file.
 macro_rules! kernel_source {
-    ($file:literal, $header:literal, $header2:literal) => {
+    ($file:literal $(, $header:literal)*) => {
         concat!(
             include_str!("../kernels/complex_div.cuh"),
-            "#line 1 \"",
-            $header,
-            "\"\n",
-            include_str!(concat!("../kernels/", $header)),
-            "#line 1 \"",
-            $header2,
-            "\"\n",
-            include_str!(concat!("../kernels/", $header2)),
-            "#line 1 \"",
-            $file,
-            "\"\n",
-            include_str!(concat!("../kernels/", $file))
-        )
-    };
-    ($file:literal, $header:literal) => {
-        concat!(
-            include_str!("../kernels/complex_div.cuh"),
-            "#line 1 \"",
-            $header,
-            "\"\n",
-            include_str!(concat!("../kernels/", $header)),
-            "#line 1 \"",
-            $file,
-            "\"\n",
-            include_str!(concat!("../kernels/", $file))
-        )
-    };
-    ($file:literal) => {
-        concat!(
-            include_str!("../kernels/complex_div.cuh"),
+            $(
+                "#line 1 \"",
+                $header,
+                "\"\n",
+                include_str!(concat!("../kernels/", $header)),
+            )*
             "#line 1 \"",
             $file,
             "\"\n",

@@ -330,12 +330,11 @@ pub(crate) struct SolverPlan {
     pub wnb: usize,
     /// potri's triangular products: rows (columns) of a chunk through E's temporary.
     pub tchunk: usize,
-    /// The blocked Cholesky's block width (0: the recursion), the order of its leaves of one
-    /// step (0: the recursion and trsm for its block columns) and the number of their update
-    /// squares (from E's start: one for each leaf of a block column but its first).
+    /// The blocked Cholesky's block width (0: the recursion) and the order of its leaves of
+    /// one step (0: the recursion and trsm for its block columns; their update squares from
+    /// E's start, `csquares`).
     pub cnb: usize,
     pub cleaf: usize,
-    pub csquares: usize,
     /// potri's in-place products: order of their leaves (a triangle expanded into E and
     /// multiplied as a whole; fewer, larger steps than leaves of 32).
     pub pleaf: usize,
@@ -385,6 +384,16 @@ impl WorkspacePlan for SolverPlan {
 }
 
 impl SolverPlan {
+    /// The blocked Cholesky's leaf update squares in E: one for each leaf of a block column
+    /// but its first (0 without leaves of one step).
+    pub(crate) fn csquares(&self) -> usize {
+        if self.cleaf > 0 {
+            self.cnb.div_ceil(self.cleaf).saturating_sub(1)
+        } else {
+            0
+        }
+    }
+
     /// The parts' sizes in bytes.
     pub(crate) fn workspace(&self) -> SolverWorkspace<usize> {
         SolverWorkspace {
@@ -644,12 +653,6 @@ impl SolverShape {
             } else {
                 0
             },
-            csquares: if self.chol_in_leaves() {
-                self.chol_nb()
-                    .map_or(0, |nb| nb.div_ceil(CHOL_BLOCK_LEAF) - 1)
-            } else {
-                0
-            },
             tchunk: if self.kind == Kind::Potri {
                 split(self.m.max(2)).min(self.params.potri_chunk)
             } else {
@@ -682,7 +685,7 @@ impl SolverShape {
             // potri: a leaf triangle expanded, then its product or a chunk passing through.
             Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
             // The blocked Cholesky's leaves' update squares.
-            Kind::Potrf => p.cleaf * p.cleaf * p.csquares.max(1),
+            Kind::Potrf => p.cleaf * p.cleaf * p.csquares().max(1),
             _ => 0,
         };
         let side = leaves.max(self.herk_e(p.hnb, p.heblocks)).max(getri);
@@ -1019,7 +1022,7 @@ mod tests {
         let full = s.full();
         assert_eq!(full.cleaf, CHOL_BLOCK_LEAF);
         assert!(full.cnb > 0);
-        assert_eq!(full.csquares, full.cnb / CHOL_BLOCK_LEAF - 1);
+        assert_eq!(full.csquares(), full.cnb / CHOL_BLOCK_LEAF - 1);
         let square = CHOL_BLOCK_LEAF * CHOL_BLOCK_LEAF * 8;
         let own = full.own_bytes();
         assert_eq!(s.fitted(own), Some(full));

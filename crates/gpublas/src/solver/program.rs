@@ -676,10 +676,10 @@ impl Builder<'_> {
     /// The block column (row, upper) of `nc` columns at `c0` of the blocked Cholesky of order
     /// `n` for real types, its update by the blocks before it done: leaves of
     /// `CHOL_BLOCK_LEAF` columns. Each leaf's diagonal block takes its update by the leaves
-    /// before it in this block from its square in E (`p.csquares` of them from E's start), to
-    /// which every leaf, once solved, adds its part as one batched product (on the chain
-    /// only a product of order 128, not one over all the leaves before); the leaf's factor
-    /// adds the square while loading. The rows below a leaf (columns right) take its update
+    /// before it in this block from its square in E (`SolverPlan::csquares` of them from
+    /// E's start), to which every leaf, once solved, adds its part as one batched product (on
+    /// the chain only a product of order 128, not one over all the leaves before); the leaf's
+    /// factor adds the square while loading. The rows below a leaf (columns right) take its update
     /// by the leaves before it as one product on the aux lane beside the square and the
     /// factor; then they are solved with the factor in one step.
     fn chol_column(&mut self, lower: bool, c0: usize, nc: usize, n: usize) {

@@ -801,6 +801,36 @@ impl Timer {
     }
 }
 
+/// A point in a stream's order, for timelines of the work on several streams (CUDA events,
+/// comparable across the streams of a device; the host clock on the host).
+pub(crate) enum Stamp {
+    Host(std::time::Instant),
+    Cuda(cudarc::driver::CudaEvent),
+}
+
+impl Stamp {
+    /// Marks the point in `stream` after the work submitted so far.
+    pub(crate) fn on(stream: &Stream) -> Result<Stamp, Error> {
+        match &stream.0 {
+            StreamKind::Host { .. } => Ok(Stamp::Host(std::time::Instant::now())),
+            StreamKind::Cuda(s, d) => {
+                let e = cuda::timed_event(d)?;
+                cuda::event_record(&e, s)?;
+                Ok(Stamp::Cuda(e))
+            }
+        }
+    }
+
+    /// Milliseconds from `earlier` to this point; waits for this point to be reached.
+    pub(crate) fn ms_since(&self, earlier: &Stamp) -> Result<f64, Error> {
+        match (earlier, self) {
+            (Stamp::Cuda(a), Stamp::Cuda(b)) => Ok(cuda::event_elapsed_ms(a, b)? as f64),
+            (Stamp::Host(a), Stamp::Host(b)) => Ok(b.duration_since(*a).as_secs_f64() * 1e3),
+            _ => Ok(0.0),
+        }
+    }
+}
+
 /// Kernel parameters: each element points at a live value of the type the kernel declares.
 pub(crate) type Params<'a> = &'a mut [*mut c_void];
 

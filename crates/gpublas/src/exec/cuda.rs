@@ -342,6 +342,13 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     let mut profile = std::env::var_os("GPUBLAS_PROFILE_STEPS").map(|_| Profile::default());
     // GPUBLAS_PROFILE_HOST: the host's time to issue each step kind (nothing synchronised).
     let mut host_profile = std::env::var_os("GPUBLAS_PROFILE_HOST").map(|_| Profile::default());
+    // GPUBLAS_TIMELINE: every step's start and end on its lane, by events (nothing
+    // synchronised until the program is issued), printed as `TL lane kind start end` in µs.
+    let mut timeline = std::env::var_os("GPUBLAS_TIMELINE").map(|_| Vec::new());
+    let t0 = match timeline {
+        Some(_) => Some(crate::device::Stamp::on(stream)?),
+        None => None,
+    };
     let run_start = std::time::Instant::now();
     let mut issued_256: Option<std::time::Duration> = None;
     let side = if profile.is_none() && steps.contains(&Step::Fork) {
@@ -435,6 +442,10 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                 Some(_) => Some(crate::Timer::start(stream)?),
                 None => None,
             };
+            let began = match (&timeline, st.is_lane_change()) {
+                (Some(_), false) => Some(crate::device::Stamp::on(s)?),
+                _ => None,
+            };
             // Read the clock only when profiling: this loop is every program's hot path.
             let issued = host_profile.as_ref().map(|_| std::time::Instant::now());
             match *st {
@@ -505,6 +516,14 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                 Step::Family(f) => family.launch::<T>(s, &f, &bases, (e0, ne), off_main)?,
                 _ => launch_blocks::<T, F::Step>(s, st, &bases, ne, dev_scal, slots, host_vals)?,
             }
+            if let (Some(tl), Some(b)) = (timeline.as_mut(), began) {
+                let l = match lane {
+                    Lane::Main => 'M',
+                    Lane::Side => 'S',
+                    Lane::Aux => 'A',
+                };
+                tl.push((l, step_label(st), b, crate::device::Stamp::on(s)?));
+            }
             if let (Some(p), Some(t)) = (profile.as_mut(), timer) {
                 p.add(st, t.stop()?);
             }
@@ -519,6 +538,20 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
         }
         e0 += ne;
     }
+    if let (Some(tl), Some(t0)) = (timeline, t0) {
+        let end = crate::device::Stamp::on(stream)?;
+        let total = end.ms_since(&t0)?;
+        let mut out = format!(
+            "TL begin {name} steps={} total_us={:.1}\n",
+            steps.len(),
+            total * 1e3
+        );
+        for (l, k, b, e) in &tl {
+            let (b, e) = (b.ms_since(&t0)? * 1e3, e.ms_since(&t0)? * 1e3);
+            out += &format!("TL {l} {k} {b:.1} {e:.1}\n");
+        }
+        eprintln!("{out}TL end");
+    }
     if let Some(p) = profile {
         p.print("GPUBLAS_PROFILE_STEPS", name, steps.len());
     }
@@ -532,6 +565,19 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
         );
     }
     Ok(())
+}
+
+/// A step's kind and, for products, its shape (`GPUBLAS_TIMELINE`).
+fn step_label<F: std::fmt::Debug>(st: &Step<F>) -> String {
+    if let Step::Gemm { m, n, k, count, .. } = st {
+        return format!("Gemm:{m}x{n}x{k}x{count}");
+    }
+    let text = format!("{st:?}");
+    let text = text.strip_prefix("Family(").unwrap_or(&text);
+    text.split([' ', '{', '(', ')'])
+        .next()
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Time per step kind of the programs a call ran (`GPUBLAS_PROFILE_STEPS`: on the device, each

@@ -171,6 +171,16 @@ pub(crate) enum Step<F> {
     JoinAux,
 }
 
+impl<F> Step<F> {
+    /// Whether the step only moves the program between lanes (no work of its own).
+    pub(crate) fn is_lane_change(&self) -> bool {
+        matches!(
+            self,
+            Step::Fork | Step::Back | Step::Join | Step::ForkAux | Step::BackAux | Step::JoinAux
+        )
+    }
+}
+
 /// One level of the recursive cut: pairs of `s`-blocks starting every `2s`; `full` pairs have
 /// a second block of `s`, a last pair may have a shorter one (`last`).
 #[derive(Clone, Copy, Debug)]

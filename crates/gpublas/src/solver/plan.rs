@@ -180,6 +180,30 @@ impl SolverParams {
             potri_chunk: 1024,
             product_leaf: 128,
         }
+        .tuned()
+    }
+
+    /// Experiment overrides from `GPUBLAS_SOLVER_TUNE` (`name=value,...`).
+    fn tuned(mut self) -> Self {
+        let Ok(v) = std::env::var("GPUBLAS_SOLVER_TUNE") else {
+            return self;
+        };
+        for kv in v.split(',') {
+            let Some((k, x)) = kv.split_once('=') else {
+                continue;
+            };
+            let Ok(x) = x.trim().parse::<usize>() else {
+                continue;
+            };
+            match k.trim() {
+                "ahead_nb" => self.ahead_nb = x,
+                "side_grid" => self.side_grid = x,
+                "side_grid_max" => self.side_grid_max = x,
+                "chol_leaves_nb" => self.chol_leaves_nb = x,
+                _ => {}
+            }
+        }
+        self
     }
 
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.

@@ -56,7 +56,8 @@ pub struct SolverArgs {
     #[arg(long)]
     quick: bool,
     /// Only these groups (comma-separated): getrf, potrf, getrs, potrs, batched, getri, gesv,
-    /// posv.
+    /// posv; `group:text` runs only the group's rows whose shape contains `text` (e.g.
+    /// `getrf:n=8192`, `getrf:f32`).
     #[arg(long)]
     only: Option<String>,
 }
@@ -397,6 +398,9 @@ mod imp {
         dev: &'d Device,
         quick: bool,
         rows: Vec<Value>,
+        /// (group, text): a group named here runs only its rows whose shape contains one of
+        /// its texts.
+        filters: Vec<(String, String)>,
     }
 
     impl Bench<'_> {
@@ -487,6 +491,10 @@ mod imp {
             what: &str,
             f: impl FnOnce(&mut Self) -> Result<(), Error>,
         ) {
+            let mut mine = self.filters.iter().filter(|(g, _)| g == group).peekable();
+            if mine.peek().is_some() && !mine.any(|(_, t)| what.contains(t.as_str())) {
+                return;
+            }
             if let Err(e) = f(self) {
                 out!("{group}: {what} not run: {e}");
                 self.rows.push(json!({
@@ -993,7 +1001,21 @@ mod imp {
 
     /// `gpublas bench solver`: prints the table, returns the JSON rows.
     pub(super) fn run(dev: &Device, quick: bool, only: Option<&str>) -> Result<Vec<Value>, Error> {
-        let groups = selected(only, &GROUPS)?;
+        // `group:text` tokens: the group, and only its rows whose shape contains the text.
+        let (mut names, mut filters) = (Vec::new(), Vec::new());
+        for t in only
+            .unwrap_or("")
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+        {
+            let (g, f) = t.split_once(':').unwrap_or((t, ""));
+            names.push(g.trim());
+            if !f.is_empty() {
+                filters.push((g.trim().to_string(), f.trim().to_string()));
+            }
+        }
+        let names = names.join(",");
+        let groups = selected(only.map(|_| names.as_str()), &GROUPS)?;
         if dev.backend() != Backend::Cuda {
             return Err(Error::Unsupported(format!(
                 "gpublas bench solver compares gpublas with cuSOLVER on a CUDA GPU; the device \
@@ -1013,6 +1035,7 @@ mod imp {
             dev,
             quick,
             rows: Vec::new(),
+            filters,
         };
         out!(
             "LAPACK (f64; getrf also f32 and Complex64) on {} against cuSOLVER (loaded from \
@@ -1065,7 +1088,9 @@ mod imp {
                         (&[(8192, 1.10), (16384, 1.05), (32768, 1.02)], 16384)
                     };
                     for &(n, t) in sizes {
-                        b.part("getrf", &format!("n={n}"), |b| getrf_part::<f64>(b, n, t));
+                        b.part("getrf", &format!("f64 n={n}"), |b| {
+                            getrf_part::<f64>(b, n, t)
+                        });
                     }
                     b.part("getrf", &format!("f32 n={other}"), |b| {
                         getrf_part::<f32>(b, other, 1.0)

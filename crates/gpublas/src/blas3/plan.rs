@@ -122,6 +122,8 @@ pub(crate) struct Plan {
     pub subst: bool,
     /// Elements E holds per entry at least (the solver's Cholesky update blocks share it).
     pub e_min: usize,
+    /// Elements R holds per entry at least (the solver's side-lane panels take a part).
+    pub r_min: usize,
 }
 
 impl WorkspacePlan for Plan {
@@ -178,11 +180,12 @@ impl Plan {
     }
 
     fn r_elems(&self) -> usize {
-        match (self.uses_r, self.kind) {
+        let r = match (self.uses_r, self.kind) {
             (false, _) => 0,
             (true, Kind::Trsm | Kind::Trtri) => self.rlen,
             (true, _) => self.na * self.rchunk,
-        }
+        };
+        r.max(self.r_min)
     }
 }
 
@@ -260,6 +263,7 @@ impl Shape {
             rlen: 0,
             subst: false,
             e_min: 0,
+            r_min: 0,
         };
         self.with_entries(p)
     }
@@ -314,6 +318,7 @@ impl Shape {
             rlen,
             subst,
             e_min: 0,
+            r_min: 0,
         };
         self.with_entries(p)
     }

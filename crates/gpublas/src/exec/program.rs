@@ -172,6 +172,84 @@ pub(crate) enum Step<F> {
 }
 
 impl<F> Step<F> {
+    /// The step's operands as (operand, rows, columns, blocks): mutable, for `relocate`.
+    fn operands_mut(&mut self) -> Vec<(&mut M, usize, usize, usize)> {
+        match self {
+            Step::Gemm {
+                ta,
+                tb,
+                m,
+                n,
+                k,
+                a,
+                b,
+                c,
+                count,
+                ..
+            } => {
+                let (ar, ac) = if *ta == Op::N { (*m, *k) } else { (*k, *m) };
+                let (br, bc) = if *tb == Op::N { (*k, *n) } else { (*n, *k) };
+                vec![
+                    (a, ar, ac, *count),
+                    (b, br, bc, *count),
+                    (c, *m, *n, *count),
+                ]
+            }
+            Step::Expand {
+                n, src, dst, count, ..
+            }
+            | Step::Tri {
+                n, src, dst, count, ..
+            }
+            | Step::TriInv {
+                n, src, dst, count, ..
+            } => vec![(src, *n, *n, *count), (dst, *n, *n, *count)],
+            Step::Scale { m, n, dst, .. } => vec![(dst, *m, *n, 1)],
+            Step::Copy { m, n, src, dst } => vec![(src, *m, *n, 1), (dst, *m, *n, 1)],
+            Step::TriSolve {
+                left, m, n, a, b, ..
+            } => {
+                let o = if *left { *m } else { *n };
+                vec![(a, o, o, 1), (b, *m, *n, 1)]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Moves the step's operands in E and R by `e` and `r` elements (a program part that runs
+    /// beside another lane's use of their starts gets parts of its own).
+    pub(crate) fn relocate(&mut self, e: usize, r: usize) {
+        for (x, ..) in self.operands_mut() {
+            match x.sp {
+                Space::E => x.off += e,
+                Space::R => x.off += r,
+                _ => {}
+            }
+        }
+    }
+
+    /// One past the last element the step touches in space `sp` (0: none; a family's own
+    /// steps are not counted).
+    #[cfg(test)]
+    pub(crate) fn extent(&mut self, sp: Space) -> usize {
+        self.operands_mut()
+            .into_iter()
+            .filter(|(x, r, c, _)| x.sp == sp && *r > 0 && *c > 0)
+            .map(|(x, r, c, n)| x.off + (c - 1) * x.ld + r + n.saturating_sub(1) * x.bs)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The first element of the step's operands in space `sp` (`None`: none there).
+    #[cfg(test)]
+    pub(crate) fn start(&mut self, sp: Space) -> Option<usize> {
+        self.operands_mut()
+            .into_iter()
+            .filter(|(x, ..)| x.sp == sp)
+            .map(|(x, ..)| x.off)
+            .min()
+    }
+
     /// Whether the step only moves the program between lanes (no work of its own).
     pub(crate) fn is_lane_change(&self) -> bool {
         matches!(

@@ -338,6 +338,7 @@ impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
             ],
             device_scalars: dev_scal,
             limit,
+            sm_target: 0,
         }
     }
 

@@ -201,6 +201,7 @@ pub(crate) fn launch<T: Scalar>(
             k0,
             k1,
             reverse,
+            lists,
         } => {
             if cols == 0 || k1 <= k0 {
                 return Ok(());
@@ -209,7 +210,7 @@ pub(crate) fn launch<T: Scalar>(
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, cols as i64);
             j.reverse = reverse as i32;
-            if d.swap == 0 {
+            if d.swap == 0 || !lists {
                 // No room for gather lists: one thread per column, interchanges in order.
                 (j.k0, j.k1) = (k0 as i32, k1 as i32);
                 let threads = (cols.div_ceil(32) * 32).min(128) as u32;

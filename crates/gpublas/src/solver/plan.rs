@@ -62,6 +62,10 @@ pub(crate) struct SolverParams {
     pub ahead_nb: usize,
     pub ahead_nb_small: usize,
     pub ahead_wide_from: usize,
+    /// Before a block's panel forks, the main lane prepares only that block's columns (its
+    /// interchanges, rows of `U` and update); the rest of the matrix takes them beside the
+    /// panel, whose solves use parts of E and R of their own (`SolverPlan::side_e`).
+    pub ahead_fork_narrow: bool,
     /// Most blocks of a panel on the side lane: the rest of the device stays with the main
     /// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
     /// and 64 were within 2 % of each other; 24 and 16 were slower.
@@ -157,6 +161,7 @@ impl SolverParams {
             ahead_nb: 512,
             ahead_nb_small: 128,
             ahead_wide_from: 4096,
+            ahead_fork_narrow: true,
             side_grid: 48,
             side_grid_max: 64,
             rows_per_block: 128,
@@ -200,6 +205,7 @@ impl SolverParams {
                 "side_grid" => self.side_grid = x,
                 "side_grid_max" => self.side_grid_max = x,
                 "chol_leaves_nb" => self.chol_leaves_nb = x,
+                "fork_narrow" => self.ahead_fork_narrow = x != 0,
                 _ => {}
             }
         }
@@ -350,6 +356,14 @@ pub(crate) struct SolverPlan {
     pub teblocks: usize,
     /// Element offset in E of those blocks.
     pub e_trail: usize,
+    /// The look-ahead LU's side-lane panels: element offsets in E and R of their own parts
+    /// (0: no such parts), beside which the main lane solves and interchanges the rest of
+    /// the matrix with E's and R's starts.
+    pub side_e: usize,
+    pub side_r: usize,
+    /// The look-ahead LU prepares only the next block before its panel forks
+    /// (`SolverParams::ahead_fork_narrow`, where the plan has the side parts for it).
+    pub fork_narrow: bool,
     /// getri's block of columns (0 for the other routines).
     pub wnb: usize,
     /// potri's triangular products: rows (columns) of a chunk through E's temporary.
@@ -670,6 +684,9 @@ impl SolverShape {
             tnb: trail.0,
             teblocks: trail.1,
             e_trail: 0,
+            side_e: 0,
+            side_r: 0,
+            fork_narrow: false,
             wnb: self.getri_nb(&p3),
             cnb: self.chol_nb().unwrap_or(0),
             cleaf: if self.chol_in_leaves() {
@@ -696,6 +713,49 @@ impl SolverShape {
         p
     }
 
+    /// The look-ahead LU's side-lane panels (`ahead_fork_narrow`): E and R of their own after
+    /// the main lane's, for their largest solve (a triangle of half the block width, at most
+    /// as many columns) with the main lane's plan of the solves.
+    fn lay_out_side(&self, p: &mut SolverPlan) {
+        (p.side_e, p.side_r, p.p3.r_min, p.fork_narrow) = (0, 0, 0, false);
+        let Some((e, r)) = self.side_parts(&p.p3) else {
+            return;
+        };
+        p.fork_narrow = true;
+        let layout = p.p3.layout();
+        p.side_e = layout.e_elems;
+        p.side_r = layout.r_elems;
+        p.p3.e_min = p.side_e + e;
+        p.p3.r_min = p.side_r + r;
+    }
+
+    /// Elements of E and R the look-ahead LU's side-lane panels take for themselves with the
+    /// solves' plan `q` (`None`: the program has no such parts).
+    fn side_parts(&self, q: &Plan) -> Option<(usize, usize)> {
+        let nb = self.params.lookahead(self.m, self.n)?;
+        // Complex double keeps the wide fork: its side parts would take the workspace past
+        // 4 MiB at order 16384 (its result chunks are at their floor), and it leads there.
+        if !(matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt)
+            && self.params.ahead_fork_narrow
+            && self.elem < 16)
+        {
+            return None;
+        }
+        let h = split_by(nb, LEAF);
+        if h <= INV_NB || q.subst {
+            return Some((0, 0));
+        }
+        let bs = q.nb.max(1).min(h);
+        let group = if q.uses_e { q.eblocks } else { 1 }.clamp(1, h.div_ceil(bs));
+        let e = if q.uses_e { group * bs * bs } else { 0 };
+        let r = if q.uses_r {
+            (bs * h).max(inv_temp(bs, group))
+        } else {
+            0
+        };
+        Some((e, r))
+    }
+
     /// E's layout: the solves' inverted leaves and the diagonal recursion's update blocks
     /// share its start (they run in turn); the blocked Cholesky's trailing update blocks,
     /// which the main lane uses beside them, follow.
@@ -720,6 +780,7 @@ impl SolverShape {
         };
         p.e_trail = side;
         p.p3.e_min = side + trail;
+        self.lay_out_side(p);
     }
 
     /// Elements of E Cholesky's update blocks take (E serves the solves' inverted blocks and
@@ -785,7 +846,11 @@ impl SolverShape {
         // blocked one's run on the side lane.
         if p.uses_r && !p.subst && (self.kind != Kind::Potrf || self.chol_nb().is_some()) {
             let floor = one.trsm_chunk_floor(&p);
-            narrow_chunks(&mut p, floor, |q| q.own_bytes() > self.params.solve_budget);
+            // The look-ahead LU's side-lane parts come out of the same budget.
+            narrow_chunks(&mut p, floor, |q| {
+                let (e, r) = self.side_parts(q).unwrap_or((0, 0));
+                q.own_bytes() + (e + r) * self.elem > self.params.solve_budget
+            });
         }
         p
     }
@@ -986,6 +1051,98 @@ mod tests {
             sms: 132,
             params: SolverParams::auto(),
             interchanges_only: false,
+        }
+    }
+
+    /// M11 (parts of a lease never overlap in use): the look-ahead LU's side-lane panels use
+    /// E and R only from `side_e` / `side_r` on, the main lane's steps beside them only
+    /// before those offsets, and no step reaches past the plan's E and R (f32, f64, complex
+    /// double; square, tall and wide; blocks of 128 and 512).
+    #[test]
+    fn m11_lookahead_lanes_use_disjoint_parts() {
+        use crate::exec::program::{Space, Step};
+        use crate::solver::program::{build, Prog};
+        use num_complex::Complex64;
+        fn check<T: crate::common::elem::Scalar>(m: usize, n: usize) {
+            let elem = std::mem::size_of::<T>();
+            let s = SolverShape {
+                m,
+                n,
+                elem,
+                complex: elem == 16,
+                ..f64_on_h100(Kind::Getrf, 0)
+            };
+            let p = s.full();
+            if elem == 16 {
+                assert!(!p.fork_narrow, "complex double keeps the wide fork");
+                return;
+            }
+            assert!(
+                p.fork_narrow && p.side_e > 0 && p.side_r > 0,
+                "{m}×{n}: no side parts"
+            );
+            let g = Prog {
+                kind: Kind::Getrf,
+                op: crate::Op::N,
+                uplo: crate::Uplo::Lower,
+                m,
+                n,
+                ld_factors: m,
+                ld_written: m,
+                interchanges_only: false,
+            };
+            let lay = p.p3.layout();
+            let (mut lane, mut forks) = (0, 0);
+            for st in build::<T>(&g, &p) {
+                let mut x = st;
+                let (e, r) = (x.extent(Space::E), x.extent(Space::R));
+                assert!(
+                    e <= lay.e_elems && r <= lay.r_elems,
+                    "{m}×{n}: {st:?} past E/R"
+                );
+                match st {
+                    Step::Fork => (lane, forks) = (1, forks + 1),
+                    Step::Back => lane = 2,
+                    Step::Join => lane = 0,
+                    _ if lane == 1 => {
+                        let (se, sr) = (x.start(Space::E), x.start(Space::R));
+                        assert!(
+                            se.is_none_or(|o| o >= p.side_e),
+                            "{m}×{n}: side {st:?} in main E"
+                        );
+                        assert!(
+                            sr.is_none_or(|o| o >= p.side_r),
+                            "{m}×{n}: side {st:?} in main R"
+                        );
+                    }
+                    _ if lane == 2 => {
+                        assert!(
+                            e <= p.side_e && r <= p.side_r,
+                            "{m}×{n}: main {st:?} in side parts"
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            assert!(forks > 1, "{m}×{n}: not the look-ahead program");
+            // Within the bound at the bench's orders (cuSOLVER's bufferSize is under
+            // 2 MiB there).
+            assert!(
+                m < 8192 || p.own_bytes() <= 4 << 20,
+                "{m}×{n}: {}",
+                p.own_bytes()
+            );
+        }
+        for (m, n) in [
+            (8192, 8192),
+            (2048, 2048),
+            (3000, 1200),
+            (1200, 3000),
+            (16384, 16384),
+        ] {
+            check::<f64>(m, n);
+            check::<f32>(m, n);
+            check::<Complex64>(m, n);
         }
     }
 

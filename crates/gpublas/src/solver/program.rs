@@ -48,6 +48,9 @@ pub(crate) enum SolverStep {
         k0: usize,
         k1: usize,
         reverse: bool,
+        /// Through the gather lists where the plan has them (else, or beside a side-lane
+        /// panel that uses them, one column per thread).
+        lists: bool,
     },
     /// Cholesky of a diagonal block of order `n` (at most `chol_leaf`) at `a`, the matrix's
     /// column `k0`; skipped once info is set.
@@ -198,6 +201,9 @@ impl Builder<'_> {
     /// main lane updates the rest of the trailing matrix. The side lane's steps use E, R and the
     /// gather lists; the main lane's beside them only a product.
     fn lu_ahead(&mut self, m: usize, n: usize, nb: usize, pivot: bool) {
+        if self.p.fork_narrow {
+            return self.lu_ahead_narrow(m, n, nb, pivot);
+        }
         let k = m.min(n);
         let mut c = 0;
         self.lu(m, 0, nb.min(k), pivot);
@@ -232,8 +238,82 @@ impl Builder<'_> {
         }
     }
 
+    /// `lu_ahead` with only the next block prepared before its panel forks: once block `k`
+    /// (columns `c .. c1`) is factored, the main lane applies its interchanges to block
+    /// `k + 1`, solves that block's rows of `U` and updates it; the panel forks (its solves in
+    /// E's and R's parts of its own, `side_e` and `side_r`); then, beside it, the main lane
+    /// applies the interchanges to the columns before `c` and after block `k + 1` (one column
+    /// a thread: the panel uses the gather lists), solves their rows of `U` and updates them.
+    fn lu_ahead_narrow(&mut self, m: usize, n: usize, nb: usize, pivot: bool) {
+        let k = m.min(n);
+        let mut c = 0;
+        self.lu(m, 0, nb.min(k), pivot);
+        while c < k {
+            let w = nb.min(k - c);
+            let c1 = c + w;
+            let rows = m - c1;
+            let a11 = at(self.c, c, c);
+            // The next block, if there is one to factor: its columns ready, its panel forked.
+            let w1 = if c1 < k && rows > 0 {
+                nb.min(k - c1)
+            } else {
+                0
+            };
+            if w1 > 0 {
+                if pivot {
+                    self.swap(m, c1, w1, c, c1);
+                }
+                let u1 = at(self.c, c, c1);
+                self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, w1, a11, u1);
+                self.update(rows, (c1, w1), c, w);
+                self.v.push(Step::Fork);
+                let first = self.v.len();
+                self.unit = self.p.params.side_leaf(m - c1, self.elem);
+                self.lu(m, c1, w1, pivot);
+                self.unit = PANEL;
+                for st in &mut self.v[first..] {
+                    st.relocate(self.p.side_e, self.p.side_r);
+                }
+                self.v.push(Step::Back);
+            }
+            // The other columns: those before block k and those after block k + 1.
+            let c2 = c1 + w1;
+            let tc = n - c2;
+            if pivot && c > 0 {
+                self.swap_with(m, 0, c, (c, c1), w1 == 0);
+            }
+            if tc > 0 {
+                if pivot {
+                    self.swap_with(m, c2, tc, (c, c1), w1 == 0);
+                }
+                let u2 = at(self.c, c, c2);
+                self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, tc, a11, u2);
+                if rows > 0 {
+                    self.update(rows, (c2, tc), c, w);
+                }
+            }
+            if w1 == 0 {
+                break;
+            }
+            self.v.push(Step::Join);
+            c = c1;
+        }
+    }
+
     /// Row interchanges `k0 .. k1` on `cols` columns from column `c0`, all `m` rows.
     fn swap(&mut self, m: usize, c0: usize, cols: usize, k0: usize, k1: usize) {
+        self.swap_with(m, c0, cols, (k0, k1), true);
+    }
+
+    /// `swap`, through the gather lists or not (`lists`).
+    fn swap_with(
+        &mut self,
+        m: usize,
+        c0: usize,
+        cols: usize,
+        (k0, k1): (usize, usize),
+        lists: bool,
+    ) {
         self.v.push(Step::Family(SolverStep::Swap {
             rows: m,
             cols,
@@ -241,6 +321,7 @@ impl Builder<'_> {
             k0,
             k1,
             reverse: false,
+            lists,
         }));
     }
 
@@ -949,6 +1030,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
                 k0: 0,
                 k1: n,
                 reverse: g.op != Op::N,
+                lists: true,
             });
             if g.interchanges_only {
                 b.v.push(swaps);

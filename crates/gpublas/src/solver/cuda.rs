@@ -201,7 +201,7 @@ pub(crate) fn launch<T: Scalar>(
             k0,
             k1,
             reverse,
-            lists,
+            list,
         } => {
             if cols == 0 || k1 <= k0 {
                 return Ok(());
@@ -210,7 +210,7 @@ pub(crate) fn launch<T: Scalar>(
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, cols as i64);
             j.reverse = reverse as i32;
-            if d.swap == 0 || !lists {
+            if d.swap == 0 || list >= d.swap_lists {
                 // No room for gather lists: one thread per column, interchanges in order.
                 (j.k0, j.k1) = (k0 as i32, k1 as i32);
                 let threads = (cols.div_ceil(32) * 32).min(128) as u32;
@@ -226,7 +226,8 @@ pub(crate) fn launch<T: Scalar>(
             }
             // Chunks of interchanges, each turned into a permutation (one block per entry)
             // and applied as a gather over every column at once.
-            j.slots = d.swap + (e0 - d.first) as u64 * d.swap_s as u64 * 4;
+            let own = list * d.swap_s * d.entries;
+            j.slots = d.swap + (own + (e0 - d.first) * d.swap_s) as u64 * 4;
             j.aux = d.swap_s as i32;
             let chunks: Vec<(usize, usize)> = (k0..k1)
                 .step_by(SWAP_CHUNK)

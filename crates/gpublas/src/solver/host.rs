@@ -99,7 +99,7 @@ pub(crate) fn exec<T: Scalar>(
             k0,
             k1,
             reverse,
-            lists: _,
+            list: _,
         } => {
             if cols == 0 || k1 <= k0 {
                 return Ok(());

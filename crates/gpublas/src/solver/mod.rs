@@ -168,6 +168,10 @@ pub(crate) struct DevInts {
     /// Gather lists of the interchanges (per chunk entry, `swap_s` i32s apart; 0: none).
     pub swap: u64,
     pub swap_s: usize,
+    /// How many such lists, each `swap_s · entries` i32s.
+    pub swap_lists: usize,
+    /// Batch entries the workspace holds at once.
+    pub entries: usize,
     pub params: plan::SolverParams,
 }
 
@@ -645,6 +649,8 @@ fn run_cuda<T: Scalar>(
             0
         },
         swap_s: plan.swap,
+        swap_lists: plan.swap_lists(),
+        entries: per,
         params: plan.params,
         ..Default::default()
     };

@@ -422,6 +422,16 @@ impl WorkspacePlan for SolverPlan {
 }
 
 impl SolverPlan {
+    /// Gather lists of `swap` i32s per entry the plan has: a second for the main lane beside
+    /// the look-ahead LU's side-lane panels (`fork_narrow`).
+    pub(crate) fn swap_lists(&self) -> usize {
+        if self.swap > 0 && self.fork_narrow {
+            2
+        } else {
+            1
+        }
+    }
+
     /// The blocked Cholesky's leaf update squares in E: one for each leaf of a block column
     /// but its first (0 without leaves of one step).
     pub(crate) fn csquares(&self) -> usize {
@@ -436,7 +446,7 @@ impl SolverPlan {
     pub(crate) fn workspace(&self) -> SolverWorkspace<usize> {
         SolverWorkspace {
             blocks: self.p3.workspace(),
-            ints: (self.ints + self.swap) * self.p3.entries * 4,
+            ints: (self.ints + self.swap * self.swap_lists()) * self.p3.entries * 4,
             exchange: self.slot_bytes(),
         }
     }
@@ -1061,7 +1071,7 @@ mod tests {
     #[test]
     fn m11_lookahead_lanes_use_disjoint_parts() {
         use crate::exec::program::{Space, Step};
-        use crate::solver::program::{build, Prog};
+        use crate::solver::program::{build, Prog, SolverStep};
         use num_complex::Complex64;
         fn check<T: crate::common::elem::Scalar>(m: usize, n: usize) {
             let elem = std::mem::size_of::<T>();
@@ -1104,6 +1114,12 @@ mod tests {
                     Step::Fork => (lane, forks) = (1, forks + 1),
                     Step::Back => lane = 2,
                     Step::Join => lane = 0,
+                    Step::Family(SolverStep::Swap { list, .. }) => {
+                        // The panel's interchanges through the first gather list, the main
+                        // lane's beside it through the second.
+                        assert_eq!(list, usize::from(lane == 2), "{m}×{n}: lane {lane} {st:?}");
+                        assert!(p.swap_lists() == 2 && p.swap > 0);
+                    }
                     _ if lane == 1 => {
                         let (se, sr) = (x.start(Space::E), x.start(Space::R));
                         assert!(

@@ -48,9 +48,9 @@ pub(crate) enum SolverStep {
         k0: usize,
         k1: usize,
         reverse: bool,
-        /// Through the gather lists where the plan has them (else, or beside a side-lane
-        /// panel that uses them, one column per thread).
-        lists: bool,
+        /// Which of the plan's gather lists (the side lane's panels use the first, the main
+        /// lane beside them the second), where it has them; else one column per thread.
+        list: usize,
     },
     /// Cholesky of a diagonal block of order `n` (at most `chol_leaf`) at `a`, the matrix's
     /// column `k0`; skipped once info is set.
@@ -242,8 +242,9 @@ impl Builder<'_> {
     /// (columns `c .. c1`) is factored, the main lane applies its interchanges to block
     /// `k + 1`, solves that block's rows of `U` and updates it; the panel forks (its solves in
     /// E's and R's parts of its own, `side_e` and `side_r`); then, beside it, the main lane
-    /// applies the interchanges to the columns before `c` and after block `k + 1` (one column
-    /// a thread: the panel uses the gather lists), solves their rows of `U` and updates them.
+    /// applies the interchanges to the columns before `c` and after block `k + 1` (through the
+    /// second gather list: the panel uses the first), solves their rows of `U` and updates
+    /// them.
     fn lu_ahead_narrow(&mut self, m: usize, n: usize, nb: usize, pivot: bool) {
         let k = m.min(n);
         let mut c = 0;
@@ -280,11 +281,11 @@ impl Builder<'_> {
             let c2 = c1 + w1;
             let tc = n - c2;
             if pivot && c > 0 {
-                self.swap_with(m, 0, c, (c, c1), w1 == 0);
+                self.swap_with(m, 0, c, (c, c1), usize::from(w1 > 0));
             }
             if tc > 0 {
                 if pivot {
-                    self.swap_with(m, c2, tc, (c, c1), w1 == 0);
+                    self.swap_with(m, c2, tc, (c, c1), usize::from(w1 > 0));
                 }
                 let u2 = at(self.c, c, c2);
                 self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, tc, a11, u2);
@@ -302,17 +303,17 @@ impl Builder<'_> {
 
     /// Row interchanges `k0 .. k1` on `cols` columns from column `c0`, all `m` rows.
     fn swap(&mut self, m: usize, c0: usize, cols: usize, k0: usize, k1: usize) {
-        self.swap_with(m, c0, cols, (k0, k1), true);
+        self.swap_with(m, c0, cols, (k0, k1), 0);
     }
 
-    /// `swap`, through the gather lists or not (`lists`).
+    /// `swap` through gather list `list`.
     fn swap_with(
         &mut self,
         m: usize,
         c0: usize,
         cols: usize,
         (k0, k1): (usize, usize),
-        lists: bool,
+        list: usize,
     ) {
         self.v.push(Step::Family(SolverStep::Swap {
             rows: m,
@@ -321,7 +322,7 @@ impl Builder<'_> {
             k0,
             k1,
             reverse: false,
-            lists,
+            list,
         }));
     }
 
@@ -1030,7 +1031,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
                 k0: 0,
                 k1: n,
                 reverse: g.op != Op::N,
-                lists: true,
+                list: 0,
             });
             if g.interchanges_only {
                 b.v.push(swaps);

@@ -338,7 +338,6 @@ impl<I: GemmExIn, O: GemmExOut<I>> ExCall<'_, '_, I, O> {
             ],
             device_scalars: dev_scal,
             limit,
-            sm_target: 0,
         }
     }
 

@@ -91,9 +91,6 @@ pub(crate) struct Shape {
     pub device_scalars: bool,
     /// Most workspace bytes the algorithm may use.
     pub limit: usize,
-    /// Multiprocessors the product should aim to use (0: all): fewer leave room for work
-    /// another stream runs beside it.
-    pub sm_target: usize,
 }
 
 /// A scalar operand: host bytes (the value) or a device address.
@@ -226,12 +223,6 @@ impl Lt {
             sys::cublasLtPointerMode_t::CUBLASLT_POINTER_MODE_HOST
         };
         set(DA::CUBLASLT_MATMUL_DESC_POINTER_MODE, mode as i32)?;
-        if s.sm_target > 0 {
-            set(
-                DA::CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET,
-                s.sm_target.min(i32::MAX as usize) as i32,
-            )?;
-        }
         let (ar, ac) = if s.ta == Op::N {
             (s.m, s.k)
         } else {

@@ -245,7 +245,6 @@ fn shape<T: Scalar, F>(
         align: [al(a), al(b), al(c)],
         device_scalars,
         limit,
-        sm_target: 0,
     })
 }
 
@@ -362,12 +361,6 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     } else {
         None
     };
-    // Experiment: GPUBLAS_SIDE_SMS multiprocessors left to the side lane by the main lane's
-    // products beside it.
-    let beside_side = std::env::var("GPUBLAS_SIDE_SMS")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .map_or(0, |r| h.device().multiprocessor_count().saturating_sub(r));
     // The stream of the main or side lane (the main one where there is no side lane).
     let base = |l: Lane| match (l, side) {
         (Lane::Side, Some(x)) => x.stream(),
@@ -497,15 +490,10 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     // On the side lane no engine workspace (the main lane's products use it
                     // meanwhile).
                     let lim = if off_main { 0 } else { lt_len };
-                    let Some(mut sh) =
-                        shape::<T, F::Step>(st, &bases, by_entries, bn, dev_scal, lim)
+                    let Some(sh) = shape::<T, F::Step>(st, &bases, by_entries, bn, dev_scal, lim)
                     else {
                         continue;
                     };
-                    // Beside the side lane's steps the main lane's products leave it room.
-                    if lane == Lane::Main && open.open {
-                        sh.sm_target = beside_side;
-                    }
                     for o in 0..outer {
                         // o walks entries (Blocks) or blocks (BlocksOuter).
                         let (ent, blk) = if inner_is_entry { (0, o) } else { (o, 0) };

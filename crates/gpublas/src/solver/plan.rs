@@ -67,7 +67,8 @@ pub(crate) struct SolverParams {
     /// panel, whose solves use parts of E and R of their own (`SolverPlan::side_e`) and the
     /// first gather list (the main lane the second). Against preparing every column first
     /// (H200, f64, two runs each, ms): 8192 44.36 / 44.48 against 44.78 / 44.86, 16384
-    /// 131.8 / 130.9 against 137.6 / 137.2, f32 16384 140.3 / 140.6 against 143.5 / 143.2.
+    /// 131.8 / 130.9 against 137.6 / 137.2, f32 16384 140.3 / 140.6 against 143.5 / 143.2
+    /// (one matrix of order `ahead_wide_from` and more: `SolverShape::side_parts`).
     pub ahead_fork_narrow: bool,
     /// Most blocks of a panel on the side lane: the rest of the device stays with the main
     /// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
@@ -721,10 +722,15 @@ impl SolverShape {
     /// solves' plan `q` (`None`: the program has no such parts).
     fn side_parts(&self, q: &Plan) -> Option<(usize, usize)> {
         let nb = self.params.lookahead(self.m, self.n)?;
-        // Complex double keeps the wide fork: its side parts would take the workspace past
-        // 4 MiB at order 16384 (its result chunks are at their floor), and it leads there.
+        // One large matrix only: batches (100 × 512², 20 × 2048²) ran 14 % / 5 % slower with
+        // it and asked 14 % / 7 % more workspace, and orders under `ahead_wide_from` were not
+        // measured. Complex double keeps the wide fork: its side parts would take the
+        // workspace past 4 MiB at order 16384 (its result chunks are at their floor), and it
+        // leads there.
         if !(matches!(self.kind, Kind::Getrf | Kind::GetrfNpvt)
             && self.params.ahead_fork_narrow
+            && self.batch == 1
+            && self.kmin() >= self.params.ahead_wide_from
             && self.elem < 16)
         {
             return None;
@@ -1127,11 +1133,21 @@ mod tests {
                 p.own_bytes()
             );
         }
+        // Batches and orders under `ahead_wide_from` keep the wide fork.
+        for (m, batch) in [(512, 100), (2048, 20), (2048, 1)] {
+            let s = SolverShape {
+                m,
+                n: m,
+                batch,
+                ..f64_on_h100(Kind::Getrf, 0)
+            };
+            assert!(!s.full().fork_narrow, "{batch} × {m}²");
+        }
         for (m, n) in [
             (8192, 8192),
-            (2048, 2048),
-            (3000, 1200),
-            (1200, 3000),
+            (4096, 4096),
+            (9000, 4100),
+            (4100, 9000),
             (16384, 16384),
         ] {
             check::<f64>(m, n);

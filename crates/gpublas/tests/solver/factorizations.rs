@@ -136,7 +136,7 @@ fn f1_getrf_lookahead_medium_orders(dev: &Device) {
     }
     lu_medium::<f64>(dev, 162, 2500);
     lu_medium::<f64>(dev, 163, 4700);
-    lu_medium::<f32>(dev, 164, 3100);
+    lu_medium::<f32>(dev, 164, 4300);
     lu_medium::<Complex32>(dev, 165, 1300);
     lu_medium::<Complex64>(dev, 166, 1700);
 }

@@ -195,57 +195,17 @@ impl Builder<'_> {
     }
 
     /// LU of the whole `m × n` matrix in blocks of `nb` columns with a look-ahead of one: once
-    /// block `k` is factored, the main lane applies its interchanges to every other column,
-    /// solves its rows of `U` and updates block `k + 1`, whose panel (recursive, as `lu`, with
-    /// leaves narrow enough for the side lane's blocks) then runs on the side lane while the
-    /// main lane updates the rest of the trailing matrix. The side lane's steps use E, R and the
-    /// gather lists; the main lane's beside them only a product.
+    /// block `k` (columns `c .. c1`) is factored, the main lane applies its interchanges to
+    /// the other columns, solves its rows of `U` and updates block `k + 1`, whose panel
+    /// (recursive, as `lu`, with leaves narrow enough for the side lane's blocks) then runs on
+    /// the side lane while the main lane updates the rest of the trailing matrix. With the
+    /// plan's `fork_narrow` only block `k + 1` is prepared before its panel forks, and the
+    /// other columns take their interchanges and rows of `U` beside the panel: the panel's
+    /// solves then use E's and R's parts of their own (`side_e`, `side_r`) and the first
+    /// gather list, the main lane the second. Otherwise the main lane runs only a product
+    /// beside the panel.
     fn lu_ahead(&mut self, m: usize, n: usize, nb: usize, pivot: bool) {
-        if self.p.fork_narrow {
-            return self.lu_ahead_narrow(m, n, nb, pivot);
-        }
-        let k = m.min(n);
-        let mut c = 0;
-        self.lu(m, 0, nb.min(k), pivot);
-        while c < k {
-            let w = nb.min(k - c);
-            let c1 = c + w;
-            let tc = n - c1;
-            if pivot && c > 0 {
-                self.swap(m, 0, c, c, c1);
-            }
-            if tc > 0 {
-                if pivot {
-                    self.swap(m, c1, tc, c, c1);
-                }
-                let (a11, a12) = (at(self.c, c, c), at(self.c, c, c1));
-                self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, tc, a11, a12);
-            }
-            let rows = m - c1;
-            if c1 >= k || rows == 0 {
-                break;
-            }
-            let w1 = nb.min(k - c1);
-            self.update(rows, (c1, w1), c, w);
-            self.v.push(Step::Fork);
-            self.unit = self.p.params.side_leaf(m - c1, self.elem);
-            self.lu(m, c1, w1, pivot);
-            self.unit = PANEL;
-            self.v.push(Step::Back);
-            self.update(rows, (c1 + w1, n - c1 - w1), c, w);
-            self.v.push(Step::Join);
-            c = c1;
-        }
-    }
-
-    /// `lu_ahead` with only the next block prepared before its panel forks: once block `k`
-    /// (columns `c .. c1`) is factored, the main lane applies its interchanges to block
-    /// `k + 1`, solves that block's rows of `U` and updates it; the panel forks (its solves in
-    /// E's and R's parts of its own, `side_e` and `side_r`); then, beside it, the main lane
-    /// applies the interchanges to the columns before `c` and after block `k + 1` (through the
-    /// second gather list: the panel uses the first), solves their rows of `U` and updates
-    /// them.
-    fn lu_ahead_narrow(&mut self, m: usize, n: usize, nb: usize, pivot: bool) {
+        let narrow = self.p.fork_narrow;
         let k = m.min(n);
         let mut c = 0;
         self.lu(m, 0, nb.min(k), pivot);
@@ -253,45 +213,42 @@ impl Builder<'_> {
             let w = nb.min(k - c);
             let c1 = c + w;
             let rows = m - c1;
-            let a11 = at(self.c, c, c);
-            // The next block, if there is one to factor: its columns ready, its panel forked.
+            // The next block, if there is one to factor.
             let w1 = if c1 < k && rows > 0 {
                 nb.min(k - c1)
             } else {
                 0
             };
+            let c2 = c1 + w1;
+            // Columns prepared before the fork: block k + 1, or every column after block k.
+            let ready = if narrow { c2 } else { n };
+            // The main lane's gather list beside a narrow fork's panel.
+            let beside = usize::from(narrow && w1 > 0);
+            if pivot && c > 0 && !narrow {
+                self.swap(m, 0, c, c, c1);
+            }
+            self.prepare(m, (c, c1), (c1, ready), 0, pivot);
             if w1 > 0 {
-                if pivot {
-                    self.swap(m, c1, w1, c, c1);
-                }
-                let u1 = at(self.c, c, c1);
-                self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, w1, a11, u1);
                 self.update(rows, (c1, w1), c, w);
                 self.v.push(Step::Fork);
                 let first = self.v.len();
                 self.unit = self.p.params.side_leaf(m - c1, self.elem);
                 self.lu(m, c1, w1, pivot);
                 self.unit = PANEL;
+                // Without a narrow fork both offsets are 0.
                 for st in &mut self.v[first..] {
                     st.relocate(self.p.side_e, self.p.side_r);
                 }
                 self.v.push(Step::Back);
             }
-            // The other columns: those before block k and those after block k + 1.
-            let c2 = c1 + w1;
-            let tc = n - c2;
-            if pivot && c > 0 {
-                self.swap_with(m, 0, c, (c, c1), usize::from(w1 > 0));
+            if narrow {
+                if pivot && c > 0 {
+                    self.swap_with(m, 0, c, (c, c1), beside);
+                }
+                self.prepare(m, (c, c1), (c2, n), beside, pivot);
             }
-            if tc > 0 {
-                if pivot {
-                    self.swap_with(m, c2, tc, (c, c1), usize::from(w1 > 0));
-                }
-                let u2 = at(self.c, c, c2);
-                self.trsm(Side::Left, Uplo::Lower, Op::N, Diag::Unit, w, tc, a11, u2);
-                if rows > 0 {
-                    self.update(rows, (c2, tc), c, w);
-                }
+            if rows > 0 {
+                self.update(rows, (c2, n - c2), c, w);
             }
             if w1 == 0 {
                 break;
@@ -299,6 +256,35 @@ impl Builder<'_> {
             self.v.push(Step::Join);
             c = c1;
         }
+    }
+
+    /// Columns `from .. to` after block `c .. c1` is factored: its interchanges (through gather
+    /// list `list`, where `pivot`) and their rows of `U`.
+    fn prepare(
+        &mut self,
+        m: usize,
+        (c, c1): (usize, usize),
+        (from, to): (usize, usize),
+        list: usize,
+        pivot: bool,
+    ) {
+        if to <= from {
+            return;
+        }
+        if pivot {
+            self.swap_with(m, from, to - from, (c, c1), list);
+        }
+        let (a11, u) = (at(self.c, c, c), at(self.c, c, from));
+        self.trsm(
+            Side::Left,
+            Uplo::Lower,
+            Op::N,
+            Diag::Unit,
+            c1 - c,
+            to - from,
+            a11,
+            u,
+        );
     }
 
     /// Row interchanges `k0 .. k1` on `cols` columns from column `c0`, all `m` rows.

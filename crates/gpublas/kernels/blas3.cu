@@ -7,7 +7,8 @@
 //   scale:  dst = beta dst on a matrix or a triangle (beta == 0 writes zeros);
 //   copy:   dst = src;
 //   trinv:  the 32 x 32 diagonal blocks of triangular blocks inverted (trsm, trtri);
-//   trsv:   substitution in place on right-hand sides of a triangle of order <= 32 (trsm).
+//   trsv:   substitution in place on right-hand sides of a triangle of order <= 32 (trsm);
+//   trsl:   the same on the left, op N, for a triangle of order <= 256 (the LU's solves).
 // One launch covers `count` blocks `bs` elements apart, for `ne` batch entries `es` apart,
 // as 32 x 32 tiles in one grid-stride loop. `scalars` turns host or device alpha/beta (real
 // or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0, -1] for the GEMM engine.
@@ -340,12 +341,115 @@ __device__ void trsv(const BlockOp& j) {
     }
 }
 
+// A value of T from lane `src` of the warp (complex: both parts).
+template <class T> __device__ __forceinline__ T lane_value(T v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+template <> __device__ __forceinline__ float2 lane_value(float2 v, int src) {
+    return make_float2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
+}
+template <> __device__ __forceinline__ double2 lane_value(double2 v, int src) {
+    return make_double2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
+}
+
+// trsl: substitution in place, A X = alpha B (left side, op N) for a triangle of order up to
+// TRSL_TILES * 32. A warp solves TrslCols<T> columns of B with every row in registers (lane l
+// holds the rows 32 t + l in solve order: forward for lower, backward for upper), so the
+// chain per row is one shuffle and one multiply-add; A's entries are loaded 16 at a time
+// before they are used. This replaces inversion, product and copy for the LU panel's and the
+// block row's solves, which are launch- and latency-bound.
+#define TRSL_TILES 8
+#define TRSL_WARPS 4
+#define TRSL_K 16
+template <class T> struct TrslCols { enum { N = 2 }; };
+template <> struct TrslCols<double2> { enum { N = 1 }; };
+
+template <class T>
+__device__ void trsl(const BlockOp& j) {
+    pdl_enter();
+    constexpr int C = TrslCols<T>::N;
+    const int lane = threadIdx.x & 31;
+    const int na = (int)j.m;
+    const i64 nv = j.n;
+    const bool lower = j.lower != 0, unit = j.fill != 0;
+    const int nt = (na + 31) / 32;
+    const T zero = Ar<T>::mk(0.0, 0.0);
+    const i64 groups = (nv + C - 1) / C, total = groups * j.ne;
+    const i64 lda = j.src.ld, ldb = j.dst.ld;
+    for (i64 g = (i64)blockIdx.x * TRSL_WARPS + (threadIdx.x >> 5); g < total;
+         g += (i64)gridDim.x * TRSL_WARPS) {
+        const i64 e = g / groups, c0 = (g % groups) * C;
+        const T* A = (const T*)j.src.base + e * j.src.es;
+        T* B = (T*)j.dst.base + e * j.dst.es;
+        const T alpha = scalar<T>(j.beta_p, j.beta_s, 0, (int)e, j.br, j.bi);
+        // Row (column) of A of solve-order index p.
+        auto at = [&](int p) { return lower ? p : na - 1 - p; };
+        T x[TRSL_TILES][C];
+#pragma unroll
+        for (int t = 0; t < TRSL_TILES; t++) {
+            const int p = 32 * t + lane;
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                x[t][c] = (t < nt && p < na && c0 + c < nv) ? Ar<T>::mul(alpha, B[at(p) + (c0 + c) * ldb]) : zero;
+        }
+#pragma unroll
+        for (int t = 0; t < TRSL_TILES; t++) {
+            if (t >= nt) break;
+            const int p = 32 * t + lane;
+            const bool row = p < na;
+            const Divisor<T> dv = Divisor<T>::of(unit || !row ? Ar<T>::mk(1.0, 0.0) : A[at(p) + (i64)at(p) * lda]);
+#pragma unroll
+            for (int h = 0; h < 32; h += TRSL_K) {
+                // The diagonal tile: the lane's row against columns 32 t + h .. + TRSL_K.
+                T l[TRSL_K];
+#pragma unroll
+                for (int i = 0; i < TRSL_K; i++)
+                    l[i] = (row && h + i < lane) ? A[at(p) + (i64)at(32 * t + h + i) * lda] : zero;
+#pragma unroll
+                for (int i = 0; i < TRSL_K; i++) {
+#pragma unroll
+                    for (int c = 0; c < C; c++) {
+                        if (!unit && lane == h + i) x[t][c] = dv.apply(x[t][c]);
+                        const T xk = lane_value(x[t][c], h + i);
+                        if (lane > h + i) x[t][c] = Ar<T>::sub(x[t][c], Ar<T>::mul(l[i], xk));
+                    }
+                }
+            }
+            // The tiles after it, with the tile's solved rows.
+#pragma unroll
+            for (int t2 = t + 1; t2 < TRSL_TILES; t2++) {
+                if (t2 >= nt) break;
+                const int p2 = 32 * t2 + lane;
+#pragma unroll
+                for (int h = 0; h < 32; h += TRSL_K) {
+                    T l[TRSL_K];
+#pragma unroll
+                    for (int i = 0; i < TRSL_K; i++)
+                        l[i] = p2 < na ? A[at(p2) + (i64)at(32 * t + h + i) * lda] : zero;
+#pragma unroll
+                    for (int i = 0; i < TRSL_K; i++) {
+#pragma unroll
+                        for (int c = 0; c < C; c++)
+                            x[t2][c] = Ar<T>::sub(x[t2][c], Ar<T>::mul(l[i], lane_value(x[t][c], h + i)));
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for (int t = 0; t < TRSL_TILES; t++) {
+            const int p = 32 * t + lane;
+#pragma unroll
+            for (int c = 0; c < C; c++)
+                if (t < nt && p < na && c0 + c < nv) B[at(p) + (c0 + c) * ldb] = x[t][c];
+        }
+    }
+}
+
 #ifdef GPUBLAS_FAMILY_L3
 #define L3_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(BlockOp j) { blocks<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(ScalarSlotsOp j) { scalars<T>(j); } \
     extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(BlockOp j) { trinv<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(BlockOp j) { trsv<T>(j); }
+    extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(BlockOp j) { trsv<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(TRSL_WARPS * 32) b3_trsl_##TAG(BlockOp j) { trsl<T>(j); }
 L3_KERNELS(s, float)
 L3_KERNELS(d, double)
 L3_KERNELS(c, float2)

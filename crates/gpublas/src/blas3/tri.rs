@@ -15,7 +15,7 @@
 
 use super::plan::Plan;
 use super::{Call, Method};
-use crate::exec::program::{at, levels, mat, runs, Space, Step, INV_NB, K, M};
+use crate::exec::program::{at, levels, mat, runs, Space, Step, INV_NB, K, M, TRSL_MAX};
 use crate::exec::NoSteps;
 use crate::{Diag, Op, Scalar, Side, Uplo};
 
@@ -544,9 +544,17 @@ pub(crate) fn trsm_steps<F>(v: &mut Vec<Step<F>>, t: &TrsmBlocks, p: &Plan) {
     }
     let eff_lower = lower != (op != Op::N);
     let unit = t.diag == Diag::Unit;
-    let nb = p.nb.max(1).min(na);
+    let subst = p.subst || t.inv == Inverses::Substitute;
+    // Substitution on the left with op N solves leaves of up to TRSL_MAX in one launch (it
+    // needs no workspace, so the plan's leaf does not bound it); elsewhere leaves of INV_NB.
+    let nb = if subst && left && op == Op::N {
+        TRSL_MAX
+    } else {
+        p.nb
+    };
+    let nb = nb.max(1).min(na);
     let leaves = na.div_ceil(nb);
-    let inv = if p.subst {
+    let inv = if subst {
         None
     } else {
         match t.inv {

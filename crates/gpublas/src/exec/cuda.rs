@@ -2,7 +2,7 @@
 //! handle leases, its block operations with the kernels of `kernels/blas3.cu`, a family's
 //! steps through its `FamilySteps`, on the handle's stream and its side lane.
 
-use super::program::{Fill, Space, Step, K, M};
+use super::program::{Fill, Space, Step, INV_NB, K, M, TRSL_MAX};
 use super::workspace::{BlockWorkspace, SLOTS};
 use super::{FamilySteps, Layout, Operands, ScalarArg};
 use crate::common::operand::Batch;
@@ -14,6 +14,18 @@ use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceSlice};
 
 /// Threads per block of the block-operation kernels.
 const THREADS: u32 = 256;
+/// Warps of a `b3_trsl` block.
+const TRSL_WARPS: u64 = 4;
+
+/// Right-hand columns a warp of `b3_trsl` solves (`TrslCols` in blas3.cu): one in complex
+/// double, whose rows take twice the registers.
+fn trsl_cols(elem: u64) -> u64 {
+    if elem == 16 {
+        1
+    } else {
+        2
+    }
+}
 
 /// Blocks of a matrix: `base`, its leading dimension `ld`, blocks `bs` elements apart, batch
 /// entries `es` elements apart. Mirrors `MatrixBlocks` in blas3.cu.
@@ -814,7 +826,17 @@ fn launch_blocks<T: Scalar, F>(
             b,
             alpha,
         } => {
-            kernel = "b3_trsv";
+            let na = if left { m } else { n };
+            kernel = if na <= INV_NB {
+                "b3_trsv"
+            } else if left && op == Op::N && na <= TRSL_MAX {
+                "b3_trsl"
+            } else {
+                return Err(Error::Unsupported(format!(
+                    "substitution on a triangle of order {na} (left {left}, op {op:?}): at most \
+                     {INV_NB}, or {TRSL_MAX} on the left with op N"
+                )));
+            };
             j.left = left as i32;
             j.lower = lower as i32;
             j.fill = unit as i32;
@@ -851,6 +873,11 @@ fn launch_blocks<T: Scalar, F>(
         "b3_trsv" => {
             let nv = if j.left != 0 { n } else { m };
             (nv.div_ceil(32) * ne as u64, 32)
+        }
+        // A warp per TRSL_COLS columns, TRSL_WARPS warps a block.
+        "b3_trsl" => {
+            let warps = n.div_ceil(trsl_cols(elem)) * ne as u64;
+            (warps.div_ceil(TRSL_WARPS), 32 * TRSL_WARPS as u32)
         }
         _ => (
             m.div_ceil(32) * n.div_ceil(32) * j.count as u64 * ne as u64,

@@ -149,6 +149,14 @@ pub(crate) struct SolverParams {
     /// and the order of their products' leaves.
     pub potri_chunk: usize,
     pub product_leaf: usize,
+    /// Left-side op-N solves of order up to `subst_max` with at most `subst_rhs` right-hand
+    /// columns (the LU panel's rows of `U`, the next block's) run by substitution in leaves of
+    /// up to 256 (one launch each, no E or R) instead of inverted leaves, products and
+    /// copies (about 6 launches for 64 columns, 14 for 256, each waiting beside the main
+    /// lane's product). Wider solves keep the inverted leaves: each substitution warp reads
+    /// the whole triangle.
+    pub subst_max: usize,
+    pub subst_rhs: usize,
 }
 
 impl Default for SolverParams {
@@ -188,6 +196,8 @@ impl SolverParams {
             getri_budget: 4 << 20,
             potri_chunk: 1024,
             product_leaf: 128,
+            subst_max: 512,
+            subst_rhs: 1024,
         }
     }
 
@@ -735,8 +745,10 @@ impl SolverShape {
         {
             return None;
         }
+        // The panel's largest solve: `h` rows of `U` for as many columns (left side, op N),
+        // by substitution where `subst_max` covers it.
         let h = split_by(nb, LEAF);
-        if h <= INV_NB || q.subst {
+        if h <= INV_NB || q.subst || (h <= self.params.subst_max && h <= self.params.subst_rhs) {
             return Some((0, 0));
         }
         let bs = q.nb.max(1).min(h);

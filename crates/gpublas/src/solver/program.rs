@@ -151,15 +151,27 @@ impl Builder<'_> {
             a,
             b,
             alpha: false,
-            // A triangle of at most 32: one substitution step instead of inversion, product
-            // and copy (the recursion's smallest solves are launch-bound).
-            inv: if (if side == Side::Left { m } else { n }) <= INV_NB {
+            inv: if self.substitutes(side, op, m, n) {
                 Inverses::Substitute
             } else {
                 Inverses::Invert
             },
         };
         trsm_steps(&mut self.v, &t, &self.p.p3);
+    }
+
+    /// Whether a solve of `m × n` right-hand sides substitutes instead of inverting its
+    /// leaves: a triangle of at most 32 (one step instead of inversion, product and copy; the
+    /// recursion's smallest solves are launch-bound), or a small left-side op-N one (leaves of
+    /// `TRSL_MAX`, one launch each: `SolverParams::subst_max`).
+    fn substitutes(&self, side: Side, op: Op, m: usize, n: usize) -> bool {
+        let (na, other) = if side == Side::Left { (m, n) } else { (n, m) };
+        let params = &self.p.params;
+        na <= INV_NB
+            || (side == Side::Left
+                && op == Op::N
+                && na <= params.subst_max
+                && other <= params.subst_rhs)
     }
 
     /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.

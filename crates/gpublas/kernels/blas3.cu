@@ -8,7 +8,7 @@
 //   copy:   dst = src;
 //   trinv:  the 32 x 32 diagonal blocks of triangular blocks inverted (trsm, trtri);
 //   trsv:   substitution in place on right-hand sides of a triangle of order <= 32 (trsm);
-//   trsl:   the same on the left, op N, for a triangle of order <= 256 (the LU's solves).
+//   trsl:   the same on the left, op N, for a triangle of order <= 128 (the LU's solves).
 // One launch covers `count` blocks `bs` elements apart, for `ne` batch entries `es` apart,
 // as 32 x 32 tiles in one grid-stride loop. `scalars` turns host or device alpha/beta (real
 // or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0, -1] for the GEMM engine.
@@ -351,66 +351,94 @@ template <> __device__ __forceinline__ double2 lane_value(double2 v, int src) {
 }
 
 // trsl: substitution in place, A X = alpha B (left side, op N) for a triangle of order up to
-// TRSL_TILES * 32. A warp solves TrslCols<T> columns of B with every row in registers (lane l
-// holds the rows 32 t + l in solve order: forward for lower, backward for upper), so the
-// chain per row is one shuffle and one multiply-add; A's entries are loaded 16 at a time
-// before they are used. This replaces inversion, product and copy for the LU panel's and the
-// block row's solves, which are launch- and latency-bound.
-#define TRSL_TILES 8
-#define TRSL_WARPS 4
-#define TRSL_K 16
+// TRSL_TILES * 32. A block first copies the triangle (in solve order: forward for lower,
+// backward for upper; column k's rows k.. packed) into shared memory with all its loads in
+// flight, so the solve makes no dependent trips to memory (beside a large product those cost
+// microseconds each). Then each warp solves TrslCols<T> columns of B with every row in
+// registers (lane l holds the rows 32 t + l): per row one shuffle and one multiply-add on the
+// chain. This replaces inversion, product and copy for the LU's solves, which are launch- and
+// latency-bound.
+#define TRSL_TILES 4
+#define TRSL_WARPS 8
 template <class T> struct TrslCols { enum { N = 2 }; };
 template <> struct TrslCols<double2> { enum { N = 1 }; };
 
 template <class T>
 __device__ void trsl(const BlockOp& j) {
     pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* L = (T*)smem_raw;
     constexpr int C = TrslCols<T>::N;
-    const int lane = threadIdx.x & 31;
+    constexpr int BC = C * TRSL_WARPS;  // columns of B per block
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int na = (int)j.m;
     const i64 nv = j.n;
     const bool lower = j.lower != 0, unit = j.fill != 0;
     const int nt = (na + 31) / 32;
     const T zero = Ar<T>::mk(0.0, 0.0);
-    const i64 groups = (nv + C - 1) / C, total = groups * j.ne;
+    const i64 groups = (nv + BC - 1) / BC, total = groups * j.ne;
     const i64 lda = j.src.ld, ldb = j.dst.ld;
-    for (i64 g = (i64)blockIdx.x * TRSL_WARPS + (threadIdx.x >> 5); g < total;
-         g += (i64)gridDim.x * TRSL_WARPS) {
-        const i64 e = g / groups, c0 = (g % groups) * C;
+    // Row (column) of A of solve-order index p; column k's packed start.
+    auto at = [&](int p) { return lower ? p : na - 1 - p; };
+    auto col = [&](int k) { return k * na - k * (k - 1) / 2; };
+    for (i64 g = blockIdx.x; g < total; g += gridDim.x) {
+        const i64 e = g / groups, c0 = (g % groups) * BC + warp * C;
         const T* A = (const T*)j.src.base + e * j.src.es;
         T* B = (T*)j.dst.base + e * j.dst.es;
         const T alpha = scalar<T>(j.beta_p, j.beta_s, 0, (int)e, j.br, j.bi);
-        // Row (column) of A of solve-order index p.
-        auto at = [&](int p) { return lower ? p : na - 1 - p; };
         T x[TRSL_TILES][C];
 #pragma unroll
         for (int t = 0; t < TRSL_TILES; t++) {
             const int p = 32 * t + lane;
 #pragma unroll
             for (int c = 0; c < C; c++)
-                x[t][c] = (t < nt && p < na && c0 + c < nv) ? Ar<T>::mul(alpha, B[at(p) + (c0 + c) * ldb]) : zero;
+                x[t][c] = (p < na && c0 + c < nv) ? B[at(p) + (c0 + c) * ldb] : zero;
         }
+        __syncthreads();  // the previous entry's triangle is no longer read
+        // Column k's rows k .. na - 1 (the diagonal only where it is used), a warp per column,
+        // four columns' loads in flight before their stores.
+        for (int k0 = warp; k0 < na; k0 += 4 * TRSL_WARPS) {
+            T v[4][TRSL_TILES];
+#pragma unroll
+            for (int a = 0; a < 4; a++) {
+                const int k = k0 + a * TRSL_WARPS;
+#pragma unroll
+                for (int q = 0; q < TRSL_TILES; q++) {
+                    const int p = k + lane + 32 * q;
+                    v[a][q] = (k < na && p < na) ? A[at(p) + (i64)at(k) * lda] : zero;
+                }
+            }
+#pragma unroll
+            for (int a = 0; a < 4; a++) {
+                const int k = k0 + a * TRSL_WARPS;
+#pragma unroll
+                for (int q = 0; q < TRSL_TILES; q++) {
+                    const int p = k + lane + 32 * q;
+                    if (k < na && p < na && (p > k || !unit)) L[col(k) + p - k] = v[a][q];
+                }
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int t = 0; t < TRSL_TILES; t++)
+#pragma unroll
+            for (int c = 0; c < C; c++) x[t][c] = Ar<T>::mul(alpha, x[t][c]);
 #pragma unroll
         for (int t = 0; t < TRSL_TILES; t++) {
             if (t >= nt) break;
             const int p = 32 * t + lane;
             const bool row = p < na;
-            const Divisor<T> dv = Divisor<T>::of(unit || !row ? Ar<T>::mk(1.0, 0.0) : A[at(p) + (i64)at(p) * lda]);
+            const Divisor<T> dv = Divisor<T>::of(unit || !row ? Ar<T>::mk(1.0, 0.0) : L[col(p)]);
+            // The diagonal tile: rows after k take row k's solved value.
 #pragma unroll
-            for (int h = 0; h < 32; h += TRSL_K) {
-                // The diagonal tile: the lane's row against columns 32 t + h .. + TRSL_K.
-                T l[TRSL_K];
+            for (int kk = 0; kk < 32; kk++) {
+                const int k = 32 * t + kk;
+                const T l = (row && lane > kk) ? L[col(k) + p - k] : zero;
 #pragma unroll
-                for (int i = 0; i < TRSL_K; i++)
-                    l[i] = (row && h + i < lane) ? A[at(p) + (i64)at(32 * t + h + i) * lda] : zero;
-#pragma unroll
-                for (int i = 0; i < TRSL_K; i++) {
-#pragma unroll
-                    for (int c = 0; c < C; c++) {
-                        if (!unit && lane == h + i) x[t][c] = dv.apply(x[t][c]);
-                        const T xk = lane_value(x[t][c], h + i);
-                        if (lane > h + i) x[t][c] = Ar<T>::sub(x[t][c], Ar<T>::mul(l[i], xk));
-                    }
+                for (int c = 0; c < C; c++) {
+                    if (!unit && lane == kk) x[t][c] = dv.apply(x[t][c]);
+                    const T xk = lane_value(x[t][c], kk);
+                    if (lane > kk) x[t][c] = Ar<T>::sub(x[t][c], Ar<T>::mul(l, xk));
                 }
             }
             // The tiles after it, with the tile's solved rows.
@@ -419,17 +447,12 @@ __device__ void trsl(const BlockOp& j) {
                 if (t2 >= nt) break;
                 const int p2 = 32 * t2 + lane;
 #pragma unroll
-                for (int h = 0; h < 32; h += TRSL_K) {
-                    T l[TRSL_K];
+                for (int kk = 0; kk < 32; kk++) {
+                    const int k = 32 * t + kk;
+                    const T l = p2 < na ? L[col(k) + p2 - k] : zero;
 #pragma unroll
-                    for (int i = 0; i < TRSL_K; i++)
-                        l[i] = p2 < na ? A[at(p2) + (i64)at(32 * t + h + i) * lda] : zero;
-#pragma unroll
-                    for (int i = 0; i < TRSL_K; i++) {
-#pragma unroll
-                        for (int c = 0; c < C; c++)
-                            x[t2][c] = Ar<T>::sub(x[t2][c], Ar<T>::mul(l[i], lane_value(x[t][c], h + i)));
-                    }
+                    for (int c = 0; c < C; c++)
+                        x[t2][c] = Ar<T>::sub(x[t2][c], Ar<T>::mul(l, lane_value(x[t][c], kk)));
                 }
             }
         }

@@ -14,8 +14,8 @@ use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceSlice};
 
 /// Threads per block of the block-operation kernels.
 const THREADS: u32 = 256;
-/// Warps of a `b3_trsl` block.
-const TRSL_WARPS: u64 = 4;
+/// Warps of a `b3_trsl` block (`TRSL_WARPS` in blas3.cu).
+const TRSL_WARPS: u64 = 8;
 
 /// Right-hand columns a warp of `b3_trsl` solves (`TrslCols` in blas3.cu): one in complex
 /// double, whose rows take twice the registers.
@@ -874,11 +874,11 @@ fn launch_blocks<T: Scalar, F>(
             let nv = if j.left != 0 { n } else { m };
             (nv.div_ceil(32) * ne as u64, 32)
         }
-        // A warp per TRSL_COLS columns, TRSL_WARPS warps a block.
-        "b3_trsl" => {
-            let warps = n.div_ceil(trsl_cols(elem)) * ne as u64;
-            (warps.div_ceil(TRSL_WARPS), 32 * TRSL_WARPS as u32)
-        }
+        // A block per TRSL_WARPS warps of `trsl_cols` columns each, per entry.
+        "b3_trsl" => (
+            n.div_ceil(trsl_cols(elem) * TRSL_WARPS) * ne as u64,
+            32 * TRSL_WARPS as u32,
+        ),
         _ => (
             m.div_ceil(32) * n.div_ceil(32) * j.count as u64 * ne as u64,
             THREADS,
@@ -888,12 +888,19 @@ fn launch_blocks<T: Scalar, F>(
         return Ok(());
     }
     let grid = total.min(1 << 20) as u32;
+    // b3_trsl keeps the triangle (its stored part, packed) in shared memory.
+    let shared = if kernel == "b3_trsl" {
+        (m * (m + 1) / 2 * elem) as u32
+    } else {
+        0
+    };
     let mut prm = [param(&j)];
-    s.launch(
+    s.launch_with(
         &L3,
         &format!("{kernel}_{}", T::TAG),
-        grid,
-        threads,
+        (grid, 1, 1),
+        (threads, shared),
+        false,
         &mut prm,
     )
 }

@@ -78,7 +78,7 @@ pub(crate) enum Fill {
 pub(crate) const INV_NB: usize = 32;
 /// Largest triangle a left-side op-N substitution step solves in one launch (`b3_trsl`; the
 /// others take `INV_NB`).
-pub(crate) const TRSL_MAX: usize = 256;
+pub(crate) const TRSL_MAX: usize = 128;
 
 /// One block operation, applied to `count` blocks `bs` apart (and to every batch entry). `F`
 /// is a family's own step type (the solver's panel LU, interchanges, ...; `NoSteps` for

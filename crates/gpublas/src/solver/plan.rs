@@ -151,10 +151,10 @@ pub(crate) struct SolverParams {
     pub product_leaf: usize,
     /// Left-side op-N solves of order up to `subst_max` with at most `subst_rhs` right-hand
     /// columns (the LU panel's rows of `U`, the next block's) run by substitution in leaves of
-    /// up to 256 (one launch each, no E or R) instead of inverted leaves, products and
+    /// up to 128 (one launch each, no E or R) instead of inverted leaves, products and
     /// copies (about 6 launches for 64 columns, 14 for 256, each waiting beside the main
-    /// lane's product). Wider solves keep the inverted leaves: each substitution warp reads
-    /// the whole triangle.
+    /// lane's product). Wider solves keep the inverted leaves: every block of 16 columns
+    /// copies the whole triangle.
     pub subst_max: usize,
     pub subst_rhs: usize,
 }

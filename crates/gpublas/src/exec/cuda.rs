@@ -14,18 +14,8 @@ use crate::{Coef, Error, Handle, Op, Scalar, WorkspaceSlice};
 
 /// Threads per block of the block-operation kernels.
 const THREADS: u32 = 256;
-/// Warps of a `b3_trsl` block (`TRSL_WARPS` in blas3.cu).
+/// Warps of a `b3_trsl` block, and the columns it solves (`TRSL_WARPS` in blas3.cu).
 const TRSL_WARPS: u64 = 8;
-
-/// Right-hand columns a warp of `b3_trsl` solves (`TrslCols` in blas3.cu): one in complex
-/// double, whose rows take twice the registers.
-fn trsl_cols(elem: u64) -> u64 {
-    if elem == 16 {
-        1
-    } else {
-        2
-    }
-}
 
 /// Blocks of a matrix: `base`, its leading dimension `ld`, blocks `bs` elements apart, batch
 /// entries `es` elements apart. Mirrors `MatrixBlocks` in blas3.cu.
@@ -874,11 +864,8 @@ fn launch_blocks<T: Scalar, F>(
             let nv = if j.left != 0 { n } else { m };
             (nv.div_ceil(32) * ne as u64, 32)
         }
-        // A block per TRSL_WARPS warps of `trsl_cols` columns each, per entry.
-        "b3_trsl" => (
-            n.div_ceil(trsl_cols(elem) * TRSL_WARPS) * ne as u64,
-            32 * TRSL_WARPS as u32,
-        ),
+        // A block per TRSL_WARPS columns, per entry.
+        "b3_trsl" => (n.div_ceil(TRSL_WARPS) * ne as u64, 32 * TRSL_WARPS as u32),
         _ => (
             m.div_ceil(32) * n.div_ceil(32) * j.count as u64 * ne as u64,
             THREADS,

@@ -150,11 +150,13 @@ pub(crate) struct SolverParams {
     pub potri_chunk: usize,
     pub product_leaf: usize,
     /// Left-side op-N solves of order up to `subst_max` with at most `subst_rhs` right-hand
-    /// columns (the LU panel's rows of `U`, the next block's) run by substitution in leaves of
-    /// up to 128 (one launch each, no E or R) instead of inverted leaves, products and
-    /// copies (about 6 launches for 64 columns, 14 for 256, each waiting beside the main
-    /// lane's product). Wider solves keep the inverted leaves: every block of 16 columns
-    /// copies the whole triangle.
+    /// columns (the LU panel's rows of `U`: 64, 128 and 256 rows in 512-column blocks) run by
+    /// substitution in leaves of up to 128 (`b3_trsl`, one launch each, no E or R) instead of
+    /// inverted leaves, products and copies (about 6 launches for 64 rows, 14 for 256, each
+    /// waiting beside the main lane's product). A leaf of 128 takes about 30 µs (H200, alone),
+    /// so the next block's 512-row solve on the main lane (4 leaves, 3 products: 190 µs
+    /// against about 130 inverted) keeps the inverted leaves, as do wider ones: every block
+    /// of 8 columns copies the whole triangle.
     pub subst_max: usize,
     pub subst_rhs: usize,
 }
@@ -196,7 +198,7 @@ impl SolverParams {
             getri_budget: 4 << 20,
             potri_chunk: 1024,
             product_leaf: 128,
-            subst_max: 512,
+            subst_max: 256,
             subst_rhs: 1024,
         }
     }

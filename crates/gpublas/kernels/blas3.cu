@@ -352,9 +352,9 @@ template <> __device__ __forceinline__ double2 lane_value(double2 v, int src) {
 
 // trsl: substitution in place, A X = alpha B (left side, op N) for a triangle of order up to
 // TRSL_TILES * 32, TRSL_WARPS columns of B a block. The block first copies the triangle (in
-// solve order: forward for lower, backward for upper; column k's rows k.. packed) into shared
-// memory with its loads in flight together, so the solve makes no dependent trips to memory
-// (beside a large product those cost microseconds each), and its columns of B beside it.
+// solve order: forward for lower, backward for upper; column k's rows k.. packed) and its
+// columns of B into shared memory asynchronously, all copies in flight at once, so the solve
+// makes no dependent trips to memory (beside a large product those cost microseconds each).
 // Then per tile of 32 rows: each warp solves its column's diagonal tile (a lane per row: one
 // shuffle and one multiply-add per row on the chain), and the warps share the updates of the
 // tiles below (a tile and a column each). With a warp solving whole columns alone, a warp ran
@@ -363,6 +363,14 @@ template <> __device__ __forceinline__ double2 lane_value(double2 v, int src) {
 // and latency-bound.
 #define TRSL_TILES 4
 #define TRSL_WARPS 8
+
+// Asynchronous copy of one element of N bytes from global to shared memory (sm_80+): the
+// copies of a block are all in flight until `copies_done`.
+template <int N> __device__ __forceinline__ void copy_async(void* dst, const void* src) {
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(src), "n"(N) : "memory");
+}
+__device__ __forceinline__ void copies_done() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 
 template <class T>
 __device__ void trsl(const BlockOp& j) {
@@ -390,35 +398,27 @@ __device__ void trsl(const BlockOp& j) {
         const T alpha = scalar<T>(j.beta_p, j.beta_s, 0, (int)e, j.br, j.bi);
         const bool mine = c0 + warp < nv;  // this warp's column exists
         __syncthreads();  // the previous entry's triangle is no longer read
+        // The block's columns of B and column k's rows k .. na - 1 of the triangle (the
+        // diagonal only where it is used), copied asynchronously: one trip to memory.
 #pragma unroll
         for (int t = 0; t < TRSL_TILES; t++) {
             const int p = 32 * t + lane;
-            X[warp * XS + p] = (mine && p < na) ? Ar<T>::mul(alpha, B[at(p) + (c0 + warp) * ldb]) : zero;
+            if (mine && p < na) copy_async<sizeof(T)>(&X[warp * XS + p], &B[at(p) + (c0 + warp) * ldb]);
+            else X[warp * XS + p] = zero;
         }
-        // Column k's rows k .. na - 1 (the diagonal only where it is used), a warp per column,
-        // four columns' loads in flight before their stores.
-        for (int k0 = warp; k0 < na; k0 += 4 * TRSL_WARPS) {
-            T v[4][TRSL_TILES];
-#pragma unroll
-            for (int a = 0; a < 4; a++) {
-                const int k = k0 + a * TRSL_WARPS;
-#pragma unroll
-                for (int q = 0; q < TRSL_TILES; q++) {
-                    const int p = k + lane + 32 * q;
-                    v[a][q] = (k < na && p < na) ? A[at(p) + (i64)at(k) * lda] : zero;
-                }
-            }
-#pragma unroll
-            for (int a = 0; a < 4; a++) {
-                const int k = k0 + a * TRSL_WARPS;
-#pragma unroll
-                for (int q = 0; q < TRSL_TILES; q++) {
-                    const int p = k + lane + 32 * q;
-                    if (k < na && p < na && (p > k || !unit)) L[col(k) + p] = v[a][q];
-                }
-            }
+        for (int k = warp; k < na; k += TRSL_WARPS) {
+            const T* a = A + (i64)at(k) * lda;
+            for (int p = k + (unit ? 1 : 0) + lane; p < na; p += 32) copy_async<sizeof(T)>(&L[col(k) + p], &a[at(p)]);
         }
+        copies_done();
         __syncthreads();
+        if (mine) {
+#pragma unroll
+            for (int t = 0; t < TRSL_TILES; t++) {
+                const int p = 32 * t + lane;
+                if (p < na) X[warp * XS + p] = Ar<T>::mul(alpha, X[warp * XS + p]);
+            }
+        }
         for (int t = 0; t < nt; t++) {
             {
                 // The diagonal tile of this warp's column: rows after k take row k's value.

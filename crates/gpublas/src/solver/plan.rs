@@ -203,6 +203,12 @@ impl SolverParams {
         }
     }
 
+    /// Whether a left-side op-N solve of order `na` with `other` right-hand columns (one
+    /// matrix at a time) substitutes (`subst_max`, `subst_rhs`).
+    pub(crate) fn substitutes_left(&self, na: usize, other: usize) -> bool {
+        na <= self.subst_max && other <= self.subst_rhs
+    }
+
     /// The block width of the blocked Cholesky of order `n`, or `None` for the recursive one.
     pub(crate) fn chol_ahead(&self, n: usize) -> Option<usize> {
         (n >= self.chol_ahead_min.max(2 * self.chol_nb)).then_some(self.chol_nb)
@@ -750,7 +756,7 @@ impl SolverShape {
         // The panel's largest solve: `h` rows of `U` for as many columns (left side, op N),
         // by substitution where `subst_max` covers it.
         let h = split_by(nb, LEAF);
-        if h <= INV_NB || q.subst || (h <= self.params.subst_max && h <= self.params.subst_rhs) {
+        if h <= INV_NB || q.subst || self.params.substitutes_left(h, h) {
             return Some((0, 0));
         }
         let bs = q.nb.max(1).min(h);

@@ -168,13 +168,11 @@ impl Builder<'_> {
     /// substituting, 3.48 inverting; H200).
     fn substitutes(&self, side: Side, op: Op, m: usize, n: usize) -> bool {
         let (na, other) = if side == Side::Left { (m, n) } else { (n, m) };
-        let params = &self.p.params;
         na <= INV_NB
             || (side == Side::Left
                 && op == Op::N
                 && self.p.p3.entries == 1
-                && na <= params.subst_max
-                && other <= params.subst_rhs)
+                && self.p.params.substitutes_left(na, other))
     }
 
     /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.

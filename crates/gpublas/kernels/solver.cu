@@ -346,6 +346,97 @@ template <class T> struct RegsExchange {
 // The most blocks `lu_regs` polls (two records per lane).
 #define REGS_GRID 64
 
+// After a register panel: its interchanges on the other columns of its block (j.uld columns
+// left of the leaf at A, j.ues right of it), as the recursion's interchange steps would apply
+// them. Every block knows every winner (`s_w`), so each works out the same list of moved rows
+// (the position each touched row ends at), takes every G-th move, and per chunk of columns
+// reads those rows into shared memory, waits until every block has read its own (a round of
+// exchange records as the barrier: a write may land on a row another block reads), then
+// writes them to their new rows.
+template <class T>
+__device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int b, int G) {
+    constexpr int NT = 256;
+    __shared__ int s_src[2 * PW], s_dst[2 * PW], s_count[NT / 32];
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* buf = (T*)smem_raw;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    // 1. Thread t < kmax follows the row at position t, thread kmax + s the row at the s-th
+    // winner (where it first appears and is not one of the first kmax); the walk is the
+    // interchanges in order.
+    int src = -1;
+    if (tid < kmax) {
+        src = tid;
+    } else if (tid < 2 * kmax) {
+        const int p = s_w[tid - kmax];
+        bool first = p >= kmax;
+        for (int s = 0; s < tid - kmax && first; ++s) first = s_w[s] != p;
+        if (first) src = p;
+    }
+    int dst = src;
+    if (src >= 0)
+        for (int s = 0; s < kmax; ++s) {
+            const int w = s_w[s];
+            dst = dst == s ? w : (dst == w ? s : dst);
+        }
+    const bool moved = src >= 0 && dst != src;
+    const unsigned m = __ballot_sync(0xffffffffu, moved);
+    if (lane == 0) s_count[warp] = __popc(m);
+    __syncthreads();
+    int before = 0, total = 0;
+#pragma unroll
+    for (int w = 0; w < NT / 32; ++w) {
+        before += w < warp ? s_count[w] : 0;
+        total += s_count[w];
+    }
+    if (moved) {
+        const int i = before + __popc(m & ((1u << lane) - 1));
+        s_src[i] = src;
+        s_dst[i] = dst;
+    }
+    __syncthreads();
+    // 2. Moves b, b + G, ...: the same chunks of columns in every block (sized for the most
+    // moves a block has).
+    const int mine = total > b ? (total - b + G - 1) / G : 0, most = (total + G - 1) / G;
+    if (most == 0) return;
+    const int left = (int)j.uld, others = (int)(j.uld + j.ues);
+    const int per = max(PERMUTE_SMEM / (int)sizeof(T) / most, 1);
+    for (int c0 = 0, k = 0; c0 < others; c0 += per, ++k) {
+        const int nc = min(per, others - c0);
+        for (int e = tid; e < mine * nc; e += NT) {
+            const int u = e / nc, x = c0 + e % nc;
+            const i64 col = x < left ? (i64)(x - left) : j.cols + (x - left);
+            buf[e] = A[(i64)s_src[b + G * u] + col * j.ld];
+        }
+        __syncthreads();
+        if (G > 1) {
+            // The rounds' tags continue the columns' (their low byte wraps: a record's slot
+            // holds its own round's or the round two before).
+            const int round = kmax + k;
+            const RegsExchange<T> x(j, round);
+            const int tag = ((j.aux + 1) << 8) | ((round + 1) & 0xff);
+            if (tid == 0) st_rec(x.rec + b, make_int4(0, 0, -1, tag));
+            if (warp == 0) {
+                for (;;) {
+                    bool ready = true;
+#pragma unroll
+                    for (int q = 0; q < REGS_GRID / 32; ++q) {
+                        const int t = lane + 32 * q;
+                        if (t < G) ready = ready && ld_rec(x.rec + t).w == tag;
+                    }
+                    if (__all_sync(0xffffffffu, ready)) break;
+                }
+            }
+            __syncthreads();
+        }
+        for (int e = tid; e < mine * nc; e += NT) {
+            const int u = e / nc, x = c0 + e % nc;
+            const i64 col = x < left ? (i64)(x - left) : j.cols + (x - left);
+            A[(i64)s_dst[b + G * u] + col * j.ld] = buf[e];
+        }
+        __syncthreads();
+    }
+}
+
 template <class T, int H, int RR>
 __device__ __forceinline__ void lu_regs(const Sol& j) {
     constexpr int NT = 256, Q = 8, RL = NT / H, W = H * Q;
@@ -355,6 +446,7 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
     __shared__ double s_v[2][NT / 32];
     __shared__ int s_i[2][NT / 32];
     __shared__ T s_prow[2][W];
+    __shared__ int s_w[W];  // each column's winner (for `lu_regs_others`)
     const int G = j.grid;
     const int e = blockIdx.x / G, b = blockIdx.x % G;
     if (e >= j.ne) return;
@@ -483,6 +575,7 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
 #pragma unroll
                 for (int q = 0; q < Q; ++q) pr[q] = pv;
             }
+            if (tid == 0) s_w[jj] = w;
             if (b == 0 && tid == 0 && j.pivot) piv[j.k0 + jj] = j.k0 + w + 1;
             if (is0(pv)) {
                 // A zero column: no interchange (the winner is row jj), no update.
@@ -519,6 +612,10 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
             const int c = h + H * q;
             if (c < cols) A[(i64)lab[rr] + (i64)c * j.ld] = a[rr][q];
         }
+    }
+    if (j.pivot && j.uld + j.ues > 0) {
+        __syncthreads();
+        lu_regs_others<T>(j, A, s_w, kmax, b, G);
     }
 }
 

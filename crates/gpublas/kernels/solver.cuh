@@ -6,6 +6,7 @@
 #define LEAF 32
 #define PW 64       // most columns of an LU panel
 #define SWAPC 1024  // most interchanges of one permutation step
+#define PERMUTE_SMEM (32 << 10)  // lu_regs: bytes of shared memory for the other columns' rows
 
 struct Sol {
     u64 a;               // entry e0's block
@@ -19,5 +20,6 @@ struct Sol {
     int aux;             // lu: the leaf's number (its exchange tag); perm/gather: i32s per entry
     int pad;
     u64 w; i64 wld, wes; // take: the block of L in the workspace; trsolve: the factor
-    u64 u; i64 uld, ues; // cholx: the diagonal block's update (0: none)
+    u64 u; i64 uld, ues; // cholx: the diagonal block's update (0: none); lu_regs: uld / ues
+                         // columns left / right of the leaf take its interchanges too
 };

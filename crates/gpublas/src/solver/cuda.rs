@@ -44,11 +44,17 @@ struct Sol {
     w: u64,
     wld: i64,
     wes: i64,
-    /// The Cholesky leaf's update square (0: none), as `w`.
+    /// The Cholesky leaf's update square (0: none), as `w`. The register panel: `uld` / `ues`
+    /// columns left / right of the leaf take its interchanges too.
     u: u64,
     uld: i64,
     ues: i64,
 }
+
+/// Shared memory of the register panel's move of its interchanges' rows in the other
+/// columns of its block (`lu_regs_others` in solver.cu): a chunk of columns of the rows one
+/// block moves (`PERMUTE_SMEM` in solver.cuh).
+const PERMUTE_SMEM: usize = 32 << 10;
 
 /// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose spaces start where
 /// `bases` says (matrices in C, `c.1` elements apart), with pivots, info and scratch at `d`;
@@ -119,80 +125,110 @@ pub(crate) fn launch<T: Scalar>(
             k0,
             pivot,
             leaf,
+            others,
         } => {
             j.a = at(a);
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, cols as i64);
             j.k0 = k0 as i32;
             j.pivot = pivot as i32;
-            if rows <= 32 && cols <= 32 {
-                // One warp per panel, four panels per block.
-                let mut prm = [param(&j)];
-                return s.launch(
-                    &SOLVER,
-                    &format!("sol_luw_{tag}"),
-                    ne.div_ceil(4) as u32,
-                    128,
-                    &mut prm,
-                );
-            }
-            if lu_whole(rows, cols, T::COMPLEX) {
-                // One block per matrix: two threads per row up to 64, four up to 128
-                // (`lu_small` keeps complex at 64).
-                let (order, threads) = if rows <= 64 && cols <= 64 {
-                    (64, 128)
+            let (left, right) = if pivot { others } else { (0, 0) };
+            // Whether the kernel applied the interchanges to the other columns itself.
+            let applied = 'kernel: {
+                if rows <= 32 && cols <= 32 {
+                    // One warp per panel, four panels per block.
+                    let mut prm = [param(&j)];
+                    s.launch(
+                        &SOLVER,
+                        &format!("sol_luw_{tag}"),
+                        ne.div_ceil(4) as u32,
+                        128,
+                        &mut prm,
+                    )?;
+                    break 'kernel false;
+                }
+                if lu_whole(rows, cols, T::COMPLEX) {
+                    // One block per matrix: two threads per row up to 64, four up to 128
+                    // (`lu_small` keeps complex at 64).
+                    let (order, threads) = if rows <= 64 && cols <= 64 {
+                        (64, 128)
+                    } else {
+                        (128, 512)
+                    };
+                    let mut prm = [param(&j)];
+                    s.launch(
+                        &SOLVER,
+                        &format!("sol_lur{order}_{tag}"),
+                        ne as u32,
+                        threads,
+                        &mut prm,
+                    )?;
+                    break 'kernel false;
+                }
+                // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
+                let cap = d.grid.min(grid_cap(rows));
+                let (g, rpb) = if ne == 1 {
+                    d.params.panel_split(rows, cap)
                 } else {
-                    (128, 512)
+                    (1, rows)
                 };
+                j.aux = leaf as i32;
+                j.k1 = d.grid as i32;
+                j.slots = d.slots;
+                // The register panel polls at most `REGS_GRID` blocks.
+                let (g_regs, rpb_regs) = d.params.panel_split(rows, cap.min(REGS_GRID));
+                if let (1, Some((h, rr))) = (ne, lu_regs_fit(rpb_regs, cols, elem as usize)) {
+                    j.grid = g_regs as i32;
+                    // It moves the other columns' rows through shared memory, in chunks of
+                    // columns (`PERMUTE_SMEM`).
+                    (j.uld, j.ues) = (left as i64, right as i64);
+                    let smem = if left + right > 0 { PERMUTE_SMEM } else { 0 };
+                    // The block's rows in registers: one barrier fewer per column than below
+                    // and no loops over shared memory (NOTES: issue 29).
+                    let mut prm = [param(&j)];
+                    s.launch_with(
+                        &SOLVER,
+                        &format!("sol_lu_regs{h}x{rr}_{tag}"),
+                        (g_regs as u32, 1, 1),
+                        (256, smem as u32),
+                        g_regs > 1,
+                        &mut prm,
+                    )?;
+                    break 'kernel true;
+                }
+                j.grid = g as i32;
+                let bytes = rpb * cols * elem as usize;
+                let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
+                j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
+                let threads = (rpb.div_ceil(32) * 32).clamp(PANEL, 256) as u32;
                 let mut prm = [param(&j)];
-                return s.launch(
+                s.launch_with(
                     &SOLVER,
-                    &format!("sol_lur{order}_{tag}"),
-                    ne as u32,
-                    threads,
+                    &format!("sol_lu_{tag}"),
+                    ((g * ne) as u32, 1, 1),
+                    (threads, smem as u32),
+                    g > 1,
                     &mut prm,
-                );
-            }
-            // Deeper leaves have fewer rows: fewer blocks (the slots hold `d.grid`).
-            let cap = d.grid.min(grid_cap(rows));
-            let (g, rpb) = if ne == 1 {
-                d.params.panel_split(rows, cap)
-            } else {
-                (1, rows)
+                )?;
+                false
             };
-            j.aux = leaf as i32;
-            j.k1 = d.grid as i32;
-            j.slots = d.slots;
-            // The register panel polls at most `REGS_GRID` blocks.
-            let (g_regs, rpb_regs) = d.params.panel_split(rows, cap.min(REGS_GRID));
-            if let (1, Some((h, rr))) = (ne, lu_regs_fit(rpb_regs, cols, elem as usize)) {
-                j.grid = g_regs as i32;
-                // The block's rows in registers: one barrier fewer per column than below and no
-                // loops over shared memory (NOTES: issue 29).
-                let mut prm = [param(&j)];
-                return s.launch_with(
-                    &SOLVER,
-                    &format!("sol_lu_regs{h}x{rr}_{tag}"),
-                    (g_regs as u32, 1, 1),
-                    (256, 0),
-                    g_regs > 1,
-                    &mut prm,
-                );
+            if !applied && left + right > 0 {
+                // The recursion's interchange steps, on the panel's columns left and right.
+                let row0 = a.off - k0;
+                for (off, n) in [(row0 - left * a.ld, left), (row0 + cols * a.ld, right)] {
+                    let swap = Step::Swap {
+                        rows: k0 + rows,
+                        cols: n,
+                        a: M { off, ..a },
+                        k0,
+                        k1: k0 + rows.min(cols),
+                        reverse: false,
+                        list: 0,
+                    };
+                    launch::<T>(s, &swap, bases, (e0, ne), d, side)?;
+                }
             }
-            j.grid = g as i32;
-            let bytes = rpb * cols * elem as usize;
-            let smem = if bytes <= PANEL_SMEM { bytes } else { 0 };
-            j.smem_rows = if smem > 0 { rpb as i32 } else { 0 };
-            let threads = (rpb.div_ceil(32) * 32).clamp(PANEL, 256) as u32;
-            let mut prm = [param(&j)];
-            s.launch_with(
-                &SOLVER,
-                &format!("sol_lu_{tag}"),
-                ((g * ne) as u32, 1, 1),
-                (threads, smem as u32),
-                g > 1,
-                &mut prm,
-            )
+            Ok(())
         }
         Step::Swap {
             rows,

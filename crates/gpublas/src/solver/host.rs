@@ -42,17 +42,21 @@ pub(crate) fn exec<T: Scalar>(
             a,
             k0,
             pivot,
+            others: (left, right),
             ..
         } => {
             let ld = a.ld;
             if rows == 0 || cols == 0 {
                 return Ok(());
             }
-            let last = a.off + (rows - 1) + (cols - 1) * ld;
-            if last >= c.len() {
+            let last = a.off + (rows - 1) + (cols + right - 1) * ld;
+            if last >= c.len() || a.off < left * ld {
                 return Err(outside());
             }
             let x = |r: usize, k: usize| a.off + r + k * ld;
+            // The panel's columns left of the leaf (`k` from 0) and right of it.
+            let other = |r: usize, k: usize| a.off - left * ld + r + k * ld;
+            let other_cols = (0..left).chain(left + cols..left + cols + right);
             for j in 0..cols.min(rows) {
                 let mut p = j;
                 if pivot {
@@ -78,6 +82,9 @@ pub(crate) fn exec<T: Scalar>(
                 if p != j {
                     for k in 0..cols {
                         c.swap(x(j, k), x(p, k));
+                    }
+                    for k in other_cols.clone() {
+                        c.swap(other(j, k), other(p, k));
                     }
                 }
                 let dv = d.divisor();

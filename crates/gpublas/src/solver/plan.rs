@@ -70,6 +70,11 @@ pub(crate) struct SolverParams {
     /// 131.8 / 130.9 against 137.6 / 137.2, f32 16384 140.3 / 140.6 against 143.5 / 143.2
     /// (one matrix of order `ahead_wide_from` and more: `SolverShape::side_parts`).
     pub ahead_fork_narrow: bool,
+    /// The look-ahead blocks' leaves apply their interchanges to the rest of their block
+    /// (the register panel within its launch, once every block has read the rows it moves)
+    /// instead of the recursion's 14 interchange steps of a 512-column block, each a launch
+    /// waiting beside the main lane's product.
+    pub leaf_swaps: bool,
     /// Most blocks of a panel on the side lane: the rest of the device stays with the main
     /// lane's product (a cooperative grid starts once all its blocks can be resident). 32, 48
     /// and 64 were within 2 % of each other; 24 and 16 were slower.
@@ -176,6 +181,7 @@ impl SolverParams {
             ahead_nb_small: 128,
             ahead_wide_from: 4096,
             ahead_fork_narrow: true,
+            leaf_swaps: true,
             side_grid: 48,
             side_grid_max: 64,
             rows_per_block: 128,

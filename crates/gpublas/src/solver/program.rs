@@ -31,6 +31,8 @@ pub(crate) enum SolverStep {
     /// whose first row and column are the matrix's row and column `k0`. Writes pivots
     /// `k0 .. k0 + cols` (1-based matrix rows; none when `!pivot`) and sets info at the first
     /// zero pivot. `leaf`: its number in the program (tags its blocks' exchange records).
+    /// `others`: how many columns left and right of it (its panel's) take its interchanges
+    /// too, as the recursion's interchange steps would (over the same rows).
     Lu {
         rows: usize,
         cols: usize,
@@ -38,6 +40,7 @@ pub(crate) enum SolverStep {
         k0: usize,
         pivot: bool,
         leaf: usize,
+        others: (usize, usize),
     },
     /// Row interchanges `k0 .. k1` (in reverse when `reverse`), applied to `cols` columns at
     /// `a` (row 0 of a matrix of `rows` rows; a pivot outside them is ignored).
@@ -136,6 +139,9 @@ struct Builder<'p> {
     unit: usize,
     /// Bytes of an element.
     elem: usize,
+    /// The columns of the look-ahead block being factored, where its leaves apply their
+    /// interchanges to the rest of it (`SolverParams::leaf_swaps`).
+    panel: Option<(usize, usize)>,
 }
 
 impl Builder<'_> {
@@ -176,8 +182,15 @@ impl Builder<'_> {
     }
 
     /// LU of columns `c0 .. c0 + nc` over rows `c0 .. m`.
+    /// With `self.panel` (its columns), each leaf applies its interchanges to the rest of the
+    /// panel and the recursion has no interchange steps of its own.
     fn lu(&mut self, m: usize, c0: usize, nc: usize, pivot: bool) {
+        let leaf_swaps = pivot && self.panel.is_some();
         if nc <= self.unit {
+            let others = match self.panel {
+                Some((p0, p1)) if pivot => (c0 - p0, p1 - c0 - nc),
+                _ => (0, 0),
+            };
             self.v.push(Step::Family(SolverStep::Lu {
                 rows: m - c0,
                 cols: nc,
@@ -185,6 +198,7 @@ impl Builder<'_> {
                 k0: c0,
                 pivot,
                 leaf: self.leaf,
+                others,
             }));
             self.leaf += 1;
             return;
@@ -192,7 +206,7 @@ impl Builder<'_> {
         let n1 = split_by(nc, self.unit.min(LEAF));
         let n2 = nc - n1;
         self.lu(m, c0, n1, pivot);
-        if pivot {
+        if pivot && !leaf_swaps {
             self.swap(m, c0 + n1, n2, c0, c0 + n1);
         }
         let (a11, a12) = (at(self.c, c0, c0), at(self.c, c0, c0 + n1));
@@ -202,7 +216,7 @@ impl Builder<'_> {
             self.update(rows, (c0 + n1, n2), c0, n1);
         }
         self.lu(m, c0 + n1, n2, pivot);
-        if pivot {
+        if pivot && !leaf_swaps {
             self.swap(m, c0, n1, c0 + n1, c0 + nc);
         }
     }
@@ -221,7 +235,7 @@ impl Builder<'_> {
         let narrow = self.p.fork_narrow;
         let k = m.min(n);
         let mut c = 0;
-        self.lu(m, 0, nb.min(k), pivot);
+        self.block_lu(m, 0, nb.min(k), pivot);
         while c < k {
             let w = nb.min(k - c);
             let c1 = c + w;
@@ -246,7 +260,7 @@ impl Builder<'_> {
                 self.v.push(Step::Fork);
                 let first = self.v.len();
                 self.unit = self.p.params.side_leaf(m - c1, self.elem);
-                self.lu(m, c1, w1, pivot);
+                self.block_lu(m, c1, w1, pivot);
                 self.unit = PANEL;
                 // Without a narrow fork both offsets are 0.
                 for st in &mut self.v[first..] {
@@ -269,6 +283,13 @@ impl Builder<'_> {
             self.v.push(Step::Join);
             c = c1;
         }
+    }
+
+    /// LU of the look-ahead block of columns `c0 .. c0 + nc` (as `lu`).
+    fn block_lu(&mut self, m: usize, c0: usize, nc: usize, pivot: bool) {
+        self.panel = self.p.params.leaf_swaps.then_some((c0, c0 + nc));
+        self.lu(m, c0, nc, pivot);
+        self.panel = None;
     }
 
     /// Columns `from .. to` after block `c .. c1` is factored: its interchanges (through gather
@@ -977,6 +998,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
         leaf: 0,
         unit: PANEL,
         elem: std::mem::size_of::<T>(),
+        panel: None,
     };
     match g.kind {
         Kind::Getrf | Kind::GetrfNpvt => {
@@ -991,6 +1013,7 @@ pub(crate) fn build<T: Scalar>(g: &Prog, p: &SolverPlan) -> Vec<Step> {
                     k0: 0,
                     pivot,
                     leaf: 0,
+                    others: (0, 0),
                 }));
                 return b.v;
             }

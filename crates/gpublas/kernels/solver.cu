@@ -6,8 +6,8 @@
 //          grid barrier, then every block picks the same winner and swaps, scales and updates
 //          its own rows. One block per entry for batches.
 //   perm:  a chunk of row interchanges k0..k1 (or in reverse) turned into a permutation of the
-//          rows it moves (one thread walks them in shared memory), written as a gather list;
-//   gather: that list applied to every column at once (rows read into shared memory first);
+//          rows it moves (a thread follows each row it touches), written as a gather list;
+//   gather: that list applied to every column at once (a block per column, rows read first);
 //   swap:  row interchanges on columns, one thread per column (when there is no room for lists);
 //   luw:   LU of panels of at most 32 × 32 (the batched case), one warp each, a row per lane;
 //   lur:   LU of a whole matrix of at most 128 × 128 (64 × 64 complex), one block each;
@@ -346,19 +346,28 @@ template <class T> struct RegsExchange {
 // The most blocks `lu_regs` polls (two records per lane).
 #define REGS_GRID 64
 
+// The bits of a value folded into 32 (only to make an instruction wait for it).
+template <class T>
+__device__ __forceinline__ unsigned fold_bits(const T& x) {
+    static_assert(sizeof(T) % 4 == 0, "whole words");
+    unsigned w[sizeof(T) / 4], r = 0;
+    memcpy(w, &x, sizeof(T));
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 4); ++i) r ^= w[i];
+    return r;
+}
+
 // After a register panel: its interchanges on the other columns of its block (j.uld columns
 // left of the leaf at A, j.ues right of it), as the recursion's interchange steps would apply
 // them. Every block knows every winner (`s_w`), so each works out the same list of moved rows
-// (the position each touched row ends at), takes every G-th move, and per chunk of columns
-// reads those rows into shared memory, waits until every block has read its own (a round of
-// exchange records as the barrier: a write may land on a row another block reads), then
-// writes them to their new rows.
+// (the position each touched row ends at) and takes every G-th move; per round it reads some of
+// their entries into registers, waits until every block has read its own (exchange records as
+// the barrier: a write may land on a row another block reads), then writes them to their new
+// rows.
 template <class T>
 __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int b, int G) {
     constexpr int NT = 256;
     __shared__ int s_src[2 * PW], s_dst[2 * PW], s_count[NT / 32];
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    T* buf = (T*)smem_raw;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     // 1. Thread t < kmax follows the row at position t, thread kmax + s the row at the s-th
     // winner (where it first appears and is not one of the first kmax); the walk is the
@@ -394,23 +403,36 @@ __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int
         s_dst[i] = dst;
     }
     __syncthreads();
-    // 2. Moves b, b + G, ...: the same chunks of columns in every block (sized for the most
-    // moves a block has).
+    // 2. Moves b, b + G, ...: their entries in rounds of K a thread, all loads of a round
+    // issued before any is used (one round trip, not K), the same rounds in every block (as
+    // many as the block with the most moves needs).
+    constexpr int K = 8;
     const int mine = total > b ? (total - b + G - 1) / G : 0, most = (total + G - 1) / G;
-    if (most == 0) return;
     const int left = (int)j.uld, others = (int)(j.uld + j.ues);
-    const int per = max(PERMUTE_SMEM / (int)sizeof(T) / most, 1);
-    for (int c0 = 0, k = 0; c0 < others; c0 += per, ++k) {
-        const int nc = min(per, others - c0);
-        for (int e = tid; e < mine * nc; e += NT) {
-            const int u = e / nc, x = c0 + e % nc;
+    const int n = mine * others, rounds = (most * others + NT * K - 1) / (NT * K);
+    for (int k = 0; k < rounds; ++k) {
+        T v[K];
+        i64 at[K];  // where v[q] goes (left columns lie before A)
+        bool ok[K];
+#pragma unroll
+        for (int q = 0; q < K; ++q) {
+            const int e = (k * K + q) * NT + tid, u = e / max(others, 1), x = e - u * others;
             const i64 col = x < left ? (i64)(x - left) : j.cols + (x - left);
-            buf[e] = A[(i64)s_src[b + G * u] + col * j.ld];
+            ok[q] = e < n;
+            at[q] = ok[q] ? (i64)s_dst[b + G * u] + col * j.ld : 0;
+            if (ok[q]) v[q] = A[(i64)s_src[b + G * u] + col * j.ld];
         }
-        __syncthreads();
+        // The barrier's predicate reads every loaded value, so no load is still in flight
+        // once it is passed.
+        unsigned bits = 0;
+#pragma unroll
+        for (int q = 0; q < K; ++q)
+            if (ok[q]) bits ^= fold_bits(v[q]);
+        __syncthreads_or(bits == 0x9e3779b9u);
         if (G > 1) {
-            // The rounds' tags continue the columns' (their low byte wraps: a record's slot
-            // holds its own round's or the round two before).
+            // Every block's loads of this round before any block's stores (the barrier's
+            // tags continue the columns'; their low byte wraps: a record's slot holds its own
+            // round's or the round two before).
             const int round = kmax + k;
             const RegsExchange<T> x(j, round);
             const int tag = ((j.aux + 1) << 8) | ((round + 1) & 0xff);
@@ -428,12 +450,9 @@ __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int
             }
             __syncthreads();
         }
-        for (int e = tid; e < mine * nc; e += NT) {
-            const int u = e / nc, x = c0 + e % nc;
-            const i64 col = x < left ? (i64)(x - left) : j.cols + (x - left);
-            A[(i64)s_dst[b + G * u] + col * j.ld] = buf[e];
-        }
-        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < K; ++q)
+            if (ok[q]) A[at[q]] = v[q];
     }
 }
 
@@ -867,114 +886,78 @@ __device__ void luw(const Sol& j) {
 #endif
 }
 
-// A chunk of interchanges as a gather list: slots = [count][dst rows][src rows], `aux` i32s
-// per entry (1 + 4 * capacity); row r of the result is row occ(r) of the input.
+// A chunk of interchanges as a gather list: slots = [n][dst rows][src rows], `aux` i32s per
+// entry (1 + 4 * capacity); entry i moves row src[i] of the input to row dst[i] of the result
+// (dst -1: none). Entry i < len follows the row at position k0 + i, entry len + s the row at
+// the s-th pivot, through the interchanges in order: a thread per entry and `grid` blocks per
+// batch entry, no walk by one thread. A row two entries follow gives them the same move.
 __device__ void perm(const Sol& j) {
     pdl_enter();
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    __shared__ int pv[SWAPC];
-    __shared__ int cnt;
-    const int e = blockIdx.x;
+    __shared__ int2 swaps[SWAPC];  // (k, p) in the order applied; (-2, -2): ignored
+    const int e = blockIdx.x / j.grid, blk = blockIdx.x % j.grid;
     if (e >= j.ne) return;
     const int* piv = (const int*)j.piv + e * j.piv_s;
     int* list = (int*)j.slots + (i64)e * j.aux;
     const int cap = (j.aux - 1) / 2;
     const int k0 = j.k0, len = j.k1 - j.k0;
     const int rows = (int)j.rows;
-    for (int t = threadIdx.x; t < len; t += blockDim.x) pv[t] = piv[k0 + t] - 1;
-    if (threadIdx.x == 0) cnt = 0;
-    if (j.smem_rows) {
-        // Every row's occupant in shared memory: two loads and two stores per interchange.
-        int* occ = (int*)smem_raw;
-        for (int t = threadIdx.x; t < rows; t += blockDim.x) occ[t] = t;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            for (int t = 0; t < len; ++t) {
-                const int k = j.reverse ? j.k1 - 1 - t : k0 + t;
-                const int p = pv[k - k0];
-                if (p < 0 || p >= rows || k >= rows) continue;
-                const int x = occ[k];
-                occ[k] = occ[p];
-                occ[p] = x;
-            }
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < rows; t += blockDim.x) {
-            if (occ[t] != t) {
-                const int i = atomicAdd(&cnt, 1);
-                list[1 + i] = t;
-                list[1 + cap + i] = occ[t];
-            }
-        }
-    } else {
-        // Too many rows for shared memory: the chunk's rows densely, the others hashed.
-        __shared__ int occ[SWAPC];
-        __shared__ int hk[2 * SWAPC], hv[2 * SWAPC];
-        for (int t = threadIdx.x; t < len; t += blockDim.x) occ[t] = k0 + t;
-        for (int t = threadIdx.x; t < 2 * SWAPC; t += blockDim.x) hk[t] = -1;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            for (int t = 0; t < len; ++t) {
-                const int k = j.reverse ? j.k1 - 1 - t : k0 + t;
-                const int p = pv[k - k0];
-                if (p < 0 || p >= rows || k >= rows || p == k) continue;
-                int* pk = &occ[k - k0];
-                int* pp;
-                if (p >= k0 && p < j.k1) {
-                    pp = &occ[p - k0];
-                } else {
-                    unsigned h = ((unsigned)p * 2654435761u) & (2 * SWAPC - 1);
-                    while (hk[h] != -1 && hk[h] != p) h = (h + 1) & (2 * SWAPC - 1);
-                    if (hk[h] == -1) { hk[h] = p; hv[h] = p; }
-                    pp = &hv[h];
-                }
-                const int x = *pk;
-                *pk = *pp;
-                *pp = x;
-            }
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < len; t += blockDim.x) {
-            if (occ[t] != k0 + t) {
-                const int i = atomicAdd(&cnt, 1);
-                list[1 + i] = k0 + t;
-                list[1 + cap + i] = occ[t];
-            }
-        }
-        for (int t = threadIdx.x; t < 2 * SWAPC; t += blockDim.x) {
-            if (hk[t] != -1 && hv[t] != hk[t]) {
-                const int i = atomicAdd(&cnt, 1);
-                list[1 + i] = hk[t];
-                list[1 + cap + i] = hv[t];
-            }
-        }
+    for (int t = threadIdx.x; t < len; t += blockDim.x) {
+        const int s = j.reverse ? len - 1 - t : t, k = k0 + s, p = piv[k] - 1;
+        // A pivot outside the matrix is ignored (never read out of bounds).
+        swaps[t] = (p < 0 || p >= rows || k >= rows) ? make_int2(-2, -2) : make_int2(k, p);
     }
     __syncthreads();
-    if (threadIdx.x == 0) list[0] = cnt;
+    const int i = blk * blockDim.x + threadIdx.x;
+    if (i >= 2 * len) return;
+    int src = -1;
+    if (i < len) {
+        src = k0 + i < rows ? k0 + i : -1;
+    } else {
+        const int p = piv[k0 + i - len] - 1;
+        src = p >= 0 && p < rows ? p : -1;
+    }
+    int dst = src;
+    if (src >= 0) {
+#pragma unroll 8
+        for (int t = 0; t < len; ++t) {
+            const int2 x = swaps[t];
+            dst = dst == x.x ? x.y : (dst == x.y ? x.x : dst);
+        }
+    }
+    list[1 + i] = dst != src ? dst : -1;
+    list[1 + cap + i] = src;
+    if (i == 0) list[0] = 2 * len;
 }
 
-// The gather list applied to 8 columns per block: every source row read, then written.
+// The gather list applied to one column per block: every entry's source read into registers
+// (all loads at once, one round trip), a barrier, then every entry written.
 template <class T>
 __device__ void gather(const Sol& j) {
     pdl_enter();
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    T* buf = (T*)smem_raw;
-    const i64 ncb = (j.cols + 7) / 8;
-    const i64 e = blockIdx.x / ncb, c0 = (blockIdx.x % ncb) * 8;
+    constexpr int K = 2 * SWAPC / MAXT;  // entries a thread (a list holds at most 2·SWAPC)
+    const i64 e = blockIdx.x / j.cols, c = blockIdx.x % j.cols;
     if (e >= j.ne) return;
     const int* list = (const int*)j.slots + e * j.aux;
     const int cap = (j.aux - 1) / 2;
     const int n = list[0];
-    const int* dst = list + 1;
-    const int* src = list + 1 + cap;
-    T* A = (T*)j.a + e * j.es;
-    for (i64 c = c0; c < min(c0 + 8, (i64)j.cols); ++c) {
-        T* col = A + c * j.ld;
-        for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = col[src[i]];
-        __syncthreads();
-        for (int i = threadIdx.x; i < n; i += blockDim.x) col[dst[i]] = buf[i];
-        __syncthreads();
+    T* col = (T*)j.a + e * j.es + c * j.ld;
+    T v[K];
+    int to[K];
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+        const int i = q * MAXT + threadIdx.x;
+        to[q] = i < n ? list[1 + i] : -1;
+        if (to[q] >= 0) v[q] = col[list[1 + cap + i]];
     }
+    // The barrier's predicate reads every loaded value: no load is in flight past it.
+    unsigned bits = 0;
+#pragma unroll
+    for (int q = 0; q < K; ++q)
+        if (to[q] >= 0) bits ^= fold_bits(v[q]);
+    __syncthreads_or(bits == 0x9e3779b9u);
+#pragma unroll
+    for (int q = 0; q < K; ++q)
+        if (to[q] >= 0) col[to[q]] = v[q];
 }
 
 // LU with partial pivoting of a whole matrix of at most N × N (N = 64 or 128: the batched

@@ -6,7 +6,6 @@
 #define LEAF 32
 #define PW 64       // most columns of an LU panel
 #define SWAPC 1024  // most interchanges of one permutation step
-#define PERMUTE_SMEM (32 << 10)  // lu_regs: bytes of shared memory for the other columns' rows
 
 struct Sol {
     u64 a;               // entry e0's block

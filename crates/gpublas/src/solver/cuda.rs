@@ -12,9 +12,6 @@ use crate::exec::program::M;
 use crate::kernels::{CHOL, SOLVER};
 use crate::{Error, Scalar};
 
-/// Most matrix rows whose occupants the permutation kernel keeps in shared memory.
-const PERM_DIRECT_ROWS: usize = 40 << 10;
-
 /// Mirrors `Sol` in solver.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -50,11 +47,6 @@ struct Sol {
     uld: i64,
     ues: i64,
 }
-
-/// Shared memory of the register panel's move of its interchanges' rows in the other
-/// columns of its block (`lu_regs_others` in solver.cu): a chunk of columns of the rows one
-/// block moves (`PERMUTE_SMEM` in solver.cuh).
-const PERMUTE_SMEM: usize = 32 << 10;
 
 /// Launches one solver step on `s` for batch entries `e0 .. e0 + ne`, whose spaces start where
 /// `bases` says (matrices in C, `c.1` elements apart), with pivots, info and scratch at `d`;
@@ -179,10 +171,7 @@ pub(crate) fn launch<T: Scalar>(
                 let (g_regs, rpb_regs) = d.params.panel_split(rows, cap.min(REGS_GRID));
                 if let (1, Some((h, rr))) = (ne, lu_regs_fit(rpb_regs, cols, elem as usize)) {
                     j.grid = g_regs as i32;
-                    // It moves the other columns' rows through shared memory, in chunks of
-                    // columns (`PERMUTE_SMEM`).
                     (j.uld, j.ues) = (left as i64, right as i64);
-                    let smem = if left + right > 0 { PERMUTE_SMEM } else { 0 };
                     // The block's rows in registers: one barrier fewer per column than below
                     // and no loops over shared memory (NOTES: issue 29).
                     let mut prm = [param(&j)];
@@ -190,7 +179,7 @@ pub(crate) fn launch<T: Scalar>(
                         &SOLVER,
                         &format!("sol_lu_regs{h}x{rr}_{tag}"),
                         (g_regs as u32, 1, 1),
-                        (256, smem as u32),
+                        (256, 0),
                         g_regs > 1,
                         &mut prm,
                     )?;
@@ -274,31 +263,24 @@ pub(crate) fn launch<T: Scalar>(
             } else {
                 Box::new(chunks.iter())
             };
-            const COLS_PER_BLOCK: usize = 8;
             for &(c0, c1) in order {
                 (j.k0, j.k1) = (c0 as i32, c1 as i32);
-                // Every row's occupant in shared memory when they fit (else hashed).
-                let direct = rows <= PERM_DIRECT_ROWS;
-                j.smem_rows = if direct { rows as i32 } else { 0 };
-                let smem = if direct { rows * 4 } else { 0 };
+                // A thread per row the chunk touches (at most two per interchange).
+                j.grid = (2 * (c1 - c0)).div_ceil(256) as i32;
                 let mut prm = [param(&j)];
-                s.launch_with(
+                s.launch(
                     &SOLVER,
                     "sol_perm",
-                    (ne as u32, 1, 1),
-                    (256, smem as u32),
-                    false,
+                    j.grid as u32 * ne as u32,
+                    256,
                     &mut prm,
                 )?;
-                let smem = 2 * (c1 - c0) * elem as usize;
-                let blocks = cols.div_ceil(COLS_PER_BLOCK) * ne;
                 let mut prm = [param(&j)];
-                s.launch_with(
+                s.launch(
                     &SOLVER,
                     &format!("sol_gather_{tag}"),
-                    (blocks as u32, 1, 1),
-                    (256, smem as u32),
-                    false,
+                    (cols * ne) as u32,
+                    256,
                     &mut prm,
                 )?;
             }

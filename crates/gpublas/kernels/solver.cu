@@ -403,22 +403,25 @@ __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int
         s_dst[i] = dst;
     }
     __syncthreads();
-    // 2. Moves b, b + G, ...: their entries in rounds of K a thread, all loads of a round
-    // issued before any is used (one round trip, not K), the same rounds in every block (as
-    // many as the block with the most moves needs).
+    // 2. Moves b, b + G, ...: their entries in rounds of whole columns (a round's writes may
+    // land on rows a later round reads, but only in its own columns), at most K a thread, all
+    // loads of a round issued before any is used (one round trip, not K); the same rounds in
+    // every block (sized for the block with the most moves).
     constexpr int K = 8;
     const int mine = total > b ? (total - b + G - 1) / G : 0, most = (total + G - 1) / G;
     const int left = (int)j.uld, others = (int)(j.uld + j.ues);
-    const int n = mine * others, rounds = (most * others + NT * K - 1) / (NT * K);
+    const int per = max(NT * K / max(most, 1), 1);
+    const int rounds = most > 0 ? (others + per - 1) / per : 0;
     for (int k = 0; k < rounds; ++k) {
         T v[K];
         i64 at[K];  // where v[q] goes (left columns lie before A)
         bool ok[K];
 #pragma unroll
         for (int q = 0; q < K; ++q) {
-            const int e = (k * K + q) * NT + tid, u = e / max(others, 1), x = e - u * others;
+            const int e = q * NT + tid, u = mine > 0 ? e % mine : 0;
+            const int x = k * per + (mine > 0 ? e / mine : 0);
             const i64 col = x < left ? (i64)(x - left) : j.cols + (x - left);
-            ok[q] = e < n;
+            ok[q] = mine > 0 && e < mine * per && x < others;
             at[q] = ok[q] ? (i64)s_dst[b + G * u] + col * j.ld : 0;
             if (ok[q]) v[q] = A[(i64)s_src[b + G * u] + col * j.ld];
         }

@@ -17,8 +17,20 @@
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
 int main(int argc, char** argv) {
+    // rows, grid, then the instance (H, RR; 8 and 8 by default) and the leaf's columns (8·H).
     const int rows = argc > 1 ? atoi(argv[1]) : 8192, G = argc > 2 ? atoi(argv[2]) : 48;
-    const int width = 512, cols = 64, reps = 20;
+    const int H = argc > 3 ? atoi(argv[3]) : 8, RR = argc > 4 ? atoi(argv[4]) : 8;
+    const int width = 512, cols = argc > 5 ? atoi(argv[5]) : 8 * H, reps = 20;
+    void* kern = nullptr;
+    if (H == 8 && RR == 8) kern = (void*)sol_lu_regs8x8_d;
+    if (H == 8 && RR == 4) kern = (void*)sol_lu_regs8x4_d;
+    if (H == 4 && RR == 8) kern = (void*)sol_lu_regs4x8_d;
+    if (H == 4 && RR == 4) kern = (void*)sol_lu_regs4x4_d;
+#ifdef REGS_RR6
+    if (H == 8 && RR == 6) kern = (void*)sol_lu_regs8x6_d;
+    if (H == 4 && RR == 6) kern = (void*)sol_lu_regs4x6_d;
+#endif
+    if (!kern || (rows + G - 1) / G > 256 / H * RR) { printf("no such instance, or rows do not fit\n"); return 1; }
     std::mt19937_64 g(11);
     std::uniform_real_distribution<double> u(-1, 1);
     const size_t N = (size_t)rows * width;
@@ -88,12 +100,19 @@ int main(int argc, char** argv) {
                 if (with) { j.uld = c0; j.ues = width - c0 - cols; }
                 void* args[] = {&j};
                 cudaEventRecord(ea);
-                CK(cudaLaunchCooperativeKernel((void*)sol_lu_regs8x8_d, G, 256, args, 0, 0));
+                CK(cudaLaunchCooperativeKernel(kern, G, 256, args, 0, 0));
                 cudaEventRecord(eb); CK(cudaEventSynchronize(eb));
                 float ms; cudaEventElapsedTime(&ms, ea, eb); if (i >= 2) t.push_back(ms * 1000);
             }
             CK(cudaMemcpy(o.data(), A, N * 8, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(p.data(), piv, cols * 4, cudaMemcpyDeviceToHost));
+            // REGS_DUMP=file: every case's matrix and pivots appended (to compare two builds bit for bit).
+            if (const char* dump = getenv("REGS_DUMP")) {
+                FILE* f = fopen(dump, "ab");
+                fwrite(o.data(), 8, N, f);
+                fwrite(p.data(), 4, cols, f);
+                fclose(f);
+            }
             // The other columns: the input with the pivots applied in order.
             std::vector<double> ref = h;
             for (int k = 0; k < cols; ++k)
@@ -104,8 +123,27 @@ int main(int argc, char** argv) {
                 if (c < c0 || c >= c0 + cols)
                     for (int r = 0; r < rows; ++r) bad += o[r + (size_t)c * rows] != ref[r + (size_t)c * rows];
             std::sort(t.begin(), t.end());
-            printf("rows %d grid %d leaf at %3d others %d: %7.1f us (min %.1f)  other columns %s (%zu differ)\n",
-                   rows, G, c0, with, t[t.size() / 2], t[0], with ? (bad ? "WRONG" : "ok") : "-", bad);
+            printf("rows %d grid %d %dx%d cols %d leaf at %3d others %d: %7.1f us (min %.1f)  other columns %s (%zu differ)\n",
+                   rows, G, H, RR, cols, c0, with, t[t.size() / 2], t[0], with ? (bad ? "WRONG" : "ok") : "-", bad);
+#ifdef REGS_CLOCK
+            // Per column, cycles between the instrumented points of a variant (block 0 and
+            // block G - 1, thread 0: `regs_clk[block][column][point]`, REGS_CLOCK points).
+            {
+                long long c[2][64][8];
+                CK(cudaMemcpyFromSymbol(c, regs_clk, sizeof c));
+                for (int bb = 0; bb < (G > 1 ? 2 : 1); ++bb) {
+                    double d[8] = {0};
+                    int n = 0;
+                    for (int k = 2; k < cols - 2; ++k, ++n) {
+                        for (int s = 1; s < REGS_CLOCK; ++s) d[s - 1] += (double)(c[bb][k][s] - c[bb][k][s - 1]);
+                        d[REGS_CLOCK - 1] += (double)(c[bb][k + 1][0] - c[bb][k][0]);
+                    }
+                    printf("   block %s cycles/column:", bb ? "last" : "0");
+                    for (int s = 0; s + 1 < REGS_CLOCK; ++s) printf(" %.0f", d[s] / n);
+                    printf(" | column %.0f\n", d[REGS_CLOCK - 1] / n);
+                }
+            }
+#endif
         }
     }
 }

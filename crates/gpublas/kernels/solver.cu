@@ -357,6 +357,18 @@ __device__ __forceinline__ unsigned fold_bits(const T& x) {
     return r;
 }
 
+// A block barrier past which no load of `v` (the entries where `loaded`) is still in flight:
+// its predicate reads every loaded value, so a thread's later stores cannot overtake another
+// thread's loads of the same place.
+template <class T, int K>
+__device__ __forceinline__ void barrier_after_loads(const T (&v)[K], const bool (&loaded)[K]) {
+    unsigned bits = 0;
+#pragma unroll
+    for (int q = 0; q < K; ++q)
+        if (loaded[q]) bits ^= fold_bits(v[q]);
+    __syncthreads_or(bits == 0x9e3779b9u);
+}
+
 // After a register panel: its interchanges on the other columns of its block (j.uld columns
 // left of the leaf at A, j.ues right of it), as the recursion's interchange steps would apply
 // them. Every block knows every winner (`s_w`), so each works out the same list of moved rows
@@ -370,16 +382,14 @@ __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int
     __shared__ int s_src[2 * PW], s_dst[2 * PW], s_count[NT / 32];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     // 1. Thread t < kmax follows the row at position t, thread kmax + s the row at the s-th
-    // winner (where it first appears and is not one of the first kmax); the walk is the
-    // interchanges in order.
+    // winner (unless it is one of the first kmax); the walk is the interchanges in order. A row
+    // that wins twice is followed twice: its two moves are the same, and harmless.
     int src = -1;
     if (tid < kmax) {
         src = tid;
     } else if (tid < 2 * kmax) {
         const int p = s_w[tid - kmax];
-        bool first = p >= kmax;
-        for (int s = 0; s < tid - kmax && first; ++s) first = s_w[s] != p;
-        if (first) src = p;
+        if (p >= kmax) src = p;
     }
     int dst = src;
     if (src >= 0)
@@ -425,13 +435,7 @@ __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int
             at[q] = ok[q] ? (i64)s_dst[b + G * u] + col * j.ld : 0;
             if (ok[q]) v[q] = A[(i64)s_src[b + G * u] + col * j.ld];
         }
-        // The barrier's predicate reads every loaded value, so no load is still in flight
-        // once it is passed.
-        unsigned bits = 0;
-#pragma unroll
-        for (int q = 0; q < K; ++q)
-            if (ok[q]) bits ^= fold_bits(v[q]);
-        __syncthreads_or(bits == 0x9e3779b9u);
+        barrier_after_loads(v, ok);
         if (G > 1) {
             // Every block's loads of this round before any block's stores (the barrier's
             // tags continue the columns'; their low byte wraps: a record's slot holds its own
@@ -946,21 +950,18 @@ __device__ void gather(const Sol& j) {
     T* col = (T*)j.a + e * j.es + c * j.ld;
     T v[K];
     int to[K];
+    bool ok[K];
 #pragma unroll
     for (int q = 0; q < K; ++q) {
         const int i = q * MAXT + threadIdx.x;
         to[q] = i < n ? list[1 + i] : -1;
-        if (to[q] >= 0) v[q] = col[list[1 + cap + i]];
+        ok[q] = to[q] >= 0;
+        if (ok[q]) v[q] = col[list[1 + cap + i]];
     }
-    // The barrier's predicate reads every loaded value: no load is in flight past it.
-    unsigned bits = 0;
+    barrier_after_loads(v, ok);
 #pragma unroll
     for (int q = 0; q < K; ++q)
-        if (to[q] >= 0) bits ^= fold_bits(v[q]);
-    __syncthreads_or(bits == 0x9e3779b9u);
-#pragma unroll
-    for (int q = 0; q < K; ++q)
-        if (to[q] >= 0) col[to[q]] = v[q];
+        if (ok[q]) col[to[q]] = v[q];
 }
 
 // LU with partial pivoting of a whole matrix of at most N × N (N = 64 or 128: the batched

@@ -270,11 +270,12 @@ template <> struct Multiplier<double2> : ComplexMultiplier<double2> {};
 // which every block passes only after all have loaded). Per column: the owners of column jj
 // offer their best eligible slot (label >= jj; the largest |re| + |im|, then the smallest
 // label; a NaN never), one barrier for the block's best; with several blocks, each publishes
-// its best (magnitude, label) and that row in tagged 16-byte chunks (`RegsExchange`), every
-// warp polls the records and picks the same winner, and every thread polls just its 8 entries
-// of the winning row: no fences and no second barrier, each datum carrying its own tag (the
-// old diagonal row keeps its place under the winner's label, so nothing else travels). Then
-// the live slots (label > jj) are scaled and updated in registers.
+// its best (magnitude, label) and that row in tagged 16-byte chunks (`RegsExchange`), and warp
+// 0 alone polls the records, picks the winner and copies its row into shared memory while the
+// other warps wait at a second barrier (they used to poll too: the same instructions eight
+// times over, on the column's chain; 17-31 % slower). No fences: each datum carries its own
+// tag (the old diagonal row keeps its place under the winner's label, so nothing else
+// travels). Then the live slots (label > jj) are scaled and updated in registers.
 // The exchange of `lu_regs` (after `lu`'s two generations in the slots): per generation a
 // record per block, then per block PW columns of `words` 16-byte chunks (8 bytes of the value
 // and the tag each); the program's start zeroes it all, and the tags (leaf, column) are unique
@@ -299,47 +300,6 @@ template <class T> struct RegsExchange {
         for (int w = 0; w < words; ++w)
             st_rec(chunk + ((size_t)b * PW + c) * words + w,
                    make_int4((int)(x.u[w] & 0xffffffffull), (int)(x.u[w] >> 32), 0, tag));
-    }
-    // Entries c0 + step·q (q < Q, those < cols; zero beyond) and column `cd` of block b's
-    // row: every load issued before any tag is checked (one round trip through L2, not Q + 1);
-    // a chunk not there yet is read again.
-    template <int Q>
-    __device__ void get(int b, int c0, int step, int cols, int cd, int tag, T* out, T& diag) const {
-        constexpr int N = (Q + 1) * words;
-        int4 r[N];
-        const int4* p0 = chunk + (size_t)b * PW * words;
-#pragma unroll
-        for (int q = 0; q <= Q; ++q) {
-            const int c = q < Q ? c0 + step * q : cd;
-#pragma unroll
-            for (int w = 0; w < words; ++w)
-                r[q * words + w] = c < cols ? ld_rec(p0 + (size_t)c * words + w) : make_int4(0, 0, 0, tag);
-        }
-        bool all = true;
-#pragma unroll
-        for (int k = 0; k < N; ++k) all = all && r[k].w == tag;
-        if (!all) {
-            // Rare: a chunk not there yet; read it again until it is.
-#pragma unroll 1
-            for (int k = 0; k < N; ++k) {
-                const int q = k / words, c = q < Q ? c0 + step * q : cd;
-                while (r[k].w != tag) {
-                    __nanosleep(32);
-                    r[k] = ld_rec(p0 + (size_t)c * words + k % words);
-                }
-            }
-        }
-#pragma unroll
-        for (int q = 0; q <= Q; ++q) {
-            union { T v; unsigned long long u[words]; } x;
-#pragma unroll
-            for (int w = 0; w < words; ++w) {
-                const int4 v = r[q * words + w];
-                x.u[w] = (unsigned long long)(unsigned)v.x | ((unsigned long long)(unsigned)v.y << 32);
-            }
-            if (q < Q) out[q] = x.v;
-            else diag = x.v;
-        }
     }
 };
 
@@ -473,6 +433,7 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
     __shared__ int s_i[2][NT / 32];
     __shared__ T s_prow[2][W];
     __shared__ int s_w[W];  // each column's winner (for `lu_regs_others`)
+    __shared__ int s_win[2];  // with several blocks: the column's winner, from warp 0
     const int G = j.grid;
     const int e = blockIdx.x / G, b = blockIdx.x % G;
     if (e >= j.ne) return;
@@ -555,43 +516,81 @@ __device__ __forceinline__ void lu_regs(const Sol& j) {
                     const long long mb = __double_as_longlong(v);
                     st_rec(x.rec + b, make_int4((int)(mb & 0xffffffffll), (int)(mb >> 32), i, tag));
                 }
-                // Every warp reads every record (loads of both at once, then again for
-                // those not there yet) and reduces them the same way.
-                constexpr int K = REGS_GRID / 32;
-                int4 r[K];
+                // Warp 0 alone reads every record (loads of both at once, then again for those
+                // not there yet), picks the winner and copies its row into shared memory; the
+                // other warps wait at the barrier, spending no issue slots.
+                T* buf = s_prow[jj & 1];
+                if (warp == 0) {
+                    constexpr int K = REGS_GRID / 32;
+                    int4 r[K];
 #pragma unroll
-                for (int k = 0; k < K; ++k) r[k].w = 0;
-                for (;;) {
-                    bool ready = true;
+                    for (int k = 0; k < K; ++k) r[k].w = 0;
+                    for (;;) {
+                        bool ready = true;
+#pragma unroll
+                        for (int k = 0; k < K; ++k) {
+                            const int t = lane + 32 * k;
+                            if (t < G && r[k].w != tag) r[k] = ld_rec(x.rec + t);
+                        }
+#pragma unroll
+                        for (int k = 0; k < K; ++k)
+                            if (lane + 32 * k < G && r[k].w != tag) ready = false;
+                        // No sleep: a record comes within a round trip or two of the last block.
+                        if (__all_sync(0xffffffffu, ready)) break;
+                    }
+                    double bv = -1.0;
+                    int bl = 0x7fffffff, bb = 0x7fffffff;
 #pragma unroll
                     for (int k = 0; k < K; ++k) {
                         const int t = lane + 32 * k;
-                        if (t < G && r[k].w != tag) r[k] = ld_rec(x.rec + t);
+                        const double v2 = __longlong_as_double((long long)(unsigned)r[k].x | ((long long)r[k].y << 32));
+                        const bool take = t < G && r[k].z >= 0 && (v2 > bv || (v2 == bv && r[k].z < bl));
+                        bv = take ? v2 : bv;
+                        bl = take ? r[k].z : bl;
+                        bb = take ? t : bb;
                     }
+                    const int mine = bl;
+                    warp_best(bv, bl);
+                    // The winner's block: the record that offered its label (labels are unique).
+                    bb = (int)warp_min(mine == bl ? (unsigned)bb : 0xffffffffu);
+                    if (bv < 0.0) bl = -1;
+                    if (lane == 0) s_win[jj & 1] = bl;
+                    if (bl >= 0) {
+                        // The row's W <= 64 entries, two a lane, every load issued first.
+                        constexpr int WD = RegsExchange<T>::words;
+                        int4 c[2][WD];
 #pragma unroll
-                    for (int k = 0; k < K; ++k)
-                        if (lane + 32 * k < G && r[k].w != tag) ready = false;
-                    // No sleep: a record comes within a round trip or two of the last block.
-                    if (__all_sync(0xffffffffu, ready)) break;
-                }
-                double bv = -1.0;
-                int bl = 0x7fffffff, bb = 0x7fffffff;
+                        for (int k = 0; k < 2; ++k)
 #pragma unroll
-                for (int k = 0; k < K; ++k) {
-                    const int t = lane + 32 * k;
-                    const double v2 = __longlong_as_double((long long)(unsigned)r[k].x | ((long long)r[k].y << 32));
-                    const bool take = t < G && r[k].z >= 0 && (v2 > bv || (v2 == bv && r[k].z < bl));
-                    bv = take ? v2 : bv;
-                    bl = take ? r[k].z : bl;
-                    bb = take ? t : bb;
+                            for (int wd = 0; wd < WD; ++wd) {
+                                const int cc = lane + 32 * k;
+                                c[k][wd] = cc < cols ? ld_rec(x.chunk + ((size_t)bb * PW + cc) * WD + wd) : make_int4(0, 0, 0, tag);
+                            }
+#pragma unroll
+                        for (int k = 0; k < 2; ++k) {
+                            const int cc = lane + 32 * k;
+#pragma unroll
+                            for (int wd = 0; wd < WD; ++wd)
+                                // Rare: a chunk not there yet; read it again until it is.
+                                while (c[k][wd].w != tag) {
+                                    __nanosleep(32);
+                                    c[k][wd] = ld_rec(x.chunk + ((size_t)bb * PW + cc) * WD + wd);
+                                }
+                            union { T v; unsigned long long u[WD]; } y;
+#pragma unroll
+                            for (int wd = 0; wd < WD; ++wd)
+                                y.u[wd] = (unsigned long long)(unsigned)c[k][wd].x | ((unsigned long long)(unsigned)c[k][wd].y << 32);
+                            if (cc < cols) buf[cc] = y.v;
+                        }
+                    }
                 }
-                const int mine = bl;
-                warp_best(bv, bl);
-                // The winner's block: the record that offered its label (labels are unique).
-                bb = (int)warp_min(mine == bl ? (unsigned)bb : 0xffffffffu);
-                if (bv < 0.0) bl = -1;
-                w = bl;
-                if (w >= 0) x.template get<Q>(bb, h, H, cols, jj, tag, pr, pv);
+                __syncthreads();
+                w = s_win[jj & 1];
+                if (w >= 0) {
+#pragma unroll
+                    for (int q = 0; q < Q; ++q) pr[q] = buf[h + H * q];
+                    pv = buf[jj];
+                }
             }
             if (w < 0) {
                 // Every candidate is NaN: as LAPACK, the diagonal row stays and the rest of the

@@ -272,10 +272,10 @@ template <> struct Multiplier<double2> : ComplexMultiplier<double2> {};
 // label; a NaN never), one barrier for the block's best; with several blocks, each publishes
 // its best (magnitude, label) and that row in tagged 16-byte chunks (`RegsExchange`), and warp
 // 0 alone polls the records, picks the winner and copies its row into shared memory while the
-// other warps wait at a second barrier (they used to poll too: the same instructions eight
-// times over, on the column's chain; 17-31 % slower). No fences: each datum carries its own
-// tag (the old diagonal row keeps its place under the winner's label, so nothing else
-// travels). Then the live slots (label > jj) are scaled and updated in registers.
+// other warps wait at a second barrier (every warp polling ran the same instructions eight
+// times over on the column's chain: 17-31 % slower in regsbench). No fences: each datum
+// carries its own tag (the old diagonal row keeps its place under the winner's label, so
+// nothing else travels). Then the live slots (label > jj) are scaled and updated in registers.
 // The exchange of `lu_regs` (after `lu`'s two generations in the slots): per generation a
 // record per block, then per block PW columns of `words` 16-byte chunks (8 bytes of the value
 // and the tag each); the program's start zeroes it all, and the tags (leaf, column) are unique
@@ -426,7 +426,7 @@ __device__ void lu_regs_others(const Sol& j, T* A, const int* s_w, int kmax, int
 template <class T, int H, int RR>
 __device__ __forceinline__ void lu_regs(const Sol& j) {
     constexpr int NT = 256, Q = 8, RL = NT / H, W = H * Q;
-    static_assert(W <= PW, "a panel is at most PW columns");
+    static_assert(W <= PW && W <= 64, "a panel is at most PW columns, two a lane of warp 0");
     pdl_enter();
     // Two generations: with several blocks no barrier follows the reads of a column's.
     __shared__ double s_v[2][NT / 32];

@@ -21,21 +21,16 @@ int main(int argc, char** argv) {
     const int rows = argc > 1 ? atoi(argv[1]) : 8192, G = argc > 2 ? atoi(argv[2]) : 48;
     const int H = argc > 3 ? atoi(argv[3]) : 8, RR = argc > 4 ? atoi(argv[4]) : 8;
     const int width = 512, cols = argc > 5 ? atoi(argv[5]) : 8 * H, reps = 20;
-    // Threads a block (a variant's 512-thread instances: `-DREGS_T512`).
-    const int NT = argc > 6 ? atoi(argv[6]) : 256;
     void* kern = nullptr;
     if (H == 8 && RR == 8) kern = (void*)sol_lu_regs8x8_d;
     if (H == 8 && RR == 4) kern = (void*)sol_lu_regs8x4_d;
     if (H == 4 && RR == 8) kern = (void*)sol_lu_regs4x8_d;
     if (H == 4 && RR == 4) kern = (void*)sol_lu_regs4x4_d;
-#ifdef REGS_T512
-    if (NT == 512) kern = H == 8 && RR == 2 ? (void*)sol_lu_regs8x2t512_d : nullptr;
-#endif
 #ifdef REGS_RR6
     if (H == 8 && RR == 6) kern = (void*)sol_lu_regs8x6_d;
     if (H == 4 && RR == 6) kern = (void*)sol_lu_regs4x6_d;
 #endif
-    if (!kern || (NT != 256 && NT != 512) || (rows + G - 1) / G > NT / H * RR) { printf("no such instance, or rows do not fit\n"); return 1; }
+    if (!kern || (rows + G - 1) / G > 256 / H * RR) { printf("no such instance, or rows do not fit\n"); return 1; }
     std::mt19937_64 g(11);
     std::uniform_real_distribution<double> u(-1, 1);
     const size_t N = (size_t)rows * width;
@@ -105,7 +100,7 @@ int main(int argc, char** argv) {
                 if (with) { j.uld = c0; j.ues = width - c0 - cols; }
                 void* args[] = {&j};
                 cudaEventRecord(ea);
-                CK(cudaLaunchCooperativeKernel(kern, G, NT, args, 0, 0));
+                CK(cudaLaunchCooperativeKernel(kern, G, 256, args, 0, 0));
                 cudaEventRecord(eb); CK(cudaEventSynchronize(eb));
                 float ms; cudaEventElapsedTime(&ms, ea, eb); if (i >= 2) t.push_back(ms * 1000);
             }
@@ -128,8 +123,8 @@ int main(int argc, char** argv) {
                 if (c < c0 || c >= c0 + cols)
                     for (int r = 0; r < rows; ++r) bad += o[r + (size_t)c * rows] != ref[r + (size_t)c * rows];
             std::sort(t.begin(), t.end());
-            printf("rows %d grid %d %dx%d/%d cols %d leaf at %3d others %d: %7.1f us (min %.1f)  other columns %s (%zu differ)\n",
-                   rows, G, H, RR, NT, cols, c0, with, t[t.size() / 2], t[0], with ? (bad ? "WRONG" : "ok") : "-", bad);
+            printf("rows %d grid %d %dx%d cols %d leaf at %3d others %d: %7.1f us (min %.1f)  other columns %s (%zu differ)\n",
+                   rows, G, H, RR, cols, c0, with, t[t.size() / 2], t[0], with ? (bad ? "WRONG" : "ok") : "-", bad);
 #ifdef REGS_CLOCK
             // Per column, cycles between the instrumented points of a variant (block 0 and
             // block G - 1, thread 0: `regs_clk[block][column][point]`, REGS_CLOCK points).

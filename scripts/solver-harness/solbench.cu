@@ -7,13 +7,17 @@
 #define GPUBLAS_FAMILY_SOLVER
 // The prelude the library puts in front of every kernel source (complex division).
 #include "../../crates/gpublas/kernels/complex_div.cuh"
+#include "../../crates/gpublas/kernels/lapack.cuh"
+#include "../../crates/gpublas/kernels/solver.cuh"
 #include SOLVER_SRC
 #ifdef HAVE_LUCL
 #include "lucl.cu"
 #endif
 
+#if !defined(ONLY7) && !defined(ONLY8)
 // The column-by-column leaf of 128, which the library no longer exports, for comparison.
 extern "C" __global__ void __launch_bounds__(256) h_cholr8_d(Sol j) { cholr<double, 8>(j); }
+#endif
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
@@ -197,7 +201,12 @@ int main() {
                 const double pv = A[p + (size_t)jj * ld];
                 if (pv == 0.0) { if (!info) info = jj + 1; continue; }
                 if (p != jj) for (int c = 0; c < cols; ++c) std::swap(A[jj + (size_t)c * ld], A[p + (size_t)c * ld]);
+#ifdef LUR_REF_RCP  // a variant that scales by the reciprocal (LAPACK's dgetf2 where |pivot| >= sfmin)
+                const double rp = 1.0 / pv;
+                for (int r = jj + 1; r < rows; ++r) A[r + (size_t)jj * ld] = A[r + (size_t)jj * ld] * rp;
+#else
                 for (int r = jj + 1; r < rows; ++r) A[r + (size_t)jj * ld] = A[r + (size_t)jj * ld] / pv;
+#endif
                 for (int c = jj + 1; c < cols; ++c) {
                     const double u = A[jj + (size_t)c * ld];
                     for (int r = jj + 1; r < rows; ++r) A[r + (size_t)c * ld] = std::fma(-A[r + (size_t)jj * ld], u, A[r + (size_t)c * ld]);
@@ -243,6 +252,26 @@ int main() {
             }
             bad_total += bad + badp + badi;
             printf("lub %d x %d x %d (special %d): %.1f us  elements differing %d, pivots %d, info %d (of %d entries)%s\n", ne, rows, cols, cs.special, t, bad, badp, badi, check, bad + badp + badi ? "  MISMATCH" : "");
+#ifdef LUR_CLOCK
+            // A variant that records clock64() at LUR_CLOCK points of each column (thread 0 of
+            // block 0 and of block ne / 2, `lur_clk[block][column][point]`): mean cycles between
+            // them over columns 2 .. 41 and 86 .. 125 (the last column of each: to the next one).
+            if (&cs == &cases[0]) {
+                long long c[2][128][8];
+                CK(cudaMemcpyFromSymbol(c, lur_clk, sizeof c));
+                for (int bb = 0; bb < 2; ++bb)
+                    for (int k0 : {2, 86}) {
+                        double d[8] = {0};
+                        for (int k = k0; k < k0 + 40; ++k) {
+                            for (int s = 1; s < LUR_CLOCK; ++s) d[s - 1] += (double)(c[bb][k][s] - c[bb][k][s - 1]);
+                            d[LUR_CLOCK - 1] += (double)(c[bb][k + 1][0] - c[bb][k][0]);
+                        }
+                        printf("   lub clock block %s columns %d..%d:", bb ? "mid" : "0", k0, k0 + 39);
+                        for (int s = 0; s + 1 < LUR_CLOCK; ++s) printf(" %.0f", d[s] / 40);
+                        printf(" | column %.0f\n", d[LUR_CLOCK - 1] / 40);
+                    }
+            }
+#endif
             cudaFree(A); cudaFree(A0); cudaFree(piv); cudaFree(info);
         }
         printf("lub check: %d mismatches\n", bad_total);

@@ -648,6 +648,317 @@ __device__ __forceinline__ void pass2_wide(const Job& j, int yslot) {
     }
 }
 
+// ---- f32 symv by regions ------------------------------------------------------------------
+// y = alpha A x + beta y for full-storage f32 symv, the stored triangle read once through shared
+// memory (MAGMA-like, own code):
+// - The matrix is cut into R x R regions; only those of the stored triangle exist (lower:
+//   region row p >= region column q; upper: p <= q), one block each, nR (nR + 1) / 2 per entry
+//   (nR = ceil(n / R)), off-diagonal regions first and the diagonal ones (half the work) last.
+// - A block streams its region through shared memory, KC columns per stage, ST stages deep
+//   (cp.async from sm_80, one barrier per stage; before sm_80 plain loads, correct but not
+//   overlapped). Every element is loaded once and read twice from shared memory: the row pass
+//   sums A(i, c) x_c over the region's columns into registers (RPT rows a thread); the column
+//   pass sums A(i, c) x_i over the region's rows for the stage's columns (G threads a column,
+//   reduced by shuffles), final for the region as each stage brings new columns.
+// - Diagonal regions are zero-filled outside the stored triangle (those elements are not read
+//   from memory) and both passes leave them out, the column pass the diagonal too, so an
+//   infinite x meets only stored elements, as in reference BLAS.
+// - Partials without atomics or zeroing: per entry, nR vectors of ldw = j.plen floats
+//   (n rounded up to 32). Region (p, q) writes its row sums to W[q][rows of p] and its column
+//   sums to W[p][columns of q]; a diagonal region both to W[p][rows of p]. Each W[k][i] (k < nR,
+//   i < n) is written exactly once, for lower and upper alike; symv_regions_sum adds the nR
+//   vectors in a fixed order, so results do not depend on scheduling.
+// The sizes are mirrored in plan.rs (SYMV_REGION, the workspace) and cuda.rs (the shared memory).
+namespace sr {
+constexpr int R = 256;                           // region rows = columns
+constexpr int KC = 16;                           // columns per pipeline stage
+constexpr int ST = 3;                            // stages (ST - 1 in flight while one is summed)
+constexpr int NT = THREADS;
+constexpr int MINB = 4;                          // blocks per SM (64 registers a thread)
+constexpr int G = NT / KC;                       // column pass: threads per column
+constexpr int CM = R / (4 * G);                  // column pass: float4s per thread per column
+constexpr int RPT = R >= NT ? R / NT : 1;        // row pass: rows per thread
+constexpr int RG = R / RPT;                      // row pass: row groups
+constexpr int CS = NT / RG;                      // row pass: column slices (threads per row)
+constexpr int KCS = KC / CS;                     // row pass: columns per slice per stage
+constexpr int LDS = R + (G < 8 ? 4 * G : 0);     // shared column stride (floats)
+constexpr int STAGE = KC * LDS;                  // floats per stage
+constexpr int FPT = R * KC / 4 / NT;             // 16-byte copies per thread per stage
+constexpr int SMEM_BYTES = (ST * STAGE + 2 * R) * 4;  // stages, x of the columns, column sums
+static_assert(ST >= 2, "two stages at least");
+static_assert(KC <= NT && NT % KC == 0 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two <= 32");
+static_assert(R % (4 * G) == 0 && R % KC == 0, "R: a multiple of 4 G and of KC");
+static_assert(RPT == 1 || RPT == 2 || RPT == 4, "1, 2 or 4 rows per thread");
+static_assert(RG * CS == NT && KC % CS == 0 && KCS % 4 == 0, "column slices split KC in multiples of 4");
+static_assert((R * KC / 4) % NT == 0 && R % 32 == 0, "whole 16-byte copies per thread");
+static_assert(CS * R <= ST * STAGE, "the row-sum buffer fits the stages");
+// Stage copies: R / 4 float4s per column; thread t copies float4 row t % R4 of the stage's
+// columns t / R4 + i * CPI, i < FPT.
+constexpr int R4 = R / 4;
+static_assert(NT % R4 == 0, "THREADS: a multiple of R / 4");
+constexpr int CPI = NT / R4;  // columns per copy round
+static_assert(SMEM_BYTES == 51200, "mirrored by SYMV_REGION_SMEM in blas2/cuda.rs");
+}  // namespace sr
+
+// Global to shared memory: 16 bytes, or 4 bytes (none read when !read: a zero is stored).
+// Asynchronous from sm_80 (completed by sr_commit / sr_wait); plain loads and stores before.
+__device__ __forceinline__ void sr_cp16(float* d, const float* s) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(d)), "l"(s) : "memory");
+#else
+    *(float4*)d = __ldg((const float4*)s);
+#endif
+}
+__device__ __forceinline__ void sr_cp4(float* d, const float* s, bool read) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(d)), "l"(s),
+                 "r"(read ? 4 : 0) : "memory");
+#else
+    *d = read ? __ldg(s) : 0.f;
+#endif
+}
+__device__ __forceinline__ void sr_commit() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void sr_wait() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+// One stage: the row pass and the column pass. Sk: the stage (KC columns, LDS apart); xs: x of
+// the region's columns; cs: the column sums; k: the stage's index in the region. DIAG: a
+// diagonal region, whose passes take only the stored triangle (lower or upper).
+template <bool DIAG>
+__device__ __forceinline__ void sr_stage(const float* Sk, const float* xs, float* cs, int k, int t, bool lower,
+                                         float (&racc)[2][sr::RPT], const float (&xr)[sr::CM][4]) {
+    using namespace sr;
+    // Row pass: rows rg * RPT .. + RPT, columns sl * KCS .. + KCS of the stage.
+    {
+        const int rg = t % RG, sl = t / RG;
+        const float* xk = xs + k * KC + sl * KCS;
+        const float* sk = Sk + sl * KCS * LDS + rg * RPT;
+#pragma unroll
+        for (int m = 0; m < KCS; m += 4) {
+            const float4 xv = *(const float4*)(xk + m);
+            const float xa[4] = {xv.x, xv.y, xv.z, xv.w};
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                const float* col = sk + (m + u) * LDS;
+                const int c = k * KC + sl * KCS + m + u;  // the column in the region
+                float v[RPT];
+                if constexpr (RPT == 4) {
+                    const float4 w = *(const float4*)col;
+                    v[0] = w.x; v[1] = w.y; v[2] = w.z; v[3] = w.w;
+                } else if constexpr (RPT == 2) {
+                    const float2 w = *(const float2*)col;
+                    v[0] = w.x; v[1] = w.y;
+                } else {
+                    v[0] = col[0];
+                }
+                float (&ra)[RPT] = racc[u & 1];
+#pragma unroll
+                for (int e = 0; e < RPT; e++) {
+                    const int r = rg * RPT + e;
+                    if (!DIAG || (lower ? r >= c : r <= c)) ra[e] = fmaf(v[e], xa[u], ra[e]);
+                }
+            }
+        }
+    }
+    // Column pass: column cc of the stage, rows 4 g + 4 G m + e.
+    {
+        const int g = t % G, cc = t / G;
+        const int c = k * KC + cc;
+        const float* ck = Sk + cc * LDS + 4 * g;
+        float s0 = 0.f, s1 = 0.f;
+#pragma unroll
+        for (int m = 0; m < CM; m++) {
+            const float4 v = *(const float4*)(ck + 4 * G * m);
+            const float va[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int r = 4 * g + 4 * G * m + e;
+                // The diagonal element is in the row pass already.
+                if (DIAG && !(lower ? r > c : r < c)) continue;
+                if (e & 1) s1 = fmaf(va[e], xr[m][e], s1);
+                else s0 = fmaf(va[e], xr[m][e], s0);
+            }
+        }
+        float s = s0 + s1;
+#pragma unroll
+        for (int d = G / 2; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+        if (g == 0) cs[c] = s;
+    }
+}
+
+// The sweep: one block per stored region of each entry (blockIdx.x = entry * regions + region);
+// the partials at j.part, nR * j.plen floats an entry.
+__device__ __forceinline__ void symv_regions(const Job& j) {
+    using namespace sr;
+    extern __shared__ __align__(16) float sm[];
+    float* S = sm;               // ST stages of KC columns
+    float* xs = S + ST * STAGE;  // x of the region's columns
+    float* cs = xs + R;          // column sums of the region
+    const int t = threadIdx.x;
+    const i64 n = j.n;
+    const i64 nR = (n + R - 1) / R;
+    const i64 regions = nR * (nR + 1) / 2, noff = nR * (nR - 1) / 2;
+    const int e = (int)(blockIdx.x / regions);
+    const i64 b = blockIdx.x % regions;
+    const bool lower = j.flags & F_LOWER;
+    i64 p, q;
+    if (b >= noff) {
+        p = q = b - noff;
+    } else {
+        // b = hi (hi - 1) / 2 + lo, lo < hi.
+        i64 hi = (i64)((1.0 + sqrt(1.0 + 8.0 * (double)b)) * 0.5);
+        while (hi * (hi - 1) / 2 > b) hi--;
+        while ((hi + 1) * hi / 2 <= b) hi++;
+        const i64 lo = b - hi * (hi - 1) / 2;
+        if (lower) { p = hi; q = lo; } else { p = lo; q = hi; }
+    }
+    pdl_enter();
+    // alpha == 0: y = beta y, and the sum pass does not read the partials.
+    if (alpha_of<float>(j, e) == 0.f) return;
+    const float* A = mat_of<float>(j, e);
+    const float* x = x_of<float>(j, e);
+    float* W = (float*)j.part + (i64)e * nR * j.plen;
+    const i64 lda = j.a.lda;
+    // 16-byte copies of whole float4s need aligned columns.
+    const bool aligned = ((u64)A & 15) == 0 && (lda & 3) == 0;
+    const i64 row0 = p * R, col0 = q * R;
+    const int nrows = (int)min((i64)R, n - row0);
+    const int ncols = (int)min((i64)R, n - col0);
+    const int nch = (ncols + KC - 1) / KC;
+    const bool diag = p == q;
+    const bool fast = aligned && !diag && nrows == R && ncols == R;
+
+    // Stage k's copies (see R4, CPI). Outside the stored triangle or the matrix: zero-filled,
+    // not read.
+    const int cr = 4 * (t % R4), c0 = t / R4;
+    const float* srct = A + (col0 + c0) * lda + row0 + cr;  // copy 0 of stage 0
+    auto issue = [&](int k) {
+        float* dst = S + (k % ST) * STAGE;
+#pragma unroll
+        for (int i = 0; i < FPT; i++) {
+            const int c = c0 + i * CPI;
+            float* d = dst + c * LDS + cr;
+            const float* src = srct + ((i64)k * KC + i * CPI) * lda;
+            if (fast) {
+                sr_cp16(d, src);
+                continue;
+            }
+            const i64 gc = col0 + (i64)k * KC + c, gr = row0 + cr;
+            bool v[4], all = true;
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                const i64 rr = gr + u;
+                v[u] = rr < n && gc < n && (lower ? rr >= gc : rr <= gc);
+                all = all && v[u];
+            }
+            if (all && aligned) {
+                sr_cp16(d, src);
+            } else {
+#pragma unroll
+                for (int u = 0; u < 4; u++) sr_cp4(d + u, v[u] ? src + u : A, v[u]);
+            }
+        }
+    };
+    // The first ST - 1 stages go out before x is read.
+#pragma unroll 1
+    for (int s = 0; s < ST - 1; s++) {
+        if (s < nch) issue(s);
+        sr_commit();
+    }
+    // x of the region's columns (shared; visible after the first stage's barrier) and of the
+    // column pass's rows (registers).
+    for (int c = t; c < R; c += NT) xs[c] = c < ncols ? x[vidx(j.x, col0 + c)] : 0.f;
+    float xr[CM][4];
+    {
+        const int g = t % G;
+#pragma unroll
+        for (int m = 0; m < CM; m++)
+#pragma unroll
+            for (int u = 0; u < 4; u++) {
+                const int r = 4 * g + 4 * G * m + u;
+                xr[m][u] = r < nrows ? x[vidx(j.x, row0 + r)] : 0.f;
+            }
+    }
+    float racc[2][RPT];
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+#pragma unroll
+        for (int r = 0; r < RPT; r++) racc[u][r] = 0.f;
+#pragma unroll 1
+    for (int k = 0; k < nch; k++) {
+        sr_wait<ST - 2>();
+        __syncthreads();  // stage k landed for all; every thread is done with stage (k - 1) % ST
+        if (k + ST - 1 < nch) issue(k + ST - 1);
+        sr_commit();
+        const float* Sk = S + (k % ST) * STAGE;
+        if (diag) sr_stage<true>(Sk, xs, cs, k, t, lower, racc, xr);
+        else sr_stage<false>(Sk, xs, cs, k, t, lower, racc, xr);
+    }
+    sr_wait<0>();
+    __syncthreads();  // column sums complete; the stages are free
+
+    // Row sums through shared memory (summing the column slices), then coalesced writes.
+    float* rs = S;
+    {
+        const int rg = t % RG, sl = t / RG;
+#pragma unroll
+        for (int r = 0; r < RPT; r++) rs[sl * R + rg * RPT + r] = racc[0][r] + racc[1][r];
+    }
+    __syncthreads();
+    for (int r = t; r < R; r += NT) {
+        float v = rs[r];
+#pragma unroll
+        for (int c = 1; c < CS; c++) v += rs[c * R + r];
+        if (diag) {
+            if (r < nrows) W[p * j.plen + row0 + r] = v + cs[r];
+        } else {
+            if (r < nrows) W[q * j.plen + row0 + r] = v;
+            if (r < ncols) W[p * j.plen + col0 + r] = cs[r];
+        }
+    }
+}
+
+// y_i = alpha * sum_k W[k][i] + beta * y_i: 32 outputs a block, its 8 warps each summing a
+// slice of the nR partial vectors, then added in a fixed order (blockIdx.x = entry *
+// ceil(n / 32) + block within the entry).
+__device__ __forceinline__ void symv_regions_sum(const Job& j) {
+    __shared__ float red[8][33];
+    const i64 per = (j.n + 31) / 32;
+    const int e = (int)(blockIdx.x / per);
+    const int lane = threadIdx.x & 31, ks = threadIdx.x >> 5;
+    const i64 i = (blockIdx.x % per) * 32 + lane;
+    const int nv = (int)((j.n + sr::R - 1) / sr::R);
+    pdl_enter();
+    const float* W = (const float*)j.part + (i64)e * nv * j.plen;
+    float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
+    if (i < j.n) {
+        int k = ks;
+        for (; k + 24 < nv; k += 32) {
+            a0 += W[(i64)k * j.plen + i];
+            a1 += W[(i64)(k + 8) * j.plen + i];
+            a2 += W[(i64)(k + 16) * j.plen + i];
+            a3 += W[(i64)(k + 24) * j.plen + i];
+        }
+        for (; k < nv; k += 8) a0 += W[(i64)k * j.plen + i];
+    }
+    red[ks][lane] = (a0 + a1) + (a2 + a3);
+    __syncthreads();
+    if (ks == 0 && i < j.n) {
+        float s = red[0][lane];
+#pragma unroll
+        for (int w = 1; w < 8; w++) s += red[w][lane];
+        float* y = y_of<float>(j, e, 2) + vidx(j.y, i);
+        *y = combine(s, alpha_of<float>(j, e), beta_of<float>(j, e), y);
+    }
+}
+
 // ---- trmv in place (no workspace) -----------------------------------------------------
 // One block per matrix. Applied-lower operators are computed from the last rows up, so a row
 // is overwritten only after every row that still needs its old value has been computed.
@@ -710,6 +1021,9 @@ MV_KERNELS(d, double)
 MV_KERNELS(c, float2)
 MV_KERNELS(z, double2)
 extern "C" __global__ void __launch_bounds__(THREADS) b2_fill(u64 dst, int count, List l) { fill(dst, count, l); }
+// f32 symv by regions (dynamic shared memory: sr::SMEM_BYTES).
+extern "C" __global__ void __launch_bounds__(THREADS, sr::MINB) b2_symv_regions_s(Job j) { symv_regions(j); }
+extern "C" __global__ void __launch_bounds__(THREADS) b2_symv_regions_sum_s(Job j) { symv_regions_sum(j); }
 #endif
 
 // ---- trsv ------------------------------------------------------------------------------

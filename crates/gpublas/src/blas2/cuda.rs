@@ -12,6 +12,13 @@ use crate::{Coef, Diag, Error, Handle, Op, Scalar, Uplo};
 /// Most blocks of the one-block-per-output combine pass (beyond, the plain pass is as good).
 const WIDE_PASS_BLOCKS: usize = 1 << 16;
 
+/// Dynamic shared memory of f32 symv's region sweep (mirrors `sr::SMEM_BYTES` in blas2.cu:
+/// three stages of 16 columns of a region, x of its columns and their sums).
+const SYMV_REGION_SMEM: u32 = 51200;
+
+/// Outputs per block of the region sweep's summing pass (mirrors `symv_regions_sum`).
+const SYMV_REGION_SUM_OUTPUTS: usize = 32;
+
 /// Mirrors `Vec` in blas2.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -381,6 +388,31 @@ pub(super) fn run<T: Scalar>(
                     s,
                     nq,
                 )?;
+            }
+            (Algo::SymRegions, _) => {
+                let (vectors, stride) = shape.region_partials();
+                let j = Job {
+                    flags: if lower { F_LOWER } else { 0 },
+                    plen: stride as i64,
+                    ..base
+                };
+                let regions = vectors.saturating_mul(vectors + 1) / 2;
+                let grid = u32::try_from(ne.saturating_mul(regions)).map_err(|_| {
+                    Error::InvalidSize(format!(
+                        "{}: {ne} x {regions} blocks exceed one launch",
+                        c.name
+                    ))
+                })?;
+                stream.launch_with(
+                    &MV,
+                    &format!("b2_symv_regions_{tag}"),
+                    (grid, 1, 1),
+                    (THREADS as u32, SYMV_REGION_SMEM),
+                    false,
+                    &mut [param(&j)],
+                )?;
+                let blocks = ne * c.n.div_ceil(SYMV_REGION_SUM_OUTPUTS);
+                launch("b2_symv_regions_sum", &MV, blocks, THREADS, &j, None)?;
             }
             (Algo::Split, _) => {
                 // trmv writes x only from the partials: alpha 1, beta 0 (not read).

@@ -29,6 +29,10 @@
 //! - `symv`/`hemv`/`spmv`/`hpmv`: partial sums of both halves of the stored triangle, so the
 //!   triangle is read once. Too small a workspace: the triangle is read twice, with no workspace
 //!   (`PerfDegraded`).
+//! - `symv` for `f32`: the stored triangle in 256 × 256 regions, each read once through shared
+//!   memory by one block, with a partial vector per region row: `4 ceil(n / 256) roundup(n, 32)`
+//!   bytes per entry (4 MiB at n = 16384). A fixed workspace that holds fewer entries runs
+//!   fewer per launch; below one entry the split sweep above runs (`PerfDegraded`).
 //! - `sbmv`/`hbmv`: none; the stored band is read twice (it is short enough to stay in the L2
 //!   cache between the passes), so the need does not depend on the band width.
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
@@ -341,6 +345,7 @@ impl<T: Scalar> Call<'_, '_, T> {
                 }
                 _ => None,
             },
+            packed: self.storage == Storage::Packed,
         }
     }
 }

@@ -10,6 +10,10 @@ use crate::{Error, Op, WorkspaceLease};
 /// Threads per block of the matrix-vector kernels (mirrors `THREADS` in kernels/blas2.cu).
 pub(crate) const THREADS: usize = 256;
 
+/// Rows and columns of the regions f32 symv's sweep cuts the matrix into (mirrors `sr::R` in
+/// kernels/blas2.cu): one partial vector per region row.
+pub(crate) const SYMV_REGION: usize = 256;
+
 /// Level 2's tuning values, in one place beside the plan that uses them. Kernel facts the
 /// sources mirror (`THREADS`, the geometry's 16-byte loads and four row steps, `CPG`, trsv's
 /// tile order `trsv_nb`) stay constants.
@@ -64,6 +68,8 @@ pub(crate) struct Shape {
     /// read twice for sbmv/hbmv: a band is short enough to stay in L2 between the passes),
     /// so their workspace does not depend on the band width.
     pub band_rows: Option<usize>,
+    /// Packed storage (spmv, hpmv, tpmv, tpsv).
+    pub packed: bool,
 }
 
 /// How the threads of a block cover a matrix: `tr` threads down a column (each with `vec`
@@ -110,6 +116,10 @@ pub(crate) enum Algo {
     SmallBatched,
     /// Partial sums in the workspace, then a pass that combines them into the output.
     Split,
+    /// f32 symv on full storage: one block per 256 x 256 region of the stored triangle, each
+    /// element read once through shared memory; a partial vector per region row in the
+    /// workspace, then a pass that adds them into y.
+    SymRegions,
     /// symv/hemv without workspace: the stored triangle is read twice.
     SymTwoPass,
     /// trmv-family without workspace: one block per matrix, in place.
@@ -253,9 +263,25 @@ impl Shape {
         }
     }
 
+    /// f32 symv's region sweep: full storage, not a band.
+    fn regions(&self) -> bool {
+        self.kind == Kind::Symv && self.elem == 4 && self.band_rows.is_none() && !self.packed
+    }
+
+    /// The region sweep's partial vectors per entry (one per region row) and their stride in
+    /// elements (n rounded up to 32: 128-byte aligned vectors).
+    pub(crate) fn region_partials(&self) -> (usize, usize) {
+        let stride = self.n.div_ceil(32).saturating_mul(32);
+        (self.n.div_ceil(SYMV_REGION), stride)
+    }
+
     /// Partial-sum elements per entry with `splits` splits under `algo`.
     fn part_elems(&self, algo: Algo, splits: usize) -> usize {
         match algo {
+            Algo::SymRegions => {
+                let (vectors, stride) = self.region_partials();
+                vectors.saturating_mul(stride)
+            }
             Algo::Split if matches!(self.kind, Kind::Symv | Kind::Hemv) => {
                 (splits + self.row_tiles()).saturating_mul(self.n)
             }
@@ -343,6 +369,16 @@ impl Shape {
 
     /// The plan with enough workspace: depends only on the arguments and the device (F4).
     pub(crate) fn full(&self) -> Plan {
+        if self.regions() {
+            let chunk = self.batch.clamp(1, self.params.max_entries);
+            return self.make(Algo::SymRegions, 1, chunk);
+        }
+        self.split_full()
+    }
+
+    /// The plan of the sweeps whose partials follow their splits (and of the algorithms
+    /// without partials).
+    fn split_full(&self) -> Plan {
         let splits = if self.kind == Kind::Trsv {
             1
         } else {
@@ -367,9 +403,20 @@ impl Shape {
 
     /// The best plan within `cap` bytes: fewer splits, then fewer entries per launch (F8),
     /// then the routine's algorithm without partials. `None` when not even one list entry's
-    /// address table fits.
+    /// address table fits. f32 symv's region sweep first runs fewer entries per launch; when
+    /// not even one entry's partials fit, the split sweep's steps follow.
     pub(crate) fn fitted(&self, cap: usize) -> Option<Plan> {
         let full = self.full();
+        if full.total() <= cap {
+            return Some(full);
+        }
+        if full.algo == Algo::SymRegions {
+            let fits = |c| self.make(Algo::SymRegions, 1, c).total() <= cap;
+            if let Some(c) = most_entries(full.chunk, fits) {
+                return Some(self.make(Algo::SymRegions, 1, c));
+            }
+        }
+        let full = self.split_full();
         if full.total() <= cap {
             return Some(full);
         }
@@ -468,6 +515,7 @@ pub fn workspace_bytes(
     };
     // The band products' geometry follows the band; their workspace does not (any rows do).
     let band_rows = matches!(routine, "gbmv" | "sbmv" | "hbmv").then_some(1);
+    let packed = matches!(routine, "spmv" | "hpmv" | "tpmv" | "tpsv");
     check_elem(elem)?;
     let m = if kind == Kind::Gemv { m } else { n };
     if m == 0 || n == 0 || batch == 0 {
@@ -484,6 +532,7 @@ pub fn workspace_bytes(
         sms: device.multiprocessor_count(),
         params: Blas2Params::auto(),
         band_rows,
+        packed,
     };
     Ok(s.full().total())
 }

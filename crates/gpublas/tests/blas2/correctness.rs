@@ -14,6 +14,9 @@ const MID_FORMS: &[(Form, isize, isize)] = &[
     (Form::Strided(7), 2, 1),
 ];
 const INC_PAIRS: &[(isize, isize)] = &[(1, 1), (2, -1), (-3, 2)];
+/// Edges of f32 symv's 256 × 256 regions on the GPU: one region short of a row, one, one and a
+/// row, two short of a row, two and a row.
+const REGION_EDGES: &[usize] = &[255, 256, 257, 511, 513];
 const INCS: &[isize] = &[1, -1, 2, -3];
 
 fn gemv_suite<E: T>(dev: &Device, seed: u64) {
@@ -137,6 +140,22 @@ fn symv_hemv_suite<E: T>(dev: &Device, seed: u64) {
                 for &(form, incx, incy) in MID_FORMS {
                     t += 1;
                     let c = Case::sym(rt, uplo, n, n + (t % 2) * 3, incx, incy);
+                    check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
+                }
+            }
+        }
+        // Region edges, with lda = n (for 256 and 512 aligned columns: 16-byte copies), lda = n
+        // + 1 (no column aligned but the first) and lda a multiple of 4 above n (aligned
+        // columns, a strided batch's later entries not).
+        for &n in REGION_EDGES {
+            for uplo in UPLOS {
+                for (form, lda, incx, incy) in [
+                    (Form::Single, n, 1, 1),
+                    (Form::Strided(2), n + 1, -1, 2),
+                    (Form::List(3), n.next_multiple_of(4) + 4, 2, -1),
+                ] {
+                    t += 1;
+                    let c = Case::sym(rt, uplo, n, lda, incx, incy);
                     check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
                 }
             }

@@ -444,6 +444,57 @@ fn m06_reduced_algorithms_run_in_an_8_byte_workspace(dev: &Device) {
     }
 }
 
+/// F4: f32 symv needs its region partials, `4 ceil(n / 256) roundup(n, 32)` bytes an entry
+/// (4 MiB at n = 16384, where the split sweep asked 4.26 MB on the H200), whatever the
+/// device; spmv keeps its split sweep.
+fn f4_symv_f32_needs_a_partial_vector_per_region_row(dev: &Device) {
+    let need = |routine, n, batch, list| {
+        blas2::workspace_bytes(dev, routine, Op::N, 0, n, 4, batch, list).unwrap()
+    };
+    assert_eq!(need("symv", 16384, 1, false), 4 * 64 * 16384);
+    assert_eq!(need("symv", 1000, 3, false), 3 * 4 * 4 * 1024);
+    assert_eq!(need("symv", 257, 1, false), 4 * 2 * 288);
+    assert_eq!(need("symv", 1, 1, false), 4 * 32); // one vector of 32 floats
+                                                   // A list adds its address table (3 addresses an entry), each part rounded to 64 bytes.
+    assert_eq!(need("symv", 256, 5, true), 5 * 4 * 256 + 128);
+    assert_ne!(need("spmv", 1000, 1, false), need("symv", 1000, 1, false));
+}
+
+/// F8, M6: f32 symv's region partials run a batch a few entries per launch in a workspace
+/// that holds a few entries' partials, and below one entry the split sweep or the two-pass
+/// algorithm: `PerfDegraded`, the same answers.
+fn f8_symv_f32_region_partials_chunk_the_batch(dev: &Device) {
+    let mut r = Gen::new(115);
+    let per_entry = 4 * 2 * 320; // n = 300: two region rows of 320 floats
+    for (uplo, form) in [
+        (Uplo::Lower, Form::Strided(5)),
+        (Uplo::Upper, Form::List(5)),
+    ] {
+        let c = Case::sym(Rt::Symv, uplo, 300, 301, 1, -2);
+        let mut p = prepare(dev, &mut r, c, form, Scal::Host, &[0.75f32], &[-0.5], false);
+        let mut q = fixed_handle(dev, 0);
+        q.start_device_memory_size_query().unwrap();
+        let _ = p.call_placeholders(&mut q).unwrap();
+        let size = q.stop_device_memory_size_query().unwrap();
+        assert!(size >= 5 * per_entry, "{c:?} {form:?}: query {size}");
+        for (bytes, expect) in [
+            (size, Status::Success),
+            (2 * per_entry + 128, Status::PerfDegraded),
+            (per_entry / 2, Status::PerfDegraded),
+            (128, Status::PerfDegraded),
+        ] {
+            let name = format!("{c:?} {form:?} in {bytes} bytes");
+            p.reset();
+            let mut h = fixed_handle(dev, bytes);
+            let st = p.call(&mut h).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(st, expect, "{name}");
+            p.check(&name);
+            let s = h.workspace_stats();
+            assert_eq!(s.memory_errors, 0, "{name}: {s}");
+        }
+    }
+}
+
 crate::on_both_backends!(
     m08_m09_m06_query_then_preallocate_then_1kib_f32,
     m08_m09_m06_query_then_preallocate_then_1kib_c64,
@@ -453,4 +504,6 @@ crate::on_both_backends!(
     f8_memory_error_when_not_one_entry_fits,
     f8_a_workspace_holding_one_entry_runs_the_list,
     m06_reduced_algorithms_run_in_an_8_byte_workspace,
+    f4_symv_f32_needs_a_partial_vector_per_region_row,
+    f8_symv_f32_region_partials_chunk_the_batch,
 );

@@ -84,6 +84,17 @@ static void run_t(const char* name, const T* a, int n, const T* x, T* y, const s
     printf("%-8s T %-24s            %8.1f us  %.3f TB/s  %.2fx cuBLAS  err %.1e\n", sizeof(T) == 8 ? "f64" : "f32", name, us, bytes / us * 1e-6, cub / us, check(y, ref));
 }
 
+template <class T, int U, int CW, int LD = 0>
+static void run_t_split(const char* name, const T* a, int n, const T* x, T* part, T* y, int splits, const std::vector<T>& ref, double cub) {
+    double us = med(10, [&] {
+        gemv_t_split<T, U, CW, LD><<<dim3((n / CW + 7) / 8, splits), 256>>>(a, n, n, n, x, part);
+        sum_parts<T><<<(n + 255) / 256, 256>>>(part, n, splits, y);
+    });
+    CK(cudaGetLastError());
+    double bytes = (double)n * n * sizeof(T);
+    printf("%-8s T %-24s splits %3d  %8.1f us  %.3f TB/s  %.2fx cuBLAS  err %.1e\n", sizeof(T) == 8 ? "f64" : "f32", name, splits, us, bytes / us * 1e-6, cub / us, check(y, ref));
+}
+
 template <class T>
 static void suite(int n, cublasHandle_t h) {
     T *a, *x, *y, *part;
@@ -120,6 +131,11 @@ static void suite(int n, cublasHandle_t h) {
     run_t<T, 4, 1, 1, true>("U4 CW1 ldg stagger", a, n, x, y, reft, ct);
     run_t<T, 8, 1>("U8 CW1 ldcs", a, n, x, y, reft, ct);
     run_t<T, 8, 1, 1>("U8 CW1 ldg", a, n, x, y, reft, ct);
+    for (int sp : {2, 4, 8, 16}) {
+        run_t_split<T, 4, 1>("split U4 CW1 ldcs", a, n, x, part, y, sp, reft, ct);
+        run_t_split<T, 4, 1, 1>("split U4 CW1 ldg", a, n, x, part, y, sp, reft, ct);
+        run_t_split<T, 2, 2>("split U2 CW2 ldcs", a, n, x, part, y, sp, reft, ct);
+    }
     CK(cudaFree(a)); CK(cudaFree(x)); CK(cudaFree(y)); CK(cudaFree(part));
 }
 

@@ -9,12 +9,20 @@
 // A block owns a tile of RB = tr * V rows (tr threads down a column, V elements = 16 bytes
 // each) by tc * cpl columns (tc column lanes, cpl columns each). A thread keeps its V values
 // of u (and w) in registers for the whole tile and, UNROLL columns at a time, loads its 16
-// bytes of each column, then updates and stores them. Chunks that are misaligned, cut by the
-// end of the stored part, or hold a Hermitian diagonal go element by element. A triangle with
-// more than one row tile uses square tiles (tc * cpl = RB) numbered over the stored triangle
-// only, so no block is launched for the other half. Reference BLAS skips a column whose
-// coefficient is zero (nothing read or written there) except that her* still makes its
-// diagonal real: the kernels do the same.
+// bytes of each column, then updates and stores them. A column lane's coefficients live one
+// per thread (its tr threads hold those of tr of its columns; a group takes them by warp
+// shuffles, and one ballot marks the skipped or absent columns), so no thread keeps UNROLL
+// coefficient pairs or column indices live: with the fewer registers 3-4 blocks fit per SM
+// (H200 against cuBLAS: syr2 f64 16384 0.86 -> 1.01x, her2 c64 8192 0.72 -> 0.95x, ger f64
+// 0.93 -> 1.06x; scripts/blas2-harness/updbench.cu). alpha, the thread's rows of u/w and the
+// coefficients load together, before the zero-alpha test (one latency before the first load
+// of A). A tile whose columns hold all its rows, aligned, off the triangle's diagonal takes
+// the interior path; the rest (misaligned or cut chunks, a Hermitian diagonal, skipped
+// columns, packed storage) goes one column at a time, element by element where it must. A triangle
+// with more than one row tile uses square tiles (tc * cpl = RB) numbered over the stored triangle
+// only, so no block is launched for the other half. Reference BLAS skips a column whose coefficient
+// is zero (nothing read or written there) except that her* still makes its diagonal real: the
+// kernels do the same.
 
 typedef long long i64;
 typedef unsigned long long u64;
@@ -130,153 +138,150 @@ template <int KIND, class T> __device__ __forceinline__ T upd(T a, T u, T t1, T 
 }
 
 // ---- the update -----------------------------------------------------------------------
+__device__ __forceinline__ float shfl(float v, int s) { return __shfl_sync(0xffffffffu, v, s); }
+__device__ __forceinline__ double shfl(double v, int s) { return __shfl_sync(0xffffffffu, v, s); }
+__device__ __forceinline__ float2 shfl(float2 v, int s) { return make_float2(shfl(v.x, s), shfl(v.y, s)); }
+__device__ __forceinline__ double2 shfl(double2 v, int s) { return make_double2(shfl(v.x, s), shfl(v.y, s)); }
+
 template <class T, int KIND>
 __device__ __forceinline__ void rank(const RJob& j) {
     const int V = 16 / sizeof(T);
+    constexpr int U = UNROLL;
+    static_assert(U >= 1 && U <= 16 && (U & (U - 1)) == 0, "UNROLL: a power of two up to 16");
     const bool lower = j.flags & F_LOWER;
-    const i64 tiles = j.tri ? (i64)j.rowtiles * (j.rowtiles + 1) / 2 : (i64)j.rowtiles * j.coltiles;
-    const int e = (int)(blockIdx.x / tiles);
-    const i64 t = blockIdx.x % tiles;
-    i64 rt, ct;
-    if (j.tri) {
-        // t = q (q + 1) / 2 + r with 0 <= r <= q: upper tiles (r, q), lower tiles (q, r).
-        i64 q = (i64)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
-        while (q * (q + 1) / 2 > t) q--;
-        while ((q + 1) * (q + 2) / 2 <= t) q++;
-        const i64 r = t - q * (q + 1) / 2;
-        rt = lower ? q : r;
-        ct = lower ? r : q;
-    } else {
-        // Row tiles vary fastest: the blocks running together share their columns.
-        rt = t % j.rowtiles;
-        ct = t / j.rowtiles;
-    }
-    pdl_enter();
-    const T alpha = alpha_of<T>(j, e);
-    // A device alpha of zero: reference BLAS's quick return (nothing read or written).
-    if (is0(alpha)) return;
     const bool conj = j.flags & F_CONJ, herm = j.flags & F_HERM;
-    // A never aliases x or y (the API hands A over as the only mutable operand), so the
-    // compiler may issue the vector loads of a group ahead of the group's stores.
-    T* __restrict__ a = mat_of<T>(j, e);
-    const T* __restrict__ x = vec_of<T>(j, j.x, e, 1);
-    const T* __restrict__ y = KIND == K_SYR ? x : vec_of<T>(j, j.y, e, 2);
+    const i64 tiles = j.tri ? (i64)j.rowtiles * (j.rowtiles + 1) / 2 : (i64)j.rowtiles * j.coltiles;
     const int tr = j.tr, lr = threadIdx.x % tr, lc = threadIdx.x / tr;
+    // tr is a power of two up to 32, so a column lane's threads are tr consecutive lanes of a
+    // warp starting at lane0; a group of gw columns never crosses a round of tr columns.
+    const int lane0 = (threadIdx.x & 31) - lr;
+    const int gw = min(U, tr);
     const i64 rows = KIND == K_GER ? j.m : j.n;
-    // The stored rows [lo, hi) of column c: all of them for ger, the triangle's for the others.
+    const i64 rb = (i64)tr * V;
     auto stored_lo = [&](i64 c) { return KIND != K_GER && lower ? c : (i64)0; };
     auto stored_hi = [&](i64 c) { return KIND != K_GER && !lower ? c + 1 : rows; };
-    const i64 r0 = rt * (i64)tr * V + (i64)lr * V;
-    // This thread's rows of u = x (and w = y).
-    T u[16 / sizeof(T)], w[16 / sizeof(T)];
-#pragma unroll
-    for (int v = 0; v < V; v++) {
-        const i64 i = r0 + v;
-        u[v] = i < rows ? x[vidx(j.x, i)] : zero<T>();
-        w[v] = (KIND == K_SYR2 && i < rows) ? y[vidx(j.y, i)] : zero<T>();
-    }
-    const i64 c0 = ct * (i64)j.tc * j.cpl;
-    for (int k0 = 0; k0 < j.cpl; k0 += UNROLL) {
-        // 1. The group's column values (loads issued together).
-        i64 cc[UNROLL];
-        bool live[UNROLL];
-        T xc[UNROLL], yc[UNROLL];
-#pragma unroll
-        for (int k = 0; k < UNROLL; k++) {
-            cc[k] = c0 + (i64)(k0 + k) * j.tc + lc;
-            live[k] = k0 + k < j.cpl && cc[k] < j.n;
-            xc[k] = (KIND != K_GER && live[k]) ? x[vidx(j.x, cc[k])] : zero<T>();
-            yc[k] = (KIND != K_SYR && live[k]) ? y[vidx(j.y, cc[k])] : xc[k];
+    pdl_enter();
+    {
+        const i64 b = blockIdx.x;
+        const int e = (int)(b / tiles);
+        const i64 t = b % tiles;
+        i64 rt, ct;
+        if (j.tri) {
+            // t = q (q + 1) / 2 + r with 0 <= r <= q: upper tiles (r, q), lower tiles (q, r).
+            i64 q = (i64)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
+            while (q * (q + 1) / 2 > t) q--;
+            while ((q + 1) * (q + 2) / 2 <= t) q++;
+            const i64 r = t - q * (q + 1) / 2;
+            rt = lower ? q : r;
+            ct = lower ? r : q;
+        } else {
+            // Row tiles vary fastest: the blocks running together share their columns.
+            rt = t % j.rowtiles;
+            ct = t / j.rowtiles;
         }
-        // 2. Coefficients, and whether reference BLAS skips the column.
-        bool skip[UNROLL];
-        T t1[UNROLL], t2[UNROLL];
-        T* col[UNROLL];
-        // Interior groups (every column live, not skipped, aligned, holding all of the tile's
-        // rows and no Hermitian diagonal) load, update and store without per-column modes
-        // (with them between the loads: ger f64 2.69 TB/s, syr2 f64 1.89; without: 2.90,
-        // 2.58). The test is the same for the threads of a column lane (a warp when tr = 32).
-        const i64 t0 = rt * (i64)tr * V;
-        bool interior = true;
+        const T alpha = alpha_of<T>(j, e);
+        // A never aliases x or y (the API hands A over as the only mutable operand).
+        T* __restrict__ a = mat_of<T>(j, e);
+        const T* __restrict__ x = vec_of<T>(j, j.x, e, 1);
+        const T* __restrict__ y = KIND == K_SYR ? x : vec_of<T>(j, j.y, e, 2);
+        const i64 t0 = rt * rb;
+        const i64 r0 = t0 + (i64)lr * V;
+        // This thread's rows of u = x (and w = y), loaded with alpha and the coefficients.
+        T u[16 / sizeof(T)], w[16 / sizeof(T)];
 #pragma unroll
-        for (int k = 0; k < UNROLL; k++) {
-            t2[k] = zero<T>();
-            skip[k] = true;
-            col[k] = a;
-            if (!live[k]) { interior = false; continue; }
-            const i64 c = cc[k];
+        for (int v = 0; v < V; v++) {
+            const i64 i = r0 + v;
+            u[v] = i < rows ? x[vidx(j.x, i)] : zero<T>();
+            w[v] = (KIND == K_SYR2 && i < rows) ? y[vidx(j.y, i)] : zero<T>();
+        }
+        const i64 c0 = ct * (i64)j.tc * j.cpl;
+        // The whole tile is interior: every column holds all of its rows (a full tile of a
+        // general matrix, or a tile off the triangle's diagonal, so no Hermitian diagonal
+        // either) and every column's chunks are 16-byte aligned.
+        const bool clean = t0 + rb <= rows && (KIND == K_GER || (j.tri && rt != ct)) && !(j.flags & F_PACKED) &&
+                           ((u64)(a + t0) & 15) == 0 && ((j.lda * (i64)sizeof(T)) & 15) == 0;
+        for (int kr = 0; kr < j.cpl; kr += tr) {
+            // Round of tr columns per lane: this thread holds column kr + lr of its lane.
+            const int ks = kr + lr;
+            const i64 cs = c0 + (i64)ks * j.tc + lc;
+            const bool ls = ks < j.cpl && cs < j.n;
+            const T xs = (KIND != K_GER && ls) ? x[vidx(j.x, cs)] : zero<T>();
+            const T ys = (KIND != K_SYR && ls) ? y[vidx(j.y, cs)] : xs;
+            // A zero alpha: reference BLAS's quick return (nothing read or written). The test
+            // comes after the loads above so that they share one latency with alpha's.
+            if (is0(alpha)) break;
+            bool sk;
+            T t1s, t2s = zero<T>();
             if (KIND == K_GER) {
-                skip[k] = is0(yc[k]);
-                t1[k] = mul(alpha, conj ? cj(yc[k]) : yc[k]);
+                sk = is0(ys);
+                t1s = mul(alpha, conj ? cj(ys) : ys);
             } else if (KIND == K_SYR) {
-                skip[k] = is0(xc[k]);
-                t1[k] = mul(alpha, conj ? cj(xc[k]) : xc[k]);
+                sk = is0(xs);
+                t1s = mul(alpha, conj ? cj(xs) : xs);
             } else {
-                skip[k] = is0(xc[k]) && is0(yc[k]);
-                t1[k] = mul(alpha, conj ? cj(yc[k]) : yc[k]);
-                const T ax = mul(alpha, xc[k]);
-                t2[k] = conj ? cj(ax) : ax;
+                sk = is0(xs) && is0(ys);
+                t1s = mul(alpha, conj ? cj(ys) : ys);
+                const T ax = mul(alpha, xs);
+                t2s = conj ? cj(ax) : ax;
             }
-            col[k] = col_of<T>(j, a, c);
-            const i64 lo = stored_lo(c), hi = stored_hi(c);
-            interior = interior && !skip[k] && t0 >= lo && t0 + (i64)tr * V <= hi && ((u64)(col[k] + t0) & 15) == 0 &&
-                       !(herm && t0 <= c && c < t0 + (i64)tr * V);
-        }
-        if (interior) {
-            Pack<T> pk[UNROLL];
+            // Bit l: lane l's column is skipped by reference BLAS or does not exist.
+            const unsigned skipm = __ballot_sync(0xffffffffu, sk || !ls);
+            const int kend = min(kr + tr, j.cpl);
+            for (int k0 = kr; k0 < kend; k0 += gw) {
+                const int src = lane0 + (k0 - kr);  // the lane holding column k0 of this lane
+                const bool none_skipped = ((skipm >> src) & ((1u << gw) - 1)) == 0;
+                if (__all_sync(0xffffffffu, clean && none_skipped)) {
+                    // Interior group: load, update, store; nothing per column but the data.
+                    const i64 step = (i64)j.tc * j.lda;
+                    T* p = a + (c0 + (i64)k0 * j.tc + lc) * j.lda + r0;
+                    Pack<T> pk[U];
 #pragma unroll
-            for (int k = 0; k < UNROLL; k++) pk[k].q = __ldcs((const uint4*)(col[k] + r0));
+                    for (int k = 0; k < U; k++)
+                        if (k < gw) pk[k].q = __ldcs((const uint4*)(p + k * step));
 #pragma unroll
-            for (int k = 0; k < UNROLL; k++) {
+                    for (int k = 0; k < U; k++) {
+                        if (k >= gw) break;
+                        const T c1 = shfl(t1s, src + k);
+                        const T c2 = KIND == K_SYR2 ? shfl(t2s, src + k) : zero<T>();
 #pragma unroll
-                for (int v = 0; v < V; v++) pk[k].e[v] = upd<KIND>(pk[k].e[v], u[v], t1[k], w[v], t2[k]);
-                __stcs((uint4*)(col[k] + r0), pk[k].q);
-            }
-            continue;
-        }
-        // 3. What this thread touches of each column, and the 16-byte loads.
-        // mode: 0 nothing, 1 one 16-byte access, 2 element by element.
-        int mode[UNROLL];
-        Pack<T> pk[UNROLL];
+                        for (int v = 0; v < V; v++) pk[k].e[v] = upd<KIND>(pk[k].e[v], u[v], c1, w[v], c2);
+                        __stcs((uint4*)(p + k * step), pk[k].q);
+                    }
+                    continue;
+                }
+                // Edge group, one column at a time: the ends of the stored part, misaligned
+                // columns, the Hermitian diagonal, skipped columns (rare: every tile but those on
+                // the diagonal or the matrix's edges is interior).
+#pragma unroll 1
+                for (int k = 0; k < gw; k++) {
+                    const T c1 = shfl(t1s, src + k);
+                    const T c2 = KIND == K_SYR2 ? shfl(t2s, src + k) : zero<T>();
+                    const i64 c = c0 + (i64)(k0 + k) * j.tc + lc;
+                    if (k0 + k >= j.cpl || c >= j.n) continue;
+                    const bool skip = (skipm >> (src + k)) & 1;
+                    const i64 lo = stored_lo(c), hi = stored_hi(c);
+                    if (max(lo, r0) >= min(hi, r0 + V)) continue;
+                    const bool diag = herm && r0 <= c && c < r0 + V;
+                    if (skip && !diag) continue;
+                    T* col = col_of<T>(j, a, c);
+                    if (!skip && !diag && r0 >= lo && r0 + V <= hi && ((u64)(col + r0) & 15) == 0) {
+                        Pack<T> pk;
+                        pk.q = __ldcs((const uint4*)(col + r0));
 #pragma unroll
-        for (int k = 0; k < UNROLL; k++) {
-            mode[k] = 0;
-            if (!live[k]) continue;
-            const i64 c = cc[k];
-            // The column's stored rows, and this thread's part of them.
-            const i64 lo = stored_lo(c), hi = stored_hi(c);
-            if (max(lo, r0) >= min(hi, r0 + V)) continue;
-            const bool diag = herm && r0 <= c && c < r0 + V;
-            if (skip[k] && !diag) continue;
-            if (!skip[k] && !diag && r0 >= lo && r0 + V <= hi && ((u64)(col[k] + r0) & 15) == 0) {
-                mode[k] = 1;
-                // Streaming (evict-first): every byte is read once and written once.
-                pk[k].q = __ldcs((const uint4*)(col[k] + r0));
-            } else {
-                mode[k] = 2;
-            }
-        }
-        // 4. Updates and stores.
+                        for (int v = 0; v < V; v++) pk.e[v] = upd<KIND>(pk.e[v], u[v], c1, w[v], c2);
+                        __stcs((uint4*)(col + r0), pk.q);
+                        continue;
+                    }
 #pragma unroll
-        for (int k = 0; k < UNROLL; k++) {
-            if (mode[k] == 1) {
-#pragma unroll
-                for (int v = 0; v < V; v++) pk[k].e[v] = upd<KIND>(pk[k].e[v], u[v], t1[k], w[v], t2[k]);
-                __stcs((uint4*)(col[k] + r0), pk[k].q);
-            } else if (mode[k] == 2) {
-                // Element by element: the ends of the stored part, misaligned columns, the
-                // Hermitian diagonal.
-                const i64 c = cc[k];
-                const i64 lo = stored_lo(c), hi = stored_hi(c);
-#pragma unroll
-                for (int v = 0; v < V; v++) {
-                    const i64 i = r0 + v;
-                    if (i < lo || i >= hi) continue;
-                    if (herm && i == c) {
-                        const T d = skip[k] ? zero<T>() : upd<KIND>(zero<T>(), u[v], t1[k], w[v], t2[k]);
-                        col[k][i] = real_diag(col[k][i], d);
-                    } else if (!skip[k]) {
-                        col[k][i] = upd<KIND>(col[k][i], u[v], t1[k], w[v], t2[k]);
+                    for (int v = 0; v < V; v++) {
+                        const i64 i = r0 + v;
+                        if (i < lo || i >= hi) continue;
+                        if (herm && i == c) {
+                            const T d = skip ? zero<T>() : upd<KIND>(zero<T>(), u[v], c1, w[v], c2);
+                            col[i] = real_diag(col[i], d);
+                        } else if (!skip) {
+                            col[i] = upd<KIND>(col[i], u[v], c1, w[v], c2);
+                        }
                     }
                 }
             }
@@ -291,13 +296,16 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
 }
 
 #ifdef GPUBLAS_FAMILY_RANKUPD
-#define RANK_KERNELS(TAG, T)                                                                   \
-    extern "C" __global__ void __launch_bounds__(THREADS) u2_ger_##TAG(RJob j) { rank<T, K_GER>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) u2_syr_##TAG(RJob j) { rank<T, K_SYR>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) u2_syr2_##TAG(RJob j) { rank<T, K_SYR2>(j); }
-RANK_KERNELS(s, float)
-RANK_KERNELS(d, double)
-RANK_KERNELS(c, float2)
-RANK_KERNELS(z, double2)
+#define RANK_KERNELS(TAG, T, MG, MS, M2)                                                       \
+    extern "C" __global__ void __launch_bounds__(THREADS, MG) u2_ger_##TAG(RJob j) { rank<T, K_GER>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, MS) u2_syr_##TAG(RJob j) { rank<T, K_SYR>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, M2) u2_syr2_##TAG(RJob j) { rank<T, K_SYR2>(j); }
+// Blocks per SM asked of ptxas per kernel (ger, syr, syr2): the most NVRTC 13 compiles without
+// spills (4: 64 registers, 3: 80; syr2 f64 at 4 spills on sm_75 and sm_80, and at 3 it was
+// within 3 % on the H200).
+RANK_KERNELS(s, float, 4, 4, 3)
+RANK_KERNELS(d, double, 4, 4, 3)
+RANK_KERNELS(c, float2, 4, 4, 3)
+RANK_KERNELS(z, double2, 3, 3, 3)
 extern "C" __global__ void __launch_bounds__(THREADS) u2_fill(u64 dst, int count, List l) { fill(dst, count, l); }
 #endif

@@ -87,7 +87,7 @@ static void run_t(const char* name, const T* a, int n, const T* x, T* y, const s
 template <class T, int U, int CW, int LD = 0>
 static void run_t_split(const char* name, const T* a, int n, const T* x, T* part, T* y, int splits, const std::vector<T>& ref, double cub) {
     double us = med(10, [&] {
-        gemv_t_split<T, U, CW, LD><<<dim3((n / CW + 7) / 8, splits), 256>>>(a, n, n, n, x, part);
+        gemv_t<T, U, CW, LD><<<dim3((n / CW + 7) / 8, splits), 256>>>(a, n, n, n, x, part);
         sum_parts<T><<<(n + 255) / 256, 256>>>(part, n, splits, y);
     });
     CK(cudaGetLastError());

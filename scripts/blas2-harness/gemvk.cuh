@@ -48,6 +48,8 @@ __global__ void sum_parts(const T* part, int m, int np, T* y) {
 }
 
 // Op T: a warp owns CW columns; per step the lanes read 512 B of x once and of each column.
+// With gridDim.y = S > 1 the rows split S ways (blockIdx.y = split; cuBLAS's gemv2T splits 8
+// ways) and y[split * n + column] holds S partial dots for sum_parts.
 template <class T, int U, int CW, int LD = 0, bool STAGGER = false>
 __global__ void __launch_bounds__(256) gemv_t(const T* __restrict__ a, i64 lda, int m, int n, const T* __restrict__ x, T* __restrict__ y) {
     const int V = 16 / sizeof(T);
@@ -57,11 +59,12 @@ __global__ void __launch_bounds__(256) gemv_t(const T* __restrict__ a, i64 lda, 
     T acc[CW];
 #pragma unroll
     for (int w = 0; w < CW; w++) acc[w] = 0;
-    const int nck = m / (32 * V * U);
-    const int k0 = STAGGER ? (c0 * 5) % nck : 0;
+    const int all = m / (32 * V * U), per = (all + (int)gridDim.y - 1) / (int)gridDim.y;
+    const int first = (int)blockIdx.y * per, nck = max(0, min(all, first + per) - first);
+    const int k0 = STAGGER && nck ? (c0 * 5) % nck : 0;
     for (int t = 0; t < nck; t++) {
         int kk = k0 + t; if (kk >= nck) kk -= nck;
-        const int r = kk * 32 * V * U + lane * V;
+        const int r = (first + kk) * 32 * V * U + lane * V;
         Pack<T> xa[U], p[U][CW];
 #pragma unroll
         for (int u = 0; u < U; u++) {
@@ -80,47 +83,7 @@ __global__ void __launch_bounds__(256) gemv_t(const T* __restrict__ a, i64 lda, 
     for (int w = 0; w < CW; w++) {
         T s = acc[w];
         for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
-        if (lane == 0) y[c0 + w] = s;
-    }
-}
-
-// Op T with the rows split S ways (blockIdx.y = split): a warp owns CW columns over m / S rows
-// and writes its partial dots to part[split * n + column]; sum_parts adds the S partials.
-// Shorter streams per warp than gemv_t (cuBLAS's gemv2T splits 8 ways): the last wave's warps
-// finish together instead of a few long columns trailing.
-template <class T, int U, int CW, int LD = 0>
-__global__ void __launch_bounds__(256) gemv_t_split(const T* __restrict__ a, i64 lda, int m, int n, const T* __restrict__ x, T* __restrict__ part) {
-    const int V = 16 / sizeof(T);
-    const int lane = threadIdx.x & 31;
-    const int c0 = (blockIdx.x * 8 + threadIdx.x / 32) * CW;
-    if (c0 >= n) return;
-    T acc[CW];
-#pragma unroll
-    for (int w = 0; w < CW; w++) acc[w] = 0;
-    const int step = 32 * V * U;
-    const int nck = m / step, per = (nck + gridDim.y - 1) / gridDim.y;
-    const int t0 = blockIdx.y * per, t1 = min(nck, t0 + per);
-    for (int t = t0; t < t1; t++) {
-        const int r = t * step + lane * V;
-        Pack<T> xa[U], p[U][CW];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            xa[u].q = __ldg((const uint4*)(x + r + u * 32 * V));
-#pragma unroll
-            for (int w = 0; w < CW; w++) { const uint4* q = (const uint4*)(a + (i64)(c0 + w) * lda + r + u * 32 * V); p[u][w].q = LD ? __ldg(q) : __ldcs(q); }
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++)
-#pragma unroll
-            for (int w = 0; w < CW; w++)
-#pragma unroll
-                for (int v = 0; v < V; v++) acc[w] = fma(p[u][w].e[v], xa[u].e[v], acc[w]);
-    }
-#pragma unroll
-    for (int w = 0; w < CW; w++) {
-        T s = acc[w];
-        for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
-        if (lane == 0) part[(i64)blockIdx.y * n + c0 + w] = s;
+        if (lane == 0) y[(i64)blockIdx.y * n + c0 + w] = s;
     }
 }
 

@@ -84,6 +84,40 @@ static void suite(int n, cublasHandle_t h, int sms) {
         const double bytes = (double)n * (n + 1) / 2 * sizeof(T);
         printf("symv %s %s n %d splits %d: %8.1f us %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", sizeof(T) == 8 ? "f64" : "f32", lower ? "L" : "U", n, splits, us, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / s);
     }
+#ifdef SYMV_REGIONS
+    // f32 symv by regions (b2_symv_regions_s + b2_symv_regions_sum_s), alpha and beta on the
+    // device as the library's bench passes them; W = nR partial vectors of roundup(n, 32).
+    if (sizeof(T) == 4) {
+        const int nR = (n + 255) / 256, plen = (n + 31) / 32 * 32;
+        float *W, *sc;
+        CK(cudaMalloc(&W, (size_t)nR * plen * 4));
+        CK(cudaMalloc(&sc, 8));
+        const float hs[2] = {1.0f, 0.0f};
+        CK(cudaMemcpy(sc, hs, 8, cudaMemcpyHostToDevice));
+        CK(cudaFuncSetAttribute(b2_symv_regions_s, cudaFuncAttributeMaxDynamicSharedMemorySize, 51200));
+        for (int lower = 0; lower < 2; lower++) {
+            std::vector<T> ref(n), got(n);
+            const cublasFillMode_t u = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+            double cu = med(10, [&] { Cb<T>::symv(h, u, n, a, x, y); });
+            CK(cudaMemcpy(ref.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+            Job j = {};
+            j.a.base = (u64)a; j.a.lda = n; j.a.kind = 0;
+            j.x.base = (u64)x; j.x.inc = 1; j.y.base = (u64)y; j.y.inc = 1;
+            j.part = (u64)W; j.alpha_p = (u64)sc; j.beta_p = (u64)(sc + 1);
+            j.m = n; j.n = n; j.plen = plen; j.flags = lower ? F_LOWER : 0; j.nent = 1;
+            const int regions = nR * (nR + 1) / 2;
+            double sw = med(10, [&] { b2_symv_regions_s<<<regions, 256, 51200>>>(j); });
+            double us = med(10, [&] { b2_symv_regions_s<<<regions, 256, 51200>>>(j); b2_symv_regions_sum_s<<<(n + 31) / 32, 256>>>(j); });
+            CK(cudaGetLastError());
+            CK(cudaMemcpy(got.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+            double e = 0, s = 0;
+            for (int i = 0; i < n; i++) { e = std::max(e, (double)std::fabs(got[i] - ref[i])); s = std::max(s, (double)std::fabs(ref[i])); }
+            const double bytes = (double)n * (n + 1) / 2 * sizeof(T);
+            printf("symv regions f32 %s n %d: %8.1f us (sweep %.1f) %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", lower ? "L" : "U", n, us, sw, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / s);
+        }
+        CK(cudaFree(W)); CK(cudaFree(sc));
+    }
+#endif
     // gemv N and trmv (lower, N): the plain sweep and pass 2 (trmv written to y here).
     for (int tri = 0; tri < 2; tri++) {
         std::vector<T> ref(n), got(n);

@@ -653,9 +653,7 @@ __device__ __forceinline__ void pass2_wide(const Job& j, int yslot) {
 // memory (MAGMA-like, own code):
 // - The matrix is cut into R x R regions; only those of the stored triangle exist (lower:
 //   region row p >= region column q; upper: p <= q), one block each, nR (nR + 1) / 2 per entry
-//   (nR = ceil(n / R)), the diagonal ones first: they are slower per element (the stored
-//   triangle's tests), and as the last wave they trailed the kernel (H200, 16384: 174 -> 135
-//   us, 0.92 -> 1.18x cuBLAS in symvbench). The order changes no result (fixed-order sums).
+//   (nR = ceil(n / R)), off-diagonal regions first and the diagonal ones (half the work) last.
 // - A block streams its region through shared memory, KC columns per stage, ST stages deep
 //   (cp.async from sm_80, one barrier per stage; before sm_80 plain loads, correct but not
 //   overlapped). Every element is loaded once and read twice from shared memory: the row pass
@@ -806,20 +804,19 @@ __device__ __forceinline__ void symv_regions(const Job& j) {
     const int t = threadIdx.x;
     const i64 n = j.n;
     const i64 nR = (n + R - 1) / R;
-    const i64 regions = nR * (nR + 1) / 2;
+    const i64 regions = nR * (nR + 1) / 2, noff = nR * (nR - 1) / 2;
     const int e = (int)(blockIdx.x / regions);
     const i64 b = blockIdx.x % regions;
     const bool lower = j.flags & F_LOWER;
     i64 p, q;
-    if (b < nR) {
-        p = q = b;
+    if (b >= noff) {
+        p = q = b - noff;
     } else {
-        // b - nR = hi (hi - 1) / 2 + lo, lo < hi.
-        const i64 bo = b - nR;
-        i64 hi = (i64)((1.0 + sqrt(1.0 + 8.0 * (double)bo)) * 0.5);
-        while (hi * (hi - 1) / 2 > bo) hi--;
-        while ((hi + 1) * hi / 2 <= bo) hi++;
-        const i64 lo = bo - hi * (hi - 1) / 2;
+        // b = hi (hi - 1) / 2 + lo, lo < hi.
+        i64 hi = (i64)((1.0 + sqrt(1.0 + 8.0 * (double)b)) * 0.5);
+        while (hi * (hi - 1) / 2 > b) hi--;
+        while ((hi + 1) * hi / 2 <= b) hi++;
+        const i64 lo = b - hi * (hi - 1) / 2;
         if (lower) { p = hi; q = lo; } else { p = lo; q = hi; }
     }
     pdl_enter();

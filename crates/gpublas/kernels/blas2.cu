@@ -653,7 +653,9 @@ __device__ __forceinline__ void pass2_wide(const Job& j, int yslot) {
 // memory (MAGMA-like, own code):
 // - The matrix is cut into R x R regions; only those of the stored triangle exist (lower:
 //   region row p >= region column q; upper: p <= q), one block each, nR (nR + 1) / 2 per entry
-//   (nR = ceil(n / R)), off-diagonal regions first and the diagonal ones (half the work) last.
+//   (nR = ceil(n / R)), the diagonal ones first: they are slower per element (the stored
+//   triangle's tests), and as the last wave they trailed the kernel (H200, 16384: 174 -> 135
+//   us, 0.92 -> 1.18x cuBLAS in symvbench). The order changes no result (fixed-order sums).
 // - A block streams its region through shared memory, KC columns per stage, ST stages deep
 //   (cp.async from sm_80, one barrier per stage; before sm_80 plain loads, correct but not
 //   overlapped). Every element is loaded once and read twice from shared memory: the row pass
@@ -793,52 +795,22 @@ __device__ __forceinline__ void sr_stage(const float* Sk, const float* xs, float
     }
 }
 
-// The sweep: one block per stored region of each entry (blockIdx.x = entry * regions + region);
-// the partials at j.part, nR * j.plen floats an entry.
-__device__ __forceinline__ void symv_regions(const Job& j) {
+// A region's stages and passes, up to the row sums in racc and the column sums in cs. FAST: an
+// interior region (full, off the diagonal, aligned), whose copies are compiled without the edge
+// tests (symvbench: 1-2 us of 135).
+template <bool FAST>
+__device__ __forceinline__ void sr_sweep(const Job& j, float* S, float* xs, float* cs, const float* A, const float* x,
+                                         i64 lda, i64 row0, i64 col0, int nrows, int ncols, bool diag, bool aligned,
+                                         float (&racc)[2][sr::RPT]) {
     using namespace sr;
-    extern __shared__ __align__(16) float sm[];
-    float* S = sm;               // ST stages of KC columns
-    float* xs = S + ST * STAGE;  // x of the region's columns
-    float* cs = xs + R;          // column sums of the region
     const int t = threadIdx.x;
     const i64 n = j.n;
-    const i64 nR = (n + R - 1) / R;
-    const i64 regions = nR * (nR + 1) / 2, noff = nR * (nR - 1) / 2;
-    const int e = (int)(blockIdx.x / regions);
-    const i64 b = blockIdx.x % regions;
     const bool lower = j.flags & F_LOWER;
-    i64 p, q;
-    if (b >= noff) {
-        p = q = b - noff;
-    } else {
-        // b = hi (hi - 1) / 2 + lo, lo < hi.
-        i64 hi = (i64)((1.0 + sqrt(1.0 + 8.0 * (double)b)) * 0.5);
-        while (hi * (hi - 1) / 2 > b) hi--;
-        while ((hi + 1) * hi / 2 <= b) hi++;
-        const i64 lo = b - hi * (hi - 1) / 2;
-        if (lower) { p = hi; q = lo; } else { p = lo; q = hi; }
-    }
-    pdl_enter();
-    // alpha == 0: y = beta y, and the sum pass does not read the partials.
-    if (alpha_of<float>(j, e) == 0.f) return;
-    const float* A = mat_of<float>(j, e);
-    const float* x = x_of<float>(j, e);
-    float* W = (float*)j.part + (i64)e * nR * j.plen;
-    const i64 lda = j.a.lda;
-    // 16-byte copies of whole float4s need aligned columns.
-    const bool aligned = ((u64)A & 15) == 0 && (lda & 3) == 0;
-    const i64 row0 = p * R, col0 = q * R;
-    const int nrows = (int)min((i64)R, n - row0);
-    const int ncols = (int)min((i64)R, n - col0);
     const int nch = (ncols + KC - 1) / KC;
-    const bool diag = p == q;
-    const bool fast = aligned && !diag && nrows == R && ncols == R;
-
-    // Stage k's copies (see R4, CPI). Outside the stored triangle or the matrix: zero-filled,
-    // not read.
     const int cr = 4 * (t % R4), c0 = t / R4;
     const float* srct = A + (col0 + c0) * lda + row0 + cr;  // copy 0 of stage 0
+    // Stage k's copies (see R4, CPI). Outside the stored triangle or the matrix: zero-filled,
+    // not read.
     auto issue = [&](int k) {
         float* dst = S + (k % ST) * STAGE;
 #pragma unroll
@@ -846,23 +818,23 @@ __device__ __forceinline__ void symv_regions(const Job& j) {
             const int c = c0 + i * CPI;
             float* d = dst + c * LDS + cr;
             const float* src = srct + ((i64)k * KC + i * CPI) * lda;
-            if (fast) {
-                sr_cp16(d, src);
-                continue;
-            }
-            const i64 gc = col0 + (i64)k * KC + c, gr = row0 + cr;
-            bool v[4], all = true;
-#pragma unroll
-            for (int u = 0; u < 4; u++) {
-                const i64 rr = gr + u;
-                v[u] = rr < n && gc < n && (lower ? rr >= gc : rr <= gc);
-                all = all && v[u];
-            }
-            if (all && aligned) {
+            if constexpr (FAST) {
                 sr_cp16(d, src);
             } else {
+                const i64 gc = col0 + (i64)k * KC + c, gr = row0 + cr;
+                bool v[4], all = true;
 #pragma unroll
-                for (int u = 0; u < 4; u++) sr_cp4(d + u, v[u] ? src + u : A, v[u]);
+                for (int u = 0; u < 4; u++) {
+                    const i64 rr = gr + u;
+                    v[u] = rr < n && gc < n && (lower ? rr >= gc : rr <= gc);
+                    all = all && v[u];
+                }
+                if (all && aligned) {
+                    sr_cp16(d, src);
+                } else {
+#pragma unroll
+                    for (int u = 0; u < 4; u++) sr_cp4(d + u, v[u] ? src + u : A, v[u]);
+                }
             }
         }
     };
@@ -886,7 +858,6 @@ __device__ __forceinline__ void symv_regions(const Job& j) {
                 xr[m][u] = r < nrows ? x[vidx(j.x, row0 + r)] : 0.f;
             }
     }
-    float racc[2][RPT];
 #pragma unroll
     for (int u = 0; u < 2; u++)
 #pragma unroll
@@ -898,9 +869,56 @@ __device__ __forceinline__ void symv_regions(const Job& j) {
         if (k + ST - 1 < nch) issue(k + ST - 1);
         sr_commit();
         const float* Sk = S + (k % ST) * STAGE;
-        if (diag) sr_stage<true>(Sk, xs, cs, k, t, lower, racc, xr);
+        if (!FAST && diag) sr_stage<true>(Sk, xs, cs, k, t, lower, racc, xr);
         else sr_stage<false>(Sk, xs, cs, k, t, lower, racc, xr);
     }
+}
+
+// The sweep: one block per stored region of each entry (blockIdx.x = entry * regions + region);
+// the partials at j.part, nR * j.plen floats an entry.
+__device__ __forceinline__ void symv_regions(const Job& j) {
+    using namespace sr;
+    extern __shared__ __align__(16) float sm[];
+    float* S = sm;               // ST stages of KC columns
+    float* xs = S + ST * STAGE;  // x of the region's columns
+    float* cs = xs + R;          // column sums of the region
+    const int t = threadIdx.x;
+    const i64 n = j.n;
+    const i64 nR = (n + R - 1) / R;
+    const i64 regions = nR * (nR + 1) / 2;
+    const int e = (int)(blockIdx.x / regions);
+    const i64 b = blockIdx.x % regions;
+    const bool lower = j.flags & F_LOWER;
+    i64 p, q;
+    if (b < nR) {
+        p = q = b;
+    } else {
+        // b - nR = hi (hi - 1) / 2 + lo, lo < hi.
+        const i64 bo = b - nR;
+        i64 hi = (i64)((1.0 + sqrt(1.0 + 8.0 * (double)bo)) * 0.5);
+        while (hi * (hi - 1) / 2 > bo) hi--;
+        while ((hi + 1) * hi / 2 <= bo) hi++;
+        const i64 lo = bo - hi * (hi - 1) / 2;
+        if (lower) { p = hi; q = lo; } else { p = lo; q = hi; }
+    }
+    pdl_enter();
+    // alpha == 0: y = beta y, and the sum pass does not read the partials.
+    if (alpha_of<float>(j, e) == 0.f) return;
+    const float* A = mat_of<float>(j, e);
+    const float* x = x_of<float>(j, e);
+    float* W = (float*)j.part + (i64)e * nR * j.plen;
+    const i64 lda = j.a.lda;
+    // 16-byte copies of whole float4s need aligned columns.
+    const bool aligned = ((u64)A & 15) == 0 && (lda & 3) == 0;
+    const i64 row0 = p * R, col0 = q * R;
+    const int nrows = (int)min((i64)R, n - row0);
+    const int ncols = (int)min((i64)R, n - col0);
+    const bool diag = p == q;
+    const bool fast = aligned && !diag && nrows == R && ncols == R;
+
+    float racc[2][RPT];
+    if (fast) sr_sweep<true>(j, S, xs, cs, A, x, lda, row0, col0, nrows, ncols, diag, aligned, racc);
+    else sr_sweep<false>(j, S, xs, cs, A, x, lda, row0, col0, nrows, ncols, diag, aligned, racc);
     sr_wait<0>();
     __syncthreads();  // column sums complete; the stages are free
 

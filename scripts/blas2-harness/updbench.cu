@@ -13,7 +13,8 @@
 // Correctness: A restored, one call of each; max |ours - cuBLAS| / max |cuBLAS| over the stored
 // part, the unstored triangle (filled with a sentinel) compared bit for bit, and for her/her2
 // the diagonal's imaginary parts exactly zero.
-// Harness-only -D knobs (geometry): U2_GER_CPL (8: the library's cols_per_lane) columns per lane
+// Harness-only -D knobs (geometry): U2_GROUP=k tiles per block (the library: 2 for c64's
+// triangles, else 1); U2_GER_CPL (8: the library's cols_per_lane) columns per lane
 // of a ger tile; U2_PERSIST=k (a variant whose kernels loop over tiles, b += gridDim.x) grid of k x SMs x (resident blocks per SM)
 // blocks looping over the tiles instead of one block per tile.
 #include <cstdio>
@@ -160,7 +161,7 @@ static double med_us(int reps, L launch) {
 }
 
 // ---- geometry: UpdShape::geom (src/blas2/update.rs) ----------------------------------------
-struct Geom { int tr, tc, cpl, tri, rowtiles, coltiles; long long tiles; };
+struct Geom { int tr, tc, cpl, tri, rowtiles, coltiles, group; long long tiles; };
 static Geom geom_of(int kind, long long m, long long n, int elem) {
     const long long vec = std::max(16 / elem, 1);
     const long long chunks = std::max((m + vec - 1) / vec, 1LL);
@@ -175,6 +176,10 @@ static Geom geom_of(int kind, long long m, long long n, int elem) {
     g.cpl = g.tri ? (int)(rb / g.tc) : U2_GER_CPL;
     g.coltiles = (int)std::max((n + (long long)g.tc * g.cpl - 1) / ((long long)g.tc * g.cpl), 1LL);
     g.tiles = g.tri ? (long long)g.rowtiles * (g.rowtiles + 1) / 2 : (long long)g.rowtiles * g.coltiles;
+    g.group = g.tri ? (int)std::max(32768 / (rb * rb * elem), 1LL) : 1;
+#ifdef U2_GROUP
+    g.group = U2_GROUP;  // harness override: tiles per block
+#endif
     return g;
 }
 
@@ -236,8 +241,9 @@ struct Run {
         if (lower && kind != KG) flags |= F_LOWER;
         jb.flags = flags;
         jb.tr = g.tr; jb.tc = g.tc; jb.cpl = g.cpl; jb.tri = g.tri; jb.rowtiles = g.rowtiles; jb.coltiles = g.coltiles;
+        jb.group = g.group;
         const Kern k = kernel_of(Ty<T>::tag(), kind);
-        long long blocks = g.tiles;
+        long long blocks = (g.tiles + g.group - 1) / g.group;
 #ifdef U2_PERSIST
         {
             int occ = 0;

@@ -43,6 +43,7 @@ struct RJob {
     int nent, flags;
     int tr, tc, cpl, tri;     // tile geometry; tri: square tiles over the triangle
     int rowtiles, coltiles;
+    int group, pad;           // consecutive tiles per block of the c64 kernels (>= 1)
 };
 struct List { u64 p[LIST_MAX]; };
 
@@ -143,8 +144,9 @@ __device__ __forceinline__ double shfl(double v, int s) { return __shfl_sync(0xf
 __device__ __forceinline__ float2 shfl(float2 v, int s) { return make_float2(shfl(v.x, s), shfl(v.y, s)); }
 __device__ __forceinline__ double2 shfl(double2 v, int s) { return make_double2(shfl(v.x, s), shfl(v.y, s)); }
 
+// The tile of block index b (blockIdx.x, or one of a c64 block's j.group tiles).
 template <class T, int KIND>
-__device__ __forceinline__ void rank(const RJob& j) {
+__device__ __forceinline__ void rank(const RJob& j, const i64 b) {
     const int V = 16 / sizeof(T);
     constexpr int U = UNROLL;
     static_assert(U >= 1 && U <= 16 && (U & (U - 1)) == 0, "UNROLL: a power of two up to 16");
@@ -160,9 +162,7 @@ __device__ __forceinline__ void rank(const RJob& j) {
     const i64 rb = (i64)tr * V;
     auto stored_lo = [&](i64 c) { return KIND != K_GER && lower ? c : (i64)0; };
     auto stored_hi = [&](i64 c) { return KIND != K_GER && !lower ? c + 1 : rows; };
-    pdl_enter();
     {
-        const i64 b = blockIdx.x;
         const int e = (int)(b / tiles);
         const i64 t = b % tiles;
         i64 rt, ct;
@@ -295,17 +295,33 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     for (int i = threadIdx.x; i < count; i += blockDim.x) ((u64*)dst)[i] = l.p[i];
 }
 
+// One tile per block.
+template <class T, int KIND> __device__ __forceinline__ void rank_one(const RJob& j) {
+    pdl_enter();
+    rank<T, KIND>(j, blockIdx.x);
+}
+// j.group consecutive tiles per block (the same row tile of a triangle, next columns): c64's
+// 32 x 32 triangle tiles are 16 KB, too little work for a block alone. (The other types keep
+// one tile a block: the loop costs them registers they do not have at 3-4 blocks per SM.)
+template <class T, int KIND> __device__ __forceinline__ void rank_group(const RJob& j) {
+    pdl_enter();
+    const i64 tiles = j.tri ? (i64)j.rowtiles * (j.rowtiles + 1) / 2 : (i64)j.rowtiles * j.coltiles;
+    const i64 end = min(((i64)blockIdx.x + 1) * j.group, tiles * j.nent);
+#pragma unroll 1
+    for (i64 b = (i64)blockIdx.x * j.group; b < end; b++) rank<T, KIND>(j, b);
+}
+
 #ifdef GPUBLAS_FAMILY_RANKUPD
-#define RANK_KERNELS(TAG, T, MG, MS, M2)                                                       \
-    extern "C" __global__ void __launch_bounds__(THREADS, MG) u2_ger_##TAG(RJob j) { rank<T, K_GER>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS, MS) u2_syr_##TAG(RJob j) { rank<T, K_SYR>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS, M2) u2_syr2_##TAG(RJob j) { rank<T, K_SYR2>(j); }
+#define RANK_KERNELS(TAG, T, MG, MS, M2, HOW)                                                  \
+    extern "C" __global__ void __launch_bounds__(THREADS, MG) u2_ger_##TAG(RJob j) { HOW<T, K_GER>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, MS) u2_syr_##TAG(RJob j) { HOW<T, K_SYR>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, M2) u2_syr2_##TAG(RJob j) { HOW<T, K_SYR2>(j); }
 // Blocks per SM asked of ptxas per kernel (ger, syr, syr2): the most NVRTC 13 compiles without
 // spills (4: 64 registers, 3: 80; syr2 f64 at 4 spills on sm_75 and sm_80, and at 3 it was
 // within 3 % on the H200).
-RANK_KERNELS(s, float, 4, 4, 3)
-RANK_KERNELS(d, double, 4, 4, 3)
-RANK_KERNELS(c, float2, 4, 4, 3)
-RANK_KERNELS(z, double2, 3, 3, 3)
+RANK_KERNELS(s, float, 4, 4, 3, rank_one)
+RANK_KERNELS(d, double, 4, 4, 3, rank_one)
+RANK_KERNELS(c, float2, 4, 4, 3, rank_one)
+RANK_KERNELS(z, double2, 3, 3, 3, rank_group)
 extern "C" __global__ void __launch_bounds__(THREADS) u2_fill(u64 dst, int count, List l) { fill(dst, count, l); }
 #endif

@@ -239,8 +239,11 @@ pub(crate) struct UpdGeom {
     pub coltiles: usize,
     /// Square tiles over the stored triangle only.
     pub tri: bool,
-    /// Blocks per batch entry.
+    /// Tiles per batch entry.
     pub tiles: usize,
+    /// Consecutive tiles per block: a block moves at least 32 KB of the matrix (c64's 32 x 32
+    /// triangle tiles are 16 KB).
+    pub group: usize,
 }
 
 impl UpdShape {
@@ -264,6 +267,11 @@ impl UpdShape {
         } else {
             rowtiles.saturating_mul(coltiles)
         };
+        let group = if tri {
+            (32768 / (rb * rb * self.elem)).max(1)
+        } else {
+            1
+        };
         UpdGeom {
             vec,
             tr,
@@ -273,6 +281,7 @@ impl UpdShape {
             coltiles,
             tri,
             tiles,
+            group,
         }
     }
 

@@ -43,6 +43,8 @@ struct RJob {
     tri: i32,
     rowtiles: i32,
     coltiles: i32,
+    group: i32,
+    pad: i32,
 }
 
 const F_CONJ: i32 = 1;
@@ -185,9 +187,12 @@ pub(super) fn run<T: Scalar>(
             tri: g.tri as i32,
             rowtiles: g.rowtiles as i32,
             coltiles: g.coltiles as i32,
+            group: g.group as i32,
+            pad: 0,
         };
         let blocks = ne
             .checked_mul(g.tiles)
+            .map(|t| t.div_ceil(g.group))
             .and_then(|b| u32::try_from(b).ok())
             .filter(|&b| b <= i32::MAX as u32)
             .ok_or_else(|| {

@@ -502,6 +502,97 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
     }
 }
 
+// ---- symmetric and Hermitian bands in one pass (sbmv, hbmv) ----------------------------
+// y = alpha A x + beta y with A in band storage, one triangle stored (kl, ku: the stored part
+// with its diagonal, j - ku <= i <= j + kl). A block owns SB_TR * V rows of y (SB_TC column
+// lanes of SB_TR threads, 16 bytes a thread a column) and writes them directly:
+// - the stored part: every stored column crossing the block's rows, those rows of it (the
+//   sweep's form: sum A(i, c) x_c over c);
+// - the mirror: the block's own columns without their diagonal (sum A(i, c) x_i over i, conj
+//   for hbmv), as column dots reduced by shuffles.
+// A column is read by its own block and, where it crosses the next block's rows, by that one
+// (from L2: a band of k = 64 at 16384 f64 is 8.5 MB); the two passes of the split form each
+// paid a launch and a latency-bound tail (H200: sbmv f64 16384, k = 64 took 34 us in two).
+// Only existing elements are multiplied (an infinite x meets only stored elements), and the
+// Hermitian diagonal's imaginary part is not read (load_rows).
+#define SB_TR 16
+#define SB_TC (THREADS / SB_TR)
+template <class T>
+__device__ __forceinline__ void band_sym(const Job& j) {
+    const int V = 16 / sizeof(T);
+    constexpr int RBT = SB_TR * (16 / sizeof(T));  // rows of y a block
+    __shared__ T red[SB_TC][RBT + 1];
+    __shared__ T mir[RBT];
+    const int lr = threadIdx.x % SB_TR, lc = threadIdx.x / SB_TR;
+    const i64 per = (j.n + RBT - 1) / RBT;
+    const int e = (int)(blockIdx.x / per);
+    const i64 r0 = (blockIdx.x % per) * RBT;
+    pdl_enter();
+    const T* a = mat_of<T>(j, e);
+    const T* x = x_of<T>(j, e);
+    const T alpha = alpha_of<T>(j, e);
+    const bool herm = j.flags & F_HERM;
+    const bool lower = j.flags & F_LOWER;
+    T acc[16 / sizeof(T)];
+#pragma unroll
+    for (int v = 0; v < V; v++) acc[v] = zero<T>();
+    if (threadIdx.x < RBT) mir[threadIdx.x] = zero<T>();
+    if (!is0(alpha)) {
+        // The stored part: columns c with c - ku <= i <= c + kl for some row i of the block.
+        const i64 i0 = r0 + (i64)lr * V;
+        const i64 c0 = max((i64)0, r0 - j.kl), c1 = min(j.n, r0 + RBT + j.ku);
+#pragma unroll 2
+        for (i64 c = c0 + lc; c < c1; c += SB_TC) {
+            const T xc = ld(x + vidx(j.x, c));
+            const T* col = colp<T>(j, a, c);
+            const i64 lo = max((i64)0, c - j.ku), hi = min(j.n, c + j.kl + 1);
+            T av[16 / sizeof(T)];
+            const unsigned ex = i0 < hi && i0 + V > lo ? load_rows<T>(j, col, i0, lo, hi, c, av) : 0u;
+#pragma unroll
+            for (int v = 0; v < V; v++)
+                if (ex >> v & 1) fmac(acc[v], av[v], xc);
+        }
+    }
+    __syncthreads();  // mir zeroed
+    if (!is0(alpha)) {
+        // The mirror: the block's columns, their stored rows without the diagonal.
+        // Every lane of a warp takes the same rounds (the shuffles need the whole warp).
+        const i64 cend = min(j.n, r0 + RBT);
+        for (i64 cb = r0; cb < cend; cb += SB_TC) {
+            const i64 c = cb + lc;
+            const bool live = c < cend;
+            const T* col = colp<T>(j, a, live ? c : r0);
+            const i64 lo = !live ? 0 : lower ? c + 1 : max((i64)0, c - j.ku);
+            const i64 hi = !live ? 0 : lower ? min(j.n, c + j.kl + 1) : c;
+            T z = zero<T>();
+            // Chunks of SB_TR * V rows from the aligned row at or below lo.
+            const i64 base = (lo / V) * V;
+            for (i64 i0 = base + (i64)lr * V; i0 < hi; i0 += (i64)SB_TR * V) {
+                if (i0 + V <= lo) continue;
+                T av[16 / sizeof(T)];
+                const unsigned ex = load_rows<T>(j, col, i0, lo, hi, c, av);
+#pragma unroll
+                for (int v = 0; v < V; v++)
+                    if (ex >> v & 1) fmac(z, herm ? cj(av[v]) : av[v], ld(x + vidx(j.x, i0 + v)));
+            }
+            for (int d = SB_TR / 2; d > 0; d >>= 1) z = add(z, shx(z, d, SB_TR));
+            // One column lane per column: no two lanes write the same entry.
+            if (lr == 0 && live) mir[c - r0] = z;
+        }
+    }
+#pragma unroll
+    for (int v = 0; v < V; v++) red[lc][lr * V + v] = acc[v];
+    __syncthreads();
+    for (int r = threadIdx.x; r < RBT; r += THREADS) {
+        const i64 i = r0 + r;
+        if (i >= j.n) break;
+        T t = mir[r];
+        for (int c = 0; c < SB_TC; c++) t = add(t, red[c][r]);
+        T* y = y_of<T>(j, e, 2) + vidx(j.y, i);
+        *y = combine(t, alpha, beta_of<T>(j, e), y);
+    }
+}
+
 // ---- many small products ---------------------------------------------------------------
 // gemv on a batch of small full matrices (columns of at most 128 bytes): a thread owns 16
 // bytes of one entry's y and walks the entry's columns (op N), or one column and walks its
@@ -1032,6 +1123,7 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2w_##TAG(Job j, int yslot) { pass2_wide<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_bandsym_##TAG(Job j) { band_sym<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_small_n_##TAG(Job j) { small_n<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_small_t_##TAG(Job j) { small_t<T>(j); }
 MV_KERNELS(s, float)

@@ -18,6 +18,9 @@ const SYMV_REGION_SMEM: u32 = 51200;
 
 /// Outputs per block of the region sweep's summing pass (mirrors `symv_regions_sum`).
 const SYMV_REGION_SUM_OUTPUTS: usize = 32;
+/// Threads down a column of `b2_bandsym` (`SB_TR` in blas2.cu): a block covers 16 bytes of
+/// rows per thread.
+const BAND_SYM_THREADS_PER_COLUMN: usize = 16;
 
 /// Mirrors `Vec` in blas2.cu.
 #[repr(C)]
@@ -463,6 +466,22 @@ pub(super) fn run<T: Scalar>(
                     ..base
                 };
                 dot(&j, 1)?;
+            }
+            (Algo::SymBand, _) => {
+                let mut f = flags | if c.kind == Kind::Hemv { F_HERM } else { 0 };
+                if lower {
+                    f |= F_LOWER;
+                }
+                let rows = BAND_SYM_THREADS_PER_COLUMN * (16 / elem).max(1);
+                let blocks = ne.saturating_mul(c.n.div_ceil(rows));
+                launch(
+                    "b2_bandsym",
+                    &MV,
+                    blocks,
+                    THREADS,
+                    &Job { flags: f, ..base },
+                    None,
+                )?;
             }
             (Algo::InPlace, _) => {
                 let mut f = flags;

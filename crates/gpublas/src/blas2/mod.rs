@@ -33,8 +33,9 @@
 //!   memory by one block, with a partial vector per region row: `4 ceil(n / 256) roundup(n, 32)`
 //!   bytes per entry (4 MiB at n = 16384). A fixed workspace that holds fewer entries runs
 //!   fewer per launch; below one entry the split sweep above runs (`PerfDegraded`).
-//! - `sbmv`/`hbmv`: none; the stored band is read twice (it is short enough to stay in the L2
-//!   cache between the passes), so the need does not depend on the band width.
+//! - `sbmv`/`hbmv`: none; one pass in which a block of rows sums the stored columns crossing
+//!   its rows and the mirror of its own columns (a column's second read, by the next block,
+//!   comes from the L2 cache), so the need does not depend on the band width.
 //! - `trmv`/`tbmv`/`tpmv`: the result is built in the workspace before it overwrites `x`.
 //!   Too small: an in-place algorithm on one block per matrix (`PerfDegraded`).
 //! - `trsv`/`tbsv`/`tpsv`: one block per block of rows (64; 32 for `Complex64`) inverts its

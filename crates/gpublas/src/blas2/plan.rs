@@ -64,9 +64,9 @@ pub(crate) struct Shape {
     pub sms: usize,
     pub params: Blas2Params,
     /// Band products (gbmv, sbmv, hbmv): the stored rows of a band column, which set the
-    /// kernels' geometry. They run without partials (one pass for gbmv; the stored triangle
-    /// read twice for sbmv/hbmv: a band is short enough to stay in L2 between the passes),
-    /// so their workspace does not depend on the band width.
+    /// kernels' geometry. They run without partials (one pass; sbmv/hbmv read a column again
+    /// from L2 where it crosses the next block's rows), so their workspace does not depend on
+    /// the band width.
     pub band_rows: Option<usize>,
     /// Packed storage (spmv, hpmv, tpmv, tpsv).
     pub packed: bool,
@@ -122,6 +122,9 @@ pub(crate) enum Algo {
     SymRegions,
     /// symv/hemv without workspace: the stored triangle is read twice.
     SymTwoPass,
+    /// sbmv/hbmv: one pass, a block per tile of rows sums the stored columns crossing its rows
+    /// and the mirror of its own columns; no workspace.
+    SymBand,
     /// trmv-family without workspace: one block per matrix, in place.
     InPlace,
     /// trsv: diagonal blocks inverted into the workspace, many blocks solving at once.
@@ -354,7 +357,7 @@ impl Shape {
         match self.kind {
             Kind::Gemv if self.small_batched() => Algo::SmallBatched,
             Kind::Gemv if splits == 1 => Algo::Direct,
-            Kind::Symv | Kind::Hemv if self.band_rows.is_some() => Algo::SymTwoPass,
+            Kind::Symv | Kind::Hemv if self.band_rows.is_some() => Algo::SymBand,
             Kind::Gemv | Kind::Symv | Kind::Hemv | Kind::Trmv => Algo::Split,
             Kind::Trsv => {
                 let nb = trsv_nb(self.elem);
@@ -395,6 +398,7 @@ impl Shape {
     fn fallback(&self) -> Algo {
         match self.kind {
             Kind::Gemv => Algo::Direct,
+            Kind::Symv | Kind::Hemv if self.band_rows.is_some() => Algo::SymBand,
             Kind::Symv | Kind::Hemv => Algo::SymTwoPass,
             Kind::Trmv => Algo::InPlace,
             Kind::Trsv => Algo::TrsvSubst,

@@ -1,6 +1,8 @@
 // A/B timing of Level-2 symv kernels from a blas2.cu source against cuBLAS (nvcc, GPU machine):
 //   nvcc -O3 -arch=sm_90 -std=c++17 -DBLAS2_SRC='"../../crates/gpublas/kernels/blas2.cu"' \
 //        symvbench.cu -lcublas -o cur && ./cur
+// -DSYMV_REGIONS adds f32 symv by regions, -DBAND_SYM sbmv (k = 64) by the one-pass
+// b2_bandsym, both with the library's kernels.
 // The launch geometry is the library's for symv at n = 16384 (Algo::Split: the sweep with
 // mirrored sums, then pass 2); results are checked against cuBLAS.
 #include <cstdio>
@@ -42,6 +44,10 @@ template <> struct Cb<float> {
     static void gemv(cublasHandle_t h, int n, const float* a, const float* x, float* y) { float one = 1, zero = 0; cublasSgemv(h, CUBLAS_OP_N, n, n, &one, a, n, x, 1, &zero, y, 1); }
     static void trmv(cublasHandle_t h, int n, const float* a, float* x) { cublasStrmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
     static void plain(Job j, int grid) { b2_sweep4_s<<<grid, 256>>>(j); }
+#ifdef BAND_SYM
+    static void sbmv(cublasHandle_t h, cublasFillMode_t u, int n, int k, const float* a, int lda, const float* x, float* y) { float one = 1, zero = 0; cublasSsbmv(h, u, n, k, &one, a, lda, x, 1, &zero, y, 1); }
+    static void band(Job j, int grid) { b2_bandsym_s<<<grid, 256>>>(j); }
+#endif
 };
 template <> struct Cb<double> {
     static void symv(cublasHandle_t h, cublasFillMode_t u, int n, const double* a, const double* x, double* y) { double one = 1, zero = 0; cublasDsymv(h, u, n, &one, a, n, x, 1, &zero, y, 1); }
@@ -50,6 +56,10 @@ template <> struct Cb<double> {
     static void gemv(cublasHandle_t h, int n, const double* a, const double* x, double* y) { double one = 1, zero = 0; cublasDgemv(h, CUBLAS_OP_N, n, n, &one, a, n, x, 1, &zero, y, 1); }
     static void trmv(cublasHandle_t h, int n, const double* a, double* x) { cublasDtrmv(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
     static void plain(Job j, int grid) { b2_sweep4_d<<<grid, 256>>>(j); }
+#ifdef BAND_SYM
+    static void sbmv(cublasHandle_t h, cublasFillMode_t u, int n, int k, const double* a, int lda, const double* x, double* y) { double one = 1, zero = 0; cublasDsbmv(h, u, n, k, &one, a, lda, x, 1, &zero, y, 1); }
+    static void band(Job j, int grid) { b2_bandsym_d<<<grid, 256>>>(j); }
+#endif
 };
 
 template <class T>
@@ -116,6 +126,33 @@ static void suite(int n, cublasHandle_t h, int sms) {
             printf("symv regions f32 %s n %d: %8.1f us (sweep %.1f) %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", lower ? "L" : "U", n, us, sw, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / s);
         }
         CK(cudaFree(W)); CK(cudaFree(sc));
+    }
+#endif
+#ifdef BAND_SYM
+    // sbmv with k = 64 (lda = k + 1), the library's one-pass b2_bandsym (16 threads down a
+    // column, 16 bytes each), host alpha 1 and beta 0; the band is the first (k + 1) n
+    // elements of a.
+    {
+        const int k = 64, lda = k + 1, rows = 16 * V;
+        for (int lower = 0; lower < 2; lower++) {
+            std::vector<T> ref(n), got(n);
+            const cublasFillMode_t u = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+            double cu = med(20, [&] { Cb<T>::sbmv(h, u, n, k, a, lda, x, y); });
+            CK(cudaMemcpy(ref.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+            Job j = {};
+            j.a.base = (u64)a; j.a.lda = lda; j.a.kind = 1; j.a.kb = lower ? 0 : k;
+            j.x.base = (u64)x; j.x.inc = 1; j.y.base = (u64)y; j.y.inc = 1;
+            j.ar = 1.0; j.br = 0.0; j.m = n; j.n = n; j.kl = lower ? k : 0; j.ku = lower ? 0 : k;
+            j.flags = lower ? F_LOWER : 0; j.nent = 1;
+            const int grid = (n + rows - 1) / rows;
+            double us = med(20, [&] { Cb<T>::band(j, grid); });
+            CK(cudaGetLastError());
+            CK(cudaMemcpy(got.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+            double e = 0, sc = 0;
+            for (int i = 0; i < n; i++) { e = std::max(e, (double)std::fabs(got[i] - ref[i])); sc = std::max(sc, (double)std::fabs(ref[i])); }
+            const double bytes = (double)n * (k + 1) * sizeof(T);
+            printf("sbmv %s %s n %d k %d: %8.1f us %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", sizeof(T) == 8 ? "f64" : "f32", lower ? "L" : "U", n, k, us, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / sc);
+        }
     }
 #endif
     // gemv N and trmv (lower, N): the plain sweep and pass 2 (trmv written to y here).

@@ -14,7 +14,7 @@
 // part, the unstored triangle (filled with a sentinel) compared bit for bit, and for her/her2
 // the diagonal's imaginary parts exactly zero.
 // Harness-only -D knobs (geometry): U2_GROUP=k tiles per block of the c64 kernels (the
-// library: 2 for c64's triangles; the other types' kernels take one tile a block); U2_GER_CPL (8: the library's cols_per_lane) columns per lane
+// library: 4 for c64's triangles; the other types' kernels take one tile a block); U2_GER_CPL (8: the library's cols_per_lane) columns per lane
 // of a ger tile; U2_PERSIST=k (a variant whose kernels loop over tiles, b += gridDim.x) grid of k x SMs x (resident blocks per SM)
 // blocks looping over the tiles instead of one block per tile.
 #include <cstdio>
@@ -176,7 +176,7 @@ static Geom geom_of(int kind, long long m, long long n, int elem) {
     g.cpl = g.tri ? (int)(rb / g.tc) : U2_GER_CPL;
     g.coltiles = (int)std::max((n + (long long)g.tc * g.cpl - 1) / ((long long)g.tc * g.cpl), 1LL);
     g.tiles = g.tri ? (long long)g.rowtiles * (g.rowtiles + 1) / 2 : (long long)g.rowtiles * g.coltiles;
-    g.group = g.tri ? (int)std::max(32768 / (rb * rb * elem), 1LL) : 1;
+    g.group = g.tri && elem == 16 ? (int)std::max(65536 / (rb * rb * elem), 1LL) : 1;
 #ifdef U2_GROUP
     if (elem == 16) g.group = U2_GROUP;  // harness override: tiles per block (the c64 kernels)
 #endif

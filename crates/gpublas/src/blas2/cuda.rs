@@ -18,6 +18,8 @@ const SYMV_REGION_SMEM: u32 = 51200;
 
 /// Outputs per block of the region sweep's summing pass (mirrors `symv_regions_sum`).
 const SYMV_REGION_SUM_OUTPUTS: usize = 32;
+/// Columns per block of `b2_dotlean` (a warp each).
+const LEAN_DOT_COLUMNS: usize = THREADS / 32;
 /// Threads down a column of `b2_bandsym` (`SB_TR` in blas2.cu): a block covers 16 bytes of
 /// rows per thread.
 const BAND_SYM_THREADS_PER_COLUMN: usize = 16;
@@ -362,7 +364,30 @@ pub(super) fn run<T: Scalar>(
                     flags: flags | F_DIRECT,
                     ..base
                 };
-                if shape.dots() {
+                // gemv op T/C with long columns (the general kernel's one column per group) on
+                // aligned full storage with a contiguous x: the lean column dots (`dot_lean` in
+                // blas2.cu), which need every 16-byte load aligned.
+                let lean = c.kind == Kind::Gemv
+                    && shape.dots()
+                    && shape.dot_columns_per_group() == 1
+                    && matches!(c.storage, Storage::Full { .. })
+                    && x_arg.inc == 1
+                    && (lda as u64 * elem as u64) % 16 == 0
+                    && if list {
+                        (0..2).all(|k| {
+                            addrs[k * batch + e0..k * batch + e0 + ne]
+                                .iter()
+                                .all(|&p| p % 16 == 0)
+                        })
+                    } else {
+                        [(a_base, a_stride), (x_arg.base, x_arg.stride)]
+                            .iter()
+                            .all(|&(p, st)| p % 16 == 0 && (st as u64 * elem as u64) % 16 == 0)
+                    };
+                if lean {
+                    let grid = ne.saturating_mul(c.n.div_ceil(LEAN_DOT_COLUMNS));
+                    launch("b2_dotlean", &MV, grid, THREADS, &j, Some(yslot))?
+                } else if shape.dots() {
                     dot(&j, 1)?
                 } else {
                     sweep(&j, 1)?

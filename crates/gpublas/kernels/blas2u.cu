@@ -167,18 +167,27 @@ __device__ __forceinline__ void rank(const RJob& j, const i64 b) {
         const i64 t = b % tiles;
         i64 rt, ct;
         if (j.tri) {
-            // t = q (q + 1) / 2 + r with 0 <= r <= q: upper tiles (r, q), lower tiles
-            // (T - r, T - q) with T = rowtiles - 1. Either way consecutive tiles are the row
-            // tiles of one column tile, the blocks running together reading down the same
-            // columns (the lower triangle by row tiles, (q, r), was 7-10 % slower than the upper:
-            // H200, updbench dsyr/zher2 16384).
+            // t = q (q + 1) / 2 + r with 0 <= r <= q: upper tiles (r, q), full lower tiles
+            // (T - r, T - q) with T = rowtiles - 1: consecutive tiles are the row tiles of one
+            // column tile, the blocks running together reading down the same columns (the full
+            // lower triangle by row tiles, (q, r), was 7-10 % slower than the upper: H200,
+            // updbench dsyr/zher2 16384; bench syr f64 L 1.03 -> 1.19x). Packed lower tiles keep
+            // (q, r): down the columns, spr/spr2 were 12-17 % slower.
             i64 q = (i64)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
             while (q * (q + 1) / 2 > t) q--;
             while ((q + 1) * (q + 2) / 2 <= t) q++;
             const i64 r = t - q * (q + 1) / 2;
             const i64 last = j.rowtiles - 1;
-            rt = lower ? last - r : r;
-            ct = lower ? last - q : q;
+            if (!lower) {
+                rt = r;
+                ct = q;
+            } else if (j.flags & F_PACKED) {
+                rt = q;
+                ct = r;
+            } else {
+                rt = last - r;
+                ct = last - q;
+            }
         } else {
             // Row tiles vary fastest: the blocks running together share their columns.
             rt = t % j.rowtiles;

@@ -55,12 +55,45 @@
 #ifndef CHQR_TPR
 #define CHQR_TPR 4
 #endif
+// Variants (README "Variants"); the defaults are the first run's code.
+// CHQR_LOAD / CHQR_LOAD_S LB (8, 16, 32): pass 1's / passes 2-3's tiles loaded LB loads a thread
+//   at a time, all issued before their stores (default 0: the old loop, which ptxas unrolls 4 times:
+//   4 loads in flight a thread, 8 KB a block). CHQR_LOAD_S defaults to CHQR_LOAD.
+// CHQR_RPT_SG / CHQR_RPT_FIN 2: two rows a thread group in pass 2 / pass 3's substitution, advanced
+//   together (two independent chains, each load of -R feeds both rows). Bit-identical results.
+// CHQR_GRAM 1: Gram partials on FP64 tensor cores (mma.sync m8n8k4 f64), passes 1 and 2.
+// CHQR_LU 1: cq_chol2_lu's products R2 R1 and U Z with a 4 x 4 register tile a thread (16
+//   independent accumulators, same k order: bit-identical).
+#ifndef CHQR_LOAD
+#define CHQR_LOAD 0
+#endif
+#ifndef CHQR_LOAD_S
+#define CHQR_LOAD_S CHQR_LOAD
+#endif
+#ifndef CHQR_RPT_SG
+#define CHQR_RPT_SG 1
+#endif
+#ifndef CHQR_RPT_FIN
+#define CHQR_RPT_FIN 1
+#endif
+#ifndef CHQR_GRAM
+#define CHQR_GRAM 0
+#endif
+#ifndef CHQR_LU
+#define CHQR_LU 0
+#endif
+// CHQR_PAD 4: tile row stride NC + 4 (= 4 mod 16 doubles: GramMMA's fragment loads and the
+//   substitutions' row loads conflict-free; load_tile's stores 4-way instead of 2-way). Default 2.
+#ifndef CHQR_PAD
+#define CHQR_PAD 2
+#endif
 
 namespace cq {
 constexpr int THREADS = 256;
 constexpr int TR = 128;          // tile rows
 constexpr int TPR = CHQR_TPR;    // threads a row in the substitution
 static_assert(TPR == 4 || TPR == 8, "CHQR_TPR: 4 or 8");
+static_assert(CHQR_PAD % 2 == 0 && CHQR_PAD >= 2, "CHQR_PAD: even, >= 2");
 constexpr int NB = 64;           // largest panel
 constexpr int LDM = NB + 1;      // ld of n x n matrices in shared memory (one block kernels)
 constexpr int LDG = NB;          // ld of G, R1, W in the workspace
@@ -70,7 +103,7 @@ constexpr double EPS = 2.220446049250313e-16;
 // Per panel width NC (16, 32, 64: n rounded up; columns n..NC-1 are zero, their R identity).
 template <int NC>
 struct Cfg {
-    static constexpr int LDX = NC + 2;                 // tile row stride (even: 16-byte rows for double2)
+    static constexpr int LDX = NC + CHQR_PAD;          // tile row stride (even: 16-byte rows for double2)
     static constexpr int H = NC / TPR;                 // columns a thread holds in the substitution
     static constexpr int POFF = NC * H + 2;            // the TPR copies of -R (+2: other banks)
     static constexpr int NT = (NC / 4) * (NC / 4 + 1) / 2;  // upper 4 x 4 tiles of the Gram
@@ -157,6 +190,37 @@ __device__ __forceinline__ void load_tile(double* Xs, int rows_alloc, const doub
     }
 }
 
+// As load_tile for rows_alloc = TR, LB loads issued before their stores (CHQR_LOAD = LB > 0;
+// capped at the PER = TR NC / THREADS values a thread loads): thread t loads row t % TR,
+// columns t / TR + (THREADS / TR) u.
+template <int NC, int LB>
+__device__ __forceinline__ void load_tile_b(double* Xs, const double* A, long long lda, long long m, int n, long long row0) {
+    constexpr int CS = THREADS / TR, PER = NC / CS, B = LB < PER ? LB : PER;
+    static_assert(THREADS % TR == 0 && NC % CS == 0 && PER % B == 0, "load_tile_b layout");
+    const int i = threadIdx.x % TR, c0 = threadIdx.x / TR;
+    const long long gi = row0 + i;
+    const bool rok = gi < m;
+    const double* a = A + (rok ? gi : 0) + (long long)c0 * lda;
+    double* x = Xs + i * Cfg<NC>::LDX + c0;
+#pragma unroll 1
+    for (int u0 = 0; u0 < PER; u0 += B) {
+        double v[B];
+#pragma unroll
+        for (int u = 0; u < B; u++) {
+            v[u] = 0.0;
+            if (rok && c0 + CS * (u0 + u) < n) v[u] = a[(long long)(CS * (u0 + u)) * lda];
+        }
+#pragma unroll
+        for (int u = 0; u < B; u++) x[CS * (u0 + u)] = v[u];
+    }
+}
+// pass 1 (CHQR_LOAD) and passes 2 / 3 (CHQR_LOAD_S, default CHQR_LOAD)
+template <int NC, int LB>
+__device__ __forceinline__ void load_tile_pass(double* Xs, const double* A, long long lda, long long m, int n, long long row0) {
+    if constexpr (LB > 0) load_tile_b<NC, LB>(Xs, A, lda, m, n, row0);
+    else load_tile<NC>(Xs, TR, A, lda, m, n, row0);
+}
+
 // Rn[p * POFF + k * H + c] = -R(k, TPR c + p) above the diagonal (0 elsewhere), rinv[k] = 1 / R(k, k).
 template <int NC>
 __device__ __forceinline__ void setup_rn(double* Rn, double* rinv, const double* R, int ldr) {
@@ -174,41 +238,56 @@ __device__ __forceinline__ void setup_rn(double* Rn, double* rinv, const double*
 // Right-looking: q_k = x_k / R_kk (computed by the owner of column k, shuffled to the row's
 // other threads), then x_j -= q_k R_kj for j > k: each row is exactly forward substitution
 // (row-wise backward stable); no explicit inverse.
-template <int NC, bool DEP>
+// RPT 2 (CHQR_RPT_*): rows r and r + THREADS / TPR together (rows: a multiple of 2 THREADS / TPR);
+// the same operations per row in the same order, so the results are bit-identical.
+template <int NC, bool DEP, int RPT = 1>
 __device__ __forceinline__ void solve_rows(double* Xs, const double* Rn, const double* rinv, int rows) {
-    constexpr int H = Cfg<NC>::H, LDX = Cfg<NC>::LDX;
+    constexpr int H = Cfg<NC>::H, LDX = Cfg<NC>::LDX, RS = THREADS / TPR;
+    static_assert(RPT == 1 || RPT == 2, "RPT: 1 or 2");
     const int tid = threadIdx.x, p = tid & (TPR - 1), lane = tid & 31;
 #pragma unroll 1
-    for (int r = tid / TPR; r < rows; r += THREADS / TPR) {
+    for (int r = tid / TPR; r < rows; r += RPT * RS) {
         // DEP: the loads of step k + 2 go through a pointer that depends (for ptxas) on
         // q_k, so they run at most two steps ahead (ptxas otherwise hoists R's loads far ahead).
         const double* Rq[2] = {Rn + p * Cfg<NC>::POFF, Rn + p * Cfg<NC>::POFF};
         const double* ri[2] = {rinv, rinv};
-        double x[H];
+        double x[RPT][H];
         double* xr = Xs + r * LDX + p;
 #pragma unroll
-        for (int c = 0; c < H; c++) x[c] = xr[TPR * c];
+        for (int w = 0; w < RPT; w++)
+#pragma unroll
+            for (int c = 0; c < H; c++) x[w][c] = xr[w * RS * LDX + TPR * c];
 #pragma unroll
         for (int k = 0; k < NC; k++) {
             const int c0 = k / TPR, pk = k % TPR;
-            const double y = x[c0] * ri[k & 1][k];
-            const double q = __shfl_sync(FULL, y, (lane & ~(TPR - 1)) | pk);
-            if (p == pk) x[c0] = q;
+            const double rk = ri[k & 1][k];
+            double q[RPT];
+#pragma unroll
+            for (int w = 0; w < RPT; w++) {
+                const double y = x[w][c0] * rk;
+                q[w] = __shfl_sync(FULL, y, (lane & ~(TPR - 1)) | pk);
+                if (p == pk) x[w][c0] = q[w];
+            }
             const double2* R2 = reinterpret_cast<const double2*>(Rq[k & 1] + k * H);
 #pragma unroll
             for (int c = c0 & ~1; c < H; c += 2) {
                 const double2 rr = R2[c >> 1];
                 // column TPR c + p <= k (final already) has a stored 0: x unchanged (q is finite)
-                if (c >= c0) x[c] = __fma_rn(q, rr.x, x[c]);
-                if (c + 1 >= c0) x[c + 1] = __fma_rn(q, rr.y, x[c + 1]);
+#pragma unroll
+                for (int w = 0; w < RPT; w++) {
+                    if (c >= c0) x[w][c] = __fma_rn(q[w], rr.x, x[w][c]);
+                    if (c + 1 >= c0) x[w][c + 1] = __fma_rn(q[w], rr.y, x[w][c + 1]);
+                }
             }
             if (DEP) {
-                CQ_DEPEND(Rq[k & 1], q);
-                CQ_DEPEND(ri[k & 1], q);
+                CQ_DEPEND(Rq[k & 1], q[RPT - 1]);
+                CQ_DEPEND(ri[k & 1], q[RPT - 1]);
             }
         }
 #pragma unroll
-        for (int c = 0; c < H; c++) xr[TPR * c] = x[c];
+        for (int w = 0; w < RPT; w++)
+#pragma unroll
+            for (int c = 0; c < H; c++) xr[w * RS * LDX + TPR * c] = x[w][c];
     }
 }
 
@@ -271,6 +350,129 @@ struct Gram {
         }
     }
 };
+
+// D = A B + C on FP64 tensor cores, one warp: m8n8k4, A 8 x 4 row-major (lane holds
+// A[lane / 4][lane % 4]), B 4 x 8 column-major (B[lane % 4][lane / 4]), C/D 8 x 8 (lane holds
+// C[lane / 4][2 (lane % 4) + {0, 1}]). The emulation gathers the operands with shuffles and sums
+// in k order with fma (the hardware's order and rounding of the four products may differ).
+__device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b) {
+#ifdef CHQR_EMU
+    const int lane = threadIdx.x & 31, r = lane >> 2, j = 2 * (lane & 3);
+    for (int k = 0; k < 4; k++) {
+        const double ak = __shfl_sync(FULL, a, 4 * r + k);
+        const double b0 = __shfl_sync(FULL, b, 4 * j + k), b1 = __shfl_sync(FULL, b, 4 * (j + 1) + k);
+        c0 = __fma_rn(ak, b0, c0);
+        c1 = __fma_rn(ak, b1, c1);
+    }
+#else
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(c0), "+d"(c1)
+                 : "d"(a), "d"(b));
+#endif
+}
+
+// CHQR_GRAM 1: a block's Gram partial on tensor cores. The NC x NC Gram's upper 8 x 8 blocks
+// (NUB of them, numbered column by column) are split into NG groups (block idx = g + NG s);
+// warp w takes group w % NG over the tile's 4-row chunks w / NG, w / NG + RG, ... (RG = 8 / NG).
+// For a 4-row chunk X4 (4 x NC) and block (bi, bj): C += X4[:, bi]^T X4[:, bj], both operands
+// X4[lane % 4][8 b + lane / 4] (the A and B fragments of X^T X have the same layout).
+// store(): the RG row groups summed in a fixed order, written in Gram<NC>'s PART layout.
+template <int NC>
+struct GramMMA {
+    static constexpr int NBK = NC / 8, NUB = NBK * (NBK + 1) / 2;
+    static constexpr int NG = NC == 64 ? 4 : NC == 32 ? 2 : 1, RG = (THREADS / 32) / NG, BPG = NUB / NG;
+    static_assert(NUB % NG == 0 && (THREADS / 32) % NG == 0, "GramMMA split");
+    double c[BPG][2];
+    __host__ __device__ static constexpr int bj_of(int idx) {
+        int j = 0;
+        while ((j + 1) * (j + 2) / 2 <= idx) j++;
+        return j;
+    }
+    __host__ __device__ static constexpr int bi_of(int idx) { return idx - bj_of(idx) * (bj_of(idx) + 1) / 2; }
+    __device__ __forceinline__ void init() {
+#pragma unroll
+        for (int s = 0; s < BPG; s++) c[s][0] = c[s][1] = 0.0;
+    }
+    template <int G>
+    __device__ __forceinline__ void acc_g(const double* Xs, int rows) {
+        constexpr int LDX = Cfg<NC>::LDX;
+        const int lane = threadIdx.x & 31, rg = (threadIdx.x >> 5) / NG;
+        const int chunks = (rows + 3) >> 2;   // rows beyond m are zero in the tile
+        const double* xl = Xs + (lane & 3) * LDX + (lane >> 2);
+#pragma unroll 2
+        for (int kc = rg; kc < chunks; kc += RG) {
+            double f[NBK];
+#pragma unroll
+            for (int b = 0; b < NBK; b++) f[b] = xl[kc * 4 * LDX + 8 * b];
+#pragma unroll
+            for (int s = 0; s < BPG; s++) {
+                const int idx = G + NG * s;
+                dmma8844(c[s][0], c[s][1], f[bi_of(idx)], f[bj_of(idx)]);
+            }
+        }
+    }
+    __device__ __forceinline__ void acc(const double* Xs, int rows) {
+        const int g = (threadIdx.x >> 5) % NG;
+        if constexpr (NG == 4) {
+            if (g == 0) acc_g<0>(Xs, rows);
+            else if (g == 1) acc_g<1>(Xs, rows);
+            else if (g == 2) acc_g<2>(Xs, rows);
+            else acc_g<3>(Xs, rows);
+        } else if constexpr (NG == 2) {
+            if (g == 0) acc_g<0>(Xs, rows);
+            else acc_g<1>(Xs, rows);
+        } else {
+            acc_g<0>(Xs, rows);
+        }
+    }
+    template <int G>
+    __device__ __forceinline__ void put_g(double* dst) {
+        const int lane = threadIdx.x & 31, r = lane >> 2, j0 = 2 * (lane & 3);
+#pragma unroll
+        for (int s = 0; s < BPG; s++) {
+            const int idx = G + NG * s, bi = bi_of(idx), bj = bj_of(idx);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int i = 8 * bi + r, j = 8 * bj + j0 + h, ti = i >> 2, tj = j >> 2;
+                if (ti <= tj) dst[(tj * (tj + 1) / 2 + ti) * 16 + 4 * (i & 3) + (j & 3)] = c[s][h];
+            }
+        }
+    }
+    __device__ __forceinline__ void store(double* red, double* out) {
+        constexpr int PART = Cfg<NC>::PART;
+        static_assert(RG * PART <= Cfg<NC>::XS, "GramMMA: the row groups' partials must fit in the tile");
+        const int w = threadIdx.x >> 5, g = w % NG, rg = w / NG;
+        __syncthreads();
+        // entries (i, j) of a diagonal 4 x 4 tile with i > j are not computed: zero them
+        for (int e = threadIdx.x; e < RG * PART; e += THREADS) red[e] = 0.0;
+        __syncthreads();
+        double* dst = red + rg * PART;
+        if constexpr (NG == 4) {
+            if (g == 0) put_g<0>(dst);
+            else if (g == 1) put_g<1>(dst);
+            else if (g == 2) put_g<2>(dst);
+            else put_g<3>(dst);
+        } else if constexpr (NG == 2) {
+            if (g == 0) put_g<0>(dst);
+            else put_g<1>(dst);
+        } else {
+            put_g<0>(dst);
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < PART; e += THREADS) {
+            double t = 0.0;
+            for (int q = 0; q < RG; q++) t += red[q * PART + e];
+            out[e] = t;
+        }
+    }
+};
+#if CHQR_GRAM
+template <int NC>
+using GramT = GramMMA<NC>;
+#else
+template <int NC>
+using GramT = Gram<NC>;
+#endif
 
 // Upper Cholesky in place of the 64 x 64 symmetric M (ld LDM; upper triangle read; identity
 // beyond n): M = R^T R, R upper, zeros below. true on breakdown (non-finite entry, or a pivot
@@ -335,11 +537,11 @@ template <int NC>
 __global__ void __launch_bounds__(cq::THREADS, 2) cq_gram(PassArgs g) {
     using namespace cq;
     double* Xs = CQ_DSM;
-    Gram<NC> G;
+    GramT<NC> G;
     G.init();
     for (long long t = blockIdx.x; t < g.tiles; t += g.nblk) {
         const long long row0 = t * TR;
-        load_tile<NC>(Xs, TR, g.A, g.lda, g.m, g.n, row0);
+        load_tile_pass<NC, CHQR_LOAD>(Xs, g.A, g.lda, g.m, g.n, row0);
         __syncthreads();
         G.acc(Xs, g.m - row0 < TR ? (int)(g.m - row0) : TR);
         __syncthreads();
@@ -404,18 +606,53 @@ __global__ void __launch_bounds__(cq::THREADS, 2) cq_solve_gram(PassArgs g) {
     double* Rn = CQ_DSM + C::RN;
     double* rinv = CQ_DSM + C::RINV;
     setup_rn<NC>(Rn, rinv, g.R, LDG);
-    Gram<NC> G;
+    GramT<NC> G;
     G.init();
     for (long long t = blockIdx.x; t < g.tiles; t += g.nblk) {
         const long long row0 = t * TR;
-        load_tile<NC>(Xs, TR, g.A, g.lda, g.m, g.n, row0);
+        load_tile_pass<NC, CHQR_LOAD_S>(Xs, g.A, g.lda, g.m, g.n, row0);
         __syncthreads();
-        solve_rows<NC, CHQR_DEP_SG>(Xs, Rn, rinv, TR);
+        solve_rows<NC, CHQR_DEP_SG, CHQR_RPT_SG>(Xs, Rn, rinv, TR);
         __syncthreads();
         G.acc(Xs, g.m - row0 < TR ? (int)(g.m - row0) : TR);
         __syncthreads();
     }
     G.store(Xs, g.Gp + (long long)blockIdx.x * C::PART);
+}
+
+// C = A B for upper A, B (64 x 64, ld LDM; only i <= k <= j read), identity beyond n, zeros below:
+// thread t: rows t % 16 + 16 a, columns t / 16 + 16 b (CHQR_LU 1). C must not alias A or B.
+__device__ __forceinline__ void tri_mm4(double* C, const double* A, const double* B, int n) {
+    using namespace cq;
+    const int ti = threadIdx.x & 15, tj = threadIdx.x >> 4;
+    double acc[4][4];
+#pragma unroll
+    for (int a = 0; a < 4; a++)
+#pragma unroll
+        for (int b = 0; b < 4; b++) acc[a][b] = 0.0;
+    const int kend = (tj + 48 < n - 1 ? tj + 48 : n - 1);
+#pragma unroll 2
+    for (int k = ti; k <= kend; k++) {
+        double av[4], bv[4];
+#pragma unroll
+        for (int a = 0; a < 4; a++) av[a] = A[ti + 16 * a + k * LDM];
+#pragma unroll
+        for (int b = 0; b < 4; b++) bv[b] = B[k + (tj + 16 * b) * LDM];
+#pragma unroll
+        for (int a = 0; a < 4; a++)
+#pragma unroll
+            for (int b = 0; b < 4; b++) {
+                const int i = ti + 16 * a, j = tj + 16 * b;
+                if (i <= k && k <= j) acc[a][b] = __fma_rn(av[a], bv[b], acc[a][b]);
+            }
+    }
+#pragma unroll
+    for (int a = 0; a < 4; a++)
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            const int i = ti + 16 * a, j = tj + 16 * b;
+            C[i + j * LDM] = (i <= j && j < n) ? acc[a][b] : (i == j ? 1.0 : 0.0);
+        }
 }
 
 // R2 = chol(G2), checks, Q_top, its LU with signs, tau, A's top block, W = U R2 R1. One block.
@@ -503,6 +740,26 @@ __global__ void __launch_bounds__(cq::THREADS, 1) cq_chol2_lu(LuArgs g) {
         __syncthreads();
     }
     // Z = R2 R1 (upper); then W = U Z over Q (R1 no longer needed)
+#if CHQR_LU
+    // 4 x 4 entries a thread (rows tid % 16 + 16 a, columns tid / 16 + 16 b; conflict-free loads),
+    // 16 independent accumulators, each the same ascending-k sum as below (bit-identical).
+    if (tid == 0) sbad = 0;
+    tri_mm4(Z, P, Q, n);
+    __syncthreads();
+    tri_mm4(Q, M, Z, n);
+    {
+        const int ti = tid & 15, tj = tid >> 4;
+        bool nf = false;
+#pragma unroll
+        for (int a4 = 0; a4 < 4; a4++)
+#pragma unroll
+            for (int b4 = 0; b4 < 4; b4++) {
+                const int i = ti + 16 * a4, j = tj + 16 * b4;
+                if (i < n && j < n && !(fin(Q[i + j * LDM]) && fin(M[i + j * LDM]) && fin(Z[i + j * LDM]))) nf = true;
+            }
+        if (nf) sbad = 1;
+    }
+#else
     for (int e = tid; e < 64 * 64; e += THREADS) {
         const int i = e & 63, j = e >> 6;
         double z = i == j ? 1.0 : 0.0;
@@ -524,6 +781,7 @@ __global__ void __launch_bounds__(cq::THREADS, 1) cq_chol2_lu(LuArgs g) {
         if (i < n && j < n && !(fin(w) && fin(M[i + j * LDM]) && fin(Z[i + j * LDM]))) sbad = 1;
         Q[i + j * LDM] = w;
     }
+#endif
     __syncthreads();
     if (sbad) {
         if (tid == 0) *g.flag = 1;
@@ -553,9 +811,9 @@ __global__ void __launch_bounds__(cq::THREADS, 2) cq_finish(PassArgs g) {
     for (long long t = blockIdx.x; t < g.tiles; t += g.nblk) {
         const long long row0 = t * TR;
         if (row0 + TR <= g.n) continue;
-        load_tile<NC>(Xs, TR, g.A, g.lda, g.m, g.n, row0);
+        load_tile_pass<NC, CHQR_LOAD_S>(Xs, g.A, g.lda, g.m, g.n, row0);
         __syncthreads();
-        solve_rows<NC, CHQR_DEP_FIN>(Xs, Rn, rinv, TR);
+        solve_rows<NC, CHQR_DEP_FIN, CHQR_RPT_FIN>(Xs, Rn, rinv, TR);
         __syncthreads();
         for (int e = threadIdx.x; e < TR * NC; e += THREADS) {
             const int i = e % TR, c = e / TR;

@@ -48,6 +48,9 @@ template <> struct Cb<float> {
     static void sbmv(cublasHandle_t h, cublasFillMode_t u, int n, int k, const float* a, int lda, const float* x, float* y) { float one = 1, zero = 0; cublasSsbmv(h, u, n, k, &one, a, lda, x, 1, &zero, y, 1); }
     static void band(Job j, int grid) { b2_bandsym_s<<<grid, 256>>>(j); }
 #endif
+#ifdef PACKED_SYM
+    static void spmv(cublasHandle_t h, cublasFillMode_t u, int n, const float* ap, const float* x, float* y) { float one = 1, zero = 0; cublasSspmv(h, u, n, &one, ap, x, 1, &zero, y, 1); }
+#endif
 };
 template <> struct Cb<double> {
     static void symv(cublasHandle_t h, cublasFillMode_t u, int n, const double* a, const double* x, double* y) { double one = 1, zero = 0; cublasDsymv(h, u, n, &one, a, n, x, 1, &zero, y, 1); }
@@ -59,6 +62,9 @@ template <> struct Cb<double> {
 #ifdef BAND_SYM
     static void sbmv(cublasHandle_t h, cublasFillMode_t u, int n, int k, const double* a, int lda, const double* x, double* y) { double one = 1, zero = 0; cublasDsbmv(h, u, n, k, &one, a, lda, x, 1, &zero, y, 1); }
     static void band(Job j, int grid) { b2_bandsym_d<<<grid, 256>>>(j); }
+#endif
+#ifdef PACKED_SYM
+    static void spmv(cublasHandle_t h, cublasFillMode_t u, int n, const double* ap, const double* x, double* y) { double one = 1, zero = 0; cublasDspmv(h, u, n, &one, ap, x, 1, &zero, y, 1); }
 #endif
 };
 
@@ -153,6 +159,37 @@ static void suite(int n, cublasHandle_t h, int sms) {
             const double bytes = (double)n * (k + 1) * sizeof(T);
             printf("sbmv %s %s n %d k %d: %8.1f us %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e\n", sizeof(T) == 8 ? "f64" : "f32", lower ? "L" : "U", n, k, us, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / sc);
         }
+    }
+#endif
+#ifdef PACKED_SYM
+    // spmv (packed, U and L): the library's Algo::Split for Kind::Symv on Storage::Packed (cuda.rs:
+    // kind 2 upper / 3 lower, lda 0, the sweep with F_SYM, then pass 2), the same geometry as
+    // symv above; the packed triangle is the first n(n+1)/2 elements of a. Host alpha 1, beta 0.
+    for (int lower = 0; lower < 2; lower++) {
+        std::vector<T> ref(n), got(n);
+        const cublasFillMode_t u = lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+        double cu = med(10, [&] { Cb<T>::spmv(h, u, n, a, x, y); });
+        CK(cudaMemcpy(ref.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+        CK(cudaMemset(y, 0xff, n * sizeof(T)));  // NaN: every output must be written
+        Job j = {};
+        j.a.base = (u64)a; j.a.lda = 0; j.a.kind = lower ? 3 : 2;
+        j.x.base = (u64)x; j.x.inc = 1; j.y.base = (u64)y; j.y.inc = 1;
+        j.part = (u64)part; j.ar = 1.0; j.br = 0.0;
+        j.m = n; j.n = n; j.kl = lower ? n + 1 : 0; j.ku = lower ? 0 : n + 1;
+        j.plen = n; j.flags = F_SYM | (lower ? F_LOWER : 0); j.splits = splits; j.tr = tr; j.tc = 8;
+        j.rowtiles = rowtiles; j.colgroups = 1; j.nent = 1; j.nq = rowtiles; j.rb = RB; j.cpg = 1;
+        Job p = j; p.np = splits; p.colgroups = std::min((n + 255) / 256, 4096);
+        Cb<T>::sweep(j, rowtiles * splits); Cb<T>::pass(p, p.colgroups);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(got.data(), y, n * sizeof(T), cudaMemcpyDeviceToHost));
+        double sw = med(10, [&] { Cb<T>::sweep(j, rowtiles * splits); });
+        double us = med(10, [&] { Cb<T>::sweep(j, rowtiles * splits); Cb<T>::pass(p, p.colgroups); });
+        CK(cudaGetLastError());
+        double e = 0, s = 0;
+        for (int i = 0; i < n; i++) { e = std::max(e, (double)std::fabs(got[i] - ref[i]) ); s = std::max(s, (double)std::fabs(ref[i])); }
+        if (std::isnan(e)) e = INFINITY;
+        const double bytes = (double)n * (n + 1) / 2 * sizeof(T);
+        printf("spmv %s %s n %d splits %d: %8.1f us (sweep %.1f) %.3f TB/s | cuBLAS %8.1f us %.3f TB/s | %.2fx  rel %.1e%s\n", sizeof(T) == 8 ? "f64" : "f32", lower ? "L" : "U", n, splits, us, sw, bytes / us * 1e-6, cu, bytes / cu * 1e-6, cu / us, e / s, e / s < (sizeof(T) == 8 ? 1e-12 : 1e-4) ? "" : "  FAIL");
     }
 #endif
     // gemv N and trmv (lower, N): the plain sweep and pass 2 (trmv written to y here).

@@ -479,7 +479,7 @@ pub(super) fn run<T: Scalar>(
                     ..base
                 };
                 sweep(&j, 1)?;
-                // The mirror of the stored triangle (or band) without its diagonal.
+                // The mirror of the stored triangle without its diagonal (bands run Algo::SymBand).
                 let (skl, sku) = if lower { (kl, -1) } else { (-1, ku) };
                 let j = Job {
                     flags: F_DIRECT | if herm { F_CONJ } else { 0 },

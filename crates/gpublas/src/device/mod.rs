@@ -182,6 +182,14 @@ impl Device {
         }
     }
 
+    /// Most shared memory one block may opt into (bytes; 0 on the host).
+    pub(crate) fn smem_optin(&self) -> usize {
+        match &self.0 {
+            DeviceKind::Host(_) => 0,
+            DeviceKind::Cuda(d) => d.smem_optin,
+        }
+    }
+
     /// Whether stream-ordered allocation (a device memory pool) is available (M11).
     pub fn supports_stream_order_alloc(&self) -> bool {
         match &self.0 {

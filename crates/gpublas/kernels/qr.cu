@@ -23,6 +23,8 @@ struct Qrp {
     u64 t; i64 t_ld, t_es;    // tfactor: T
     u64 tau; i64 tau_s;       // entry e0's tau (at the block's first reflector), distance
     u64 ex; i64 ex_s;         // entry e0's exchange, bytes between entries
+    u64 fl; i64 fl_s;         // panel: 0, or the chunk's first entry's CholeskyQR2 flag (the
+                              // panel runs where it is nonzero: cholqr.cu fell back), distance
     i64 rows, cols;
     int k0, grid, ne, spare, shift, pad;
 };
@@ -247,6 +249,8 @@ __device__ void qr_panel(const Qrp& j) {
     __shared__ int s_exact;
     const int G = j.grid, b = blockIdx.x, e = blockIdx.y;
     if (e >= j.ne) return;
+    // Every block of the entry reads the same flag: none waits at a barrier the others skip.
+    if (j.fl && __ldcg((const int*)((const unsigned char*)j.fl + e * j.fl_s)) == 0) return;
     T* A = (T*)j.a + e * j.es;
     T* tau = (T*)j.tau + e * j.tau_s;
     const PanelExchange<T> X{(unsigned char*)j.ex + e * j.ex_s, G};

@@ -115,6 +115,16 @@ pub(crate) const QR: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_QR",
 };
 
+const CHOLQR_SRC: &str = kernel_source!("cholqr.cu", "lapack.cuh");
+
+/// The QR family's CholeskyQR2 panel (double; its own module, so the QR module's other
+/// kernels compile without it).
+pub(crate) const CHOLQR: KernelModule = KernelModule {
+    name: "qr.cholqr",
+    source: CHOLQR_SRC,
+    define: "GPUBLAS_FAMILY_CHOLQR",
+};
+
 const TRANSFER_SRC: &str = kernel_source!("transfer.cu");
 
 pub(crate) const TRANSFER: KernelModule = KernelModule {
@@ -125,7 +135,7 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 
 /// Every kernel module of the library.
 pub const MODULES: &[KernelModule] = &[
-    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, TRANSFER,
+    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, CHOLQR, TRANSFER,
 ];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to

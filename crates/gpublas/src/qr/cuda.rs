@@ -1,11 +1,14 @@
 //! The CUDA backend of the QR family's own steps (`kernels/qr.cu`).
 
-use super::plan::{tfactor_smem, PANEL_SMEM};
-use super::program::QrStep;
+use super::plan::{
+    cq_gram_smem, cq_nc, cq_part, cq_solve_smem, tfactor_smem, CQ_CHOL1_SMEM, CQ_FLAG, CQ_LU_SMEM,
+    CQ_TILE, PANEL_SMEM,
+};
+use super::program::{CqPanel, QrStep};
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
 use crate::exec::program::M;
-use crate::kernels::QR;
+use crate::kernels::{CHOLQR, QR};
 use crate::{Error, Scalar};
 
 /// Mirrors `Qrp` in qr.cu.
@@ -25,6 +28,8 @@ struct Qrp {
     tau_s: i64,
     ex: u64,
     ex_s: i64,
+    fl: u64,
+    fl_s: i64,
     rows: i64,
     cols: i64,
     k0: i32,
@@ -49,6 +54,92 @@ pub(crate) struct DevTaus {
     /// gels's info of entry 0 (i32) and the values between entries.
     pub info: u64,
     pub info_s: usize,
+    /// The CholeskyQR2 part of the chunk's first entry, the bytes between entries, and its
+    /// partial Grams per entry.
+    pub cq: u64,
+    pub cq_s: usize,
+    pub cq_blocks: usize,
+}
+
+/// Mirrors `Cqp` in cholqr.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Cqp {
+    a: u64,
+    ld: i64,
+    es: i64,
+    ws: u64,
+    ws_s: i64,
+    tau: u64,
+    tau_s: i64,
+    rows: i64,
+    tiles: i64,
+    cols: i32,
+    nblk: i32,
+    ne: i32,
+    part: i32,
+}
+
+/// Launches one CholeskyQR2 step (double only) on `s` for `ne` entries.
+fn launch_cholqr<T: Scalar>(
+    s: &Stream,
+    st: &QrStep,
+    (p, tau, ne): (&CqPanel, u64, usize),
+    at: impl Fn(M) -> (u64, i64, i64),
+    d: &DevTaus,
+) -> Result<(), Error> {
+    if T::TAG != "d" {
+        return Err(Error::InvalidValue(format!(
+            "CholeskyQR2 panels are double only, not {}",
+            T::TAG
+        )));
+    }
+    let nc = cq_nc(p.cols);
+    let tiles = p.rows.div_ceil(CQ_TILE);
+    let nblk = tiles.min(d.cq_blocks).max(1);
+    let (a, ld, es) = at(p.a);
+    let j = Cqp {
+        a,
+        ld,
+        es,
+        ws: d.cq,
+        ws_s: d.cq_s as i64,
+        tau,
+        tau_s: d.tau_s as i64,
+        rows: p.rows as i64,
+        tiles: tiles as i64,
+        cols: p.cols as i32,
+        nblk: nblk as i32,
+        ne: ne as i32,
+        part: cq_part(nc) as i32,
+    };
+    let (ne, nblk) = (ne as u32, nblk as u32);
+    let (func, grid, smem) = match *st {
+        QrStep::CqGram(_) => (format!("qr_cqgram{nc}_d"), (nblk, ne), cq_gram_smem(nc)),
+        QrStep::CqReduce { second, .. } => {
+            let name = if second {
+                "qr_cqreduce2"
+            } else {
+                "qr_cqreduce"
+            };
+            let blocks = cq_part(nc).div_ceil(64) as u32;
+            (format!("{name}{nc}_d"), (blocks, ne), 0)
+        }
+        QrStep::CqChol1(_) => ("qr_cqchol1_d".into(), (ne, 1), CQ_CHOL1_SMEM),
+        QrStep::CqSolve(_) => (format!("qr_cqsolve{nc}_d"), (nblk, ne), cq_solve_smem(nc)),
+        QrStep::CqLu(_) => ("qr_cqlu_d".into(), (ne, 1), CQ_LU_SMEM),
+        QrStep::CqFinish(_) => (format!("qr_cqfinish{nc}_d"), (nblk, ne), cq_solve_smem(nc)),
+        _ => return Err(Error::InvalidValue("not a CholeskyQR2 step".into())),
+    };
+    let mut prm = [param(&j)];
+    s.launch_with(
+        &CHOLQR,
+        &func,
+        (grid.0, grid.1, 1),
+        (256, smem as u32),
+        false,
+        &mut prm,
+    )
 }
 
 /// Launches one QR step on `s` for batch entries `e0 .. e0 + ne` of the spaces at `bases`.
@@ -81,7 +172,27 @@ pub(crate) fn launch<T: Scalar>(
             }
             Ok(())
         }
-        QrStep::Panel { rows, cols, a, k0 } => {
+        QrStep::CqGram(p)
+        | QrStep::CqReduce { p, .. }
+        | QrStep::CqChol1(p)
+        | QrStep::CqSolve(p)
+        | QrStep::CqLu(p)
+        | QrStep::CqFinish(p) => launch_cholqr::<T>(s, st, (&p, tau_at(p.k0), ne), at, d),
+        QrStep::Panel {
+            rows,
+            cols,
+            a,
+            k0,
+            gated,
+        } => {
+            if gated {
+                if d.cq == 0 {
+                    return Err(Error::InvalidValue(
+                        "a gated panel without a CholeskyQR2 part".into(),
+                    ));
+                }
+                (j.fl, j.fl_s) = (d.cq + CQ_FLAG as u64, d.cq_s as i64);
+            }
             (j.a, j.ld, j.es) = at(a);
             (j.rows, j.cols) = (rows as i64, cols as i64);
             j.tau = tau_at(k0);

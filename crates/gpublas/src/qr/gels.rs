@@ -70,9 +70,19 @@ impl GelsPlan {
     /// Bytes of everything but cuBLASLt's part.
     fn own_bytes(&self) -> usize {
         let b = self.blocks();
-        let ex = self.factor.workspace().exchange;
-        rounded_total(&[b.e_blocks, b.r_results, ex, self.tau_bytes(), self.ints * 4])
-            .unwrap_or(usize::MAX)
+        let (ex, cq) = (
+            self.factor.workspace().exchange,
+            self.factor.workspace().cholqr,
+        );
+        rounded_total(&[
+            b.e_blocks,
+            b.r_results,
+            ex,
+            cq,
+            self.tau_bytes(),
+            self.ints * 4,
+        ])
+        .unwrap_or(usize::MAX)
     }
 }
 
@@ -81,6 +91,7 @@ impl WorkspacePlan for GelsPlan {
         let mut s = SmallVec::from_buf(self.blocks().list());
         s.extend([
             self.factor.workspace().exchange,
+            self.factor.workspace().cholqr,
             self.tau_bytes(),
             self.ints * 4,
         ]);
@@ -224,6 +235,7 @@ impl<T: Scalar> GelsCall<'_, '_, '_, T> {
             list: self.a.view().is_list(),
             elem: std::mem::size_of::<T>(),
             sms: h.device().multiprocessor_count(),
+            cholqr: super::cholqr_device::<T>(h),
             params: QrParams::auto(),
         };
         Shapes {
@@ -401,7 +413,8 @@ pub(crate) fn run<T: Scalar>(h: &mut Handle, c: GelsCall<'_, '_, '_, T>) -> Resu
 fn parts(
     lease: &WorkspaceLease<'_>,
 ) -> (QrWorkspace<Option<crate::memory::WorkspaceSlice>>, u64, u64) {
-    let after = BlockWorkspace::PARTS + 1;
+    // after the executor's parts, the exchange and the CholeskyQR2 part
+    let after = BlockWorkspace::PARTS + 2;
     (
         QrWorkspace::leased(lease),
         address(lease.buffer(after)),
@@ -432,6 +445,9 @@ fn run_cuda<T: Scalar>(
             grid: p.grid,
             info,
             info_s,
+            cq: address(ws.cholqr),
+            cq_s: p.cholqr_per_entry(),
+            cq_blocks: p.cq,
         })
     };
     let name = c.name;

@@ -143,6 +143,17 @@ pub(crate) fn exec<T: Scalar>(
             }
         }
         QrStep::Init => {}
+        // The host has no CholeskyQR2 panels (its plans have none: `cholqr_device`).
+        QrStep::CqGram(_)
+        | QrStep::CqReduce { .. }
+        | QrStep::CqChol1(_)
+        | QrStep::CqSolve(_)
+        | QrStep::CqLu(_)
+        | QrStep::CqFinish(_) => {
+            return Err(Error::Unsupported(
+                "CholeskyQR2 panels run on CUDA devices only".into(),
+            ))
+        }
         QrStep::Panel {
             rows, cols, a, k0, ..
         } => {

@@ -335,6 +335,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             list: self.written.view().is_list(),
             elem: std::mem::size_of::<T>(),
             sms: h.device().multiprocessor_count(),
+            cholqr: cholqr_device::<T>(h),
             params: plan::QrParams::auto(),
         }
     }
@@ -356,6 +357,15 @@ impl<T: Scalar> Call<'_, '_, T> {
     fn quick(&self) -> bool {
         self.m == 0 || self.n == 0 || self.written.count() == 0 || (self.applies() && self.k == 0)
     }
+}
+
+/// Whether `h`'s device runs geqrf's CholeskyQR2 panels for `T`: double on a GPU with FP64
+/// tensor cores (compute capability 8.0 on) and the kernels' shared memory.
+pub(crate) fn cholqr_device<T: Scalar>(h: &Handle) -> bool {
+    let d = h.device();
+    T::TAG == "d"
+        && d.compute_capability().is_some_and(|cc| cc.0 >= 8)
+        && plan::cholqr_fits(d.smem_optin())
 }
 
 /// Where a program's steps find the scalars and the panel's exchange: the family's part of a
@@ -534,6 +544,9 @@ fn run_cuda<T: Scalar>(
         grid: plan.grid,
         info: 0,
         info_s: 0,
+        cq: address(ws.cholqr),
+        cq_s: plan.cholqr_per_entry(),
+        cq_blocks: plan.cq,
     });
     let (name, batch) = (c.name, c.written.count());
     let ops = operands(c, placeholder, (0, batch));

@@ -34,6 +34,16 @@ pub(crate) struct QrParams {
     /// (down to 64) so that its entries fit in this at once, which keeps it inside a default
     /// handle's 32 MiB beside cuBLASLt's part.
     pub batch_fit: usize,
+    /// A panel is factored by CholeskyQR2 when its rows are at least this many times its
+    /// columns (and at least `cholqr_min_rows`): tall enough that reading it three times costs
+    /// less than the Householder panel's pass per column.
+    pub cholqr_ratio: usize,
+    /// Fewest rows of a CholeskyQR2 panel.
+    pub cholqr_min_rows: usize,
+    /// Blocks an SM of CholeskyQR2's passes (their partial Grams are the workspace).
+    pub cholqr_blocks_per_sm: usize,
+    /// Fewest partial Grams the reduced plans go to before they drop CholeskyQR2.
+    pub cholqr_min_blocks: usize,
 }
 
 impl QrParams {
@@ -49,6 +59,10 @@ impl QrParams {
             grid_max: 128,
             engine_budget: 4 << 20,
             batch_fit: 28 << 20,
+            cholqr_ratio: 8,
+            cholqr_min_rows: 2048,
+            cholqr_blocks_per_sm: 2,
+            cholqr_min_blocks: 8,
         }
     }
 }
@@ -66,6 +80,9 @@ pub(crate) struct QrShape {
     pub list: bool,
     pub elem: usize,
     pub sms: usize,
+    /// The device runs CholeskyQR2 panels for this element type (CUDA, f64, enough shared
+    /// memory: `cholqr_fits`).
+    pub cholqr: bool,
     pub params: QrParams,
 }
 
@@ -92,6 +109,9 @@ pub(crate) struct QrPlan {
     /// gelqf and ormlq: rows of the transposed copy of a block of reflectors (their length at
     /// most; 0 for the others).
     pub tp: usize,
+    /// geqrf's CholeskyQR2 panels: partial Grams per entry (its passes' blocks at most); 0:
+    /// every panel is Householder's.
+    pub cq: usize,
     pub params: QrParams,
 }
 
@@ -103,6 +123,8 @@ pub(crate) struct QrWorkspace<S> {
     /// The panel kernel's exchange: per entry a barrier counter, each block's partial norm and
     /// partial products.
     pub exchange: S,
+    /// The CholeskyQR2 panels' part: per entry `G`, `R1`, `W`, the flag, the partial Grams.
+    pub cholqr: S,
 }
 
 impl QrWorkspace<Option<WorkspaceSlice>> {
@@ -111,6 +133,7 @@ impl QrWorkspace<Option<WorkspaceSlice>> {
         QrWorkspace {
             blocks: BlockWorkspace::leased(lease, 0),
             exchange: lease.buffer(BlockWorkspace::PARTS),
+            cholqr: lease.buffer(BlockWorkspace::PARTS + 1),
         }
     }
 }
@@ -120,6 +143,7 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
         let w = self.workspace();
         let mut s = SmallVec::from_buf(w.blocks.list());
         s.push(w.exchange);
+        s.push(w.cholqr);
         s
     }
 }
@@ -161,7 +185,78 @@ pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
     64 + grid * NB_MAX * 16 + 2 * set
 }
 
+/// Byte offset of the partial Grams in an entry's CholeskyQR2 part (`PARTS` in cholqr.cu):
+/// `G`, `R1` and `W` (64 × 64 doubles each), then a 256-byte slot with the flag and the
+/// columns' mask.
+const CQ_FIXED: usize = 3 * 64 * 64 * 8 + 256;
+
+/// Byte offset of the flag in an entry's CholeskyQR2 part (`FLAG` in cholqr.cu).
+pub(crate) const CQ_FLAG: usize = 3 * 64 * 64 * 8;
+
+/// Rows of a CholeskyQR2 pass's tile (`TR` in cholqr.cu).
+pub(crate) const CQ_TILE: usize = 128;
+
+/// The CholeskyQR2 kernels' width for a panel of `cols` columns (16, 32 or 64).
+pub(crate) fn cq_nc(cols: usize) -> usize {
+    match cols {
+        0..=16 => 16,
+        17..=32 => 32,
+        _ => 64,
+    }
+}
+
+/// Doubles of one block's partial Gram at width `nc` (the upper 4 × 4 tiles).
+pub(crate) fn cq_part(nc: usize) -> usize {
+    let t = nc / 4;
+    t * (t + 1) / 2 * 16
+}
+
+/// Dynamic shared memory of CholeskyQR2's Gram pass (bytes; a tile, cholqr.cu's `Cfg`).
+pub(crate) fn cq_gram_smem(nc: usize) -> usize {
+    CQ_TILE * (nc + 4) * 8
+}
+
+/// Dynamic shared memory of CholeskyQR2's substitution passes: the tile, four copies of `-R`
+/// and the diagonal's reciprocals.
+pub(crate) fn cq_solve_smem(nc: usize) -> usize {
+    let h = nc / 4;
+    (CQ_TILE * (nc + 4) + 4 * (nc * h + 2) + nc) * 8
+}
+
+/// Dynamic shared memory of `qr_cqlu_d` (cholqr.cu's `LU_*`).
+pub(crate) const CQ_LU_SMEM: usize = (64 * 68 + (4 * (64 * 16 + 2) + 64) + 2 * 64 * 65) * 8;
+
+/// Dynamic shared memory of `qr_cqchol1_d`.
+pub(crate) const CQ_CHOL1_SMEM: usize = 64 * 65 * 8;
+
+/// Whether a device whose blocks may opt into `optin` bytes of shared memory runs the
+/// CholeskyQR2 kernels (beside their static parts, at most 4 KiB).
+pub(crate) fn cholqr_fits(optin: usize) -> bool {
+    optin >= CQ_LU_SMEM.max(cq_solve_smem(64)) + (4 << 10)
+}
+
+/// Bytes of one entry's CholeskyQR2 part for `blocks` partial Grams at width `nc`, each with
+/// its columns' mask.
+pub(crate) fn cholqr_entry_bytes(blocks: usize, nc: usize) -> usize {
+    (CQ_FIXED + blocks * (cq_part(nc) + 1) * 8).next_multiple_of(256)
+}
+
 impl QrPlan {
+    /// Whether geqrf's panel of `rows × cols` is factored by CholeskyQR2.
+    pub(crate) fn cholqr_panel(&self, rows: usize, cols: usize) -> bool {
+        let p = &self.params;
+        self.cq > 0 && cols <= NB_MAX && rows >= p.cholqr_min_rows.max(p.cholqr_ratio * cols)
+    }
+
+    /// Bytes of one entry's CholeskyQR2 part (0 without CholeskyQR2 panels).
+    pub(crate) fn cholqr_per_entry(&self) -> usize {
+        if self.cq > 0 {
+            cholqr_entry_bytes(self.cq, cq_nc(self.inner))
+        } else {
+            0
+        }
+    }
+
     /// Elements of E per entry.
     fn e_elems(&self) -> usize {
         if self.blocks {
@@ -239,13 +334,15 @@ impl QrPlan {
                 r_results: self.r_elems() * self.entries * self.elem,
             },
             exchange: self.exchange_per_entry() * self.entries,
+            cholqr: self.cholqr_per_entry() * self.entries,
         }
     }
 
     /// Bytes of everything but cuBLASLt's part.
     pub(crate) fn own_bytes(&self) -> usize {
         let w = self.workspace();
-        rounded_total(&[w.blocks.e_blocks, w.blocks.r_results, w.exchange]).unwrap_or(usize::MAX)
+        rounded_total(&[w.blocks.e_blocks, w.blocks.r_results, w.exchange, w.cholqr])
+            .unwrap_or(usize::MAX)
     }
 }
 
@@ -306,6 +403,26 @@ impl QrShape {
         self.kind == Kind::Geqrf && self.m <= SMALL && self.n <= SMALL
     }
 
+    /// geqrf's panels may be CholeskyQR2's: the device runs it and the first panel qualifies.
+    fn cholqr_shape(&self) -> bool {
+        let p = &self.params;
+        self.cholqr
+            && self.kind == Kind::Geqrf
+            && !self.small()
+            && self.m >= p.cholqr_min_rows.max(p.cholqr_ratio * self.n.min(NB_MAX))
+    }
+
+    /// Partial Grams per entry of CholeskyQR2 panels: the first panel's tiles, within the
+    /// blocks an SM allow for `entries` at once.
+    fn cholqr_blocks(&self, entries: usize) -> usize {
+        if !self.cholqr_shape() {
+            return 0;
+        }
+        let p = &self.params;
+        let by_sms = (p.cholqr_blocks_per_sm * self.sms / entries.max(1)).max(1);
+        self.m.div_ceil(CQ_TILE).min(by_sms)
+    }
+
     /// `nb_apply` within `T`'s shared memory: the widest block reflector the `T` kernel builds.
     fn apply_width(&self) -> usize {
         (1..=self.params.nb_apply)
@@ -350,6 +467,7 @@ impl QrShape {
             elem: self.elem,
             lt: 0,
             tp: self.transposed(),
+            cq: self.cholqr_blocks(entries),
             params: self.params,
         }
     }
@@ -376,7 +494,9 @@ impl QrShape {
                 let by_copy = self.params.engine_budget / (self.transposed() * self.elem).max(1);
                 nb = nb.min((by_copy / 8 * 8).max(self.params.nb_min));
             }
-        } else if matches!(self.kind, Kind::Geqrf | Kind::Gelqf) {
+        } else if matches!(self.kind, Kind::Geqrf | Kind::Gelqf) && !self.cholqr_shape() {
+            // (CholeskyQR2's panels are as wide as `nb`: their Householder fallback then works
+            // in global memory.)
             let chunk = self.panel_rows().div_ceil(self.panel_grid(entries)).max(1);
             let fit = PANEL_SMEM / (chunk * self.elem) / 8 * 8;
             nb = nb.min(fit.max(NB_TALL));
@@ -420,6 +540,18 @@ impl QrShape {
                 p.rc = (p.rc / 2).max(self.params.rc_min.min(self.trailing(p.nb).max(1)));
                 continue;
             }
+            if p.cq > self.params.cholqr_min_blocks {
+                p.cq = (p.cq / 2).max(self.params.cholqr_min_blocks);
+                continue;
+            }
+            if p.cq > 0 {
+                // Householder's own plans and rungs (their narrower blocks).
+                return QrShape {
+                    cholqr: false,
+                    ..*self
+                }
+                .fitted(cap);
+            }
             if p.grid > 1 {
                 p.grid = 1;
                 continue;
@@ -443,6 +575,13 @@ impl QrShape {
 
     /// Explains the minimum, for `MemoryError`.
     pub(crate) fn minimum_text(&self) -> String {
+        if self.cholqr {
+            return QrShape {
+                cholqr: false,
+                ..*self
+            }
+            .minimum_text();
+        }
         let nb = self.params.nb_min.min(self.reflectors()).max(1);
         let rc = self.params.rc_min.min(self.trailing(nb).max(1));
         let least = QrPlan {
@@ -472,6 +611,7 @@ mod tests {
             list: false,
             elem: 8,
             sms: 132,
+            cholqr: true,
             params: QrParams::auto(),
         }
     }
@@ -502,5 +642,66 @@ mod tests {
         assert!(small.own_bytes() <= 8 << 10);
         assert!(small.nb < full.nb);
         assert_eq!(s.fitted(full.own_bytes()), Some(full));
+    }
+
+    #[test]
+    fn f4_cholqr_part_is_the_formula() {
+        let part = |m, n| f64_on_h100(Kind::Geqrf, m, n, 0).full().workspace().cholqr;
+        // 264 partials (two blocks on each of 132 SMs) of 136 4 × 4 tiles, each with its mask
+        assert_eq!(part(1_000_000, 64), 4_696_576);
+        // 64 tiles of 128 rows
+        assert_eq!(part(8192, 8192), 98_560 + 64 * 2177 * 8);
+        // too short, gelqf, a device without it
+        assert_eq!(part(1024, 64), 0);
+        assert_eq!(
+            f64_on_h100(Kind::Gelqf, 64, 100_000, 0)
+                .full()
+                .workspace()
+                .cholqr,
+            0
+        );
+        let no_device = QrShape {
+            cholqr: false,
+            ..f64_on_h100(Kind::Geqrf, 1_000_000, 64, 0)
+        };
+        assert_eq!(no_device.full().workspace().cholqr, 0);
+        // its panels 64 wide, where Householder's alone narrows them to fit shared memory
+        assert_eq!(f64_on_h100(Kind::Geqrf, 1_000_000, 64, 0).full().inner, 64);
+        assert!(no_device.full().inner < 64);
+    }
+
+    #[test]
+    fn f4_cholqr_ladder_halves_the_partials_then_drops_them() {
+        let s = f64_on_h100(Kind::Geqrf, 1_000_000, 64, 0);
+        let full = s.full();
+        let less = s.fitted(full.own_bytes() - 1).expect("fits");
+        assert!(less.cq < full.cq && less.cq >= s.params.cholqr_min_blocks);
+        assert!(less.own_bytes() < full.own_bytes());
+        let least_cq = QrPlan {
+            cq: s.params.cholqr_min_blocks,
+            ..full
+        };
+        let none = s.fitted(least_cq.own_bytes() - 1).expect("fits");
+        assert_eq!(none.cq, 0);
+        let householder = QrShape { cholqr: false, ..s };
+        assert_eq!(
+            Some(none),
+            householder.fitted(least_cq.own_bytes() - 1),
+            "without CholeskyQR2: Householder's own plan"
+        );
+        assert!(s.fitted(0).is_none());
+        assert_eq!(s.minimum_text(), householder.minimum_text());
+    }
+
+    #[test]
+    fn f4_cholqr_panel_rule() {
+        let p = f64_on_h100(Kind::Geqrf, 8192, 8192, 0).full();
+        assert!(p.cholqr_panel(2048, 64));
+        assert!(!p.cholqr_panel(2047, 64));
+        assert!(p.cholqr_panel(8192, 64));
+        assert!(!p.cholqr_panel(8192, 65));
+        let no = f64_on_h100(Kind::Geqrf, 2000, 64, 0).full();
+        assert_eq!(no.cq, 0);
+        assert!(!no.cholqr_panel(4096, 64));
     }
 }

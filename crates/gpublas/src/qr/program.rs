@@ -14,19 +14,44 @@ use super::Kind;
 use crate::exec::program::{at as within, mat, Fill, Space, Step as Block, K, M};
 use crate::{Op, Side};
 
+/// A geqrf panel factored by CholeskyQR2 (`kernels/cholqr.cu`): the `rows × cols` block at
+/// `a`, its scalars at `tau[k0 ..]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CqPanel {
+    pub rows: usize,
+    pub cols: usize,
+    pub a: M,
+    pub k0: usize,
+}
+
 /// The family's own steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum QrStep {
     /// Zeroes the panel kernel's barrier counters (entries of this chunk).
     Init,
     /// `geqr2` of the `rows × cols` block at `a`: vectors below its diagonal, `R` on and above,
-    /// scalars to `tau[k0 ..]`.
+    /// scalars to `tau[k0 ..]`. `gated`: only for the entries whose CholeskyQR2 steps just
+    /// before fell back (their flag set; the block untouched).
     Panel {
         rows: usize,
         cols: usize,
         a: M,
         k0: usize,
+        gated: bool,
     },
+    /// CholeskyQR2, pass 1: the partial Grams of the panel and its columns' mask.
+    CqGram(CqPanel),
+    /// The partial Grams summed into `G` (`second`: those of pass 2, skipped once the flag is
+    /// set; else pass 1's, with the mask).
+    CqReduce { p: CqPanel, second: bool },
+    /// `R1 = chol(G1)` and the flag (1: fall back to Householder's panel).
+    CqChol1(CqPanel),
+    /// Pass 2: the partial Grams of `A R1⁻¹`.
+    CqSolve(CqPanel),
+    /// `R2`, the checks, the top block's LU with signs, `tau`, and `W` for pass 3.
+    CqLu(CqPanel),
+    /// Pass 3: the vectors below the top block, `a W⁻¹` in place.
+    CqFinish(CqPanel),
     /// `geqrf` of the whole `rows × cols` matrix at `a` (both at most `SMALL`), one warp
     /// per matrix.
     Small { rows: usize, cols: usize, a: M },
@@ -346,15 +371,45 @@ fn larfb_right(
 
 /// geqrf: the columns `j .. j + w` of a block factored by panels of `s.nb` (`s`: the panels'
 /// own slots), each panel's reflector applied to the rest of the block.
-fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, (j, w): (usize, usize)) {
+/// A panel tall enough (`plan.cholqr_panel`) is CholeskyQR2's first, Householder's where it
+/// falls back.
+fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, plan: &QrPlan, (j, w): (usize, usize)) {
     for (c, cw) in blocks(w, s.nb) {
         let (j, rows) = (j + c, p.m - j - c);
         let vb = at(Space::C, p.ldc, j, j);
+        let gated = plan.cholqr_panel(rows, cw);
+        if gated {
+            let cq = CqPanel {
+                rows,
+                cols: cw,
+                a: vb,
+                k0: j,
+            };
+            v.extend(
+                [
+                    QrStep::CqGram(cq),
+                    QrStep::CqReduce {
+                        p: cq,
+                        second: false,
+                    },
+                    QrStep::CqChol1(cq),
+                    QrStep::CqSolve(cq),
+                    QrStep::CqReduce {
+                        p: cq,
+                        second: true,
+                    },
+                    QrStep::CqLu(cq),
+                    QrStep::CqFinish(cq),
+                ]
+                .map(Block::Family),
+            );
+        }
         v.push(Block::Family(QrStep::Panel {
             rows,
             cols: cw,
             a: vb,
             k0: j,
+            gated,
         }));
         if c + cw < w {
             tfactor(v, p, s, vb, cw, rows, j);
@@ -405,7 +460,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             }
             let all = blocks(kmin, s.nb);
             if let Some(&first) = all.first() {
-                factor_block(&mut v, p, &panels, first);
+                factor_block(&mut v, p, &panels, plan, first);
             }
             for (b, &(j, w)) in all.iter().enumerate() {
                 if j + w >= p.n {
@@ -421,7 +476,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     Some(&(j2, w2)) => {
                         apply(&mut v, (j2, j2 + w2));
                         v.push(Block::Fork);
-                        factor_block(&mut v, p, &panels, (j2, w2));
+                        factor_block(&mut v, p, &panels, plan, (j2, w2));
                         v.push(Block::Back);
                         apply(&mut v, (j2 + w2, p.n));
                         v.push(Block::Join);
@@ -513,6 +568,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     cols: w,
                     a: vt,
                     k0: j,
+                    gated: false,
                 }));
                 v.push(Block::Family(QrStep::Transpose {
                     rows: len,
@@ -722,4 +778,73 @@ pub(crate) fn build_gels_solve(g: &GelsSolve, plan: &QrPlan) -> Vec<Step> {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qr::plan::{QrParams, QrShape};
+
+    fn geqrf_steps(m: usize, n: usize) -> Vec<Step> {
+        let shape = QrShape {
+            kind: Kind::Geqrf,
+            left: true,
+            m,
+            n,
+            k: 0,
+            batch: 1,
+            list: false,
+            elem: 8,
+            sms: 132,
+            cholqr: true,
+            params: QrParams::auto(),
+        };
+        let prog = Prog {
+            kind: Kind::Geqrf,
+            side: Side::Left,
+            op: Op::N,
+            m,
+            n,
+            k: 0,
+            ldv: m,
+            ldc: m,
+            complex: false,
+        };
+        build(&prog, &shape.full())
+    }
+
+    /// Each gated panel comes right after its seven CholeskyQR2 steps; panels of fewer than
+    /// `cholqr_min_rows` rows are Householder's alone.
+    #[test]
+    fn f1_cholqr_program_shape() {
+        let steps = geqrf_steps(4096, 64);
+        let fam: Vec<&QrStep> = steps
+            .iter()
+            .filter_map(|s| match s {
+                Block::Family(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(fam.len(), 9, "{fam:?}");
+        assert!(matches!(fam[0], QrStep::Init));
+        assert!(matches!(fam[1], QrStep::CqGram(p) if p.rows == 4096 && p.cols == 64));
+        assert!(matches!(fam[7], QrStep::CqFinish(_)));
+        assert!(matches!(fam[8], QrStep::Panel { gated: true, .. }));
+
+        let steps = geqrf_steps(4096, 4096);
+        let mut expect_gated = Vec::new();
+        let mut gated = Vec::new();
+        for (i, s) in steps.iter().enumerate() {
+            if let Block::Family(QrStep::Panel { rows, gated: g, .. }) = s {
+                expect_gated.push(*rows >= 2048);
+                gated.push(*g);
+                if *g {
+                    assert!(matches!(steps[i - 1], Block::Family(QrStep::CqFinish(_))));
+                    assert!(matches!(steps[i - 7], Block::Family(QrStep::CqGram(_))));
+                }
+            }
+        }
+        assert_eq!(gated, expect_gated);
+        assert_eq!(gated.iter().filter(|g| **g).count(), 33);
+    }
 }

@@ -1,0 +1,758 @@
+// The QR family's CholeskyQR2 panel (GPUBLAS_FAMILY_CHOLQR), double only: geqr2 of a tall
+// panel (rows >= 8 cols, cols <= 64) in LAPACK's format from CholeskyQR2 plus Householder
+// reconstruction (Ballard, Demmel, Grigori, Jacquelin, Nguyen, Solomonik, "Reconstructing
+// Householder vectors from Tall-Skinny QR", JPDC 85, 2015; Fukaya et al., "CholeskyQR2",
+// ScalA 2014). Memory bound: A is read three times and written once, against one read and
+// write per column for the Householder panel. With Q = A R1^-1 R2^-1 (never written), R = R2 R1:
+//   cq_gram:   G1 = A^T A, a persistent grid (two blocks an SM) over tiles of 128 rows, each
+//              block's partial Gram (FP64 tensor cores) in the workspace; and per column
+//              whether any entry below the panel's top `cols` rows is nonzero.
+//   cq_reduce: fixed-order sum of the partials -> G (deterministic, no atomics).
+//   cq_chol1:  R1 = chol(G1), one block. Sets the entry's flag: 1 (fall back) on a breakdown,
+//              a non-finite entry, a diagonal outside [2^-900, 2^900] (squares near the range's
+//              ends lose digits), or a column with nothing below the top rows (LAPACK's
+//              tau = 0 case, which the reconstruction never produces).
+//   cq_solve:  per row q = a R1^-1 by forward substitution, partial Grams of Q1 = A R1^-1.
+//   cq_lu:     G2 = Q1^T Q1 with ||G2 - I||_F <= 0.1 (else fall back), R2 = chol(G2), the top
+//              rows' Q, the LU without pivoting of Q_top - S (S_ii = -sign, |U_ii| >= 1),
+//              tau_i = -U_ii S_ii, A's top block (L strict lower, S R upper), W = U R.
+//              Nothing in A or tau is written before its last check.
+//   cq_finish: rows >= cols: v = a W^-1 in place (Q_2 U^-1 = A_2 (U R)^-1).
+// Every kernel after cq_chol1 returns at once once the flag is set; the Householder panel
+// (qr_panel, gated on the same flag) then factors the untouched block.
+// Why it is a QR: with Q S - [I; 0] = V Y (V = [L; Q_2 U^-1], Y = U S upper) the first columns
+// of I - V T V^T (T = -U S L^-T) are Q S, so A = Q R = (I - V T V^T)[:, :n] (S R).
+//
+// Workspace per entry (bytes, qr/plan.rs mirrors it): G, R1, W (64 x 64 doubles each, ld 64),
+// a 256-byte slot (the flag at 0, the column mask at 8), then each block's partial Gram and
+// after all partials each block's column mask.
+
+namespace cq {
+constexpr int THREADS = 256;
+constexpr int TR = 128;          // tile rows
+constexpr int TPR = 4;           // threads a row in the substitution
+constexpr int PAD = 4;           // tile row stride NC + 4: conflict-free fragment and row loads
+constexpr int NB = 64;           // widest panel
+constexpr int LDM = NB + 1;      // ld of 64 x 64 matrices in shared memory (one-block kernels)
+constexpr int LDG = NB;          // ld of G, R1, W in the workspace
+constexpr long long FLAG = 3LL * 64 * 64 * 8;  // byte offset of the flag slot
+constexpr long long PARTS = FLAG + 256;         // byte offset of the partials
+constexpr unsigned FULL = 0xffffffffu;
+constexpr double EPS = 2.220446049250313e-16;
+
+// Per panel width NC (16, 32, 64: cols rounded up; columns cols .. NC - 1 are zero, R's identity).
+template <int NC>
+struct Cfg {
+    static constexpr int LDX = NC + PAD;
+    static constexpr int H = NC / TPR;                 // columns a thread holds in the substitution
+    static constexpr int POFF = NC * H + 2;            // the TPR copies of -R (+2: other banks)
+    static constexpr int NT = (NC / 4) * (NC / 4 + 1) / 2;  // upper 4 x 4 tiles of the Gram
+    static constexpr int PART = NT * 16;               // doubles in a partial Gram
+    static constexpr int XS = TR * LDX;                // the tile
+    static constexpr int S = THREADS / NT < XS / PART ? THREADS / NT : XS / PART;
+    static constexpr int RN = XS;                      // -R, TPR copies (column residue mod TPR)
+    static constexpr int RINV = RN + TPR * POFF;       // 1 / R_kk
+    static_assert(S * PART <= XS, "the row groups' partials must fit in the tile");
+    static_assert(H % 2 == 0 && POFF % 2 == 0 && XS % 2 == 0, "double2 alignment");
+};
+
+// cq_lu's shared memory (doubles): the top rows' tile (later R = R2 R1), -R / rinv (later the
+// LU), then two 64 x 64 matrices.
+constexpr int LU_XS = 64 * Cfg<64>::LDX;
+constexpr int LU_MR = TPR * Cfg<64>::POFF + 64;
+constexpr int LU_MAT = 64 * LDM;
+static_assert(LU_XS >= LU_MAT && LU_MR >= LU_MAT && LU_MR % 2 == 0 && LU_MAT % 2 == 0, "cq_lu layout");
+
+__device__ __forceinline__ bool fin(double x) { return x - x == 0.0; }
+
+// One entry's view of the workspace and its panel.
+struct Entry {
+    double* A;
+    i64 lda, m, tiles;
+    int n, nblk;
+    double *G, *R1, *W, *part;
+    int* flag;
+    unsigned long long *mask, *masks;
+};
+}  // namespace cq
+
+struct Cqp {
+    u64 a; i64 ld, es;        // the panel at entry e0 (elements), its ld, entry distance
+    u64 ws; i64 ws_s;         // the chunk's first entry's part, bytes between entries
+    u64 tau; i64 tau_s;       // entry e0's tau at the panel's first reflector, distance
+    i64 rows, tiles;          // the panel's rows, its tiles of TR rows
+    int cols, nblk, ne, part; // columns, blocks of the passes, entries, doubles a partial
+};
+
+namespace cq {
+__device__ __forceinline__ Entry entry(const Cqp& p, int e) {
+    Entry x;
+    unsigned char* base = (unsigned char*)p.ws + e * p.ws_s;
+    x.A = (double*)p.a + e * p.es;
+    x.lda = p.ld;
+    x.m = p.rows;
+    x.tiles = p.tiles;
+    x.n = p.cols;
+    x.nblk = p.nblk;
+    x.G = (double*)base;
+    x.R1 = x.G + 64 * 64;
+    x.W = x.R1 + 64 * 64;
+    x.flag = (int*)(base + FLAG);
+    x.mask = (unsigned long long*)(base + FLAG + 8);
+    x.part = (double*)(base + PARTS);
+    x.masks = (unsigned long long*)(x.part + (i64)p.nblk * p.part);
+    return x;
+}
+
+extern __shared__ __align__(16) double cq_dsm[];
+
+// Tile rows row0 .. row0 + TR - 1 of A (columns < n; zeros elsewhere) -> Xs (row-major, ld
+// LDX), LB loads a thread issued before their stores: thread t loads row t % TR, columns
+// t / TR + (THREADS / TR) u. MASK: bit u of `nz` set when the thread's column t / TR +
+// (THREADS / TR) u has a nonzero at a row >= n (32-bit: fewer registers than a column mask).
+template <int NC, int LB, bool MASK>
+__device__ __forceinline__ void load_tile(double* Xs, const Entry& x, i64 row0, unsigned& nz) {
+    constexpr int CS = THREADS / TR, PER = NC / CS, B = LB < PER ? LB : PER;
+    static_assert(THREADS % TR == 0 && NC % CS == 0 && PER % B == 0 && PER <= 32, "load_tile layout");
+    const int i = threadIdx.x % TR, c0 = threadIdx.x / TR;
+    const i64 gi = row0 + i;
+    const bool rok = gi < x.m, below = rok && gi >= x.n;
+    const double* a = x.A + (rok ? gi : 0) + (i64)c0 * x.lda;
+    double* xs = Xs + i * Cfg<NC>::LDX + c0;
+#pragma unroll 1
+    for (int u0 = 0; u0 < PER; u0 += B) {
+        double v[B];
+#pragma unroll
+        for (int u = 0; u < B; u++) {
+            v[u] = 0.0;
+            if (rok && c0 + CS * (u0 + u) < x.n) v[u] = a[(i64)(CS * (u0 + u)) * x.lda];
+        }
+        unsigned bits = 0;
+#pragma unroll
+        for (int u = 0; u < B; u++) {
+            xs[CS * (u0 + u)] = v[u];
+            if (MASK) bits |= (v[u] != 0.0 ? 1u : 0u) << u;
+        }
+        if (MASK && below) nz |= bits << u0;
+    }
+}
+
+// The top n x n block of A -> the first NC rows of Xs (ld LDX), zeros elsewhere.
+template <int NC>
+__device__ __forceinline__ void load_top(double* Xs, const double* A, i64 lda, int n) {
+    for (int e = threadIdx.x; e < NC * NC; e += THREADS) {
+        const int i = e % NC, c = e / NC;
+        Xs[i * Cfg<NC>::LDX + c] = (i < n && c < n) ? A[i + (i64)c * lda] : 0.0;
+    }
+}
+
+// Rn[p * POFF + k * H + c] = -R(k, TPR c + p) above the diagonal (0 elsewhere), rinv[k] = 1 / R(k, k).
+template <int NC>
+__device__ __forceinline__ void setup_rn(double* Rn, double* rinv, const double* R, int ldr) {
+    constexpr int H = Cfg<NC>::H, POFF = Cfg<NC>::POFF;
+    for (int e = threadIdx.x; e < TPR * NC * H; e += THREADS) {
+        const int p = e / (NC * H), rem = e % (NC * H), k = rem / H, c = rem % H, j = TPR * c + p;
+        Rn[p * POFF + k * H + c] = j > k ? -R[k + j * ldr] : 0.0;
+    }
+    for (int k = threadIdx.x; k < NC; k += THREADS) rinv[k] = 1.0 / R[k + k * ldr];
+}
+
+// CQ_DEPEND(ptr, x): ptr unchanged, but for ptxas a function of x: loads through ptr wait for
+// x (ptr += 8 only when x is NaN, where the row's results are NaN anyway). Keeps the loads of
+// -R from being hoisted far ahead (spills).
+#define CQ_DEPEND(ptr, x) \
+    asm volatile("{ .reg .pred nan_; setp.nan.f64 nan_, %1, %1; @nan_ add.s64 %0, %0, 8; }" : "+l"(ptr) : "d"(x))
+
+// Rows 0 .. rows - 1 of Xs <- Xs R^-1 in place (rows: a multiple of RPT THREADS / TPR), by
+// right-looking forward substitution per row (row-wise backward stable; no explicit inverse).
+// Row r belongs to threads TPR r + p (p < TPR), thread p holding columns TPR c + p; q_k is
+// computed by the owner of column k and shuffled to the row's other threads. RPT 2 advances
+// rows r and r + THREADS / TPR together (each load of -R feeds both; same operations per row).
+template <int NC, bool DEP, int RPT>
+__device__ __forceinline__ void solve_rows(double* Xs, const double* Rn, const double* rinv, int rows) {
+    constexpr int H = Cfg<NC>::H, LDX = Cfg<NC>::LDX, RS = THREADS / TPR;
+    static_assert(RPT == 1 || RPT == 2, "RPT: 1 or 2");
+    const int tid = threadIdx.x, p = tid & (TPR - 1), lane = tid & 31;
+#pragma unroll 1
+    for (int r = tid / TPR; r < rows; r += RPT * RS) {
+        const double* Rq[2] = {Rn + p * Cfg<NC>::POFF, Rn + p * Cfg<NC>::POFF};
+        const double* ri[2] = {rinv, rinv};
+        double x[RPT][H];
+        double* xr = Xs + r * LDX + p;
+#pragma unroll
+        for (int w = 0; w < RPT; w++)
+#pragma unroll
+            for (int c = 0; c < H; c++) x[w][c] = xr[w * RS * LDX + TPR * c];
+#pragma unroll
+        for (int k = 0; k < NC; k++) {
+            const int c0 = k / TPR, pk = k % TPR;
+            const double rk = ri[k & 1][k];
+            double q[RPT];
+#pragma unroll
+            for (int w = 0; w < RPT; w++) {
+                const double y = x[w][c0] * rk;
+                q[w] = __shfl_sync(FULL, y, (lane & ~(TPR - 1)) | pk);
+                if (p == pk) x[w][c0] = q[w];
+            }
+            const double2* R2 = reinterpret_cast<const double2*>(Rq[k & 1] + k * H);
+#pragma unroll
+            for (int c = c0 & ~1; c < H; c += 2) {
+                const double2 rr = R2[c >> 1];
+                // column TPR c + p <= k (final already) has a stored 0: x unchanged (q is finite)
+#pragma unroll
+                for (int w = 0; w < RPT; w++) {
+                    if (c >= c0) x[w][c] = __fma_rn(q[w], rr.x, x[w][c]);
+                    if (c + 1 >= c0) x[w][c + 1] = __fma_rn(q[w], rr.y, x[w][c + 1]);
+                }
+            }
+            if (DEP) {
+                CQ_DEPEND(Rq[k & 1], q[RPT - 1]);
+                CQ_DEPEND(ri[k & 1], q[RPT - 1]);
+            }
+        }
+#pragma unroll
+        for (int w = 0; w < RPT; w++)
+#pragma unroll
+            for (int c = 0; c < H; c++) xr[w * RS * LDX + TPR * c] = x[w][c];
+    }
+}
+
+// A block's Gram partial by FMA (architectures without FP64 tensor cores): thread t < NT of row
+// group g < S owns upper 4 x 4 tile t (numbered column by column: (ti, tj), ti <= tj) over the
+// tile rows k = g, g + S, ...
+template <int NC>
+struct GramFma {
+    double g[4][4];
+    int ti, tj, grp;
+    __device__ __forceinline__ void init() {
+        constexpr int NT = Cfg<NC>::NT;
+        const int t = threadIdx.x % NT;
+        grp = threadIdx.x / NT;
+        int j = 0;
+        while ((j + 1) * (j + 2) / 2 <= t) j++;
+        tj = j;
+        ti = t - j * (j + 1) / 2;
+#pragma unroll
+        for (int a = 0; a < 4; a++)
+#pragma unroll
+            for (int b = 0; b < 4; b++) g[a][b] = 0.0;
+    }
+    __device__ __forceinline__ void acc(const double* Xs, int rows) {
+        constexpr int LDX = Cfg<NC>::LDX, S = Cfg<NC>::S;
+        if (grp >= S) return;
+#pragma unroll 2
+        for (int k = grp; k < rows; k += S) {
+            const double2* xr = reinterpret_cast<const double2*>(Xs + k * LDX);
+            const double2 a0 = xr[2 * ti], a1 = xr[2 * ti + 1], b0 = xr[2 * tj], b1 = xr[2 * tj + 1];
+            const double a[4] = {a0.x, a0.y, a1.x, a1.y}, b[4] = {b0.x, b0.y, b1.x, b1.y};
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+#pragma unroll
+                for (int v = 0; v < 4; v++) g[u][v] = __fma_rn(a[u], b[v], g[u][v]);
+        }
+    }
+    // the block's partial (PART doubles, entry t * 16 + 4 a + b) -> out; red: shared scratch
+    __device__ __forceinline__ void store(double* red, double* out) {
+        constexpr int NT = Cfg<NC>::NT, S = Cfg<NC>::S, PART = Cfg<NC>::PART;
+        const int t = threadIdx.x % NT;
+        __syncthreads();
+        if (grp < S)
+#pragma unroll
+            for (int a = 0; a < 4; a++)
+#pragma unroll
+                for (int b = 0; b < 4; b++) red[(grp * NT + t) * 16 + 4 * a + b] = g[a][b];
+        __syncthreads();
+        for (int e = threadIdx.x; e < PART; e += THREADS) {
+            double s = 0.0;
+            for (int q = 0; q < S; q++) s += red[q * PART + e];
+            out[e] = s;
+        }
+    }
+};
+
+#if __CUDA_ARCH__ >= 800
+// D = A B + C on FP64 tensor cores, one warp: m8n8k4, A 8 x 4 row-major (lane holds
+// A[lane / 4][lane % 4]), B 4 x 8 column-major (B[lane % 4][lane / 4]), C/D 8 x 8 (lane holds
+// C[lane / 4][2 (lane % 4) + {0, 1}]).
+__device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b) {
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(c0), "+d"(c1)
+                 : "d"(a), "d"(b));
+}
+
+// A block's Gram partial on tensor cores. The Gram's upper 8 x 8 blocks (NUB, numbered column
+// by column) are split into NG groups (block idx = g + NG s); warp w takes group w % NG over
+// the tile's 4-row chunks w / NG, w / NG + RG, ... (RG = 8 / NG). For a 4-row chunk X4 and block
+// (bi, bj): C += X4[:, bi]^T X4[:, bj], both operands X4[lane % 4][8 b + lane / 4].
+// store(): the RG row groups summed in a fixed order, in GramFma's PART layout.
+template <int NC>
+struct GramMma {
+    static constexpr int NBK = NC / 8, NUB = NBK * (NBK + 1) / 2;
+    static constexpr int NG = NC == 64 ? 4 : NC == 32 ? 2 : 1, RG = (THREADS / 32) / NG, BPG = NUB / NG;
+    static_assert(NUB % NG == 0 && (THREADS / 32) % NG == 0, "GramMma split");
+    double c[BPG][2];
+    __host__ __device__ static constexpr int bj_of(int idx) {
+        int j = 0;
+        while ((j + 1) * (j + 2) / 2 <= idx) j++;
+        return j;
+    }
+    __host__ __device__ static constexpr int bi_of(int idx) { return idx - bj_of(idx) * (bj_of(idx) + 1) / 2; }
+    __device__ __forceinline__ void init() {
+#pragma unroll
+        for (int s = 0; s < BPG; s++) c[s][0] = c[s][1] = 0.0;
+    }
+    template <int G>
+    __device__ __forceinline__ void acc_g(const double* Xs, int rows) {
+        constexpr int LDX = Cfg<NC>::LDX;
+        const int lane = threadIdx.x & 31, rg = (threadIdx.x >> 5) / NG;
+        const int chunks = (rows + 3) >> 2;   // rows beyond m are zero in the tile
+        const double* xl = Xs + (lane & 3) * LDX + (lane >> 2);
+#pragma unroll 2
+        for (int kc = rg; kc < chunks; kc += RG) {
+            double f[NBK];
+#pragma unroll
+            for (int b = 0; b < NBK; b++) f[b] = xl[kc * 4 * LDX + 8 * b];
+#pragma unroll
+            for (int s = 0; s < BPG; s++) {
+                const int idx = G + NG * s;
+                dmma8844(c[s][0], c[s][1], f[bi_of(idx)], f[bj_of(idx)]);
+            }
+        }
+    }
+    __device__ __forceinline__ void acc(const double* Xs, int rows) {
+        const int g = (threadIdx.x >> 5) % NG;
+        if constexpr (NG == 4) {
+            if (g == 0) acc_g<0>(Xs, rows);
+            else if (g == 1) acc_g<1>(Xs, rows);
+            else if (g == 2) acc_g<2>(Xs, rows);
+            else acc_g<3>(Xs, rows);
+        } else if constexpr (NG == 2) {
+            if (g == 0) acc_g<0>(Xs, rows);
+            else acc_g<1>(Xs, rows);
+        } else {
+            acc_g<0>(Xs, rows);
+        }
+    }
+    template <int G>
+    __device__ __forceinline__ void put_g(double* dst) {
+        const int lane = threadIdx.x & 31, r = lane >> 2, j0 = 2 * (lane & 3);
+#pragma unroll
+        for (int s = 0; s < BPG; s++) {
+            const int idx = G + NG * s, bi = bi_of(idx), bj = bj_of(idx);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int i = 8 * bi + r, j = 8 * bj + j0 + h, ti = i >> 2, tj = j >> 2;
+                if (ti <= tj) dst[(tj * (tj + 1) / 2 + ti) * 16 + 4 * (i & 3) + (j & 3)] = c[s][h];
+            }
+        }
+    }
+    __device__ __forceinline__ void store(double* red, double* out) {
+        constexpr int PART = Cfg<NC>::PART;
+        static_assert(RG * PART <= Cfg<NC>::XS, "GramMma: the row groups' partials must fit in the tile");
+        const int w = threadIdx.x >> 5, g = w % NG, rg = w / NG;
+        __syncthreads();
+        // entries (i, j) of a diagonal 4 x 4 tile with i > j are not computed: zero them
+        for (int e = threadIdx.x; e < RG * PART; e += THREADS) red[e] = 0.0;
+        __syncthreads();
+        double* dst = red + rg * PART;
+        if constexpr (NG == 4) {
+            if (g == 0) put_g<0>(dst);
+            else if (g == 1) put_g<1>(dst);
+            else if (g == 2) put_g<2>(dst);
+            else put_g<3>(dst);
+        } else if constexpr (NG == 2) {
+            if (g == 0) put_g<0>(dst);
+            else put_g<1>(dst);
+        } else {
+            put_g<0>(dst);
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < PART; e += THREADS) {
+            double t = 0.0;
+            for (int q = 0; q < RG; q++) t += red[q * PART + e];
+            out[e] = t;
+        }
+    }
+};
+template <int NC>
+using Gram = GramMma<NC>;
+#else
+template <int NC>
+using Gram = GramFma<NC>;
+#endif
+
+// Upper Cholesky in place of the 64 x 64 symmetric M (ld LDM; upper triangle read; identity
+// beyond n): M = R^T R, R upper, zeros below. true on breakdown (non-finite entry, or a pivot
+// not finite or <= eps * the original diagonal entry). Block-uniform; ends with a barrier.
+__device__ bool chol_upper(double* M, int n, double* diag0, volatile int* sbad) {
+    const int tid = threadIdx.x, cx = tid & 63, ry = tid >> 6;
+    __syncthreads();
+    if (tid < 64) diag0[tid] = M[tid * (LDM + 1)];
+    if (tid == 0) *sbad = 0;
+    __syncthreads();
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        if (i <= j && !fin(M[i + j * LDM])) *sbad = 1;
+    }
+    __syncthreads();
+    bool bad = *sbad != 0;
+    for (int k = 0; k < n && !bad; k++) {
+        const double d = M[k + k * LDM];
+        if (!(d > EPS * diag0[k]) || !fin(d)) {
+            bad = true;
+            break;
+        }
+        const double rk = sqrt(d), inv = 1.0 / rk;
+        double li[16];
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            const int i = ry + 4 * u;
+            li[u] = (i > k && i < n) ? M[k + i * LDM] * inv : 0.0;
+        }
+        const double rkj = (cx > k && cx < n) ? M[k + cx * LDM] * inv : 0.0;
+        __syncthreads();
+        if (cx > k && cx < n) {
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                const int i = ry + 4 * u;
+                if (i > k && i <= cx) M[i + cx * LDM] = __fma_rn(-li[u], rkj, M[i + cx * LDM]);
+            }
+            if (ry == 0) M[k + cx * LDM] = rkj;
+        }
+        if (ry == 0 && cx == k) M[k + k * LDM] = rk;
+        __syncthreads();
+    }
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        if (i > j) M[i + j * LDM] = 0.0;
+    }
+    __syncthreads();
+    return bad;
+}
+
+// G (ld LDG, n x n) -> M (ld LDM), identity beyond n.
+__device__ __forceinline__ void load_sym(double* M, const double* G, int n) {
+    for (int e = threadIdx.x; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        M[i + j * LDM] = (i < n && j < n) ? G[i + j * LDG] : (i == j ? 1.0 : 0.0);
+    }
+}
+
+// C = A B for upper A, B (64 x 64, ld LDM; only i <= k <= j read), identity beyond n, zeros
+// below: thread t computes rows t % 16 + 16 a, columns t / 16 + 16 b (16 accumulators, each an
+// ascending-k sum). C must not alias A or B.
+__device__ __forceinline__ void tri_mm4(double* C, const double* A, const double* B, int n) {
+    const int ti = threadIdx.x & 15, tj = threadIdx.x >> 4;
+    double acc[4][4];
+#pragma unroll
+    for (int a = 0; a < 4; a++)
+#pragma unroll
+        for (int b = 0; b < 4; b++) acc[a][b] = 0.0;
+    const int kend = (tj + 48 < n - 1 ? tj + 48 : n - 1);
+#pragma unroll 2
+    for (int k = ti; k <= kend; k++) {
+        double av[4], bv[4];
+#pragma unroll
+        for (int a = 0; a < 4; a++) av[a] = A[ti + 16 * a + k * LDM];
+#pragma unroll
+        for (int b = 0; b < 4; b++) bv[b] = B[k + (tj + 16 * b) * LDM];
+#pragma unroll
+        for (int a = 0; a < 4; a++)
+#pragma unroll
+            for (int b = 0; b < 4; b++) {
+                const int i = ti + 16 * a, j = tj + 16 * b;
+                if (i <= k && k <= j) acc[a][b] = __fma_rn(av[a], bv[b], acc[a][b]);
+            }
+    }
+#pragma unroll
+    for (int a = 0; a < 4; a++)
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            const int i = ti + 16 * a, j = tj + 16 * b;
+            C[i + j * LDM] = (i <= j && j < n) ? acc[a][b] : (i == j ? 1.0 : 0.0);
+        }
+}
+
+// Pass 1: the blocks' partial Grams of A and column masks.
+template <int NC>
+__device__ void gram(const Cqp& p) {
+    constexpr int CS = THREADS / TR;
+    const Entry x = entry(p, blockIdx.y);
+    double* Xs = cq_dsm;
+    __shared__ unsigned s_bits[CS];
+    if (threadIdx.x < CS) s_bits[threadIdx.x] = 0;
+    __syncthreads();
+    Gram<NC> G;
+    G.init();
+    unsigned nz = 0;
+    for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
+        const i64 row0 = t * TR;
+        load_tile<NC, 32, true>(Xs, x, row0, nz);
+        __syncthreads();
+        G.acc(Xs, x.m - row0 < TR ? (int)(x.m - row0) : TR);
+        __syncthreads();
+    }
+    // a warp's threads share their columns (TR is a multiple of 32)
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) nz |= __shfl_xor_sync(FULL, nz, o);
+    if ((threadIdx.x & 31) == 0 && nz) atomicOr(&s_bits[threadIdx.x / TR], nz);
+    G.store(Xs, x.part + (i64)blockIdx.x * Cfg<NC>::PART);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long m = 0;
+        for (int c = 0; c < CS; c++)
+            for (int u = 0; u < 32; u++)
+                if ((s_bits[c] >> u) & 1u) m |= 1ull << (c + CS * u);
+        x.masks[blockIdx.x] = m;
+    }
+}
+
+// The fixed-order sum of the partials into G (full, symmetric), 64 entries a block over 4
+// part groups; `second`: G2 (returns if the flag is set), else G1 and the columns' mask.
+template <int NC>
+__device__ void reduce(const Cqp& p, bool second) {
+    const Entry x = entry(p, blockIdx.y);
+    if (second && __ldcg(x.flag)) return;
+    __shared__ double s[4][64];
+    const int tid = threadIdx.x, l = tid & 63, q = tid >> 6, e = blockIdx.x * 64 + l;
+    constexpr int PART = Cfg<NC>::PART;
+    double a0 = 0.0, a1 = 0.0;
+    if (e < PART) {
+        int k = q;
+        for (; k + 4 < x.nblk; k += 8) {
+            a0 += __ldcg(x.part + (i64)k * PART + e);
+            a1 += __ldcg(x.part + (i64)(k + 4) * PART + e);
+        }
+        if (k < x.nblk) a0 += __ldcg(x.part + (i64)k * PART + e);
+    }
+    s[q][l] = a0 + a1;
+    __syncthreads();
+    if (q == 0 && e < PART) {
+        const double v = ((s[0][l] + s[1][l]) + s[2][l]) + s[3][l];
+        const int t = e >> 4, a = (e >> 2) & 3, b = e & 3;
+        int tj = 0;
+        while ((tj + 1) * (tj + 2) / 2 <= t) tj++;
+        const int ti = t - tj * (tj + 1) / 2, i = 4 * ti + a, j = 4 * tj + b;
+        if (i <= j) {
+            x.G[i + j * LDG] = v;
+            x.G[j + i * LDG] = v;
+        }
+    }
+    if (!second && blockIdx.x == 0 && tid < 32) {
+        unsigned long long m = 0;
+        for (int k = tid; k < x.nblk; k += 32) m |= __ldcg(x.masks + k);
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) m |= __shfl_xor_sync(FULL, m, o);
+        if (tid == 0) *x.mask = m;
+    }
+}
+
+// R1 = chol(G1); sets the flag (0: go on, 1: fall back). One block an entry.
+__device__ void chol1(const Cqp& p) {
+    const Entry x = entry(p, blockIdx.x);
+    double* M = cq_dsm;
+    __shared__ double diag0[64];
+    __shared__ volatile int sbad;
+    load_sym(M, x.G, x.n);
+    const unsigned long long want = x.n >= 64 ? ~0ull : (1ull << x.n) - 1;
+    // LAPACK's tau = 0 (nothing below the top rows) and squares near the ends of the range
+    bool odd = (__ldcg(x.mask) & want) != want;
+    for (int k = 0; k < x.n; k++) {
+        const double d = M[k + k * LDM];
+        if (!(d >= 0x1p-900 && d <= 0x1p900)) odd = true;
+    }
+    const bool bad = chol_upper(M, x.n, diag0, &sbad) || odd;
+    for (int e = threadIdx.x; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        x.R1[i + j * LDG] = M[i + j * LDM];
+    }
+    if (threadIdx.x == 0) *x.flag = bad ? 1 : 0;
+}
+
+// Pass 2: q = a R1^-1 per row (not written), the partial Grams of Q1.
+template <int NC>
+__device__ void solve(const Cqp& p) {
+    using C = Cfg<NC>;
+    const Entry x = entry(p, blockIdx.y);
+    if (__ldcg(x.flag)) return;
+    double* Xs = cq_dsm;
+    double* Rn = cq_dsm + C::RN;
+    double* rinv = cq_dsm + C::RINV;
+    setup_rn<NC>(Rn, rinv, x.R1, LDG);
+    Gram<NC> G;
+    G.init();
+    unsigned none = 0;
+    for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
+        const i64 row0 = t * TR;
+        load_tile<NC, 16, false>(Xs, x, row0, none);
+        __syncthreads();
+        solve_rows<NC, false, 1>(Xs, Rn, rinv, TR);
+        __syncthreads();
+        G.acc(Xs, x.m - row0 < TR ? (int)(x.m - row0) : TR);
+        __syncthreads();
+    }
+    G.store(Xs, x.part + (i64)blockIdx.x * C::PART);
+}
+
+// R2 = chol(G2), the checks, Q_top, its LU with signs, tau, A's top block, W = U R2 R1. One
+// block an entry.
+__device__ void lu(const Cqp& p) {
+    using C = Cfg<64>;
+    const Entry x = entry(p, blockIdx.x);
+    if (__ldcg(x.flag)) return;
+    const int tid = threadIdx.x, n = x.n, cx = tid & 63, ry = tid >> 6;
+    double* Xs = cq_dsm;                  // Q_top (64 rows, ld LDX), then Z = R2 R1 (ld LDM)
+    double* MR = Xs + LU_XS;              // -R and rinv during the substitutions, then M (LU)
+    double* Rn = MR;
+    double* rinv = MR + TPR * C::POFF;
+    double* M = MR;
+    double* P = MR + LU_MR;               // G2, then R2
+    double* Q = P + LU_MAT;               // R1, then W
+    double* Z = Xs;
+    __shared__ double diag0[64];
+    __shared__ double sS[64];
+    __shared__ double s_far[THREADS];
+    __shared__ volatile int sbad;
+    load_sym(P, x.G, n);
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        Q[i + j * LDM] = x.R1[i + j * LDG];
+    }
+    __syncthreads();
+    // ||G2 - I||_F > 0.1 (or not finite): Q1 = A R1^-1 too far from orthonormal to trust R2
+    double far = 0.0;
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        const double d = P[i + j * LDM] - (i == j ? 1.0 : 0.0);
+        if (i < n && j < n) far = __fma_rn(d, d, far);
+    }
+    s_far[tid] = far;
+    __syncthreads();
+    far = 0.0;
+    for (int k = 0; k < THREADS; k++) far += s_far[k];
+    const bool bad = chol_upper(P, n, diag0, &sbad) || !(far <= 0.01);
+    if (bad) {
+        if (tid == 0) *x.flag = 1;
+        return;
+    }
+    // Q_top = (A_top R1^-1) R2^-1, row by row
+    load_top<64>(Xs, x.A, x.lda, n);
+    setup_rn<64>(Rn, rinv, Q, LDM);
+    __syncthreads();
+    solve_rows<64, false, 1>(Xs, Rn, rinv, 64);
+    __syncthreads();
+    setup_rn<64>(Rn, rinv, P, LDM);
+    __syncthreads();
+    solve_rows<64, false, 1>(Xs, Rn, rinv, 64);
+    __syncthreads();
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        M[i + j * LDM] = (i < n && j < n) ? Xs[i * C::LDX + j] : 0.0;
+    }
+    __syncthreads();
+    // LU of Q_top - S in place: L strict lower (unit), U upper, |U_ii| >= 1
+    for (int i = 0; i < n; i++) {
+        const double d = M[i + i * LDM];
+        const double s = d >= 0.0 ? -1.0 : 1.0;
+        const double piv = d - s, rp = 1.0 / piv;
+        if (tid == 0) sS[i] = s;
+        double li[16];
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            const int k = ry + 4 * u;
+            li[u] = (k > i && k < n) ? M[k + i * LDM] * rp : 0.0;
+        }
+        __syncthreads();
+        if (cx > i && cx < n) {
+            const double uij = M[i + cx * LDM];
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                const int k = ry + 4 * u;
+                if (k > i && k < n) M[k + cx * LDM] = __fma_rn(-li[u], uij, M[k + cx * LDM]);
+            }
+        }
+        if (cx == i) {
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                const int k = ry + 4 * u;
+                if (k > i && k < n) M[k + i * LDM] = li[u];
+            }
+            if (ry == 0) M[i + i * LDM] = piv;
+        }
+        __syncthreads();
+    }
+    // Z = R2 R1 (upper, over the dead tile); then W = U Z over Q (R1 no longer needed)
+    if (tid == 0) sbad = 0;
+    tri_mm4(Z, P, Q, n);
+    __syncthreads();
+    tri_mm4(Q, M, Z, n);
+    {
+        const int ti = tid & 15, tj = tid >> 4;
+        bool nf = false;
+#pragma unroll
+        for (int a4 = 0; a4 < 4; a4++)
+#pragma unroll
+            for (int b4 = 0; b4 < 4; b4++) {
+                const int i = ti + 16 * a4, j = tj + 16 * b4;
+                if (i < n && j < n && !(fin(Q[i + j * LDM]) && fin(M[i + j * LDM]) && fin(Z[i + j * LDM]))) nf = true;
+            }
+        if (nf) sbad = 1;
+    }
+    __syncthreads();
+    if (sbad) {
+        if (tid == 0) *x.flag = 1;
+        return;
+    }
+    for (int e = tid; e < n * n; e += THREADS) {
+        const int i = e % n, j = e / n;
+        x.A[i + (i64)j * x.lda] = i > j ? M[i + j * LDM] : sS[i] * Z[i + j * LDM];
+    }
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        x.W[i + j * LDG] = Q[i + j * LDM];
+    }
+    double* tau = (double*)p.tau + blockIdx.x * p.tau_s;
+    if (tid < n) tau[tid] = -M[tid + tid * LDM] * sS[tid];
+}
+
+// Pass 3: rows >= n: v = a W^-1 in place.
+template <int NC>
+__device__ void finish(const Cqp& p) {
+    using C = Cfg<NC>;
+    const Entry x = entry(p, blockIdx.y);
+    if (__ldcg(x.flag)) return;
+    double* Xs = cq_dsm;
+    double* Rn = cq_dsm + C::RN;
+    double* rinv = cq_dsm + C::RINV;
+    setup_rn<NC>(Rn, rinv, x.W, LDG);
+    unsigned none = 0;
+    for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
+        const i64 row0 = t * TR;
+        if (row0 + TR <= x.n) continue;
+        load_tile<NC, 16, false>(Xs, x, row0, none);
+        __syncthreads();
+        solve_rows<NC, true, 2>(Xs, Rn, rinv, TR);
+        __syncthreads();
+        for (int e = threadIdx.x; e < TR * NC; e += THREADS) {
+            const int i = e % TR, c = e / TR;
+            const i64 gi = row0 + i;
+            if (gi >= x.n && gi < x.m && c < x.n) x.A[gi + (i64)c * x.lda] = Xs[i * C::LDX + c];
+        }
+        __syncthreads();
+    }
+}
+}  // namespace cq
+
+#ifdef GPUBLAS_FAMILY_CHOLQR
+#define CQ_KERNELS(NC) \
+    extern "C" __global__ void __launch_bounds__(256, 2) qr_cqgram##NC##_d(Cqp p) { pdl_enter(); cq::gram<NC>(p); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_cqreduce##NC##_d(Cqp p) { pdl_enter(); cq::reduce<NC>(p, false); } \
+    extern "C" __global__ void __launch_bounds__(256) qr_cqreduce2##NC##_d(Cqp p) { pdl_enter(); cq::reduce<NC>(p, true); } \
+    extern "C" __global__ void __launch_bounds__(256, 2) qr_cqsolve##NC##_d(Cqp p) { pdl_enter(); cq::solve<NC>(p); } \
+    extern "C" __global__ void __launch_bounds__(256, 2) qr_cqfinish##NC##_d(Cqp p) { pdl_enter(); cq::finish<NC>(p); }
+CQ_KERNELS(16)
+CQ_KERNELS(32)
+CQ_KERNELS(64)
+extern "C" __global__ void __launch_bounds__(256, 1) qr_cqchol1_d(Cqp p) { pdl_enter(); cq::chol1(p); }
+extern "C" __global__ void __launch_bounds__(256, 1) qr_cqlu_d(Cqp p) { pdl_enter(); cq::lu(p); }
+#endif

@@ -15,9 +15,12 @@
 //   cq_solve:  per row q = a R1^-1 by forward substitution, partial Grams of Q1 = A R1^-1.
 //   cq_lu:     G2 = Q1^T Q1 with ||G2 - I||_F <= 0.1 (else fall back), R2 = chol(G2), the top
 //              rows' Q, the LU without pivoting of Q_top - S (S_ii = -sign, |U_ii| >= 1),
-//              tau_i = -U_ii S_ii, A's top block (L strict lower, S R upper), W = U R.
+//              tau_i = -U_ii S_ii, A's top block (L strict lower, S R upper), W = U R2.
 //              Nothing in A or tau is written before its last check.
-//   cq_finish: rows >= cols: v = a W^-1 in place (Q_2 U^-1 = A_2 (U R)^-1).
+//   cq_finish: rows >= cols: v = (a R1^-1) W^-1 in place (Q_2 U^-1). The first solve repeats
+//              pass 2's bit for bit, so R2 corrects exactly the Q1 it was computed from: Q is
+//              orthonormal to working precision whatever A's condition (up to the G2 test's);
+//              a single solve by U R2 R1 would lose orthogonality in proportion to it.
 // Every kernel after cq_chol1 returns at once once the flag is set; the Householder panel
 // (qr_panel, gated on the same flag) then factors the untouched block.
 // Why it is a QR: with Q S - [I; 0] = V Y (V = [L; Q_2 U^-1], Y = U S upper) the first columns
@@ -681,11 +684,11 @@ __device__ void lu(const Cqp& p) {
         }
         __syncthreads();
     }
-    // Z = R2 R1 (upper, over the dead tile); then W = U Z over Q (R1 no longer needed)
+    // Z = R2 R1 (upper, over the dead tile); then W = U R2 over Q (R1 no longer needed)
     if (tid == 0) sbad = 0;
     tri_mm4(Z, P, Q, n);
     __syncthreads();
-    tri_mm4(Q, M, Z, n);
+    tri_mm4(Q, M, P, n);
     {
         const int ti = tid & 15, tj = tid >> 4;
         bool nf = false;
@@ -715,7 +718,7 @@ __device__ void lu(const Cqp& p) {
     if (tid < n) tau[tid] = -M[tid + tid * LDM] * sS[tid];
 }
 
-// Pass 3: rows >= n: v = a W^-1 in place.
+// Pass 3: rows >= n: v = (a R1^-1) W^-1 in place, -R1 and -W taking turns in shared memory.
 template <int NC>
 __device__ void finish(const Cqp& p) {
     using C = Cfg<NC>;
@@ -724,12 +727,16 @@ __device__ void finish(const Cqp& p) {
     double* Xs = cq_dsm;
     double* Rn = cq_dsm + C::RN;
     double* rinv = cq_dsm + C::RINV;
-    setup_rn<NC>(Rn, rinv, x.W, LDG);
     unsigned none = 0;
     for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
         const i64 row0 = t * TR;
         if (row0 + TR <= x.n) continue;
+        setup_rn<NC>(Rn, rinv, x.R1, LDG);
         load_tile<NC, 16, false>(Xs, x, row0, none);
+        __syncthreads();
+        solve_rows<NC, true, 2>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
+        __syncthreads();
+        setup_rn<NC>(Rn, rinv, x.W, LDG);
         __syncthreads();
         solve_rows<NC, true, 2>(Xs, Rn, rinv, TR);
         __syncthreads();

@@ -17,7 +17,8 @@
 //              rows' Q, the LU without pivoting of Q_top - S (S_ii = -sign, |U_ii| >= 1),
 //              tau_i = -U_ii S_ii, A's top block (L strict lower, S R upper), W = U R2.
 //              Nothing in A or tau is written before its last check.
-//   cq_finish: rows >= cols: v = (a R1^-1) W^-1 in place (Q_2 U^-1). The first solve repeats
+//   cq_finish: rows >= cols: v = (a R1^-1) W^-1 in place (Q_2 U^-1; W^-1 formed by cq_lu,
+//              applied on tensor cores: W is well conditioned). The first solve repeats
 //              pass 2's bit for bit, so R2 corrects exactly the Q1 it was computed from: Q is
 //              orthonormal to working precision whatever A's condition (up to the G2 test's);
 //              a single solve by U R2 R1 would lose orthogonality in proportion to it.
@@ -56,6 +57,7 @@ struct Cfg {
     static constexpr int RN = XS;                      // -R, TPR copies (column residue mod TPR)
     static constexpr int RINV = RN + TPR * POFF;       // 1 / R_kk
     static_assert(S * PART <= XS, "the row groups' partials must fit in the tile");
+    static_assert(NC * NC <= TPR * POFF, "W^-1's fragments fit where -R is");
     static_assert(H % 2 == 0 && POFF % 2 == 0 && XS % 2 == 0, "double2 alignment");
 };
 
@@ -273,15 +275,28 @@ struct GramFma {
     }
 };
 
-#if __CUDA_ARCH__ >= 800
 // D = A B + C on FP64 tensor cores, one warp: m8n8k4, A 8 x 4 row-major (lane holds
 // A[lane / 4][lane % 4]), B 4 x 8 column-major (B[lane % 4][lane / 4]), C/D 8 x 8 (lane holds
-// C[lane / 4][2 (lane % 4) + {0, 1}]).
+// C[lane / 4][2 (lane % 4) + {0, 1}]). Below sm_80 (where plans never choose these kernels) by
+// shuffles, so that the module compiles for every architecture.
 __device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b) {
+#if __CUDA_ARCH__ >= 800
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
                  : "+d"(c0), "+d"(c1)
                  : "d"(a), "d"(b));
+#else
+    const int lane = threadIdx.x & 31, r = lane >> 2, j = 2 * (lane & 3);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const double ak = __shfl_sync(FULL, a, 4 * r + k);
+        const double b0 = __shfl_sync(FULL, b, 4 * j + k), b1 = __shfl_sync(FULL, b, 4 * (j + 1) + k);
+        c0 = __fma_rn(ak, b0, c0);
+        c1 = __fma_rn(ak, b1, c1);
+    }
+#endif
 }
+
+#if __CUDA_ARCH__ >= 800
 
 // A block's Gram partial on tensor cores. The Gram's upper 8 x 8 blocks (NUB, numbered column
 // by column) are split into NG groups (block idx = g + NG s); warp w takes group w % NG over
@@ -383,6 +398,41 @@ using Gram = GramMma<NC>;
 template <int NC>
 using Gram = GramFma<NC>;
 #endif
+
+// The tile's rows (128 x NC, ld LDX) := rows x F, F upper triangular (NC x NC) held as the
+// m8n8k4 B fragments: F[(ks NBK + cb) 32 + lane] = F(4 ks + lane % 4, 8 cb + lane / 4). Warp w
+// takes rows 16 w .. 16 w + 15 (reads and writes only its own rows); zero blocks are skipped.
+template <int NC>
+__device__ __forceinline__ void times_upper(double* Xs, const double* F) {
+    constexpr int LDX = Cfg<NC>::LDX, NBK = NC / 8;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    double c[2][NBK][2];
+#pragma unroll
+    for (int rb = 0; rb < 2; rb++)
+#pragma unroll
+        for (int cb = 0; cb < NBK; cb++) c[rb][cb][0] = c[rb][cb][1] = 0.0;
+    const double* xa = Xs + (16 * w + (lane >> 2)) * LDX + (lane & 3);
+#pragma unroll
+    for (int ks = 0; ks < NC / 4; ks++) {
+        const double a0 = xa[4 * ks], a1 = xa[8 * LDX + 4 * ks];
+#pragma unroll
+        for (int cb = 0; cb < NBK; cb++) {
+            if (4 * ks >= 8 * (cb + 1)) continue;  // F's rows below column block cb's diagonal
+            const double b = F[(ks * NBK + cb) * 32 + lane];
+            dmma8844(c[0][cb][0], c[0][cb][1], a0, b);
+            dmma8844(c[1][cb][0], c[1][cb][1], a1, b);
+        }
+    }
+    __syncwarp();
+    double* xc = Xs + (16 * w + (lane >> 2)) * LDX + 2 * (lane & 3);
+#pragma unroll
+    for (int rb = 0; rb < 2; rb++)
+#pragma unroll
+        for (int cb = 0; cb < NBK; cb++) {
+            xc[rb * 8 * LDX + 8 * cb] = c[rb][cb][0];
+            xc[rb * 8 * LDX + 8 * cb + 1] = c[rb][cb][1];
+        }
+}
 
 // Upper Cholesky in place of the 64 x 64 symmetric M (ld LDM; upper triangle read; identity
 // beyond n): M = R^T R, R upper, zeros below. true on breakdown (non-finite entry, or a pivot
@@ -710,15 +760,29 @@ __device__ void lu(const Cqp& p) {
         const int i = e % n, j = e / n;
         x.A[i + (i64)j * x.lda] = i > j ? M[i + j * LDM] : sS[i] * Z[i + j * LDM];
     }
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
-        x.W[i + j * LDG] = Q[i + j * LDM];
-    }
     double* tau = (double*)p.tau + blockIdx.x * p.tau_s;
     if (tid < n) tau[tid] = -M[tid + tid * LDM] * sS[tid];
+    __syncthreads();
+    // W^-1 (well conditioned: U's diagonal at least 1 in magnitude, R2 near the identity) as
+    // the rows of I W^-1, by the substitution over the dead tile; into the workspace as pass 3's
+    // B fragments at its width.
+    for (int e = tid; e < 64 * 64; e += THREADS) {
+        const int i = e & 63, j = e >> 6;
+        Xs[i * C::LDX + j] = i == j ? 1.0 : 0.0;
+    }
+    setup_rn<64>(Rn, rinv, Q, LDM);
+    __syncthreads();
+    solve_rows<64, false, 1>(Xs, Rn, rinv, 64);
+    __syncthreads();
+    const int nc = n <= 16 ? 16 : n <= 32 ? 32 : 64, nbk = nc / 8;
+    for (int e = tid; e < nc * nc; e += THREADS) {
+        const int lane = e & 31, blk = e >> 5, ks = blk / nbk, cb = blk % nbk;
+        x.W[e] = Xs[(4 * ks + (lane & 3)) * C::LDX + 8 * cb + (lane >> 2)];
+    }
 }
 
-// Pass 3: rows >= n: v = (a R1^-1) W^-1 in place, -R1 and -W taking turns in shared memory.
+// Pass 3: rows >= n: v = (a R1^-1) W^-1 in place; -R1 and W^-1's fragments take turns in
+// shared memory (the -R region holds NC^2 doubles).
 template <int NC>
 __device__ void finish(const Cqp& p) {
     using C = Cfg<NC>;
@@ -736,9 +800,9 @@ __device__ void finish(const Cqp& p) {
         __syncthreads();
         solve_rows<NC, true, 2>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
         __syncthreads();
-        setup_rn<NC>(Rn, rinv, x.W, LDG);
+        for (int e = threadIdx.x; e < NC * NC; e += THREADS) Rn[e] = __ldcg(x.W + e);
         __syncthreads();
-        solve_rows<NC, true, 2>(Xs, Rn, rinv, TR);
+        times_upper<NC>(Xs, Rn);
         __syncthreads();
         for (int e = threadIdx.x; e < TR * NC; e += THREADS) {
             const int i = e % TR, c = e / TR;

@@ -985,6 +985,8 @@ impl<E: T> Job for GelsRun<E> {
 
 #[path = "least_squares/bad_arguments.rs"]
 mod bad_arguments;
+#[path = "least_squares/cholqr.rs"]
+mod cholqr;
 #[path = "least_squares/gelqf.rs"]
 mod gelqf;
 #[path = "least_squares/gels.rs"]

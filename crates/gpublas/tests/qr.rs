@@ -1001,6 +1001,8 @@ fn is_pointer(e: &Error) -> bool {
 
 #[path = "qr/bad_arguments.rs"]
 mod bad_arguments;
+#[path = "qr/cholqr.rs"]
+mod cholqr;
 #[path = "qr/geqrf.rs"]
 mod geqrf;
 #[path = "qr/orgqr.rs"]

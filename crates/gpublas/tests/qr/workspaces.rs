@@ -7,7 +7,7 @@ const KIB: usize = 1024;
 /// Query (placeholders, then the real operands, which must come back untouched and ask for
 /// the same), then a handle of exactly that size: `Success`, the right answer, no growth, no
 /// degraded call, no memory error.
-fn m9_one(dev: &Device, job: &mut dyn Job) {
+pub(super) fn m9_one(dev: &Device, job: &mut dyn Job) {
     let name = job.name();
     let size = query(dev, job);
     let mut q = fixed_handle(dev, 0);
@@ -172,7 +172,7 @@ impl PlaceholderLike for DeviceBuffer<f64> {
 /// In a fixed 4 KiB workspace (user-managed) every job at about 200 × 150: `Success` if its
 /// query asks for no more, else `PerfDegraded`, with the right answers; no memory error, no
 /// growth.
-fn in_fixed(dev: &Device, job: &mut dyn Job, cap: usize) {
+pub(super) fn in_fixed(dev: &Device, job: &mut dyn Job, cap: usize) {
     let name = job.name();
     let size = query(dev, job);
     let mut h = handle(dev);

@@ -369,7 +369,7 @@ struct GramMma {
         static_assert(RG * PART <= Cfg<NC>::XS, "GramMma: the row groups' partials must fit in the tile");
         const int w = threadIdx.x >> 5, g = w % NG, rg = w / NG;
         __syncthreads();
-        // entries (i, j) of a diagonal 4 x 4 tile with i > j are not computed: zero them
+        // zeroed first: a partial is written as whole 4 x 4 tiles (reduce reads only i <= j)
         for (int e = threadIdx.x; e < RG * PART; e += THREADS) red[e] = 0.0;
         __syncthreads();
         double* dst = red + rg * PART;
@@ -607,6 +607,7 @@ __device__ void chol1(const Cqp& p) {
     __shared__ double diag0[64];
     __shared__ volatile int sbad;
     load_sym(M, x.G, x.n);
+    __syncthreads();  // the diagonal below is other threads' writes
     const unsigned long long want = x.n >= 64 ? ~0ull : (1ull << x.n) - 1;
     // LAPACK's tau = 0 (nothing below the top rows) and squares near the ends of the range
     bool odd = (__ldcg(x.mask) & want) != want;

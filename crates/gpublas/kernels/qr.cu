@@ -222,9 +222,10 @@ template <class T> struct PanelExchange {
 
 // A column's norm below its diagonal is downdated from the norm of the column's rows from
 // the diagonal on (‖a'_c[i+1:]‖² = ‖a_c[i:]‖² − |a'_c(i)|²: a reflector keeps the norm of the
-// rows it acts on). It is recomputed exactly (one more exchange) where downdates have brought
-// it below this fraction of the value last computed, or it is not a normal finite number: the
-// downdates' rounding, relative to the column's norm then, stays within a few units.
+// rows it acts on). It is recomputed exactly (one more exchange) where the downdated part below
+// the diagonal is below this fraction of the column's norm last computed, or that is not a
+// normal finite number: the downdates' rounding, relative to the part's norm, stays within a
+// few units (and an exact zero below the diagonal stays zero).
 #define QR_DOWNDATE_FLOOR 0.25
 #define QR_NORM_TINY 0x1p-900
 
@@ -342,8 +343,11 @@ __device__ void qr_panel(const Qrp& j) {
         if (threadIdx.x == 0) {
             const double nn = s_n[i], ref = s_nref[i];
             const double xn2 = nn - abs2(s_alpha);
+            // The part below the diagonal, not only the column, must keep its share of `ref`:
+            // where the diagonal holds nearly all of the norm (nothing below it: LAPACK's
+            // tau = 0) the difference is rounding, not a norm.
             const bool ok = multi && isfinite(nn) && ref > QR_NORM_TINY &&
-                            nn >= QR_DOWNDATE_FLOOR * ref && xn2 >= 0.0;
+                            xn2 >= QR_DOWNDATE_FLOOR * ref;
             s_exact = !ok;
             s_xnorm = ok ? sqrt(xn2) : 0.0;
         }

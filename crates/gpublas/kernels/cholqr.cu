@@ -34,7 +34,6 @@
 namespace cq {
 constexpr int THREADS = 256;
 constexpr int TR = 128;          // tile rows
-constexpr int TPR = 4;           // threads a row in the substitution
 constexpr int PAD = 4;           // tile row stride NC + 4: conflict-free fragment and row loads
 constexpr int NB = 64;           // widest panel
 constexpr int LDM = NB + 1;      // ld of 64 x 64 matrices in shared memory (one-block kernels)
@@ -48,23 +47,21 @@ constexpr double EPS = 2.220446049250313e-16;
 template <int NC>
 struct Cfg {
     static constexpr int LDX = NC + PAD;
-    static constexpr int H = NC / TPR;                 // columns a thread holds in the substitution
-    static constexpr int POFF = NC * H + 2;            // the TPR copies of -R (+2: other banks)
     static constexpr int NT = (NC / 4) * (NC / 4 + 1) / 2;  // upper 4 x 4 tiles of the Gram
     static constexpr int PART = NT * 16;               // doubles in a partial Gram
     static constexpr int XS = TR * LDX;                // the tile
     static constexpr int S = THREADS / NT < XS / PART ? THREADS / NT : XS / PART;
-    static constexpr int RN = XS;                      // -R, TPR copies (column residue mod TPR)
-    static constexpr int RINV = RN + TPR * POFF;       // 1 / R_kk
+    static constexpr int RN = XS;                      // -R (row-major, ld LDX; 0 on and below the diagonal)
+    static constexpr int RINV = RN + NC * LDX;         // 1 / R_kk
     static_assert(S * PART <= XS, "the row groups' partials must fit in the tile");
-    static_assert(NC * NC <= TPR * POFF, "W^-1's fragments fit where -R is");
-    static_assert(H % 2 == 0 && POFF % 2 == 0 && XS % 2 == 0, "double2 alignment");
+    static_assert(NC * NC <= NC * LDX, "W^-1's fragments fit where -R is");
+    static_assert(XS % 2 == 0 && RINV % 2 == 0, "double2 alignment");
 };
 
 // cq_lu's shared memory (doubles): the top rows' tile (later R = R2 R1), -R / rinv (later the
 // LU), then two 64 x 64 matrices.
 constexpr int LU_XS = 64 * Cfg<64>::LDX;
-constexpr int LU_MR = TPR * Cfg<64>::POFF + 64;
+constexpr int LU_MR = 64 * Cfg<64>::LDX + 64;
 constexpr int LU_MAT = 64 * LDM;
 static_assert(LU_XS >= LU_MAT && LU_MR >= LU_MAT && LU_MR % 2 == 0 && LU_MAT % 2 == 0, "cq_lu layout");
 
@@ -151,74 +148,73 @@ __device__ __forceinline__ void load_top(double* Xs, const double* A, i64 lda, i
     }
 }
 
-// Rn[p * POFF + k * H + c] = -R(k, TPR c + p) above the diagonal (0 elsewhere), rinv[k] = 1 / R(k, k).
+// Rn[k * LDX + j] = -R(k, j) above the diagonal (0 elsewhere), rinv[k] = 1 / R(k, k).
 template <int NC>
 __device__ __forceinline__ void setup_rn(double* Rn, double* rinv, const double* R, int ldr) {
-    constexpr int H = Cfg<NC>::H, POFF = Cfg<NC>::POFF;
-    for (int e = threadIdx.x; e < TPR * NC * H; e += THREADS) {
-        const int p = e / (NC * H), rem = e % (NC * H), k = rem / H, c = rem % H, j = TPR * c + p;
-        Rn[p * POFF + k * H + c] = j > k ? -R[k + j * ldr] : 0.0;
+    constexpr int LDX = Cfg<NC>::LDX;
+    for (int e = threadIdx.x; e < NC * NC; e += THREADS) {
+        const int k = e / NC, j = e % NC;
+        Rn[k * LDX + j] = j > k ? -R[k + j * ldr] : 0.0;
     }
     for (int k = threadIdx.x; k < NC; k += THREADS) rinv[k] = 1.0 / R[k + k * ldr];
 }
 
-// CQ_DEPEND(ptr, x): ptr unchanged, but for ptxas a function of x: loads through ptr wait for
-// x (ptr += 8 only when x is NaN, where the row's results are NaN anyway). Keeps the loads of
-// -R from being hoisted far ahead (spills).
-#define CQ_DEPEND(ptr, x) \
-    asm volatile("{ .reg .pred nan_; setp.nan.f64 nan_, %1, %1; @nan_ add.s64 %0, %0, 8; }" : "+l"(ptr) : "d"(x))
+__device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b);
 
-// Rows 0 .. rows - 1 of Xs <- Xs R^-1 in place (rows: a multiple of RPT THREADS / TPR), by
-// right-looking forward substitution per row (row-wise backward stable; no explicit inverse).
-// Row r belongs to threads TPR r + p (p < TPR), thread p holding columns TPR c + p; q_k is
-// computed by the owner of column k and shuffled to the row's other threads. RPT 2 advances
-// rows r and r + THREADS / TPR together (each load of -R feeds both; same operations per row).
-template <int NC, bool DEP, int RPT>
+// Rows 0 .. rows - 1 of Xs (ld LDX; rows a multiple of 16) <- Xs R^-1 in place: blocked forward
+// substitution over 8-column blocks J, per row backward stable. The diagonal block by
+// substitution (one row a lane: lanes 0..15 of warp w take rows 16 w + lane), then the blocks
+// right of it less Y_J R(J, J+1:) on FP64 tensor cores (m8n8k4, -R's rows as B fragments). Warp
+// w reads and writes only its own 16 rows: no block barrier. The same calls give the same bits
+// (pass 2 and pass 3 rely on it).
+template <int NC>
 __device__ __forceinline__ void solve_rows(double* Xs, const double* Rn, const double* rinv, int rows) {
-    constexpr int H = Cfg<NC>::H, LDX = Cfg<NC>::LDX, RS = THREADS / TPR;
-    static_assert(RPT == 1 || RPT == 2, "RPT: 1 or 2");
-    const int tid = threadIdx.x, p = tid & (TPR - 1), lane = tid & 31;
+    constexpr int LDX = Cfg<NC>::LDX, NBK = NC / 8;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    if (16 * w >= rows) return;
+    double* xw = Xs + 16 * w * LDX;
 #pragma unroll 1
-    for (int r = tid / TPR; r < rows; r += RPT * RS) {
-        const double* Rq[2] = {Rn + p * Cfg<NC>::POFF, Rn + p * Cfg<NC>::POFF};
-        const double* ri[2] = {rinv, rinv};
-        double x[RPT][H];
-        double* xr = Xs + r * LDX + p;
+    for (int J = 0; J < NBK; J++) {
+        if (lane < 16) {
+            double* xr = xw + lane * LDX + 8 * J;
+            double y[8];
 #pragma unroll
-        for (int w = 0; w < RPT; w++)
+            for (int c = 0; c < 8; c++) y[c] = xr[c];
 #pragma unroll
-            for (int c = 0; c < H; c++) x[w][c] = xr[w * RS * LDX + TPR * c];
+            for (int c = 0; c < 8; c++) {
+                y[c] = y[c] * rinv[8 * J + c];
 #pragma unroll
-        for (int k = 0; k < NC; k++) {
-            const int c0 = k / TPR, pk = k % TPR;
-            const double rk = ri[k & 1][k];
-            double q[RPT];
-#pragma unroll
-            for (int w = 0; w < RPT; w++) {
-                const double y = x[w][c0] * rk;
-                q[w] = __shfl_sync(FULL, y, (lane & ~(TPR - 1)) | pk);
-                if (p == pk) x[w][c0] = q[w];
+                for (int d = c + 1; d < 8; d++) y[d] = __fma_rn(y[c], Rn[(8 * J + c) * LDX + 8 * J + d], y[d]);
             }
-            const double2* R2 = reinterpret_cast<const double2*>(Rq[k & 1] + k * H);
 #pragma unroll
-            for (int c = c0 & ~1; c < H; c += 2) {
-                const double2 rr = R2[c >> 1];
-                // column TPR c + p <= k (final already) has a stored 0: x unchanged (q is finite)
+            for (int c = 0; c < 8; c++) xr[c] = y[c];
+        }
+        __syncwarp();
+        if (J + 1 < NBK) {
+            // A fragments: Y_J's rows lane / 4 (+ 8), columns 4 ks + lane % 4
+            double a[2][2];
 #pragma unroll
-                for (int w = 0; w < RPT; w++) {
-                    if (c >= c0) x[w][c] = __fma_rn(q[w], rr.x, x[w][c]);
-                    if (c + 1 >= c0) x[w][c + 1] = __fma_rn(q[w], rr.y, x[w][c + 1]);
+            for (int rb = 0; rb < 2; rb++)
+#pragma unroll
+                for (int ks = 0; ks < 2; ks++) a[rb][ks] = xw[(8 * rb + (lane >> 2)) * LDX + 8 * J + 4 * ks + (lane & 3)];
+#pragma unroll
+            for (int cb = 1; cb < NBK; cb++) {
+                if (cb <= J) continue;
+                double b[2];
+#pragma unroll
+                for (int ks = 0; ks < 2; ks++) b[ks] = Rn[(8 * J + 4 * ks + (lane & 3)) * LDX + 8 * cb + (lane >> 2)];
+#pragma unroll
+                for (int rb = 0; rb < 2; rb++) {
+                    double* cp = xw + (8 * rb + (lane >> 2)) * LDX + 8 * cb + 2 * (lane & 3);
+                    double c0 = cp[0], c1 = cp[1];
+                    dmma8844(c0, c1, a[rb][0], b[0]);
+                    dmma8844(c0, c1, a[rb][1], b[1]);
+                    cp[0] = c0;
+                    cp[1] = c1;
                 }
             }
-            if (DEP) {
-                CQ_DEPEND(Rq[k & 1], q[RPT - 1]);
-                CQ_DEPEND(ri[k & 1], q[RPT - 1]);
-            }
+            __syncwarp();
         }
-#pragma unroll
-        for (int w = 0; w < RPT; w++)
-#pragma unroll
-            for (int c = 0; c < H; c++) xr[w * RS * LDX + TPR * c] = x[w][c];
     }
 }
 
@@ -640,7 +636,7 @@ __device__ void solve(const Cqp& p) {
         const i64 row0 = t * TR;
         load_tile<NC, 16, false>(Xs, x, row0, none);
         __syncthreads();
-        solve_rows<NC, false, 1>(Xs, Rn, rinv, TR);
+        solve_rows<NC>(Xs, Rn, rinv, TR);
         __syncthreads();
         G.acc(Xs, x.m - row0 < TR ? (int)(x.m - row0) : TR);
         __syncthreads();
@@ -658,7 +654,7 @@ __device__ void lu(const Cqp& p) {
     double* Xs = cq_dsm;                  // Q_top (64 rows, ld LDX), then Z = R2 R1 (ld LDM)
     double* MR = Xs + LU_XS;              // -R and rinv during the substitutions, then M (LU)
     double* Rn = MR;
-    double* rinv = MR + TPR * C::POFF;
+    double* rinv = MR + 64 * C::LDX;
     double* M = MR;
     double* P = MR + LU_MR;               // G2, then R2
     double* Q = P + LU_MAT;               // R1, then W
@@ -693,11 +689,11 @@ __device__ void lu(const Cqp& p) {
     load_top<64>(Xs, x.A, x.lda, n);
     setup_rn<64>(Rn, rinv, Q, LDM);
     __syncthreads();
-    solve_rows<64, false, 1>(Xs, Rn, rinv, 64);
+    solve_rows<64>(Xs, Rn, rinv, 64);
     __syncthreads();
     setup_rn<64>(Rn, rinv, P, LDM);
     __syncthreads();
-    solve_rows<64, false, 1>(Xs, Rn, rinv, 64);
+    solve_rows<64>(Xs, Rn, rinv, 64);
     __syncthreads();
     for (int e = tid; e < 64 * 64; e += THREADS) {
         const int i = e & 63, j = e >> 6;
@@ -773,7 +769,7 @@ __device__ void lu(const Cqp& p) {
     }
     setup_rn<64>(Rn, rinv, Q, LDM);
     __syncthreads();
-    solve_rows<64, false, 1>(Xs, Rn, rinv, 64);
+    solve_rows<64>(Xs, Rn, rinv, 64);
     __syncthreads();
     const int nc = n <= 16 ? 16 : n <= 32 ? 32 : 64, nbk = nc / 8;
     for (int e = tid; e < nc * nc; e += THREADS) {
@@ -799,7 +795,7 @@ __device__ void finish(const Cqp& p) {
         setup_rn<NC>(Rn, rinv, x.R1, LDG);
         load_tile<NC, 16, false>(Xs, x, row0, none);
         __syncthreads();
-        solve_rows<NC, true, 2>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
+        solve_rows<NC>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
         __syncthreads();
         for (int e = threadIdx.x; e < NC * NC; e += THREADS) Rn[e] = __ldcg(x.W + e);
         __syncthreads();

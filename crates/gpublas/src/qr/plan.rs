@@ -216,15 +216,14 @@ pub(crate) fn cq_gram_smem(nc: usize) -> usize {
     CQ_TILE * (nc + 4) * 8
 }
 
-/// Dynamic shared memory of CholeskyQR2's substitution passes: the tile, four copies of `-R`
-/// and the diagonal's reciprocals.
+/// Dynamic shared memory of CholeskyQR2's substitution passes: the tile, `-R` (row-major, the
+/// tile's row stride) and the diagonal's reciprocals.
 pub(crate) fn cq_solve_smem(nc: usize) -> usize {
-    let h = nc / 4;
-    (CQ_TILE * (nc + 4) + 4 * (nc * h + 2) + nc) * 8
+    (CQ_TILE * (nc + 4) + nc * (nc + 4) + nc) * 8
 }
 
 /// Dynamic shared memory of `qr_cqlu_d` (cholqr.cu's `LU_*`).
-pub(crate) const CQ_LU_SMEM: usize = (64 * 68 + (4 * (64 * 16 + 2) + 64) + 2 * 64 * 65) * 8;
+pub(crate) const CQ_LU_SMEM: usize = (64 * 68 + (64 * 68 + 64) + 2 * 64 * 65) * 8;
 
 /// Dynamic shared memory of `qr_cqchol1_d`.
 pub(crate) const CQ_CHOL1_SMEM: usize = 64 * 65 * 8;

@@ -395,9 +395,10 @@ template <int NC>
 using Gram = GramFma<NC>;
 #endif
 
-// The tile's rows (128 x NC, ld LDX) := rows x F, F upper triangular (NC x NC) held as the
-// m8n8k4 B fragments: F[(ks NBK + cb) 32 + lane] = F(4 ks + lane % 4, 8 cb + lane / 4). Warp w
-// takes rows 16 w .. 16 w + 15 (reads and writes only its own rows); zero blocks are skipped.
+// The tile's rows (128 x NC, ld LDX) := rows x F, F upper triangular (NC x NC, global memory,
+// written by an earlier kernel) held as the m8n8k4 B fragments: F[(ks NBK + cb) 32 + lane] =
+// F(4 ks + lane % 4, 8 cb + lane / 4). Warp w takes rows 16 w .. 16 w + 15 (reads and writes
+// only its own rows); zero blocks are skipped.
 template <int NC>
 __device__ __forceinline__ void times_upper(double* Xs, const double* F) {
     constexpr int LDX = Cfg<NC>::LDX, NBK = NC / 8;
@@ -414,7 +415,7 @@ __device__ __forceinline__ void times_upper(double* Xs, const double* F) {
 #pragma unroll
         for (int cb = 0; cb < NBK; cb++) {
             if (4 * ks >= 8 * (cb + 1)) continue;  // F's rows below column block cb's diagonal
-            const double b = F[(ks * NBK + cb) * 32 + lane];
+            const double b = __ldg(F + (ks * NBK + cb) * 32 + lane);
             dmma8844(c[0][cb][0], c[0][cb][1], a0, b);
             dmma8844(c[1][cb][0], c[1][cb][1], a1, b);
         }
@@ -778,35 +779,50 @@ __device__ void lu(const Cqp& p) {
     }
 }
 
-// Pass 3: rows >= n: v = (a R1^-1) W^-1 in place; -R1 and W^-1's fragments take turns in
-// shared memory (the -R region holds NC^2 doubles).
+// Pass 3: rows >= n: v = (a R1^-1) W^-1 in place. Each warp loads, solves, multiplies and
+// stores its own 16 rows of a tile (no block barrier in the loop: the warps of a block drift
+// apart and hide each other's latencies); -R1 stays in shared memory, W^-1's fragments come
+// through the read-only cache.
 template <int NC>
 __device__ void finish(const Cqp& p) {
     using C = Cfg<NC>;
+    constexpr int LDX = C::LDX, HALF = NC / 2, B = HALF < 16 ? HALF : 16;
     const Entry x = entry(p, blockIdx.y);
     if (__ldcg(x.flag)) return;
     double* Xs = cq_dsm;
     double* Rn = cq_dsm + C::RN;
     double* rinv = cq_dsm + C::RINV;
-    unsigned none = 0;
+    setup_rn<NC>(Rn, rinv, x.R1, LDG);
+    __syncthreads();
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, r = lane & 15, c0 = lane >> 4;
+    double* xr = Xs + (16 * w + r) * LDX + c0;
     for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
-        const i64 row0 = t * TR;
-        if (row0 + TR <= x.n) continue;
-        setup_rn<NC>(Rn, rinv, x.R1, LDG);
-        load_tile<NC, 16, false>(Xs, x, row0, none);
-        __syncthreads();
-        solve_rows<NC>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
-        __syncthreads();
-        for (int e = threadIdx.x; e < NC * NC; e += THREADS) Rn[e] = __ldcg(x.W + e);
-        __syncthreads();
-        times_upper<NC>(Xs, Rn);
-        __syncthreads();
-        for (int e = threadIdx.x; e < TR * NC; e += THREADS) {
-            const int i = e % TR, c = e / TR;
-            const i64 gi = row0 + i;
-            if (gi >= x.n && gi < x.m && c < x.n) x.A[gi + (i64)c * x.lda] = Xs[i * C::LDX + c];
+        const i64 gi = t * TR + 16 * w + r;
+        const bool rok = gi < x.m;
+        const double* a = x.A + (rok ? gi : 0) + (i64)c0 * x.lda;
+        // lanes 0-15 and 16-31: the warp's rows of two columns at a time (128-byte pieces)
+#pragma unroll 1
+        for (int u0 = 0; u0 < HALF; u0 += B) {
+            double v[B];
+#pragma unroll
+            for (int u = 0; u < B; u++) {
+                v[u] = 0.0;
+                if (rok && c0 + 2 * (u0 + u) < x.n) v[u] = a[(i64)(2 * (u0 + u)) * x.lda];
+            }
+#pragma unroll
+            for (int u = 0; u < B; u++) xr[2 * (u0 + u)] = v[u];
         }
-        __syncthreads();
+        __syncwarp();
+        solve_rows<NC>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
+        times_upper<NC>(Xs, x.W);
+        __syncwarp();
+        if (rok && gi >= x.n) {
+            double* ar = x.A + gi + (i64)c0 * x.lda;
+#pragma unroll 4
+            for (int u = 0; u < HALF; u++)
+                if (c0 + 2 * u < x.n) ar[(i64)(2 * u) * x.lda] = xr[2 * u];
+        }
+        __syncwarp();
     }
 }
 }  // namespace cq

@@ -52,6 +52,7 @@ inline void __syncwarp(unsigned = 0xffffffffu) { emu_blk->warp[threadIdx.x >> 5]
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 inline unsigned atomicOr(unsigned* a, unsigned v) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }
 template <class T> inline T __ldcg(const T* p) { return *(const volatile T*)p; }
+template <class T> inline T __ldg(const T* p) { return *p; }
 #ifndef EMU_STALE
 #define EMU_STALE NAN
 #endif

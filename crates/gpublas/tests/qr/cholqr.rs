@@ -729,41 +729,11 @@ fn m08_m09_qr_cholqr_query_then_preallocate_succeeds(dev: &Device) {
 fn m06_qr_cholqr_fixed_workspace_degrades(dev: &Device) {
     let mut r = Gen::new(3491);
     each(cholqr_jobs(dev, &mut r), |mut job| {
-        let name = job.name();
         let size = query(dev, &*job);
         for cap in [size.saturating_sub(64).max(64), 64 * KIB] {
             super::workspaces::in_fixed(dev, &mut *job, cap);
         }
-        let cap = 64;
-        job.reset();
-        let mut h = fixed_handle(dev, cap);
-        match job.call(&mut h) {
-            // One panel that fits in shared memory needs nothing at its least plan (CUDA).
-            Ok(st) => {
-                assert_eq!(st, Status::PerfDegraded, "{name}: in {cap} bytes of {size}");
-                job.check(&format!("{name} ({cap}-byte workspace)"));
-            }
-            Err(e @ Error::MemoryError { .. }) => {
-                let Error::MemoryError {
-                    needed, available, ..
-                } = &e
-                else {
-                    unreachable!()
-                };
-                eprintln!("{name}: query {size} bytes, in {cap}: {e}");
-                assert!(*needed > *available && size > cap, "{name}: {e}");
-                assert_eq!(*available, cap, "{name}: {e}");
-                let text = e.to_string();
-                assert!(
-                    text.contains(&needed.to_string()) && text.contains(&available.to_string()),
-                    "{name}: {text}"
-                );
-                job.untouched(&format!("{name}: memory error"));
-                let s = h.workspace_stats();
-                assert_eq!((s.memory_errors, s.growths), (1, 0), "{name}: {s}");
-            }
-            other => panic!("{name}: {cap}-byte workspace (the query said {size}): {other:?}"),
-        }
+        super::workspaces::in_one_chunk(dev, &mut *job, false);
     });
 }
 

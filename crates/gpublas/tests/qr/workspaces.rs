@@ -218,51 +218,58 @@ fn m06_qr_impossibly_small_workspace_errs_cleanly_or_runs(dev: &Device) {
         }
     }
     each(items, |(owned, mut job)| {
-        let name = format!(
-            "{} ({})",
-            job.name(),
-            if owned { "user-owned" } else { "user-managed" }
-        );
-        let cap = 64;
-        let size = query(dev, &*job);
-        let mut h = if owned {
-            user_owned_handle(dev, cap)
-        } else {
-            fixed_handle(dev, cap)
-        };
-        assert_eq!(h.get_device_memory_size(), cap, "{name}");
-        match job.call(&mut h) {
-            Ok(st) => {
-                let want = if size > cap {
-                    Status::PerfDegraded
-                } else {
-                    Status::Success
-                };
-                assert_eq!(st, want, "{name}: in {cap} bytes, the query said {size}");
-                job.check(&format!("{name} ({cap}-byte workspace)"));
-            }
-            Err(e @ Error::MemoryError { .. }) => {
-                let Error::MemoryError {
-                    needed, available, ..
-                } = &e
-                else {
-                    unreachable!()
-                };
-                eprintln!("{name}: query {size} bytes, in {cap}: {e}");
-                assert!(*needed > *available && size > cap, "{name}: {e}");
-                assert_eq!(*available, cap, "{name}: {e}");
-                let text = e.to_string();
-                assert!(
-                    text.contains(&needed.to_string()) && text.contains(&available.to_string()),
-                    "{name}: {text}"
-                );
-                job.untouched(&format!("{name}: memory error"));
-                let s = h.workspace_stats();
-                assert_eq!((s.memory_errors, s.growths), (1, 0), "{name}: {s}");
-            }
-            Err(e) => panic!("{name}: {cap}-byte workspace: {e}"),
-        }
+        in_one_chunk(dev, &mut *job, owned)
     });
+}
+
+/// `job` in a workspace of one chunk (user-owned or user-managed): it runs with the right
+/// answers or errs with `MemoryError`, outputs untouched.
+pub(super) fn in_one_chunk(dev: &Device, job: &mut dyn Job, owned: bool) {
+    let name = format!(
+        "{} ({})",
+        job.name(),
+        if owned { "user-owned" } else { "user-managed" }
+    );
+    let cap = 64;
+    let size = query(dev, job);
+    job.reset();
+    let mut h = if owned {
+        user_owned_handle(dev, cap)
+    } else {
+        fixed_handle(dev, cap)
+    };
+    assert_eq!(h.get_device_memory_size(), cap, "{name}");
+    match job.call(&mut h) {
+        Ok(st) => {
+            let want = if size > cap {
+                Status::PerfDegraded
+            } else {
+                Status::Success
+            };
+            assert_eq!(st, want, "{name}: in {cap} bytes, the query said {size}");
+            job.check(&format!("{name} ({cap}-byte workspace)"));
+        }
+        Err(e @ Error::MemoryError { .. }) => {
+            let Error::MemoryError {
+                needed, available, ..
+            } = &e
+            else {
+                unreachable!()
+            };
+            eprintln!("{name}: query {size} bytes, in {cap}: {e}");
+            assert!(*needed > *available && size > cap, "{name}: {e}");
+            assert_eq!(*available, cap, "{name}: {e}");
+            let text = e.to_string();
+            assert!(
+                text.contains(&needed.to_string()) && text.contains(&available.to_string()),
+                "{name}: {text}"
+            );
+            job.untouched(&format!("{name}: memory error"));
+            let s = h.workspace_stats();
+            assert_eq!((s.memory_errors, s.growths), (1, 0), "{name}: {s}");
+        }
+        Err(e) => panic!("{name}: {cap}-byte workspace: {e}"),
+    }
 }
 
 /// F8: a batch in a fixed workspace of what one of its entries needs: it runs (in chunks:

@@ -60,7 +60,7 @@ impl QrParams {
             engine_budget: 4 << 20,
             batch_fit: 28 << 20,
             cholqr_ratio: 8,
-            cholqr_min_rows: 2048,
+            cholqr_min_rows: 512,
             cholqr_blocks_per_sm: 2,
             cholqr_min_blocks: 8,
         }
@@ -651,7 +651,7 @@ mod tests {
         // 64 tiles of 128 rows
         assert_eq!(part(8192, 8192), 98_560 + 64 * 2177 * 8);
         // too short, gelqf, a device without it
-        assert_eq!(part(1024, 64), 0);
+        assert_eq!(part(500, 64), 0);
         assert_eq!(
             f64_on_h100(Kind::Gelqf, 64, 100_000, 0)
                 .full()
@@ -695,11 +695,13 @@ mod tests {
     #[test]
     fn f4_cholqr_panel_rule() {
         let p = f64_on_h100(Kind::Geqrf, 8192, 8192, 0).full();
-        assert!(p.cholqr_panel(2048, 64));
-        assert!(!p.cholqr_panel(2047, 64));
+        assert!(p.cholqr_panel(512, 64));
+        assert!(!p.cholqr_panel(511, 64));
+        assert!(p.cholqr_panel(512, 40));
+        assert!(!p.cholqr_panel(511, 16));
         assert!(p.cholqr_panel(8192, 64));
         assert!(!p.cholqr_panel(8192, 65));
-        let no = f64_on_h100(Kind::Geqrf, 2000, 64, 0).full();
+        let no = f64_on_h100(Kind::Geqrf, 500, 64, 0).full();
         assert_eq!(no.cq, 0);
         assert!(!no.cholqr_panel(4096, 64));
     }

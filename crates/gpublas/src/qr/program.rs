@@ -814,7 +814,7 @@ mod tests {
     }
 
     /// Each gated panel comes right after its seven CholeskyQR2 steps; panels of fewer than
-    /// `cholqr_min_rows` rows are Householder's alone.
+    /// `cholqr_min_rows` (512) rows are Householder's alone.
     #[test]
     fn f1_cholqr_program_shape() {
         let steps = geqrf_steps(4096, 64);
@@ -836,7 +836,7 @@ mod tests {
         let mut gated = Vec::new();
         for (i, s) in steps.iter().enumerate() {
             if let Block::Family(QrStep::Panel { rows, gated: g, .. }) = s {
-                expect_gated.push(*rows >= 2048);
+                expect_gated.push(*rows >= 512);
                 gated.push(*g);
                 if *g {
                     assert!(matches!(steps[i - 1], Block::Family(QrStep::CqFinish(_))));
@@ -845,6 +845,6 @@ mod tests {
             }
         }
         assert_eq!(gated, expect_gated);
-        assert_eq!(gated.iter().filter(|g| **g).count(), 33);
+        assert_eq!(gated.iter().filter(|g| **g).count(), 57);
     }
 }

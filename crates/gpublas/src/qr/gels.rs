@@ -69,16 +69,12 @@ impl GelsPlan {
 
     /// Bytes of everything but cuBLASLt's part.
     fn own_bytes(&self) -> usize {
-        let b = self.blocks();
-        let (ex, cq) = (
-            self.factor.workspace().exchange,
-            self.factor.workspace().cholqr,
-        );
+        let (b, f) = (self.blocks(), self.factor.workspace());
         rounded_total(&[
             b.e_blocks,
             b.r_results,
-            ex,
-            cq,
+            f.exchange,
+            f.cholqr,
             self.tau_bytes(),
             self.ints * 4,
         ])
@@ -89,12 +85,8 @@ impl GelsPlan {
 impl WorkspacePlan for GelsPlan {
     fn sizes(&self) -> SmallVec<[usize; 4]> {
         let mut s = SmallVec::from_buf(self.blocks().list());
-        s.extend([
-            self.factor.workspace().exchange,
-            self.factor.workspace().cholqr,
-            self.tau_bytes(),
-            self.ints * 4,
-        ]);
+        let f = self.factor.workspace();
+        s.extend([f.exchange, f.cholqr, self.tau_bytes(), self.ints * 4]);
         s
     }
 }

@@ -185,13 +185,13 @@ pub(crate) fn exchange_entry_bytes(grid: usize, elem: usize) -> usize {
     64 + grid * NB_MAX * 16 + 2 * set
 }
 
-/// Byte offset of the partial Grams in an entry's CholeskyQR2 part (`PARTS` in cholqr.cu):
-/// `G`, `R1` and `W` (64 × 64 doubles each), then a 256-byte slot with the flag and the
-/// columns' mask.
-const CQ_FIXED: usize = 3 * 64 * 64 * 8 + 256;
-
-/// Byte offset of the flag in an entry's CholeskyQR2 part (`FLAG` in cholqr.cu).
+/// Byte offset of the flag in an entry's CholeskyQR2 part (`FLAG` in cholqr.cu): after `G`,
+/// `R1` and `W` (64 × 64 doubles each).
 pub(crate) const CQ_FLAG: usize = 3 * 64 * 64 * 8;
+
+/// Byte offset of the partial Grams (`PARTS` in cholqr.cu): after a 256-byte slot with the
+/// flag and the columns' mask.
+const CQ_FIXED: usize = CQ_FLAG + 256;
 
 /// Rows of a CholeskyQR2 pass's tile (`TR` in cholqr.cu).
 pub(crate) const CQ_TILE: usize = 128;

@@ -48,9 +48,10 @@ pub(crate) enum QrStep {
     CqChol1(CqPanel),
     /// Pass 2: the partial Grams of `A R1⁻¹`.
     CqSolve(CqPanel),
-    /// `R2`, the checks, the top block's LU with signs, `tau`, and `W` for pass 3.
+    /// `R2`, the checks, the top block's LU with signs, `tau`, and `W⁻¹` (`W = U R2`) for
+    /// pass 3.
     CqLu(CqPanel),
-    /// Pass 3: the vectors below the top block, `a W⁻¹` in place.
+    /// Pass 3: the vectors below the top block, `(a R1⁻¹) W⁻¹` in place.
     CqFinish(CqPanel),
     /// `geqrf` of the whole `rows × cols` matrix at `a` (both at most `SMALL`), one warp
     /// per matrix.

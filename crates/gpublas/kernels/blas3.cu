@@ -8,7 +8,9 @@
 //   copy:   dst = src;
 //   trinv:  the 32 x 32 diagonal blocks of triangular blocks inverted (trsm, trtri);
 //   trsv:   substitution in place on right-hand sides of a triangle of order <= 32 (trsm);
-//   trsl:   the same on the left, op N, for a triangle of order <= 128 (the LU's solves).
+//   trsl:   the same on the left, op N, for a triangle of order <= 128 (the LU's solves);
+//   sumk:   dst += the sum of `count` partial products `src.bs` apart, in a fixed order (a
+//           product split along k, `exec::cuda::SplitK`).
 // One launch covers `count` blocks `bs` elements apart, for `ne` batch entries `es` apart,
 // as 32 x 32 tiles in one grid-stride loop. `scalars` turns host or device alpha/beta (real
 // or complex) into per-entry slots [alpha, conj(alpha), beta, 1, 0, -1] for the GEMM engine.
@@ -151,6 +153,28 @@ __device__ void blocks(const BlockOp& j) {
             } else {
                 *d = src[r + c * j.src.ld];
             }
+        }
+    }
+}
+
+// dst (m x n) += src_0 + src_1 + ... + src_{count-1}, partials bs apart: the sum of a
+// product split along k, in a fixed order (the same on every run). One entry.
+template <class T>
+__device__ void sumk(const BlockOp& j) {
+    pdl_enter();
+    const i64 tm = (j.m + TILE - 1) / TILE, tiles = tm * ((j.n + TILE - 1) / TILE);
+    const int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
+    for (i64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const i64 r = (t % tm) * TILE + tx;
+        if (r >= j.m) continue;
+        for (int cc = ty; cc < TILE; cc += THREADS / TILE) {
+            const i64 c = (t / tm) * TILE + cc;
+            if (c >= j.n) break;
+            const T* s = (const T*)j.src.base + r + c * j.src.ld;
+            T v = s[0];
+            for (int p = 1; p < j.count; p++) v = Ar<T>::add(v, s[p * j.src.bs]);
+            T* d = (T*)j.dst.base + r + c * j.dst.ld;
+            *d = Ar<T>::add(*d, v);
         }
     }
 }
@@ -466,6 +490,7 @@ __device__ void trsl(const BlockOp& j) {
 #define L3_KERNELS(TAG, T) \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_blocks_##TAG(BlockOp j) { blocks<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b3_scalars_##TAG(ScalarSlotsOp j) { scalars<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b3_sumk_##TAG(BlockOp j) { sumk<T>(j); } \
     extern "C" __global__ void __launch_bounds__(TILE) b3_trinv_##TAG(BlockOp j) { trinv<T>(j); } \
     extern "C" __global__ void __launch_bounds__(TILE) b3_trsv_##TAG(BlockOp j) { trsv<T>(j); } \
     extern "C" __global__ void __launch_bounds__(TRSL_WARPS * 32) b3_trsl_##TAG(BlockOp j) { trsl<T>(j); }

@@ -154,6 +154,11 @@ impl Lt {
         })
     }
 
+    /// Multiprocessors of the handle's device (how many blocks a product should offer).
+    pub(crate) fn multiprocessors(&self) -> usize {
+        self.dev.multiprocessor_count()
+    }
+
     /// Whether this handle belongs to `dev`.
     pub(crate) fn is_for(&self, dev: &Device) -> bool {
         self.dev.same_as(dev)

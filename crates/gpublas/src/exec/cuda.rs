@@ -250,6 +250,117 @@ fn shape<T: Scalar, F>(
     })
 }
 
+/// A product with few output tiles and a long `k`, split along `k`: cuBLASLt runs such a
+/// product on a few multiprocessors, each walking all of `k` (K = 100,000 with a 64 × 192
+/// output ran at about 1.8 TFLOP/s on the H200). The first `parts` chunks of `kc` go into
+/// partial products at the start of the engine's slice (`part` elements apart, as one
+/// strided batch); the rest of `k` (at least one) goes straight into C with the step's beta;
+/// then `b3_sumk` adds the partials to C in a fixed order. Only single products on the main
+/// lane (the ones given the engine's slice) split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SplitK {
+    pub parts: usize,
+    pub kc: usize,
+    pub part: usize,
+}
+
+/// The least depth of a chunk of a split product.
+const SPLIT_DEPTH: usize = 1024;
+/// Most pieces a product splits into.
+const SPLIT_MAX: usize = 32;
+
+impl SplitK {
+    /// The split of an `m × n × k` product of `elem`-byte elements on `sms` multiprocessors
+    /// with `room` bytes of the engine's slice, or `None` where it does not pay: an output of
+    /// more than half as many 64 × 64 tiles as multiprocessors, chunks under `SPLIT_DEPTH`, or
+    /// no room for a partial. The same arguments give the same split (the size query and the
+    /// run agree).
+    pub(crate) fn of(
+        m: usize,
+        n: usize,
+        k: usize,
+        elem: usize,
+        sms: usize,
+        room: usize,
+    ) -> Option<SplitK> {
+        let tiles = m.div_ceil(64) * n.div_ceil(64);
+        if m == 0 || n == 0 || 2 * tiles > sms {
+            return None;
+        }
+        let part = (m * n).div_ceil(64) * 64;
+        let by_room = room / (part * elem).max(1) + 1;
+        let pieces = (sms / tiles)
+            .min(k / SPLIT_DEPTH)
+            .min(SPLIT_MAX)
+            .min(by_room);
+        if pieces < 2 {
+            return None;
+        }
+        // Chunks of a multiple of 32 (aligned operands); pieces < 33 and k >= 1024 pieces keep
+        // the rest at least 1.
+        let kc = k.div_ceil(pieces).div_ceil(32) * 32;
+        let parts = pieces - 1;
+        (parts * kc < k).then_some(SplitK { parts, kc, part })
+    }
+
+    /// Bytes of the partials (where the products' own engine workspace starts).
+    pub(crate) fn bytes(&self, elem: usize) -> usize {
+        self.parts * self.part * elem
+    }
+
+    /// Elements from one chunk of A and of B to the next.
+    fn strides(&self, sh: &Shape) -> (usize, usize) {
+        let sa = if sh.ta == Op::N {
+            self.kc * sh.lda
+        } else {
+            self.kc
+        };
+        let sb = if sh.tb == Op::N {
+            self.kc
+        } else {
+            self.kc * sh.ldb
+        };
+        (sa, sb)
+    }
+
+    /// The strided batch of the first `parts` chunks (into the partials) and the product of the
+    /// rest (into C), from the whole product's shape; `lim`: their engine workspace, `base`:
+    /// the address (or an alignment) of the partials.
+    fn shapes(&self, sh: &Shape, elem: usize, lim: usize, base: u64) -> (Shape, Shape) {
+        let (sa, sb) = self.strides(sh);
+        let (sa, sb) = (sa as i64, sb as i64);
+        let batch = self.parts;
+        let e = elem as u64;
+        let chunks = Shape {
+            k: self.kc,
+            ldc: sh.m,
+            batch,
+            sa: if batch > 1 { sa } else { 0 },
+            sb: if batch > 1 { sb } else { 0 },
+            sc: if batch > 1 { self.part as i64 } else { 0 },
+            align: [
+                sh.align[0].min(align_of(&[sa as u64 * e])),
+                sh.align[1].min(align_of(&[sb as u64 * e])),
+                align_of(&[base, (self.part * elem) as u64]),
+            ],
+            limit: lim,
+            ..*sh
+        };
+        let q = batch as u64;
+        let rest = Shape {
+            k: sh.k - batch * self.kc,
+            align: [
+                sh.align[0].min(align_of(&[q * sa as u64 * e])),
+                sh.align[1].min(align_of(&[q * sb as u64 * e])),
+                sh.align[2],
+            ],
+            limit: lim,
+            ..*sh
+        };
+        (chunks, rest)
+    }
+}
+
 fn entry_stride<T: Element>(b: &Batch<'_, T>) -> i64 {
     match b {
         Batch::Strided { stride, .. } => *stride as i64,
@@ -278,11 +389,23 @@ pub(crate) fn lt_need<T: Scalar, F>(
     let ne = layout.entries.min(ops.c.count()).max(1);
     let dev_scal = ops.device_scalars();
     let mut need = 0;
+    let elem = std::mem::size_of::<T>();
+    let sms = lt.multiprocessors();
     for st in steps {
         if let Step::Gemm { count, .. } = *st {
-            let (by_entries, batch, _, _) = mode(count, ne, uniform).calls(count, ne);
+            let (by_entries, batch, outer, _) = mode(count, ne, uniform).calls(count, ne);
             if let Some(s) = shape::<T, F>(st, &bases, by_entries, batch, dev_scal, limit) {
-                need = need.max(lt.prepare(&s)?);
+                let split = (outer == 1 && batch == 1)
+                    .then(|| SplitK::of(s.m, s.n, s.k, elem, sms, limit))
+                    .flatten();
+                need = need.max(match split {
+                    Some(sp) => {
+                        let (chunks, rest) =
+                            sp.shapes(&s, elem, limit - sp.bytes(elem), bases.ws_align);
+                        sp.bytes(elem) + lt.prepare(&chunks)?.max(lt.prepare(&rest)?)
+                    }
+                    None => lt.prepare(&s)?,
+                });
             }
         }
     }
@@ -370,6 +493,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
     };
 
     let elem = std::mem::size_of::<T>();
+    let sms = lt.multiprocessors();
     let (lt_ptr, slots, e_ptr, r_ptr) = (
         address(ws.lt),
         address(ws.slots),
@@ -496,7 +620,35 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     else {
                         continue;
                     };
-                    for o in 0..outer {
+                    let split = (outer == 1 && bn == 1)
+                        .then(|| SplitK::of(sh.m, sh.n, sh.k, elem, sms, lim))
+                        .flatten();
+                    if let Some(sp) = split {
+                        // The partials at the start of the slice, the products' own
+                        // workspace after them.
+                        let sc = |k: K| {
+                            if dev_scal {
+                                ScalarPtr::Device(slots + (k.slot() * elem) as u64)
+                            } else {
+                                ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
+                            }
+                        };
+                        let at = |x: M| {
+                            let (base, _) = bases.of(x.sp);
+                            base + (x.off * elem) as u64
+                        };
+                        let used = sp.bytes(elem);
+                        let (chunks, rest) = sp.shapes(&sh, elem, lt_len - used, lt_ptr);
+                        let (wp, wl) = (lt_ptr + used as u64, lt_len - used);
+                        let (ea, eb) = (at(a), at(b));
+                        lt.matmul(&chunks, s, sc(alpha), ea, eb, sc(K::Zero), lt_ptr, wp, wl)?;
+                        let (sa, sb) = sp.strides(&sh);
+                        let q = (sp.parts * elem) as u64;
+                        let (ra, rb) = (ea + sa as u64 * q, eb + sb as u64 * q);
+                        lt.matmul(&rest, s, sc(alpha), ra, rb, sc(beta), at(cm), wp, wl)?;
+                        launch_sumk::<T>(s, &sp, (sh.m, sh.n), lt_ptr, (at(cm), cm.ld))?;
+                    }
+                    for o in 0..outer * usize::from(split.is_none()) {
                         // o walks entries (Blocks) or blocks (BlocksOuter).
                         let (ent, blk) = if inner_is_entry { (0, o) } else { (o, 0) };
                         let at = |x: M| {
@@ -705,6 +857,46 @@ fn scal_elem(real: i32, elem: usize) -> u64 {
     }
 }
 
+/// `b3_sumk`: C (`m × n` at `c`, leading dimension `ldc`) += the partials of split `sp` at
+/// `parts` (one entry).
+fn launch_sumk<T: Scalar>(
+    s: &Stream,
+    sp: &SplitK,
+    (m, n): (usize, usize),
+    parts: u64,
+    (c, ldc): (u64, usize),
+) -> Result<(), Error> {
+    let j = BlockOp {
+        src: MatrixBlocks {
+            base: parts,
+            ld: m as i64,
+            bs: sp.part as i64,
+            es: 0,
+        },
+        dst: MatrixBlocks {
+            base: c,
+            ld: ldc as i64,
+            bs: 0,
+            es: 0,
+        },
+        m: m as i64,
+        n: n as i64,
+        count: sp.parts as i32,
+        ne: 1,
+        ..Default::default()
+    };
+    let grid = (m.div_ceil(32) * n.div_ceil(32)).min(1 << 20) as u32;
+    let mut prm = [param(&j)];
+    s.launch_with(
+        &L3,
+        &format!("b3_sumk_{}", T::TAG),
+        (grid, 1, 1),
+        (THREADS, 0),
+        false,
+        &mut prm,
+    )
+}
+
 fn launch_blocks<T: Scalar, F>(
     s: &Stream,
     st: &Step<F>,
@@ -890,4 +1082,46 @@ fn launch_blocks<T: Scalar, F>(
         false,
         &mut prm,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every split covers `k` exactly (chunks of a multiple of 32, at least `SPLIT_DEPTH`
+    /// deep, a rest of at least one), fits its room, and is refused where the output offers
+    /// enough tiles or `k` is short.
+    #[test]
+    fn split_k_covers_k_within_its_room() {
+        let mut seen = 0;
+        for &(m, n) in &[
+            (1, 1),
+            (16, 16),
+            (64, 192),
+            (128, 128),
+            (40, 24),
+            (257, 129),
+        ] {
+            for k in (0..200_000).step_by(997) {
+                for room in [0, 100_000, 4 << 20, 32 << 20] {
+                    let Some(sp) = SplitK::of(m, n, k, 8, 132, room) else {
+                        continue;
+                    };
+                    seen += 1;
+                    assert!(sp.parts >= 1 && sp.parts < SPLIT_MAX, "{sp:?}");
+                    assert_eq!(sp.kc % 32, 0);
+                    assert!(sp.kc >= SPLIT_DEPTH, "{m}x{n}x{k}: {sp:?}");
+                    assert!(sp.parts * sp.kc < k && k - sp.parts * sp.kc <= sp.kc);
+                    assert!(sp.part >= m * n && sp.bytes(8) <= room);
+                    assert!(2 * m.div_ceil(64) * n.div_ceil(64) <= 132);
+                }
+            }
+        }
+        assert!(seen > 1000);
+        assert_eq!(SplitK::of(8192, 40, 8192, 8, 132, 4 << 20), None);
+        assert_eq!(SplitK::of(64, 64, 1500, 8, 132, 4 << 20), None);
+        assert_eq!(SplitK::of(64, 64, 100_000, 8, 132, 0), None);
+        let sp = SplitK::of(64, 192, 100_000, 8, 132, 4 << 20).unwrap();
+        assert_eq!((sp.parts, sp.kc), (31, 3136));
+    }
 }

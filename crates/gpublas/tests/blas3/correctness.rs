@@ -45,6 +45,29 @@ fn gemm_suite<E: T>(dev: &Device, seed: u64, big: &[(Op, Op, usize, usize, usize
     }
 }
 
+/// Small outputs with a long `k` (on the GPU split along `k`: partial products, the rest into
+/// C with beta, the partials added in a fixed order), in the large cases' layouts (a strided
+/// batch of two runs whole) and coefficients (beta 0 and not).
+fn long_k_suite<E: T>(dev: &Device, seed: u64) {
+    let mut h = handle(dev);
+    let mut r = Gen::new(seed);
+    let cases = [
+        (OT, ON, 40, 24, 70001),
+        (ON, OC, 64, 130, 40000),
+        (OC, OT, 1, 3, 33000),
+        (ON, ON, 128, 128, 9000),
+        (OT, OC, 33, 65, 4100),
+    ];
+    for (t, &(opa, opb, m, n, k)) in cases.iter().enumerate() {
+        let c = Case::gemm(opa, opb, m, n, k).fit_t(t);
+        let (form, co) = (
+            BIG_FORMS[t % BIG_FORMS.len()],
+            BIG_COEFS[t % BIG_COEFS.len()],
+        );
+        check_case::<E>(&mut h, dev, &mut r, c, form, co);
+    }
+}
+
 /// symm (and hemm for complex types): every side, uplo, layout; `big`: (side, uplo, m, n).
 fn mm_suite<E: T>(dev: &Device, seed: u64, big: &[(Side, Uplo, usize, usize)]) {
     let mut h = handle(dev);
@@ -199,6 +222,18 @@ fn f1_gemm_all_ops_forms_sizes_c32(dev: &Device) {
 fn f1_gemm_all_ops_forms_sizes_c64(dev: &Device) {
     gemm_suite::<Complex64>(dev, 14, &[(ON, OC, 128, 129, 127), (OC, OC, 257, 31, 33)])
 }
+fn f1_gemm_long_k_f32(dev: &Device) {
+    long_k_suite::<f32>(dev, 15)
+}
+fn f1_gemm_long_k_f64(dev: &Device) {
+    long_k_suite::<f64>(dev, 16)
+}
+fn f1_gemm_long_k_c32(dev: &Device) {
+    long_k_suite::<Complex32>(dev, 17)
+}
+fn f1_gemm_long_k_c64(dev: &Device) {
+    long_k_suite::<Complex64>(dev, 18)
+}
 fn f1_symm_hemm_all_sides_uplos_forms_sizes_f32(dev: &Device) {
     mm_suite::<f32>(dev, 21, &[(L, LO, 129, 33), (R, UP, 33, 128)])
 }
@@ -339,6 +374,10 @@ crate::on_both_backends!(
     f1_gemm_all_ops_forms_sizes_f64,
     f1_gemm_all_ops_forms_sizes_c32,
     f1_gemm_all_ops_forms_sizes_c64,
+    f1_gemm_long_k_f32,
+    f1_gemm_long_k_f64,
+    f1_gemm_long_k_c32,
+    f1_gemm_long_k_c64,
     f1_symm_hemm_all_sides_uplos_forms_sizes_f32,
     f1_symm_hemm_all_sides_uplos_forms_sizes_f64,
     f1_symm_hemm_all_sides_uplos_forms_sizes_c32,

@@ -25,6 +25,7 @@ struct Qrp {
     u64 ex; i64 ex_s;         // entry e0's exchange, bytes between entries
     u64 fl; i64 fl_s;         // panel: 0, or the chunk's first entry's CholeskyQR2 flag (the
                               // panel runs where it is nonzero: cholqr.cu fell back), distance
+    i64 bs;                   // tfactor: elements between the G (and T) of the launch's blocks
     i64 rows, cols;
     int k0, grid, ne, spare, shift, pad;
 };
@@ -564,9 +565,11 @@ __device__ void qr_tfactor(const Qrp& j) {
     T* Ts = (T*)smem_raw;
     const int e = blockIdx.x;
     if (e >= j.ne) return;
-    const T* Gm = (const T*)j.b + e * j.b_es;
-    T* Tm = (T*)j.t + e * j.t_es;
-    const T* tau = (const T*)j.tau + e * j.tau_s;
+    // blockIdx.y: one of several blocks of reflectors (k apart in tau, bs apart in G and T); G
+    // may be T's own place: it is read only before the last barrier.
+    const T* Gm = (const T*)j.b + e * j.b_es + blockIdx.y * j.bs;
+    T* Tm = (T*)j.t + e * j.t_es + blockIdx.y * j.bs;
+    const T* tau = (const T*)j.tau + e * j.tau_s + (i64)blockIdx.y * k;
     const i64 gl = j.b_ld, tl = j.t_ld;
     using R = decltype(rpart(zero_of<T>()));
     // tau on the diagonal; each leaf's G(p, c), p < c, at (c, p).

@@ -30,6 +30,7 @@ struct Qrp {
     ex_s: i64,
     fl: u64,
     fl_s: i64,
+    bs: i64,
     rows: i64,
     cols: i64,
     k0: i32,
@@ -222,9 +223,15 @@ pub(crate) fn launch<T: Scalar>(
             let blocks = (ne as u32).div_ceil(4);
             s.launch(&QR, &format!("qr_small_{tag}"), blocks, 128, &mut prm)
         }
-        QrStep::TFactor { k, g, t, k0 } => {
+        QrStep::TFactor { k, g, t, k0, count } => {
+            if count > 1 && g.bs != t.bs {
+                return Err(Error::InvalidValue(
+                    "T factors of several blocks with G and T strides that differ".into(),
+                ));
+            }
             (j.b, j.b_ld, j.b_es) = at(g);
             (j.t, j.t_ld, j.t_es) = at(t);
+            j.bs = g.bs as i64;
             j.cols = k as i64;
             j.tau = tau_at(k0);
             let smem = (tfactor_smem(k) * elem as usize) as u32;
@@ -233,7 +240,7 @@ pub(crate) fn launch<T: Scalar>(
             s.launch_with(
                 &QR,
                 &format!("qr_tfactor_{tag}"),
-                (ne32, 1, 1),
+                (ne32, count as u32, 1),
                 (threads, smem),
                 false,
                 &mut prm,

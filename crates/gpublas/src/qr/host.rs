@@ -166,14 +166,17 @@ pub(crate) fn exec<T: Scalar>(
             geqr2(c, a, (rows, cols), tau, 0);
             sp.put(Space::C, c);
         }
-        QrStep::TFactor { k, g, t, k0 } => {
-            let e = sp.take(t.sp)?;
-            {
+        QrStep::TFactor { k, g, t, k0, count } => {
+            for b in 0..count {
+                // G copied first: it may be T's own place.
                 let gm = sp.get(g.sp);
-                let gv = |p: usize, i: usize| gm[g.off + p + i * g.ld];
-                let ti = |l: usize, p: usize| t.off + l + p * t.ld;
+                let g0 = g.off + b * g.bs;
+                let gb: Vec<T> = (0..k * k).map(|q| gm[g0 + q % k + q / k * g.ld]).collect();
+                let gv = |p: usize, i: usize| gb[p + i * k];
+                let e = sp.take(t.sp)?;
+                let ti = |l: usize, p: usize| t.off + b * t.bs + l + p * t.ld;
                 for i in 0..k {
-                    let taui = tau[k0 + i];
+                    let taui = tau[k0 + b * k + i];
                     for l in 0..k {
                         e[ti(l, i)] = if l < i {
                             let mut acc = T::zero();
@@ -188,8 +191,8 @@ pub(crate) fn exec<T: Scalar>(
                         };
                     }
                 }
+                sp.put(t.sp, e);
             }
-            sp.put(t.sp, e);
         }
         QrStep::OrgBlock { rows, cols, a, x } => {
             let c = sp.take(Space::C)?;

@@ -44,6 +44,10 @@ pub(crate) struct QrParams {
     pub cholqr_blocks_per_sm: usize,
     /// Fewest partial Grams the reduced plans go to before they drop CholeskyQR2.
     pub cholqr_min_blocks: usize,
+    /// Bytes of ormqr's and orgqr's `T` factors made ahead: where all of a call's blocks' fit,
+    /// they are made before any is applied, in one launch (one block's `T` took about 75 µs,
+    /// 4.8 ms of ormqr 8192's 64 blocks in a row on the H200).
+    pub t_ahead_budget: usize,
 }
 
 impl QrParams {
@@ -63,6 +67,7 @@ impl QrParams {
             cholqr_min_rows: 512,
             cholqr_blocks_per_sm: 2,
             cholqr_min_blocks: 8,
+            t_ahead_budget: 12 << 20,
         }
     }
 }
@@ -112,6 +117,9 @@ pub(crate) struct QrPlan {
     /// geqrf's CholeskyQR2 panels: partial Grams per entry (its passes' blocks at most); 0:
     /// every panel is Householder's.
     pub cq: usize,
+    /// ormqr and orgqr: blocks whose `T` is made ahead, all at once (every block of the call,
+    /// in E after `V1` and `T`); 0: each block's `T` just before it is applied.
+    pub tall: usize,
     pub params: QrParams,
 }
 
@@ -259,7 +267,7 @@ impl QrPlan {
     /// Elements of E per entry.
     fn e_elems(&self) -> usize {
         if self.blocks {
-            2 * self.nb * self.nb + self.inner_e()
+            2 * self.nb * self.nb + self.inner_e() + self.tall * self.nb * self.nb
         } else {
             0
         }
@@ -289,6 +297,11 @@ impl QrPlan {
             nb: self.inner,
             ..self
         }
+    }
+
+    /// Element offset in E of the first block's `T` made ahead (`tall`).
+    pub(crate) fn tall_base(&self) -> usize {
+        2 * self.nb * self.nb + self.inner_e()
     }
 
     /// Element offsets of the panels' own parts in E and R.
@@ -467,7 +480,20 @@ impl QrShape {
             lt: 0,
             tp: self.transposed(),
             cq: self.cholqr_blocks(entries),
+            tall: self.t_ahead(outer, entries),
             params: self.params,
+        }
+    }
+
+    /// Blocks of `nb` whose `T` ormqr and orgqr make ahead: all of them where one entry at a
+    /// time runs and they fit in `t_ahead_budget`, else none.
+    fn t_ahead(&self, nb: usize, entries: usize) -> usize {
+        let blocks = self.reflectors().div_ceil(nb.max(1));
+        let fits = blocks * nb * nb * self.elem <= self.params.t_ahead_budget;
+        if matches!(self.kind, Kind::Ormqr | Kind::Orgqr) && entries == 1 && blocks > 1 && fits {
+            blocks
+        } else {
+            0
         }
     }
 
@@ -527,6 +553,10 @@ impl QrShape {
     pub(crate) fn fitted(&self, cap: usize) -> Option<QrPlan> {
         let mut p = self.full();
         while p.own_bytes() > cap {
+            if p.tall > 0 {
+                p.tall = 0;
+                continue;
+            }
             if p.entries > 1 {
                 let q = p;
                 p.entries = crate::common::plan::most_entries(q.entries - 1, |e| {
@@ -585,6 +615,7 @@ impl QrShape {
         let rc = self.params.rc_min.min(self.trailing(nb).max(1));
         let least = QrPlan {
             grid: 1,
+            tall: 0,
             ..self.plan(nb, rc, 1).one_panel_blocks()
         };
         format!(
@@ -613,6 +644,45 @@ mod tests {
             cholqr: true,
             params: QrParams::auto(),
         }
+    }
+
+    /// ormqr and orgqr make every block's `T` ahead where they fit in `t_ahead_budget` (E
+    /// grows by one `nb × nb` a block); a batch, geqrf and a one-block call do not; the
+    /// reduced plans drop them first.
+    #[test]
+    fn f4_t_factors_ahead() {
+        for kind in [Kind::Ormqr, Kind::Orgqr] {
+            let s = f64_on_h100(kind, 8192, 8192, 8192);
+            let p = s.full();
+            assert_eq!(p.tall, 8192usize.div_ceil(p.nb), "{kind:?}");
+            let without = QrPlan { tall: 0, ..p };
+            assert_eq!(
+                p.workspace().blocks.e_blocks - without.workspace().blocks.e_blocks,
+                p.tall * p.nb * p.nb * 8
+            );
+            let cut = s.fitted(p.own_bytes() - 1).unwrap();
+            assert_eq!(cut.tall, 0);
+            assert_eq!(
+                cut.rc, p.rc,
+                "{kind:?}: T ahead goes before the chunks narrow"
+            );
+            let one = f64_on_h100(kind, 8192, 8192, 100).full();
+            assert_eq!(one.tall, 0);
+            let batch = QrShape {
+                batch: 7,
+                ..f64_on_h100(kind, 512, 512, 512)
+            };
+            assert_eq!(batch.full().tall, 0);
+            let over = QrShape {
+                params: QrParams {
+                    t_ahead_budget: 1 << 20,
+                    ..QrParams::auto()
+                },
+                ..s
+            };
+            assert_eq!(over.full().tall, 0);
+        }
+        assert_eq!(f64_on_h100(Kind::Geqrf, 8192, 8192, 0).full().tall, 0);
     }
 
     /// The bound (twice cuSOLVER's `bufferSize` on the H100, CUDA 13, from `bench qr`)

@@ -57,8 +57,15 @@ pub(crate) enum QrStep {
     /// per matrix.
     Small { rows: usize, cols: usize, a: M },
     /// `T` (`k × k`, upper, written whole with zeros below) at `t` from `G = Vᴴ V` at `g`
-    /// and `tau[k0 .. k0 + k]`.
-    TFactor { k: usize, g: M, t: M, k0: usize },
+    /// and `tau[k0 .. k0 + k]`; for `count` blocks of `k` reflectors at once (`g.bs` = `t.bs`
+    /// apart, `tau` from `k0 + b k`). `g` may be `t` (in place).
+    TFactor {
+        k: usize,
+        g: M,
+        t: M,
+        k0: usize,
+        count: usize,
+    },
     /// orgqr's block: the `rows × cols` block at `a`, holding its vectors, becomes
     /// `[I; 0] − V X` with `X = T V1ᴴ` (`cols × cols`) at `x`; each row needs only itself.
     OrgBlock {
@@ -122,12 +129,15 @@ impl Prog {
 }
 
 /// Where a program's workspace blocks live (element offsets per entry).
+#[derive(Clone, Copy)]
 struct Slots {
     nb: usize,
     rc: usize,
     /// Where the slots start in E and R (geqrf's panels within a block have their own).
     e0: usize,
     r0: usize,
+    /// Where `T` is in E: after `V1`, or the block's own made ahead (`QrPlan::tall`).
+    t_off: usize,
 }
 
 /// Where gelqf and ormlq keep a block's reflectors transposed (R, after `W2`).
@@ -147,7 +157,7 @@ impl Slots {
         mat(Space::E, self.e0, self.nb, 0)
     }
     fn t(&self) -> M {
-        mat(Space::E, self.e0 + self.nb * self.nb, self.nb, 0)
+        mat(Space::E, self.t_off, self.nb, 0)
     }
     fn g(&self) -> M {
         mat(Space::R, self.r0, self.nb, 0)
@@ -202,10 +212,8 @@ fn gemm(
     });
 }
 
-/// `T` of the block of `w` vectors of length `rows` at `vb` (in `vsp`): `V1` expanded into E,
-/// `G = V1ᴴ V1 + V2ᴴ V2`, then the recurrence.
-fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize, k0: usize) {
-    let h = p.hop();
+/// `V1` of the block of `w` vectors at `vb`: its unit lower triangle expanded into E.
+fn expand_v1(v: &mut Vec<Step>, s: &Slots, vb: M, w: usize) {
     v.push(Block::Expand {
         fill: Fill::Tri { unit: true },
         lower: true,
@@ -214,35 +222,76 @@ fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize,
         dst: s.v1(),
         count: 1,
     });
-    gemm(
-        v,
-        (h, Op::N),
-        (w, w, w),
-        K::One,
-        s.v1(),
-        s.v1(),
-        K::Zero,
-        s.g(),
-    );
+}
+
+/// `g = Vᴴ V = V1ᴴ V1 + V2ᴴ V2` of the block of `w` vectors of length `rows` at `vb` (`V1`
+/// already in E).
+fn gram(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, (w, rows): (usize, usize), g: M) {
+    let h = p.hop();
+    gemm(v, (h, Op::N), (w, w, w), K::One, s.v1(), s.v1(), K::Zero, g);
     if rows > w {
         let v2 = mat(vb.sp, vb.off + w, vb.ld, 0);
-        gemm(
-            v,
-            (h, Op::N),
-            (w, w, rows - w),
-            K::One,
-            v2,
-            v2,
-            K::One,
-            s.g(),
-        );
+        gemm(v, (h, Op::N), (w, w, rows - w), K::One, v2, v2, K::One, g);
     }
+}
+
+/// `T` of the block of `w` vectors of length `rows` at `vb` (in `vsp`): `V1` expanded into E,
+/// `G = V1ᴴ V1 + V2ᴴ V2`, then the recurrence.
+fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize, k0: usize) {
+    expand_v1(v, s, vb, w);
+    gram(v, p, s, vb, (w, rows), s.g());
     v.push(Block::Family(QrStep::TFactor {
         k: w,
         g: s.g(),
         t: s.t(),
         k0,
+        count: 1,
     }));
+}
+
+/// ormqr's and orgqr's `T` factors made ahead (`plan.tall`): each block's `G` in its own `T`
+/// place, then the recurrence of every full-width block in one launch (in place), and of a
+/// narrower last block in another. `blocks`: each block's first reflector `j`, width and
+/// vectors (their length, where they start).
+fn tfactors_ahead(
+    v: &mut Vec<Step>,
+    p: &Prog,
+    s: &Slots,
+    plan: &QrPlan,
+    blocks: &[(usize, usize, usize, M)],
+) -> Vec<Slots> {
+    let nb2 = s.nb * s.nb;
+    let own: Vec<Slots> = (0..blocks.len())
+        .map(|b| Slots {
+            t_off: plan.tall_base() + b * nb2,
+            ..*s
+        })
+        .collect();
+    for (&(_, w, rows, vb), sb) in blocks.iter().zip(&own) {
+        expand_v1(v, sb, vb, w);
+        gram(v, p, sb, vb, (w, rows), sb.t());
+    }
+    let full = blocks.iter().take_while(|b| b.1 == s.nb).count();
+    if full > 0 {
+        let t = mat(Space::E, own[0].t_off, s.nb, nb2);
+        v.push(Block::Family(QrStep::TFactor {
+            k: s.nb,
+            g: t,
+            t,
+            k0: blocks[0].0,
+            count: full,
+        }));
+    }
+    for (&(j, w, _, _), sb) in blocks.iter().zip(&own).skip(full) {
+        v.push(Block::Family(QrStep::TFactor {
+            k: w,
+            g: sb.t(),
+            t: sb.t(),
+            k0: j,
+            count: 1,
+        }));
+    }
+    own
 }
 
 /// `C := op(Q_block) C` for the `rows × (q1 − q0)` block of C at rows `r0 ..`, columns
@@ -434,6 +483,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
         rc: plan.rc,
         e0: 0,
         r0: 0,
+        t_off: plan.nb * plan.nb,
     };
     // geqrf's panels within a block: their own slots, `W` as wide as the block.
     let (e0, r0) = plan.inner_bases();
@@ -442,6 +492,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
         rc: plan.nb,
         e0,
         r0,
+        t_off: e0 + plan.inner * plan.inner,
     };
     let mut v = Vec::new();
     match p.kind {
@@ -495,10 +546,26 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     shift: p.k,
                 }));
             }
-            for (j, w) in blocks(p.k, s.nb).into_iter().rev() {
-                let rows = p.m - j;
-                let vb = at(Space::C, p.ldc, j, j);
-                tfactor(&mut v, p, &s, vb, w, rows, j);
+            let all: Vec<_> = blocks(p.k, s.nb)
+                .into_iter()
+                .map(|(j, w)| (j, w, p.m - j, at(Space::C, p.ldc, j, j)))
+                .collect();
+            let ahead = if plan.tall == all.len() {
+                tfactors_ahead(&mut v, p, &s, plan, &all)
+            } else {
+                Vec::new()
+            };
+            for (b, &(j, w, rows, vb)) in all.iter().enumerate().rev() {
+                let s = match ahead.get(b) {
+                    Some(own) => {
+                        expand_v1(&mut v, own, vb, w);
+                        *own
+                    }
+                    None => {
+                        tfactor(&mut v, p, &s, vb, w, rows, j);
+                        s
+                    }
+                };
                 if j + w < p.n {
                     larfb_left(&mut v, p, &s, vb, (w, rows), j, (j + w, p.n), Op::N);
                 }
@@ -617,14 +684,31 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             let left = p.side == Side::Left;
             let nq = if left { p.m } else { p.n };
             let forward = left != (p.op == Op::N);
-            let mut order = blocks(p.k, s.nb);
+            let all: Vec<_> = blocks(p.k, s.nb)
+                .into_iter()
+                .map(|(j, w)| (j, w, nq - j, at(Space::A, p.ldv, j, j)))
+                .collect();
+            let ahead = if plan.tall == all.len() {
+                tfactors_ahead(&mut v, p, &s, plan, &all)
+            } else {
+                Vec::new()
+            };
+            let mut order: Vec<usize> = (0..all.len()).collect();
             if !forward {
                 order.reverse();
             }
-            for (j, w) in order {
-                let rows = nq - j;
-                let vb = at(Space::A, p.ldv, j, j);
-                tfactor(&mut v, p, &s, vb, w, rows, j);
+            for b in order {
+                let (j, w, rows, vb) = all[b];
+                let s = match ahead.get(b) {
+                    Some(own) => {
+                        expand_v1(&mut v, own, vb, w);
+                        *own
+                    }
+                    None => {
+                        tfactor(&mut v, p, &s, vb, w, rows, j);
+                        s
+                    }
+                };
                 if left {
                     larfb_left(&mut v, p, &s, vb, (w, rows), j, (0, p.n), p.op);
                 } else {

@@ -32,6 +32,7 @@ const SHAPES: &[(usize, usize, usize)] = &[
     (200, 150, 100),
     (200, 200, 200),
     (300, 40, 40),
+    (330, 300, 290),
 ];
 
 /// The subset the other types run.
@@ -48,6 +49,7 @@ const SHAPES_SUB: &[(usize, usize, usize)] = &[
     (129, 65, 65),
     (129, 129, 129),
     (300, 40, 40),
+    (330, 300, 290),
 ];
 
 fn orgqr_suite<E: T>(dev: &Device, seed: u64, shapes: &[(usize, usize, usize)]) {

@@ -25,6 +25,8 @@ const BIG: &[(usize, usize, usize)] = &[
     (129, 33, 64),
     (200, 150, 150),
     (200, 150, 100),
+    (400, 60, 300),
+    (390, 70, 390),
 ];
 
 /// The ops of the type: `T` and `C` for real types (the same product), `C` only for complex

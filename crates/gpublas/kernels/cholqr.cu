@@ -218,6 +218,27 @@ __device__ __forceinline__ void solve_rows(double* Xs, const double* Rn, const d
     }
 }
 
+// Warp rows (row gi, lanes 0-15 and 16-31: columns c0 + 2 u, two at a time in 128-byte pieces)
+// -> xr (the thread's row of Xs at column c0): A's entries for rows < m and columns < n, zeros
+// elsewhere (what load_tile gives).
+template <int NC>
+__device__ __forceinline__ void load_rows(double* xr, const Entry& x, i64 gi, int c0) {
+    constexpr int HALF = NC / 2, B = HALF < 16 ? HALF : 16;
+    const bool rok = gi < x.m;
+    const double* a = x.A + (rok ? gi : 0) + (i64)c0 * x.lda;
+#pragma unroll 1
+    for (int u0 = 0; u0 < HALF; u0 += B) {
+        double v[B];
+#pragma unroll
+        for (int u = 0; u < B; u++) {
+            v[u] = 0.0;
+            if (rok && c0 + 2 * (u0 + u) < x.n) v[u] = a[(i64)(2 * (u0 + u)) * x.lda];
+        }
+#pragma unroll
+        for (int u = 0; u < B; u++) xr[2 * (u0 + u)] = v[u];
+    }
+}
+
 // A block's Gram partial by FMA (architectures without FP64 tensor cores): thread t < NT of row
 // group g < S owns upper 4 x 4 tile t (numbered column by column: (ti, tj), ti <= tj) over the
 // tile rows k = g, g + S, ...
@@ -394,6 +415,99 @@ using Gram = GramMma<NC>;
 template <int NC>
 using Gram = GramFma<NC>;
 #endif
+
+// Named barrier ID (1 ..: 0 is __syncthreads') over N threads (whole warps); immediates: a
+// register id makes ptxas reserve all 16.
+template <int ID, int N>
+__device__ __forceinline__ void bar_sync() { asm volatile("bar.sync %0, %1;" ::"n"(ID), "n"(N) : "memory"); }
+
+// Pass 2's Gram on tensor cores by warp groups: the K warps of group w / K (K = 2 at NC = 64,
+// where one warp's 36 blocks would take 144 registers; else 1) accumulate the Gram of the
+// group's 16 K rows of every tile, warp w taking the upper 8 x 8 blocks (numbered column by
+// column) idx = w % K + K s; only the group synchronises in the tile loop. For a 4-row chunk X4
+// and block (bi, bj): C += X4[:, bi]^T X4[:, bj], both operands X4[lane % 4][8 b + lane / 4].
+// store(): the groups summed in a fixed order, in GramFma's PART layout. Below sm_80 (never
+// planned) dmma8844's shuffles.
+template <int NC>
+struct GroupGram {
+    static constexpr int NBK = NC / 8, NUB = NBK * (NBK + 1) / 2, PART = Cfg<NC>::PART;
+    static constexpr int K = NC == 64 ? 2 : 1, BPW = NUB / K, NGR = (THREADS / 32) / K;
+    static_assert(NUB % K == 0 && NGR * PART <= Cfg<NC>::XS, "GroupGram: the groups' partials must fit in the tile");
+    double c[BPW][2];
+    __host__ __device__ static constexpr int bj_of(int idx) {
+        int j = 0;
+        while ((j + 1) * (j + 2) / 2 <= idx) j++;
+        return j;
+    }
+    __host__ __device__ static constexpr int bi_of(int idx) { return idx - bj_of(idx) * (bj_of(idx) + 1) / 2; }
+    __device__ __forceinline__ void init() {
+#pragma unroll
+        for (int s = 0; s < BPW; s++) c[s][0] = c[s][1] = 0.0;
+    }
+    // the group's barrier: its rows solved before acc, read before the next tile's loads
+    __device__ __forceinline__ void sync() {
+        static_assert(K == 1 || K == 2, "GroupGram: the groups' barriers");
+        const int g = (threadIdx.x >> 5) / K;
+        if constexpr (K == 1) __syncwarp();
+        else if (g == 0) bar_sync<1, 64>();
+        else if (g == 1) bar_sync<2, 64>();
+        else if (g == 2) bar_sync<3, 64>();
+        else bar_sync<4, 64>();
+    }
+    template <int G>
+    __device__ __forceinline__ void acc_g(const double* xg) {
+        constexpr int LDX = Cfg<NC>::LDX;
+        const int lane = threadIdx.x & 31;
+        const double* xl = xg + (lane & 3) * LDX + (lane >> 2);
+#pragma unroll 1
+        for (int kc = 0; kc < 4 * K; kc++) {
+            double f[NBK];
+#pragma unroll
+            for (int b = 0; b < NBK; b++) f[b] = xl[kc * 4 * LDX + 8 * b];
+#pragma unroll
+            for (int s = 0; s < BPW; s++) dmma8844(c[s][0], c[s][1], f[bi_of(G + K * s)], f[bj_of(G + K * s)]);
+        }
+    }
+    __device__ __forceinline__ void acc(const double* xg) {
+        if constexpr (K == 2) {
+            if ((threadIdx.x >> 5) % K == 0) acc_g<0>(xg);
+            else acc_g<1>(xg);
+        } else {
+            acc_g<0>(xg);
+        }
+    }
+    // every entry of the layout is written by exactly one warp of the group (the lower 4 x 4
+    // tile of a diagonal block is not in it)
+    template <int G>
+    __device__ __forceinline__ void put_g(double* dst) {
+        const int lane = threadIdx.x & 31, r = lane >> 2, j0 = 2 * (lane & 3);
+#pragma unroll
+        for (int s = 0; s < BPW; s++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int idx = G + K * s, i = 8 * bi_of(idx) + r, j = 8 * bj_of(idx) + j0 + h, ti = i >> 2, tj = j >> 2;
+                if (ti <= tj) dst[(tj * (tj + 1) / 2 + ti) * 16 + 4 * (i & 3) + (j & 3)] = c[s][h];
+            }
+    }
+    // red: the tile (free after the barrier); out: the block's partial
+    __device__ __forceinline__ void store(double* red, double* out) {
+        const int w = threadIdx.x >> 5;
+        __syncthreads();
+        double* dst = red + (w / K) * PART;
+        if constexpr (K == 2) {
+            if (w % K == 0) put_g<0>(dst);
+            else put_g<1>(dst);
+        } else {
+            put_g<0>(dst);
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < PART; e += THREADS) {
+            double t = 0.0;
+            for (int q = 0; q < NGR; q++) t += red[q * PART + e];
+            out[e] = t;
+        }
+    }
+};
 
 // The tile's rows (128 x NC, ld LDX) := rows x F, F upper triangular (NC x NC, global memory,
 // written by an earlier kernel) held as the m8n8k4 B fragments: F[(ks NBK + cb) 32 + lane] =
@@ -620,27 +734,33 @@ __device__ void chol1(const Cqp& p) {
     if (threadIdx.x == 0) *x.flag = bad ? 1 : 0;
 }
 
-// Pass 2: q = a R1^-1 per row (not written), the partial Grams of Q1.
+// Pass 2: q = a R1^-1 per row (not written), the partial Grams of Q1. As in pass 3, each warp
+// loads and solves its own 16 rows of a tile; the Gram is accumulated by warp groups (GroupGram):
+// no block barrier in the loop.
 template <int NC>
 __device__ void solve(const Cqp& p) {
     using C = Cfg<NC>;
+    using GG = GroupGram<NC>;
     const Entry x = entry(p, blockIdx.y);
     if (__ldcg(x.flag)) return;
     double* Xs = cq_dsm;
     double* Rn = cq_dsm + C::RN;
     double* rinv = cq_dsm + C::RINV;
     setup_rn<NC>(Rn, rinv, x.R1, LDG);
-    Gram<NC> G;
+    __syncthreads();
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, r = lane & 15, c0 = lane >> 4;
+    const int g0 = 16 * GG::K * (w / GG::K);  // the group's first row in the tile
+    double* xg = Xs + g0 * C::LDX;
+    GG G;
     G.init();
-    unsigned none = 0;
     for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
-        const i64 row0 = t * TR;
-        load_tile<NC, 16, false>(Xs, x, row0, none);
-        __syncthreads();
-        solve_rows<NC>(Xs, Rn, rinv, TR);
-        __syncthreads();
-        G.acc(Xs, x.m - row0 < TR ? (int)(x.m - row0) : TR);
-        __syncthreads();
+        if (t * TR + g0 >= x.m) break;  // only the last tile has rows beyond m: they add zero
+        load_rows<NC>(Xs + (16 * w + r) * C::LDX + c0, x, t * TR + 16 * w + r, c0);
+        __syncwarp();
+        solve_rows<NC>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 3's first solve
+        G.sync();
+        G.acc(xg);
+        G.sync();
     }
     G.store(Xs, x.part + (i64)blockIdx.x * C::PART);
 }
@@ -786,7 +906,7 @@ __device__ void lu(const Cqp& p) {
 template <int NC>
 __device__ void finish(const Cqp& p) {
     using C = Cfg<NC>;
-    constexpr int LDX = C::LDX, HALF = NC / 2, B = HALF < 16 ? HALF : 16;
+    constexpr int LDX = C::LDX, HALF = NC / 2;
     const Entry x = entry(p, blockIdx.y);
     if (__ldcg(x.flag)) return;
     double* Xs = cq_dsm;
@@ -799,19 +919,7 @@ __device__ void finish(const Cqp& p) {
     for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
         const i64 gi = t * TR + 16 * w + r;
         const bool rok = gi < x.m;
-        const double* a = x.A + (rok ? gi : 0) + (i64)c0 * x.lda;
-        // lanes 0-15 and 16-31: the warp's rows of two columns at a time (128-byte pieces)
-#pragma unroll 1
-        for (int u0 = 0; u0 < HALF; u0 += B) {
-            double v[B];
-#pragma unroll
-            for (int u = 0; u < B; u++) {
-                v[u] = 0.0;
-                if (rok && c0 + 2 * (u0 + u) < x.n) v[u] = a[(i64)(2 * (u0 + u)) * x.lda];
-            }
-#pragma unroll
-            for (int u = 0; u < B; u++) xr[2 * (u0 + u)] = v[u];
-        }
+        load_rows<NC>(xr, x, gi, c0);
         __syncwarp();
         solve_rows<NC>(Xs, Rn, rinv, TR);  // the same arithmetic as pass 2's
         times_upper<NC>(Xs, x.W);

@@ -1,7 +1,7 @@
 #pragma once
 // CPU emulation of the CUDA subset crates/gpublas/kernels/cholqr.cu uses (adapted from
-// ../emu/cuda_runtime.h): one std::thread per CUDA thread, blocks in turn, real block and warp
-// barriers; shuffles move raw 64-bit patterns (u64 masks survive), atomicOr is a real atomic,
+// ../emu/cuda_runtime.h): one std::thread per CUDA thread, blocks in turn, real block, warp and
+// named barriers; shuffles move raw 64-bit patterns (u64 masks survive), atomicOr is a real atomic,
 // dynamic shared memory is filled with EMU_STALE (NaN) before each block (stale reads show up) and a guard band
 // beyond the launch's declared size is checked after each block (out-of-bounds writes).
 #include <cstddef>
@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 #include <memory>
+#include <mutex>
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
 inline thread_local dim3 threadIdx, blockIdx;
 struct alignas(16) double2 { double x, y; };
@@ -31,9 +32,22 @@ struct EmuBlock {
     std::barrier<> block;
     std::vector<std::unique_ptr<std::barrier<>>> warp;
     uint64_t slot[256];
+    std::mutex mu;
+    std::unique_ptr<std::barrier<>> named[16];   // bar.sync id, n: made by the first arrival
     EmuBlock(int nt) : block(nt) { for (int w = 0; w < nt / 32; w++) warp.emplace_back(new std::barrier<>(32)); }
 };
 inline EmuBlock* emu_blk;
+// bar.sync id, n (n threads, whole warps; id 0 is __syncthreads'): every use of an id must name the same n
+inline void emu_bar_sync(int id, int n) {
+    if (id <= 0 || id >= 16 || n % 32) { fprintf(stderr, "emu: bad bar.sync %d, %d\n", id, n); exit(2); }
+    std::barrier<>* b;
+    {
+        std::lock_guard<std::mutex> l(emu_blk->mu);
+        if (!emu_blk->named[id]) emu_blk->named[id].reset(new std::barrier<>(n));
+        b = emu_blk->named[id].get();
+    }
+    b->arrive_and_wait();
+}
 inline void __syncthreads() { emu_blk->block.arrive_and_wait(); }
 template <class T> inline T emu_shfl(T x, int src) {
     static_assert(sizeof(T) <= 8, "shfl");

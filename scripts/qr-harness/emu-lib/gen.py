@@ -5,7 +5,8 @@
 #  - the `#if __CUDA_ARCH__ >= 800` choosing the Gram -> `#if EMU_MMA` (0: GramFma, as for an
 #    undefined __CUDA_ARCH__; 1: GramMma); dmma8844 runs by shuffles (its own non-sm_80 branch,
 #    or, in versions without one, the emulation of ../emu's CHQR_EMU branch);
-#  - EMU_FIX_CHOL1 (default 0): a __syncthreads() after chol1's load_sym (proposed fix).
+#  - EMU_FIX_CHOL1 (default 0): a __syncthreads() after chol1's load_sym (proposed fix);
+#  - bar_sync's named barrier (inline asm) -> emu_bar_sync.
 import os, re, sys, hashlib
 here = os.path.dirname(os.path.abspath(__file__))
 src = os.path.join(here, "..", "..", "..", "crates", "gpublas", "kernels", "cholqr.cu")
@@ -41,6 +42,9 @@ if re.search(r"void dmma8844\(double& c0, double& c1, double a, double b\) \{\n\
         c1 = __fma_rn(ak, b1, c1);
     }
 ''', regex=True)
+# named barriers (pass 2's warp pairs, since the per-warp pass 2) -> emu_bar_sync
+if 'asm volatile("bar.sync %0, %1;"' in s:
+    sub(r'asm volatile("bar.sync %0, %1;" ::"n"(ID), "n"(N) : "memory");', 'emu_bar_sync(ID, N);')
 if "load_sym(M, x.G, x.n);\n    const unsigned long long want" in s:  # before 82a5bc8's barrier
   sub("    load_sym(M, x.G, x.n);\n    const unsigned long long want",
     "    load_sym(M, x.G, x.n);\n#if EMU_FIX_CHOL1\n    __syncthreads();\n#endif\n    const unsigned long long want")

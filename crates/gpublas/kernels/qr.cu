@@ -156,9 +156,22 @@ __device__ Reflector larfg(double ar, double ai, double xnorm) {
         return f;
     }
     f.identity = false;
+    // Reciprocals where they cannot overflow (a double division is a long instruction
+    // sequence on the column's serial path: four instead of nine, three for real data).
     const double safmin = 0x1p-969;
     double mx = fmax(fabs(ar), fmax(fabs(ai), xnorm));
-    double beta = mx * sqrt((ar / mx) * (ar / mx) + (ai / mx) * (ai / mx) + (xnorm / mx) * (xnorm / mx));
+    double sr, si, sx;
+    if (mx > 0x1p-1000) {
+        const double im = 1.0 / mx;
+        sr = ar * im;
+        si = ai * im;
+        sx = xnorm * im;
+    } else {
+        sr = ar / mx;
+        si = ai / mx;
+        sx = xnorm / mx;
+    }
+    double beta = mx * sqrt(sr * sr + si * si + sx * sx);
     beta = ar >= 0.0 ? -beta : beta;
     double br = beta, sar = ar, sai = ai;
     if (fabs(beta) < safmin) {  // rescale (one step reaches safmin in double)
@@ -167,15 +180,22 @@ __device__ Reflector larfg(double ar, double ai, double xnorm) {
         sar = ar * f.up;
         sai = ai * f.up;
     }
-    f.tau_r = (br - sar) / br;
-    f.tau_i = -sai / br;
-    // scal = 1 / (alpha - beta), range-reduced.
+    // |br| >= safmin here: its reciprocal is finite.
+    const double ib = 1.0 / br;
+    f.tau_r = (br - sar) * ib;
+    f.tau_i = -sai * ib;
+    // scal = 1 / (alpha - beta), range-reduced; |alpha - beta| >= |beta|.
     const double dr = sar - br, di = sai;
-    const double s = fmax(fabs(dr), fabs(di));
-    const double pr = dr / s, pi = di / s;
-    const double q = s * (pr * pr + pi * pi);
-    f.scal_r = pr / q;
-    f.scal_i = -pi / q;
+    if (di == 0.0) {
+        f.scal_r = 1.0 / dr;
+        f.scal_i = 0.0;
+    } else {
+        const double s = fmax(fabs(dr), fabs(di)), is = 1.0 / s;
+        const double pr = dr * is, pi = di * is;
+        const double iq = 1.0 / (s * (pr * pr + pi * pi));
+        f.scal_r = pr * iq;
+        f.scal_i = -pi * iq;
+    }
     f.beta = beta;
     return f;
 }
@@ -493,23 +513,25 @@ __device__ void qr_small(const Qrp& j) {
         if (i >= k) break;
         // The column's norm below the diagonal (every lane its own; lane i's is used): a plain
         // sum of squares in double, the scaled one only where that could overflow or lose
-        // small terms.
+        // small terms (its square sum out of range, which also catches a zero sum of nonzero
+        // squares that underflowed).
         Ssq s = {1.0, 0.0};
-        double mx = 0.0;
 #pragma unroll
-        for (int r = i + 1; r < 32; ++r) {
-            const double re = (double)rpart(a[r]), im = ipart(a[r]);
-            s.ssq += re * re + im * im;
-            mx = fmax(mx, fmax(fabs(re), fabs(im)));
-        }
-        if (mx > 0x1p490 || (mx < 0x1p-490 && mx > 0.0)) {
-            const double inv = 1.0 / mx;
-            s.scale = mx;
-            s.ssq = 0.0;
+        for (int r = i + 1; r < 32; ++r) s.ssq += abs2(a[r]);
+        if (!(s.ssq >= 0x1p-970 && s.ssq <= 0x1p970)) {
+            double mx = 0.0;
 #pragma unroll
-            for (int r = i + 1; r < 32; ++r) {
-                const double re = (double)rpart(a[r]) * inv, im = ipart(a[r]) * inv;
-                s.ssq += re * re + im * im;
+            for (int r = i + 1; r < 32; ++r)
+                mx = fmax(mx, fmax(fabs((double)rpart(a[r])), fabs((double)ipart(a[r]))));
+            if (mx > 0.0) {
+                const double inv = 1.0 / mx;
+                s.scale = mx;
+                s.ssq = 0.0;
+#pragma unroll
+                for (int r = i + 1; r < 32; ++r) {
+                    const double re = (double)rpart(a[r]) * inv, im = ipart(a[r]) * inv;
+                    s.ssq += re * re + im * im;
+                }
             }
         }
         const double scale = __shfl_sync(0xffffffffu, s.scale, i);
@@ -529,12 +551,16 @@ __device__ void qr_small(const Qrp& j) {
                 a[r] = mulc(x, scal);
             }
         }
-        // w = conj(tau) v^H a_c, then a_c -= v w, on the columns right of i.
-        T w = a[i];
-        const bool upd = lane > i && lane < n;
+        // w = conj(tau) v^H a_c, then a_c -= v w, on the columns right of i (two partial sums:
+        // half the dependent chain).
+        T w0 = a[i], w1 = zero_of<T>();
 #pragma unroll
-        for (int r = i + 1; r < 32; ++r) w = cmad(w, shf(a[r], i), a[r]);
-        w = mulc(of_parts<T>(f.tau_r, -f.tau_i), w);
+        for (int r = i + 1; r < 32; ++r) {
+            if ((r - i) & 1) w0 = cmad(w0, shf(a[r], i), a[r]);
+            else w1 = cmad(w1, shf(a[r], i), a[r]);
+        }
+        const T w = mulc(of_parts<T>(f.tau_r, -f.tau_i), addc(w0, w1));
+        const bool upd = lane > i && lane < n;
         if (upd) a[i] = fms(a[i], real_of<T>(1.0), w);
 #pragma unroll
         for (int r = i + 1; r < 32; ++r) {

@@ -8,6 +8,7 @@
 //                added in the same order.
 //                qr_panelsm keeps each block's rows in shared memory for the whole panel.
 //   qr_small:    geqrf of a whole matrix of at most 32 x 32, one warp per matrix (batches).
+//   qr_whole:    geqrf of a whole matrix of at most 128 columns in one block's shared memory.
 //   qr_tfactor:  the triangular factor T (order <= 128) of a block of reflectors from
 //                G = V^H V and tau (larft's recurrence on leaves of 16, then merged by
 //                products), one block per entry.
@@ -575,6 +576,119 @@ __device__ void qr_small(const Qrp& j) {
         if (lane < n && r < m) A[r + lane * j.ld] = a[r];
 }
 
+// geqrf of a whole matrix (at most QR_WHOLE_COLS columns, ld = rows + 1 in shared memory) by
+// one block of QR_WHOLE_THREADS (batches of 33 .. 128 columns): per column warp 0 takes the
+// norm and larfg, all threads scale the vector, thread groups form w = conj(tau) v^H A (a
+// group a column), warps apply the rank-1 update (a warp a column); four barriers a column
+// instead of a program of panels, T factors and products per block of columns.
+#define QR_WHOLE_COLS 128
+#define QR_WHOLE_THREADS 256
+template <class T>
+__device__ void qr_whole(const Qrp& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    __shared__ double sc[7];  // beta, tau (re, im), up, scal (re, im), identity
+    const int t = threadIdx.x, lane = t & 31, wp = t >> 5, nw = QR_WHOLE_THREADS / 32;
+    const int m = (int)j.rows, n = (int)j.cols, k = min(m, n), ld = m + 1;
+    T* S = (T*)smem_raw;
+    T* W = S + (i64)ld * n;
+    // threads a column for w: more where the columns are few
+    const int tpc = n <= 64 ? 4 : 2, groups = QR_WHOLE_THREADS / tpc;
+    for (i64 e = blockIdx.x; e < j.ne; e += gridDim.x) {
+        T* A = (T*)j.a + e * j.es;
+        T* tau = (T*)j.tau + e * j.tau_s;
+        __syncthreads();  // the previous entry's reads of S are done
+        for (int c = wp; c < n; c += nw)
+            for (int r = lane; r < m; r += 32) S[r + c * ld] = A[r + (i64)c * j.ld];
+        __syncthreads();
+        for (int i = 0; i < k; ++i) {
+            T* v = S + i * ld;
+            if (wp == 0) {
+                // The norm below the diagonal: a plain sum of squares, the scaled one where
+                // that sum is out of range (as qr_small).
+                double ssq = 0.0;
+                for (int r = i + 1 + lane; r < m; r += 32) ssq += abs2(v[r]);
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) ssq += __shfl_xor_sync(0xffffffffu, ssq, o);
+                double scale = 1.0;
+                if (!(ssq >= 0x1p-970 && ssq <= 0x1p970)) {
+                    double mx = 0.0;
+                    for (int r = i + 1 + lane; r < m; r += 32)
+                        mx = fmax(mx, fmax(fabs((double)rpart(v[r])), fabs((double)ipart(v[r]))));
+#pragma unroll
+                    for (int o = 16; o > 0; o >>= 1) mx = fmax(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+                    if (mx > 0.0) {
+                        const double inv = 1.0 / mx;
+                        double s2 = 0.0;
+                        for (int r = i + 1 + lane; r < m; r += 32) {
+                            const double re = (double)rpart(v[r]) * inv, im = ipart(v[r]) * inv;
+                            s2 += re * re + im * im;
+                        }
+#pragma unroll
+                        for (int o = 16; o > 0; o >>= 1) s2 += __shfl_xor_sync(0xffffffffu, s2, o);
+                        scale = mx;
+                        ssq = s2;
+                    }
+                }
+                if (lane == 0) {
+                    const T alpha = v[i];
+                    const Reflector f = larfg((double)rpart(alpha), ipart(alpha), scale * sqrt(ssq));
+                    sc[0] = f.beta;
+                    sc[1] = f.tau_r;
+                    sc[2] = f.tau_i;
+                    sc[3] = f.up;
+                    sc[4] = f.scal_r;
+                    sc[5] = f.scal_i;
+                    sc[6] = f.identity ? 1.0 : 0.0;
+                }
+            }
+            __syncthreads();
+            const double beta = sc[0], tr = sc[1], ti = sc[2], up = sc[3];
+            const T scal = of_parts<T>(sc[4], sc[5]);
+            const bool identity = sc[6] != 0.0;
+            __syncthreads();  // sc is rewritten by the next column
+            if (identity) {
+                if (t == 0) tau[i] = zero_of<T>();
+                continue;
+            }
+            for (int r = i + 1 + t; r < m; r += QR_WHOLE_THREADS) {
+                T x = v[r];
+                if (up != 1.0) x = scl(x, (decltype(rpart(x)))up);
+                v[r] = mulc(x, scal);
+            }
+            __syncthreads();
+            // W[c] = conj(tau) (S(i, c) + sum over r > i of conj(v_r) S(r, c)), c > i; every
+            // thread runs the same number of rounds (the shuffles need the whole warp).
+            const int nc = n - i - 1, part = t % tpc;
+            const T ctau = of_parts<T>(tr, -ti);
+            for (int c0 = 0; c0 < nc; c0 += groups) {
+                const int cc = c0 + t / tpc;
+                const bool valid = cc < nc;
+                const int c = i + 1 + (valid ? cc : 0);
+                T acc = (valid && part == 0) ? S[i + c * ld] : zero_of<T>();
+                if (valid)
+                    for (int r = i + 1 + part; r < m; r += tpc) acc = cmad(acc, v[r], S[r + c * ld]);
+                for (int o = 1; o < tpc; o <<= 1) acc = addc(acc, shd(acc, o));
+                if (valid && part == 0) W[c] = mulc(ctau, acc);
+            }
+            __syncthreads();
+            // S(r, c) -= v_r W[c], r >= i (v_i = 1), c > i.
+            for (int c = i + 1 + wp; c < n; c += nw) {
+                const T wc = W[c];
+                for (int r = i + lane; r < m; r += 32)
+                    S[r + c * ld] = fms(S[r + c * ld], r == i ? real_of<T>(1.0) : v[r], wc);
+            }
+            if (t == 0) {
+                v[i] = real_of<T>(beta);
+                tau[i] = of_parts<T>(tr, ti);
+            }
+            __syncthreads();
+        }
+        for (int c = wp; c < n; c += nw)
+            for (int r = lane; r < m; r += 32) A[r + (i64)c * j.ld] = S[r + c * ld];
+    }
+}
+
 // T (k x k, upper, zeros below; k <= 128) from G = V^H V and tau, by blocks: the diagonal
 // blocks of TF_LEAF columns by LAPACK's recurrence T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i)
 // (every leaf at once, four threads per row), then neighbours merged level by level as
@@ -755,6 +869,7 @@ __device__ void qr_transpose(const Qrp& j) {
     extern "C" __global__ void __launch_bounds__(256) qr_panel_##TAG(Qrp j) { qr_panel<T, false>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_panelsm_##TAG(Qrp j) { qr_panel<T, true>(j); } \
     extern "C" __global__ void __launch_bounds__(128) qr_small_##TAG(Qrp j) { qr_small<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(QR_WHOLE_THREADS) qr_whole_##TAG(Qrp j) { qr_whole<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) qr_tfactor_##TAG(Qrp j) { qr_tfactor<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_org_##TAG(Qrp j) { qr_org<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) qr_identity_##TAG(Qrp j) { qr_identity<T>(j); } \

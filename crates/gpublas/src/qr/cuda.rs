@@ -1,9 +1,12 @@
 //! The CUDA backend of the QR family's own steps (`kernels/qr.cu`).
 
 use super::plan::{
-    cq_gram_smem, cq_nc, cq_part, cq_solve_smem, tfactor_smem, CQ_CHOL1_SMEM, CQ_FLAG, CQ_LU_SMEM,
-    CQ_TILE, PANEL_SMEM,
+    cq_gram_smem, cq_nc, cq_part, cq_solve_smem, tfactor_smem, whole_bytes, CQ_CHOL1_SMEM, CQ_FLAG,
+    CQ_LU_SMEM, CQ_TILE, PANEL_SMEM,
 };
+
+/// Threads of `qr_whole` (`QR_WHOLE_THREADS` in qr.cu).
+const WHOLE_THREADS: u32 = 256;
 use super::program::{CqPanel, QrStep};
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
@@ -222,6 +225,21 @@ pub(crate) fn launch<T: Scalar>(
             let mut prm = [param(&j)];
             let blocks = (ne as u32).div_ceil(4);
             s.launch(&QR, &format!("qr_small_{tag}"), blocks, 128, &mut prm)
+        }
+        QrStep::Whole { rows, cols, a } => {
+            (j.a, j.ld, j.es) = at(a);
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            j.tau = tau_at(0);
+            let smem = whole_bytes(rows, cols, elem as usize) as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &QR,
+                &format!("qr_whole_{tag}"),
+                (ne32.min(65535), 1, 1),
+                (WHOLE_THREADS, smem),
+                false,
+                &mut prm,
+            )
         }
         QrStep::TFactor { k, g, t, k0, count } => {
             if count > 1 && g.bs != t.bs {

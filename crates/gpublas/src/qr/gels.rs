@@ -228,6 +228,7 @@ impl<T: Scalar> GelsCall<'_, '_, '_, T> {
             elem: std::mem::size_of::<T>(),
             sms: h.device().multiprocessor_count(),
             cholqr: super::cholqr_device::<T>(h),
+            whole_smem: super::whole_device(h),
             params: QrParams::auto(),
         };
         Shapes {

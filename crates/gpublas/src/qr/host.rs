@@ -161,7 +161,7 @@ pub(crate) fn exec<T: Scalar>(
             geqr2(c, a, (rows, cols), tau, k0);
             sp.put(a.sp, c);
         }
-        QrStep::Small { rows, cols, a } => {
+        QrStep::Small { rows, cols, a } | QrStep::Whole { rows, cols, a } => {
             let c = sp.take(Space::C)?;
             geqr2(c, a, (rows, cols), tau, 0);
             sp.put(Space::C, c);

@@ -336,6 +336,7 @@ impl<T: Scalar> Call<'_, '_, T> {
             elem: std::mem::size_of::<T>(),
             sms: h.device().multiprocessor_count(),
             cholqr: cholqr_device::<T>(h),
+            whole_smem: whole_device(h),
             params: plan::QrParams::auto(),
         }
     }
@@ -366,6 +367,12 @@ pub(crate) fn cholqr_device<T: Scalar>(h: &Handle) -> bool {
     T::TAG == "d"
         && d.compute_capability().is_some_and(|cc| cc.0 >= 8)
         && plan::cholqr_fits(d.smem_optin())
+}
+
+/// Shared-memory bytes `qr_whole` may take on `h`'s device: its opt-in limit less the kernel's
+/// own static part (0 on the host, which never runs it).
+pub(crate) fn whole_device(h: &Handle) -> usize {
+    h.device().smem_optin().saturating_sub(1024)
 }
 
 /// Where a program's steps find the scalars and the panel's exchange: the family's part of a

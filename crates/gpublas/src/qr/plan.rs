@@ -88,6 +88,9 @@ pub(crate) struct QrShape {
     /// The device runs CholeskyQR2 panels for this element type (CUDA, f64, enough shared
     /// memory: `cholqr_fits`).
     pub cholqr: bool,
+    /// Shared-memory bytes one block may take for `qr_whole` (the device's opt-in limit; 0 on
+    /// the host: never).
+    pub whole_smem: usize,
     pub params: QrParams,
 }
 
@@ -104,8 +107,11 @@ pub(crate) struct QrPlan {
     pub grid: usize,
     /// The program has block reflectors (E and R): not a geqrf of one block.
     pub blocks: bool,
-    /// A geqrf of matrices of at most `SMALL` × `SMALL`: one warp each, no workspace.
+    /// A geqrf of matrices of at most `SMALL` × `SMALL` (one warp each) or of at most
+    /// `WHOLE_COLS` columns that fit one block's shared memory (`whole`: one block each): one
+    /// kernel, no workspace.
     pub small: bool,
+    pub whole: bool,
     /// Batch entries at once.
     pub entries: usize,
     pub elem: usize,
@@ -178,6 +184,16 @@ pub(crate) const PANEL_SMEM: usize = 160 << 10;
 
 /// Largest order of a matrix factored by one warp (`qr_small`).
 pub(crate) const SMALL: usize = 32;
+
+/// Most columns and rows of a matrix factored whole in one block's shared memory (`qr_whole`;
+/// taller ones are faster on many blocks: CholeskyQR2 or the panel's grid).
+pub(crate) const WHOLE_COLS: usize = 128;
+pub(crate) const WHOLE_ROWS: usize = 512;
+
+/// Shared-memory bytes `qr_whole` takes for a `m × n` matrix (ld `m + 1`, then `n` of `w`).
+pub(crate) fn whole_bytes(m: usize, n: usize, elem: usize) -> usize {
+    ((m + 1) * n + n) * elem
+}
 
 /// Narrowest block a tall panel is cut to (its per-column passes cover at most this many
 /// columns; the rest is products).
@@ -415,12 +431,22 @@ impl QrShape {
         self.kind == Kind::Geqrf && self.m <= SMALL && self.n <= SMALL
     }
 
+    /// A geqrf that one block factors whole in shared memory (larger than `small`).
+    fn whole(&self) -> bool {
+        self.kind == Kind::Geqrf
+            && !self.small()
+            && self.n <= WHOLE_COLS
+            && self.m <= WHOLE_ROWS
+            && whole_bytes(self.m, self.n, self.elem) <= self.whole_smem
+    }
+
     /// geqrf's panels may be CholeskyQR2's: the device runs it and the first panel qualifies.
     fn cholqr_shape(&self) -> bool {
         let p = &self.params;
         self.cholqr
             && self.kind == Kind::Geqrf
             && !self.small()
+            && !self.whole()
             && self.m >= p.cholqr_min_rows.max(p.cholqr_ratio * self.n.min(NB_MAX))
     }
 
@@ -463,7 +489,8 @@ impl QrShape {
     /// The plan with panels (blocks) of `nb`, chunks of `rc` and `entries` at once; geqrf's
     /// block reflectors are `outer(nb)` wide.
     fn plan(&self, nb: usize, rc: usize, entries: usize) -> QrPlan {
-        let small = self.small();
+        let whole = self.whole();
+        let small = self.small() || whole;
         let outer = self.outer(nb);
         QrPlan {
             nb: outer,
@@ -475,6 +502,7 @@ impl QrShape {
             // imply more columns than a panel).
             blocks: !small && (self.kind != Kind::Geqrf || self.n > nb.min(self.reflectors())),
             small,
+            whole,
             entries,
             elem: self.elem,
             lt: 0,
@@ -642,8 +670,42 @@ mod tests {
             elem: 8,
             sms: 132,
             cholqr: true,
+            whole_smem: 0,
             params: QrParams::auto(),
         }
+    }
+
+    /// geqrf of at most 128 columns and 512 rows that fits the device's shared memory is one
+    /// kernel (`whole`, no workspace); wider, taller, larger or on the host (0 bytes) it is not.
+    #[test]
+    fn f4_whole_matrix_plan() {
+        let on = |m, n, elem, smem| QrShape {
+            elem,
+            whole_smem: smem,
+            ..f64_on_h100(Kind::Geqrf, m, n, 0)
+        };
+        let h100 = 227 * 1024 - 1024;
+        let p = on(128, 128, 8, h100).full();
+        assert!(p.whole && p.small && !p.blocks && p.cq == 0 && p.own_bytes() == 0);
+        assert!(on(33, 40, 8, h100).full().whole);
+        assert!(!on(32, 32, 8, h100).full().whole, "qr_small's");
+        assert!(!on(128, 129, 8, h100).full().whole);
+        assert!(!on(600, 16, 8, h100).full().whole);
+        assert!(
+            !on(230, 128, 8, h100).full().whole,
+            "227 KB do not hold 230 x 128 doubles"
+        );
+        assert!(on(200, 128, 8, h100).full().whole);
+        assert!(!on(128, 128, 16, h100).full().whole);
+        assert!(!on(128, 128, 8, 0).full().whole);
+        assert!(
+            !QrShape {
+                kind: Kind::Orgqr,
+                ..on(128, 128, 8, h100)
+            }
+            .full()
+            .whole
+        );
     }
 
     /// ormqr and orgqr make every block's `T` ahead where they fit in `t_ahead_budget` (E

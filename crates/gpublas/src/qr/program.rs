@@ -56,6 +56,9 @@ pub(crate) enum QrStep {
     /// `geqrf` of the whole `rows × cols` matrix at `a` (both at most `SMALL`), one warp
     /// per matrix.
     Small { rows: usize, cols: usize, a: M },
+    /// `geqrf` of the whole `rows × cols` matrix at `a` (at most `WHOLE_COLS` columns, within
+    /// the plan's shared memory), one block per matrix.
+    Whole { rows: usize, cols: usize, a: M },
     /// `T` (`k × k`, upper, written whole with zeros below) at `t` from `G = Vᴴ V` at `g`
     /// and `tau[k0 .. k0 + k]`; for `count` blocks of `k` reflectors at once (`g.bs` = `t.bs`
     /// apart, `tau` from `k0 + b k`). `g` may be `t` (in place).
@@ -497,10 +500,11 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
     let mut v = Vec::new();
     match p.kind {
         Kind::Geqrf if plan.small => {
-            v.push(Block::Family(QrStep::Small {
-                rows: p.m,
-                cols: p.n,
-                a: at(Space::C, p.ldc, 0, 0),
+            let (rows, cols, a) = (p.m, p.n, at(Space::C, p.ldc, 0, 0));
+            v.push(Block::Family(if plan.whole {
+                QrStep::Whole { rows, cols, a }
+            } else {
+                QrStep::Small { rows, cols, a }
             }));
         }
         Kind::Geqrf => {
@@ -882,6 +886,7 @@ mod tests {
             elem: 8,
             sms: 132,
             cholqr: true,
+            whole_smem: 0,
             params: QrParams::auto(),
         };
         let prog = Prog {

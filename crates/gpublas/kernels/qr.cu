@@ -162,7 +162,7 @@ __device__ Reflector larfg(double ar, double ai, double xnorm) {
     const double safmin = 0x1p-969;
     double mx = fmax(fabs(ar), fmax(fabs(ai), xnorm));
     double sr, si, sx;
-    if (mx > 0x1p-1000) {
+    if (mx > 0x1p-1000 && mx < 0x1p1000) {  // (1 / mx normal: no bits lost)
         const double im = 1.0 / mx;
         sr = ar * im;
         si = ai * im;
@@ -181,7 +181,8 @@ __device__ Reflector larfg(double ar, double ai, double xnorm) {
         sar = ar * f.up;
         sai = ai * f.up;
     }
-    // |br| >= safmin here: its reciprocal is finite.
+    // |br| >= 2^-105 here (at least the smallest subnormal times 2^969): its reciprocal is
+    // finite (and normal below 2^1022).
     const double ib = 1.0 / br;
     f.tau_r = (br - sar) * ib;
     f.tau_i = -sai * ib;

@@ -273,8 +273,9 @@ impl SplitK {
     /// The split of an `m × n × k` product of `elem`-byte elements on `sms` multiprocessors
     /// with `room` bytes of the engine's slice, or `None` where it does not pay: an output of
     /// more than half as many 64 × 64 tiles as multiprocessors, chunks under `SPLIT_DEPTH`, or
-    /// no room for a partial. The same arguments give the same split (the size query and the
-    /// run agree).
+    /// no room for a partial. The split depends on `room`: the size query's (the engine's
+    /// budget) may split more than a run in the part it sized; a run never splits beyond its
+    /// part (`bytes() <= room`, the products get the rest).
     pub(crate) fn of(
         m: usize,
         n: usize,

@@ -517,7 +517,8 @@ impl QrShape {
     /// time runs and they fit in `t_ahead_budget`, else none.
     fn t_ahead(&self, nb: usize, entries: usize) -> usize {
         let blocks = self.reflectors().div_ceil(nb.max(1));
-        let fits = blocks * nb * nb * self.elem <= self.params.t_ahead_budget;
+        // (one launch: at most 65,535 blocks on gridDim.y)
+        let fits = blocks * nb * nb * self.elem <= self.params.t_ahead_budget && blocks <= 65_535;
         if matches!(self.kind, Kind::Ormqr | Kind::Orgqr) && entries == 1 && blocks > 1 && fits {
             blocks
         } else {
@@ -568,7 +569,13 @@ impl QrShape {
         // widest chunks that keep them there.
         let fit = self.params.batch_fit;
         let floor = rc.min(64);
-        let least = self.plan(nb, floor, 1).own_bytes().max(1);
+        // (one entry alone would make every T ahead; a batch of several does not)
+        let least = QrPlan {
+            tall: 0,
+            ..self.plan(nb, floor, 1)
+        }
+        .own_bytes()
+        .max(1);
         let entries = (fit / least).clamp(1, self.batch);
         let mut rc = rc;
         while rc > floor && self.plan(nb, rc, entries).own_bytes() > fit {
@@ -731,10 +738,18 @@ mod tests {
             let one = f64_on_h100(kind, 8192, 8192, 100).full();
             assert_eq!(one.tall, 0);
             let batch = QrShape {
-                batch: 7,
+                batch: 1000,
                 ..f64_on_h100(kind, 512, 512, 512)
             };
             assert_eq!(batch.full().tall, 0);
+            let before = QrShape {
+                params: QrParams {
+                    t_ahead_budget: 0,
+                    ..QrParams::auto()
+                },
+                ..batch
+            };
+            assert_eq!(batch.full().entries, before.full().entries, "{kind:?}");
             let over = QrShape {
                 params: QrParams {
                     t_ahead_budget: 1 << 20,

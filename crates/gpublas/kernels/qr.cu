@@ -12,7 +12,7 @@
 //   qr_tfactor:  the triangular factor T (order <= 128) of a block of reflectors from
 //                G = V^H V and tau (larft's recurrence on leaves of 16, then merged by
 //                products), one block per entry.
-//   qr_org:      orgqr's block [I; 0] - V X, tiles of 64 rows, each tile's rows read before any
+//   qr_org:      orgqr's block [I; 0] - V X, tiles of 32 rows, each tile's rows read before any
 //                is written (in place).
 //   qr_identity: columns of the identity.
 
@@ -770,37 +770,48 @@ __device__ void qr_tfactor(const Qrp& j) {
     }
 }
 
-// orgqr's block: out = [I; 0] - V X on a tile of 64 rows; V unit lower (its upper part not read).
+// orgqr's block: out = [I; 0] - V X (at most QR_ORG_COLS columns) on a tile of 32 rows; V unit
+// lower (its upper part not read). The tile's rows of V are read before any is written (in
+// place); X passes through shared memory 32 rows at a time, read by every warp at once.
+#define QR_ORG_COLS 128
+#define QR_ORG_LD (QR_ORG_COLS + 1)
 template <class T>
 __device__ void qr_org(const Qrp& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    T* Vt = (T*)smem_raw;                 // 64 x 65
-    T* Xs = Vt + 64 * 65;                 // 64 x 65
+    T* Vt = (T*)smem_raw;            // 32 x QR_ORG_LD: the tile's rows of V
+    T* Xs = Vt + 32 * QR_ORG_LD;     // 32 x QR_ORG_LD: rows l0 .. l0 + 31 of X
     const int e = blockIdx.y;
     if (e >= j.ne) return;
     T* A = (T*)j.a + e * j.es;
     const T* X = (const T*)j.b + e * j.b_es;
     const int cols = (int)j.cols;
-    const i64 rows = j.rows, ld = j.ld, r0 = (i64)blockIdx.x * 64;
-    for (int q = threadIdx.x; q < 64 * cols; q += blockDim.x) {
-        const int r = q % 64, l = q / 64;
+    const i64 rows = j.rows, ld = j.ld, r0 = (i64)blockIdx.x * 32;
+    for (int q = threadIdx.x; q < 32 * cols; q += blockDim.x) {
+        const int r = q % 32, l = q / 32;
         const i64 gr = r0 + r;
         T v = zero_of<T>();
         if (gr < rows) v = gr > l ? A[gr + l * ld] : gr == l ? real_of<T>(1.0) : zero_of<T>();
-        Vt[r * 65 + l] = v;
-        Xs[r * 65 + l] = r < cols ? X[r + l * j.b_ld] : zero_of<T>();  // Xs[l'][c] at l' = r, c = l
+        Vt[r * QR_ORG_LD + l] = v;
     }
-    __syncthreads();
-    const int tr = threadIdx.x % 64, cg = threadIdx.x / 64;  // 4 groups of 16 columns
+    const int tr = threadIdx.x % 32, cg = threadIdx.x / 32;  // 8 groups of 16 columns
     const i64 gr = r0 + tr;
     T acc[16];
 #pragma unroll
     for (int q = 0; q < 16; ++q) acc[q] = zero_of<T>();
-    for (int l = 0; l < cols; ++l) {
-        const T v = Vt[tr * 65 + l];
+    for (int l0 = 0; l0 < cols; l0 += 32) {
+        const int lc = min(32, cols - l0);
+        __syncthreads();  // Vt written (first round), Xs read (later ones)
+        for (int q = threadIdx.x; q < 32 * cols; q += blockDim.x) {
+            const int ll = q % 32, c = q / 32;
+            Xs[ll * QR_ORG_LD + c] = ll < lc ? X[l0 + ll + (i64)c * j.b_ld] : zero_of<T>();
+        }
+        __syncthreads();
+        for (int ll = 0; ll < lc; ++ll) {
+            const T v = Vt[tr * QR_ORG_LD + l0 + ll];
 #pragma unroll
-        for (int q = 0; q < 16; ++q) acc[q] = addc(acc[q], mulc(v, Xs[l * 65 + cg * 16 + q]));
+            for (int q = 0; q < 16; ++q) acc[q] = addc(acc[q], mulc(v, Xs[ll * QR_ORG_LD + cg * 16 + q]));
+        }
     }
     if (gr < rows) {
 #pragma unroll

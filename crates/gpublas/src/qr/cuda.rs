@@ -2,7 +2,7 @@
 
 use super::plan::{
     cq_gram_smem, cq_nc, cq_part, cq_solve_smem, tfactor_smem, whole_bytes, CQ_CHOL1_SMEM, CQ_FLAG,
-    CQ_LU_SMEM, CQ_TILE, PANEL_SMEM,
+    CQ_LU_SMEM, CQ_TILE, ORG_COLS, PANEL_SMEM,
 };
 
 /// Threads of `qr_whole` (`QR_WHOLE_THREADS` in qr.cu).
@@ -268,12 +268,18 @@ pub(crate) fn launch<T: Scalar>(
             (j.a, j.ld, j.es) = at(a);
             (j.b, j.b_ld, j.b_es) = at(x);
             (j.rows, j.cols) = (rows as i64, cols as i64);
-            let smem = (2 * 64 * 65 * elem) as u32;
+            if cols > ORG_COLS {
+                return Err(Error::InvalidValue(format!(
+                    "orgqr's block of {cols} columns (at most {ORG_COLS} at once)"
+                )));
+            }
+            // V's tile and 32 rows of X, each 32 × (ORG_COLS + 1) (`qr_org`).
+            let smem = (2 * 32 * (ORG_COLS + 1) * elem as usize) as u32;
             let mut prm = [param(&j)];
             s.launch_with(
                 &QR,
                 &format!("qr_org_{tag}"),
-                ((rows as u32).div_ceil(64), ne32, 1),
+                ((rows as u32).div_ceil(32), ne32, 1),
                 (256, smem),
                 false,
                 &mut prm,

@@ -165,9 +165,9 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 /// Most columns of a panel (`QR_NB` in qr.cu): geqrf's block width at most.
 pub(crate) const NB_MAX: usize = 64;
 
-/// Most columns orgqr's row-local block kernel forms at once (`qr_org`); wider blocks go by
-/// halves.
-pub(crate) const ORG_COLS: usize = 64;
+/// Most columns orgqr's row-local block kernel forms at once (`QR_ORG_COLS` in qr.cu); wider
+/// blocks go by halves.
+pub(crate) const ORG_COLS: usize = 128;
 
 /// Most bytes of `T` built in shared memory (`qr_tfactor`): ormqr's blocks are as wide as
 /// `QrParams::nb_apply` allows within it.

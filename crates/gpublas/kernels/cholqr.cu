@@ -5,8 +5,8 @@
 // ScalA 2014). Memory bound: A is read three times and written once, against one read and
 // write per column for the Householder panel. With Q = A R1^-1 R2^-1 (never written), R = R2 R1:
 //   cq_gram:   G1 = A^T A, a persistent grid (two blocks an SM) over tiles of 128 rows, each
-//              block's partial Gram (FP64 tensor cores) in the workspace; and per column
-//              whether any entry below the panel's top `cols` rows is nonzero.
+//              block's partial Gram (FP64 tensor cores, by warp groups) in the workspace; and per
+//              column whether any entry below the panel's top `cols` rows is nonzero.
 //   cq_reduce: fixed-order sum of the partials -> G (deterministic, no atomics).
 //   cq_chol1:  R1 = chol(G1), one block. Sets the entry's flag: 1 (fall back) on a breakdown,
 //              a non-finite entry, a diagonal outside [2^-900, 2^900] (squares near the range's
@@ -48,12 +48,10 @@ template <int NC>
 struct Cfg {
     static constexpr int LDX = NC + PAD;
     static constexpr int NT = (NC / 4) * (NC / 4 + 1) / 2;  // upper 4 x 4 tiles of the Gram
-    static constexpr int PART = NT * 16;               // doubles in a partial Gram
+    static constexpr int PART = NT * 16;               // a partial Gram: tile t's (a, b) at 16 t + 4 a + b
     static constexpr int XS = TR * LDX;                // the tile
-    static constexpr int S = THREADS / NT < XS / PART ? THREADS / NT : XS / PART;
     static constexpr int RN = XS;                      // -R (row-major, ld LDX; 0 on and below the diagonal)
     static constexpr int RINV = RN + NC * LDX;         // 1 / R_kk
-    static_assert(S * PART <= XS, "the row groups' partials must fit in the tile");
     static_assert(NC * NC <= NC * LDX, "W^-1's fragments fit where -R is");
     static_assert(XS % 2 == 0 && RINV % 2 == 0, "double2 alignment");
 };
@@ -107,37 +105,6 @@ __device__ __forceinline__ Entry entry(const Cqp& p, int e) {
 }
 
 extern __shared__ __align__(16) double cq_dsm[];
-
-// Tile rows row0 .. row0 + TR - 1 of A (columns < n; zeros elsewhere) -> Xs (row-major, ld
-// LDX), LB loads a thread issued before their stores: thread t loads row t % TR, columns
-// t / TR + (THREADS / TR) u. MASK: bit u of `nz` set when the thread's column t / TR +
-// (THREADS / TR) u has a nonzero at a row >= n (32-bit: fewer registers than a column mask).
-template <int NC, int LB, bool MASK>
-__device__ __forceinline__ void load_tile(double* Xs, const Entry& x, i64 row0, unsigned& nz) {
-    constexpr int CS = THREADS / TR, PER = NC / CS, B = LB < PER ? LB : PER;
-    static_assert(THREADS % TR == 0 && NC % CS == 0 && PER % B == 0 && PER <= 32, "load_tile layout");
-    const int i = threadIdx.x % TR, c0 = threadIdx.x / TR;
-    const i64 gi = row0 + i;
-    const bool rok = gi < x.m, below = rok && gi >= x.n;
-    const double* a = x.A + (rok ? gi : 0) + (i64)c0 * x.lda;
-    double* xs = Xs + i * Cfg<NC>::LDX + c0;
-#pragma unroll 1
-    for (int u0 = 0; u0 < PER; u0 += B) {
-        double v[B];
-#pragma unroll
-        for (int u = 0; u < B; u++) {
-            v[u] = 0.0;
-            if (rok && c0 + CS * (u0 + u) < x.n) v[u] = a[(i64)(CS * (u0 + u)) * x.lda];
-        }
-        unsigned bits = 0;
-#pragma unroll
-        for (int u = 0; u < B; u++) {
-            xs[CS * (u0 + u)] = v[u];
-            if (MASK) bits |= (v[u] != 0.0 ? 1u : 0u) << u;
-        }
-        if (MASK && below) nz |= bits << u0;
-    }
-}
 
 // The top n x n block of A -> the first NC rows of Xs (ld LDX), zeros elsewhere.
 template <int NC>
@@ -220,11 +187,13 @@ __device__ __forceinline__ void solve_rows(double* Xs, const double* Rn, const d
 
 // Warp rows (row gi, lanes 0-15 and 16-31: columns c0 + 2 u, two at a time in 128-byte pieces)
 // -> xr (the thread's row of Xs at column c0): A's entries for rows < m and columns < n, zeros
-// elsewhere (what load_tile gives).
-template <int NC>
-__device__ __forceinline__ void load_rows(double* xr, const Entry& x, i64 gi, int c0) {
+// elsewhere. MASK (pass 1): bit u of `nz` set when the row is at or below row n and its entry
+// in column c0 + 2 u is nonzero (NaN included; 32-bit: fewer registers than a column mask).
+template <int NC, bool MASK = false>
+__device__ __forceinline__ void load_rows(double* xr, const Entry& x, i64 gi, int c0, unsigned* nz = nullptr) {
     constexpr int HALF = NC / 2, B = HALF < 16 ? HALF : 16;
-    const bool rok = gi < x.m;
+    static_assert(HALF <= 32, "load_rows: a thread's mask bits");
+    const bool rok = gi < x.m, below = rok && gi >= x.n;
     const double* a = x.A + (rok ? gi : 0) + (i64)c0 * x.lda;
 #pragma unroll 1
     for (int u0 = 0; u0 < HALF; u0 += B) {
@@ -234,63 +203,15 @@ __device__ __forceinline__ void load_rows(double* xr, const Entry& x, i64 gi, in
             v[u] = 0.0;
             if (rok && c0 + 2 * (u0 + u) < x.n) v[u] = a[(i64)(2 * (u0 + u)) * x.lda];
         }
+        unsigned bits = 0;
 #pragma unroll
-        for (int u = 0; u < B; u++) xr[2 * (u0 + u)] = v[u];
+        for (int u = 0; u < B; u++) {
+            xr[2 * (u0 + u)] = v[u];
+            if (MASK) bits |= (v[u] != 0.0 ? 1u : 0u) << u;
+        }
+        if (MASK && below) *nz |= bits << u0;
     }
 }
-
-// A block's Gram partial by FMA (architectures without FP64 tensor cores): thread t < NT of row
-// group g < S owns upper 4 x 4 tile t (numbered column by column: (ti, tj), ti <= tj) over the
-// tile rows k = g, g + S, ...
-template <int NC>
-struct GramFma {
-    double g[4][4];
-    int ti, tj, grp;
-    __device__ __forceinline__ void init() {
-        constexpr int NT = Cfg<NC>::NT;
-        const int t = threadIdx.x % NT;
-        grp = threadIdx.x / NT;
-        int j = 0;
-        while ((j + 1) * (j + 2) / 2 <= t) j++;
-        tj = j;
-        ti = t - j * (j + 1) / 2;
-#pragma unroll
-        for (int a = 0; a < 4; a++)
-#pragma unroll
-            for (int b = 0; b < 4; b++) g[a][b] = 0.0;
-    }
-    __device__ __forceinline__ void acc(const double* Xs, int rows) {
-        constexpr int LDX = Cfg<NC>::LDX, S = Cfg<NC>::S;
-        if (grp >= S) return;
-#pragma unroll 2
-        for (int k = grp; k < rows; k += S) {
-            const double2* xr = reinterpret_cast<const double2*>(Xs + k * LDX);
-            const double2 a0 = xr[2 * ti], a1 = xr[2 * ti + 1], b0 = xr[2 * tj], b1 = xr[2 * tj + 1];
-            const double a[4] = {a0.x, a0.y, a1.x, a1.y}, b[4] = {b0.x, b0.y, b1.x, b1.y};
-#pragma unroll
-            for (int u = 0; u < 4; u++)
-#pragma unroll
-                for (int v = 0; v < 4; v++) g[u][v] = __fma_rn(a[u], b[v], g[u][v]);
-        }
-    }
-    // the block's partial (PART doubles, entry t * 16 + 4 a + b) -> out; red: shared scratch
-    __device__ __forceinline__ void store(double* red, double* out) {
-        constexpr int NT = Cfg<NC>::NT, S = Cfg<NC>::S, PART = Cfg<NC>::PART;
-        const int t = threadIdx.x % NT;
-        __syncthreads();
-        if (grp < S)
-#pragma unroll
-            for (int a = 0; a < 4; a++)
-#pragma unroll
-                for (int b = 0; b < 4; b++) red[(grp * NT + t) * 16 + 4 * a + b] = g[a][b];
-        __syncthreads();
-        for (int e = threadIdx.x; e < PART; e += THREADS) {
-            double s = 0.0;
-            for (int q = 0; q < S; q++) s += red[q * PART + e];
-            out[e] = s;
-        }
-    }
-};
 
 // D = A B + C on FP64 tensor cores, one warp: m8n8k4, A 8 x 4 row-major (lane holds
 // A[lane / 4][lane % 4]), B 4 x 8 column-major (B[lane % 4][lane / 4]), C/D 8 x 8 (lane holds
@@ -313,120 +234,17 @@ __device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, doubl
 #endif
 }
 
-#if __CUDA_ARCH__ >= 800
-
-// A block's Gram partial on tensor cores. The Gram's upper 8 x 8 blocks (NUB, numbered column
-// by column) are split into NG groups (block idx = g + NG s); warp w takes group w % NG over
-// the tile's 4-row chunks w / NG, w / NG + RG, ... (RG = 8 / NG). For a 4-row chunk X4 and block
-// (bi, bj): C += X4[:, bi]^T X4[:, bj], both operands X4[lane % 4][8 b + lane / 4].
-// store(): the RG row groups summed in a fixed order, in GramFma's PART layout.
-template <int NC>
-struct GramMma {
-    static constexpr int NBK = NC / 8, NUB = NBK * (NBK + 1) / 2;
-    static constexpr int NG = NC == 64 ? 4 : NC == 32 ? 2 : 1, RG = (THREADS / 32) / NG, BPG = NUB / NG;
-    static_assert(NUB % NG == 0 && (THREADS / 32) % NG == 0, "GramMma split");
-    double c[BPG][2];
-    __host__ __device__ static constexpr int bj_of(int idx) {
-        int j = 0;
-        while ((j + 1) * (j + 2) / 2 <= idx) j++;
-        return j;
-    }
-    __host__ __device__ static constexpr int bi_of(int idx) { return idx - bj_of(idx) * (bj_of(idx) + 1) / 2; }
-    __device__ __forceinline__ void init() {
-#pragma unroll
-        for (int s = 0; s < BPG; s++) c[s][0] = c[s][1] = 0.0;
-    }
-    template <int G>
-    __device__ __forceinline__ void acc_g(const double* Xs, int rows) {
-        constexpr int LDX = Cfg<NC>::LDX;
-        const int lane = threadIdx.x & 31, rg = (threadIdx.x >> 5) / NG;
-        const int chunks = (rows + 3) >> 2;   // rows beyond m are zero in the tile
-        const double* xl = Xs + (lane & 3) * LDX + (lane >> 2);
-#pragma unroll 2
-        for (int kc = rg; kc < chunks; kc += RG) {
-            double f[NBK];
-#pragma unroll
-            for (int b = 0; b < NBK; b++) f[b] = xl[kc * 4 * LDX + 8 * b];
-#pragma unroll
-            for (int s = 0; s < BPG; s++) {
-                const int idx = G + NG * s;
-                dmma8844(c[s][0], c[s][1], f[bi_of(idx)], f[bj_of(idx)]);
-            }
-        }
-    }
-    __device__ __forceinline__ void acc(const double* Xs, int rows) {
-        const int g = (threadIdx.x >> 5) % NG;
-        if constexpr (NG == 4) {
-            if (g == 0) acc_g<0>(Xs, rows);
-            else if (g == 1) acc_g<1>(Xs, rows);
-            else if (g == 2) acc_g<2>(Xs, rows);
-            else acc_g<3>(Xs, rows);
-        } else if constexpr (NG == 2) {
-            if (g == 0) acc_g<0>(Xs, rows);
-            else acc_g<1>(Xs, rows);
-        } else {
-            acc_g<0>(Xs, rows);
-        }
-    }
-    template <int G>
-    __device__ __forceinline__ void put_g(double* dst) {
-        const int lane = threadIdx.x & 31, r = lane >> 2, j0 = 2 * (lane & 3);
-#pragma unroll
-        for (int s = 0; s < BPG; s++) {
-            const int idx = G + NG * s, bi = bi_of(idx), bj = bj_of(idx);
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int i = 8 * bi + r, j = 8 * bj + j0 + h, ti = i >> 2, tj = j >> 2;
-                if (ti <= tj) dst[(tj * (tj + 1) / 2 + ti) * 16 + 4 * (i & 3) + (j & 3)] = c[s][h];
-            }
-        }
-    }
-    __device__ __forceinline__ void store(double* red, double* out) {
-        constexpr int PART = Cfg<NC>::PART;
-        static_assert(RG * PART <= Cfg<NC>::XS, "GramMma: the row groups' partials must fit in the tile");
-        const int w = threadIdx.x >> 5, g = w % NG, rg = w / NG;
-        __syncthreads();
-        // zeroed first: a partial is written as whole 4 x 4 tiles (reduce reads only i <= j)
-        for (int e = threadIdx.x; e < RG * PART; e += THREADS) red[e] = 0.0;
-        __syncthreads();
-        double* dst = red + rg * PART;
-        if constexpr (NG == 4) {
-            if (g == 0) put_g<0>(dst);
-            else if (g == 1) put_g<1>(dst);
-            else if (g == 2) put_g<2>(dst);
-            else put_g<3>(dst);
-        } else if constexpr (NG == 2) {
-            if (g == 0) put_g<0>(dst);
-            else put_g<1>(dst);
-        } else {
-            put_g<0>(dst);
-        }
-        __syncthreads();
-        for (int e = threadIdx.x; e < PART; e += THREADS) {
-            double t = 0.0;
-            for (int q = 0; q < RG; q++) t += red[q * PART + e];
-            out[e] = t;
-        }
-    }
-};
-template <int NC>
-using Gram = GramMma<NC>;
-#else
-template <int NC>
-using Gram = GramFma<NC>;
-#endif
-
 // Named barrier ID (1 ..: 0 is __syncthreads') over N threads (whole warps); immediates: a
 // register id makes ptxas reserve all 16.
 template <int ID, int N>
 __device__ __forceinline__ void bar_sync() { asm volatile("bar.sync %0, %1;" ::"n"(ID), "n"(N) : "memory"); }
 
-// Pass 2's Gram on tensor cores by warp groups: the K warps of group w / K (K = 2 at NC = 64,
-// where one warp's 36 blocks would take 144 registers; else 1) accumulate the Gram of the
-// group's 16 K rows of every tile, warp w taking the upper 8 x 8 blocks (numbered column by
+// Passes 1 and 2's Grams on tensor cores by warp groups: the K warps of group w / K (K = 2 at
+// NC = 64, where one warp's 36 blocks would take 144 registers; else 1) accumulate the Gram of
+// the group's 16 K rows of every tile, warp w taking the upper 8 x 8 blocks (numbered column by
 // column) idx = w % K + K s; only the group synchronises in the tile loop. For a 4-row chunk X4
 // and block (bi, bj): C += X4[:, bi]^T X4[:, bj], both operands X4[lane % 4][8 b + lane / 4].
-// store(): the groups summed in a fixed order, in GramFma's PART layout. Below sm_80 (never
+// store(): the groups summed in a fixed order, in Cfg's PART layout. Below sm_80 (never
 // planned) dmma8844's shuffles.
 template <int NC>
 struct GroupGram {
@@ -637,36 +455,41 @@ __device__ __forceinline__ void tri_mm4(double* C, const double* A, const double
         }
 }
 
-// Pass 1: the blocks' partial Grams of A and column masks.
+// Pass 1: the blocks' partial Grams of A and column masks. As in pass 2, each warp loads its own
+// 16 rows of a tile and only the warp groups synchronise in the loop (GroupGram).
 template <int NC>
 __device__ void gram(const Cqp& p) {
-    constexpr int CS = THREADS / TR;
+    using C = Cfg<NC>;
+    using GG = GroupGram<NC>;
     const Entry x = entry(p, blockIdx.y);
     double* Xs = cq_dsm;
-    __shared__ unsigned s_bits[CS];
-    if (threadIdx.x < CS) s_bits[threadIdx.x] = 0;
+    __shared__ unsigned s_bits[2];
+    if (threadIdx.x < 2) s_bits[threadIdx.x] = 0;
     __syncthreads();
-    Gram<NC> G;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, r = lane & 15, c0 = lane >> 4;
+    const int g0 = 16 * GG::K * (w / GG::K);  // the group's first row in the tile
+    double* xg = Xs + g0 * C::LDX;
+    GG G;
     G.init();
-    unsigned nz = 0;
+    unsigned nz = 0;  // bit u: column c0 + 2 u
     for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
-        const i64 row0 = t * TR;
-        load_tile<NC, 32, true>(Xs, x, row0, nz);
-        __syncthreads();
-        G.acc(Xs, x.m - row0 < TR ? (int)(x.m - row0) : TR);
-        __syncthreads();
+        if (t * TR + g0 >= x.m) break;  // only the last tile has rows beyond m: they add zero
+        load_rows<NC, true>(Xs + (16 * w + r) * C::LDX + c0, x, t * TR + 16 * w + r, c0, &nz);
+        G.sync();
+        G.acc(xg);
+        G.sync();
     }
-    // a warp's threads share their columns (TR is a multiple of 32)
+    // lanes 0-15 and 16-31 share their columns
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) nz |= __shfl_xor_sync(FULL, nz, o);
-    if ((threadIdx.x & 31) == 0 && nz) atomicOr(&s_bits[threadIdx.x / TR], nz);
-    G.store(Xs, x.part + (i64)blockIdx.x * Cfg<NC>::PART);
+    for (int o = 8; o > 0; o >>= 1) nz |= __shfl_xor_sync(FULL, nz, o);
+    if (r == 0 && nz) atomicOr(&s_bits[c0], nz);
+    G.store(Xs, x.part + (i64)blockIdx.x * C::PART);
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned long long m = 0;
-        for (int c = 0; c < CS; c++)
+        for (int c = 0; c < 2; c++)
             for (int u = 0; u < 32; u++)
-                if ((s_bits[c] >> u) & 1u) m |= 1ull << (c + CS * u);
+                if ((s_bits[c] >> u) & 1u) m |= 1ull << (c + 2 * u);
         x.masks[blockIdx.x] = m;
     }
 }

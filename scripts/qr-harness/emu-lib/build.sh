@@ -1,8 +1,9 @@
 #!/bin/sh
 # Build the emulator binaries from the current crates/gpublas/kernels/cholqr.cu:
 #   cholqr_lib_test[_mma]{,_fix,_stale1,_fix_stale1}
-# _mma: GramMma (m8n8k4 by shuffles) instead of GramFma; _fix: the proposed barrier after
-# chol1's load_sym (EMU_FIX_CHOL1); _stale1: shared memory pre-filled with 1.0 instead of NaN.
+# _mma: GramMma (m8n8k4 by shuffles) instead of GramFma (the same code once pass 1 uses
+# GroupGram); _fix: the proposed barrier after chol1's load_sym (EMU_FIX_CHOL1); _stale1:
+# shared memory pre-filled with 1.0 instead of NaN.
 set -e
 cd "$(dirname "$0")"
 python3 gen.py

@@ -3,8 +3,9 @@
 # the CPU emulation (cuda_runtime.h here). Each edit must match exactly once:
 #  - dynamic shared memory -> emu_dsm; CQ_DEPEND (inline asm) -> no-op;
 #  - the `#if __CUDA_ARCH__ >= 800` choosing the Gram -> `#if EMU_MMA` (0: GramFma, as for an
-#    undefined __CUDA_ARCH__; 1: GramMma); dmma8844 runs by shuffles (its own non-sm_80 branch,
-#    or, in versions without one, the emulation of ../emu's CHQR_EMU branch);
+#    undefined __CUDA_ARCH__; 1: GramMma; no such #if once pass 1 uses GroupGram); dmma8844 runs
+#    by shuffles (its own non-sm_80 branch, or, in versions without one, the emulation of
+#    ../emu's CHQR_EMU branch);
 #  - EMU_FIX_CHOL1 (default 0): a __syncthreads() after chol1's load_sym (proposed fix);
 #  - bar_sync's named barrier (inline asm) -> emu_bar_sync.
 import os, re, sys, hashlib
@@ -27,8 +28,10 @@ def sub(old, new, regex=False):
 sub("extern __shared__ __align__(16) double cq_dsm[];", "#define cq_dsm emu_dsm")
 if "#define CQ_DEPEND" in s:  # versions before the blocked substitution
     sub(r"#define CQ_DEPEND\(ptr, x\) \\\n[^\n]*\n", "#define CQ_DEPEND(ptr, x) (void)0\n", regex=True)
-# the #if that picks GramMma over GramFma (the one right before GramMma's comment)
-sub(r"#if __CUDA_ARCH__ >= 800(\s*// A block's Gram partial on tensor cores)", r"#if EMU_MMA\1", regex=True)
+# the #if that picks GramMma over GramFma (the one right before GramMma's comment); versions
+# whose pass 1 uses GroupGram have neither (EMU_MMA then changes nothing)
+if "// A block's Gram partial on tensor cores" in s:
+    sub(r"#if __CUDA_ARCH__ >= 800(\s*// A block's Gram partial on tensor cores)", r"#if EMU_MMA\1", regex=True)
 # dmma8844: since 6b80a48 its inline asm sits under `#if __CUDA_ARCH__ >= 800` with a shuffle
 # #else (the emulation below, used as is: __CUDA_ARCH__ is undefined); older versions: replace
 # the bare asm with that emulation.

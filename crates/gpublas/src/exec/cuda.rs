@@ -624,32 +624,7 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                     let split = (outer == 1 && bn == 1)
                         .then(|| SplitK::of(sh.m, sh.n, sh.k, elem, sms, lim))
                         .flatten();
-                    if let Some(sp) = split {
-                        // The partials at the start of the slice, the products' own
-                        // workspace after them.
-                        let sc = |k: K| {
-                            if dev_scal {
-                                ScalarPtr::Device(slots + (k.slot() * elem) as u64)
-                            } else {
-                                ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
-                            }
-                        };
-                        let at = |x: M| {
-                            let (base, _) = bases.of(x.sp);
-                            base + (x.off * elem) as u64
-                        };
-                        let used = sp.bytes(elem);
-                        let (chunks, rest) = sp.shapes(&sh, elem, lt_len - used, lt_ptr);
-                        let (wp, wl) = (lt_ptr + used as u64, lt_len - used);
-                        let (ea, eb) = (at(a), at(b));
-                        lt.matmul(&chunks, s, sc(alpha), ea, eb, sc(K::Zero), lt_ptr, wp, wl)?;
-                        let (sa, sb) = sp.strides(&sh);
-                        let q = (sp.parts * elem) as u64;
-                        let (ra, rb) = (ea + sa as u64 * q, eb + sb as u64 * q);
-                        lt.matmul(&rest, s, sc(alpha), ra, rb, sc(beta), at(cm), wp, wl)?;
-                        launch_sumk::<T>(s, &sp, (sh.m, sh.n), lt_ptr, (at(cm), cm.ld))?;
-                    }
-                    for o in 0..outer * usize::from(split.is_none()) {
+                    for o in 0..outer {
                         // o walks entries (Blocks) or blocks (BlocksOuter).
                         let (ent, blk) = if inner_is_entry { (0, o) } else { (o, 0) };
                         let at = |x: M| {
@@ -664,8 +639,23 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                                 ScalarPtr::Host(host_bytes(&host_vals[k.slot()]))
                             }
                         };
-                        let (wp, wl) = if off_main { (0, 0) } else { (lt_ptr, lt_len) };
-                        lt.matmul(&sh, s, sc(alpha), at(a), at(b), sc(beta), at(cm), wp, wl)?;
+                        let Some(sp) = split else {
+                            let (wp, wl) = if off_main { (0, 0) } else { (lt_ptr, lt_len) };
+                            lt.matmul(&sh, s, sc(alpha), at(a), at(b), sc(beta), at(cm), wp, wl)?;
+                            continue;
+                        };
+                        // The partials at the start of the slice, the products' own workspace
+                        // after them.
+                        let used = sp.bytes(elem);
+                        let (chunks, rest) = sp.shapes(&sh, elem, lt_len - used, lt_ptr);
+                        let (wp, wl) = (lt_ptr + used as u64, lt_len - used);
+                        let (ea, eb) = (at(a), at(b));
+                        lt.matmul(&chunks, s, sc(alpha), ea, eb, sc(K::Zero), lt_ptr, wp, wl)?;
+                        let (sa, sb) = sp.strides(&sh);
+                        let q = (sp.parts * elem) as u64;
+                        let (ra, rb) = (ea + sa as u64 * q, eb + sb as u64 * q);
+                        lt.matmul(&rest, s, sc(alpha), ra, rb, sc(beta), at(cm), wp, wl)?;
+                        launch_sumk::<T>(s, &sp, (sh.m, sh.n), lt_ptr, (at(cm), cm.ld))?;
                     }
                 }
                 Step::Family(f) => family.launch::<T>(s, &f, &bases, (e0, ne), off_main)?,

@@ -165,8 +165,8 @@ impl crate::common::plan::WorkspacePlan for QrPlan {
 /// Most columns of a panel (`QR_NB` in qr.cu): geqrf's block width at most.
 pub(crate) const NB_MAX: usize = 64;
 
-/// Most columns orgqr's row-local block kernel forms at once (`QR_ORG_COLS` in qr.cu); wider
-/// blocks go by halves.
+/// Most columns orgqr's row-local block kernel forms at once (`QR_ORG_COLS` in qr.cu): orgqr's
+/// blocks are at most this wide.
 pub(crate) const ORG_COLS: usize = 128;
 
 /// Most bytes of `T` built in shared memory (`qr_tfactor`): ormqr's blocks are as wide as
@@ -543,6 +543,10 @@ impl QrShape {
         let mut nb = self.params.nb.min(NB_MAX);
         if matches!(self.kind, Kind::Ormqr | Kind::Ormlq | Kind::Orgqr) {
             nb = self.apply_width() / 8 * 8;
+            if self.kind == Kind::Orgqr {
+                // (a block's own columns are formed by one `qr_org`)
+                nb = nb.min(ORG_COLS);
+            }
             if self.kind == Kind::Ormlq {
                 // ormlq's transposed block (`tp × nb`) within the chunks' budget share.
                 let by_copy = self.params.engine_budget / (self.transposed() * self.elem).max(1);

@@ -9,9 +9,9 @@
 //! lower) at 0 and `T` at `nb²`; R holds `G` at 0, orgqr's `X = T V1ᴴ` at `nb²`, `W` at
 //! `2 nb²` and `W2` after it (`nb × rc` each; `rc` rows or columns per chunk).
 
-use super::plan::{QrPlan, ORG_COLS};
+use super::plan::QrPlan;
 use super::Kind;
-use crate::exec::program::{at as within, mat, Fill, Space, Step as Block, K, M};
+use crate::exec::program::{mat, Fill, Space, Step as Block, K, M};
 use crate::{Op, Side};
 
 /// A geqrf panel factored by CholeskyQR2 (`kernels/cholqr.cu`): the `rows × cols` block at
@@ -573,46 +573,33 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                 if j + w < p.n {
                     larfb_left(&mut v, p, &s, vb, (w, rows), j, (j + w, p.n), Op::N);
                 }
-                // The block's own columns, `[I; 0] − V X` by the row-local kernel (at most
-                // ORG_COLS columns). A wider block forms its second half first (`T`'s and
-                // `V1`'s diagonal blocks are the halves' own), then applies the first half's
-                // reflector to it (its rows above start as zeros) and forms the first half.
-                let halves = if w > ORG_COLS {
-                    let w1 = w / 2;
-                    vec![(w1, w - w1), (0, w1)]
-                } else {
-                    vec![(0, w)]
-                };
-                for (o, hw) in halves {
-                    if o == 0 && hw < w {
-                        larfb_left(&mut v, p, &s, vb, (hw, rows), j, (j + hw, j + w), Op::N);
-                    }
-                    gemm(
-                        &mut v,
-                        (Op::N, p.hop()),
-                        (hw, hw, hw),
-                        K::One,
-                        within(s.t(), o, o),
-                        within(s.v1(), o, o),
-                        K::Zero,
-                        s.x(),
-                    );
-                    v.push(Block::Family(QrStep::OrgBlock {
-                        rows: rows - o,
-                        cols: hw,
-                        a: at(Space::C, p.ldc, j + o, j + o),
-                        x: s.x(),
-                    }));
-                    if j + o > 0 {
-                        v.push(Block::Scale {
-                            tri: None,
-                            herm: false,
-                            m: j + o,
-                            n: hw,
-                            dst: at(Space::C, p.ldc, 0, j + o),
-                            beta: K::Zero,
-                        });
-                    }
+                // The block's own columns, `[I; 0] − V X` by the row-local kernel (blocks are
+                // at most ORG_COLS wide).
+                gemm(
+                    &mut v,
+                    (Op::N, p.hop()),
+                    (w, w, w),
+                    K::One,
+                    s.t(),
+                    s.v1(),
+                    K::Zero,
+                    s.x(),
+                );
+                v.push(Block::Family(QrStep::OrgBlock {
+                    rows,
+                    cols: w,
+                    a: vb,
+                    x: s.x(),
+                }));
+                if j > 0 {
+                    v.push(Block::Scale {
+                        tri: None,
+                        herm: false,
+                        m: j,
+                        n: w,
+                        dst: at(Space::C, p.ldc, 0, j),
+                        beta: K::Zero,
+                    });
                 }
             }
         }

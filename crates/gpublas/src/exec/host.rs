@@ -219,23 +219,27 @@ fn exec<T: Scalar, F: std::fmt::Debug>(
             count,
         } => {
             let d = sp.take(dst.sp)?;
+            // In place (`src` in the space written, as orgqr's `V1`): every element keeps its
+            // value or is made from one of the stored triangle, which keeps its values.
+            let in_place = src.sp == dst.sp;
             for i in 0..count {
                 let s0 = src.off + i * src.bs;
                 let d0 = dst.off + i * dst.bs;
                 let srcs = sp.get(src.sp);
+                let read = |d: &[T], k: usize| if in_place { d[k] } else { srcs[k] };
                 for j in 0..n {
                     for r in 0..n {
                         let stored = if lower { r >= j } else { r <= j };
                         let x = if r == j {
                             match fill {
                                 Fill::Tri { unit: true } => T::one(),
-                                Fill::Herm => T::from_real(srcs[s0 + r + j * src.ld].re()),
-                                _ => srcs[s0 + r + j * src.ld],
+                                Fill::Herm => T::from_real(read(d, s0 + r + j * src.ld).re()),
+                                _ => read(d, s0 + r + j * src.ld),
                             }
                         } else if stored {
-                            srcs[s0 + r + j * src.ld]
+                            read(d, s0 + r + j * src.ld)
                         } else {
-                            let m = srcs[s0 + j + r * src.ld];
+                            let m = read(d, s0 + j + r * src.ld);
                             match fill {
                                 Fill::Sym => m,
                                 Fill::Herm => m.conj(),

@@ -141,6 +141,10 @@ struct Slots {
     r0: usize,
     /// Where `T` is in E: after `V1`, or the block's own made ahead (`QrPlan::tall`).
     t_off: usize,
+    /// The vectors are one operand where they are (orgqr: `V1` expanded in place over the `R`
+    /// that orgqr overwrites anyway), not `V1` in E beside `V2`: two products a block where
+    /// the split needs three (`G`) or five (`larfb`).
+    v_whole: bool,
 }
 
 /// Where gelqf and ormlq keep a block's reflectors transposed (R, after `W2`).
@@ -231,6 +235,10 @@ fn expand_v1(v: &mut Vec<Step>, s: &Slots, vb: M, w: usize) {
 /// already in E).
 fn gram(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, (w, rows): (usize, usize), g: M) {
     let h = p.hop();
+    if s.v_whole {
+        gemm(v, (h, Op::N), (w, w, rows), K::One, vb, vb, K::Zero, g);
+        return;
+    }
     gemm(v, (h, Op::N), (w, w, w), K::One, s.v1(), s.v1(), K::Zero, g);
     if rows > w {
         let v2 = mat(vb.sp, vb.off + w, vb.ld, 0);
@@ -241,7 +249,9 @@ fn gram(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, (w, rows): (usize, usize)
 /// `T` of the block of `w` vectors of length `rows` at `vb` (in `vsp`): `V1` expanded into E,
 /// `G = V1ᴴ V1 + V2ᴴ V2`, then the recurrence.
 fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize, k0: usize) {
-    expand_v1(v, s, vb, w);
+    if !s.v_whole {
+        expand_v1(v, s, vb, w);
+    }
     gram(v, p, s, vb, (w, rows), s.g());
     v.push(Block::Family(QrStep::TFactor {
         k: w,
@@ -271,7 +281,9 @@ fn tfactors_ahead(
         })
         .collect();
     for (&(_, w, rows, vb), sb) in blocks.iter().zip(&own) {
-        expand_v1(v, sb, vb, w);
+        if !s.v_whole {
+            expand_v1(v, sb, vb, w);
+        }
         gram(v, p, sb, vb, (w, rows), sb.t());
     }
     let full = blocks.iter().take_while(|b| b.1 == s.nb).count();
@@ -319,11 +331,19 @@ fn larfb_left(
         let nc = s.rc.min(q1 - q);
         let c1 = at(Space::C, p.ldc, r0, q);
         let c2 = at(Space::C, p.ldc, r0 + w, q);
+        let top = if op == Op::N { Op::N } else { h };
+        if s.v_whole {
+            gemm(v, (h, Op::N), (w, nc, rows), K::One, vb, c1, K::Zero, wm);
+            gemm(v, (top, Op::N), (w, nc, w), K::One, s.t(), wm, K::Zero, w2m);
+            let minus = K::MinusOne;
+            gemm(v, (Op::N, Op::N), (rows, nc, w), minus, vb, w2m, K::One, c1);
+            q += nc;
+            continue;
+        }
         gemm(v, (h, Op::N), (w, nc, w), K::One, s.v1(), c1, K::Zero, wm);
         if rows > w {
             gemm(v, (h, Op::N), (w, nc, rows - w), K::One, v2, c2, K::One, wm);
         }
-        let top = if op == Op::N { Op::N } else { h };
         gemm(v, (top, Op::N), (w, nc, w), K::One, s.t(), wm, K::Zero, w2m);
         if rows > w {
             gemm(
@@ -487,6 +507,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
         e0: 0,
         r0: 0,
         t_off: plan.nb * plan.nb,
+        v_whole: p.kind == Kind::Orgqr,
     };
     // geqrf's panels within a block: their own slots, `W` as wide as the block.
     let (e0, r0) = plan.inner_bases();
@@ -496,6 +517,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
         e0,
         r0,
         t_off: e0 + plan.inner * plan.inner,
+        v_whole: false,
     };
     let mut v = Vec::new();
     match p.kind {
@@ -554,6 +576,27 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                 .into_iter()
                 .map(|(j, w)| (j, w, p.m - j, at(Space::C, p.ldc, j, j)))
                 .collect();
+            // Every block's `V1` in place, the full-width blocks in one step (their diagonal
+            // blocks are `nb (ldc + 1)` apart), a narrower last one in another.
+            let full = all.iter().take_while(|b| b.1 == s.nb).count();
+            for (first, count) in [(0, full), (full, all.len() - full)] {
+                if let Some(&(_, w, _, vb)) = all.get(first).filter(|_| count > 0) {
+                    v.push(Block::Expand {
+                        fill: Fill::Tri { unit: true },
+                        lower: true,
+                        n: w,
+                        src: M {
+                            bs: s.nb * (p.ldc + 1),
+                            ..vb
+                        },
+                        dst: M {
+                            bs: s.nb * (p.ldc + 1),
+                            ..vb
+                        },
+                        count,
+                    });
+                }
+            }
             let ahead = if plan.tall == all.len() {
                 tfactors_ahead(&mut v, p, &s, plan, &all)
             } else {
@@ -561,10 +604,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             };
             for (b, &(j, w, rows, vb)) in all.iter().enumerate().rev() {
                 let s = match ahead.get(b) {
-                    Some(own) => {
-                        expand_v1(&mut v, own, vb, w);
-                        *own
-                    }
+                    Some(own) => *own,
                     None => {
                         tfactor(&mut v, p, &s, vb, w, rows, j);
                         s
@@ -581,7 +621,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     (w, w, w),
                     K::One,
                     s.t(),
-                    s.v1(),
+                    vb,
                     K::Zero,
                     s.x(),
                 );
@@ -888,6 +928,78 @@ mod tests {
             complex: false,
         };
         build(&prog, &shape.full())
+    }
+
+    /// orgqr expands every block's `V1` in place (full-width blocks in one step, a narrower
+    /// last one in another), then uses the vectors as one operand: one product for each
+    /// block's `G`, three per trailing chunk, one for `X`; nothing reads E's `V1` slot.
+    #[test]
+    fn f1_orgqr_vectors_whole_in_place() {
+        for (m, n, k) in [(8192, 8192, 8192), (1000, 700, 650)] {
+            let shape = QrShape {
+                kind: Kind::Orgqr,
+                left: true,
+                m,
+                n,
+                k,
+                batch: 1,
+                list: false,
+                elem: 8,
+                sms: 132,
+                cholqr: true,
+                whole_smem: 0,
+                params: QrParams::auto(),
+            };
+            let plan = shape.full();
+            let prog = Prog {
+                kind: Kind::Orgqr,
+                side: Side::Left,
+                op: Op::N,
+                m,
+                n,
+                k,
+                ldv: m,
+                ldc: m,
+                complex: false,
+            };
+            let mut steps = build(&prog, &plan);
+            let nb = plan.nb;
+            let nblocks = k.div_ceil(nb);
+            let expands: Vec<_> = steps
+                .iter()
+                .filter_map(|s| match s {
+                    Block::Expand {
+                        src, dst, count, n, ..
+                    } => Some((*src, *dst, *count, *n)),
+                    _ => None,
+                })
+                .collect();
+            let full = k / nb;
+            let mut want = vec![(full, nb)];
+            if k % nb != 0 {
+                want.push((1, k % nb));
+            }
+            let got: Vec<_> = expands.iter().map(|e| (e.2, e.3)).collect();
+            assert_eq!(got, want, "{m} {n} {k}");
+            for (src, dst, ..) in &expands {
+                assert_eq!(src, dst);
+                assert_eq!(src.sp, Space::C);
+                assert_eq!(src.bs, nb * (m + 1));
+            }
+            let chunks: usize = (0..nblocks)
+                .map(|b| (n - (b * nb + nb).min(k)).div_ceil(plan.rc))
+                .sum();
+            let products = steps
+                .iter()
+                .filter(|s| matches!(s, Block::Gemm { .. }))
+                .count();
+            assert_eq!(products, 2 * nblocks + 3 * chunks, "{m} {n} {k}");
+            for s in steps.iter_mut() {
+                if let Some(first) = s.start(Space::E) {
+                    assert!(first >= nb * nb, "{s:?}");
+                }
+            }
+        }
     }
 
     /// Each gated panel comes right after its seven CholeskyQR2 steps; panels of fewer than

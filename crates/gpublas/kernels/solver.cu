@@ -1149,6 +1149,84 @@ __device__ void take_lower(const Sol& j) {
     }
 }
 
+#define TRI_PLACE 128
+// Column k's first stored element in the packed triangle (upper: rows 0 .. k; lower: k .. n-1).
+template <bool LOWER> __device__ __forceinline__ int tri_col(int k, int n) {
+    return LOWER ? k * n - k * (k - 1) / 2 - k : k * (k + 1) / 2;
+}
+// The rows 32 QK .. 32 QK + 31 of T x = e_c: x_k for each of them (in order: descending for
+// upper, ascending for lower), each broadcast and taken out of the rows still to come.
+template <class T, bool LOWER, int QK>
+__device__ __forceinline__ void tri_inv_rows(T (&t)[4], const T* P, const T* ND, int c, int n, int lane) {
+    if (LOWER ? 32 * QK + 31 < c : 32 * QK > c) return;
+    for (int i = 0; i < 32; ++i) {
+        const int kl = LOWER ? i : 31 - i, k = 32 * QK + kl;
+        if (LOWER ? (k < c || k >= n) : k > c) continue;
+        const T x = fms(zero_of<T>(), shf(t[QK], kl), ND[k]);
+        if (lane == kl) t[QK] = x;
+        const T* pk = P + tri_col<LOWER>(k, n);
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            if (LOWER ? q < QK : q > QK) continue;
+            const int r = 32 * q + lane;
+            if (LOWER ? (r > k && r < n) : r < k) t[q] = fms(t[q], pk[r], x);
+        }
+    }
+}
+template <class T, bool LOWER>
+__device__ void tri_inv_place_as(const Sol& j) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int n = (int)j.cols, count = j.k0;
+    const i64 e = blockIdx.x / count, b = blockIdx.x % count;
+    if (e >= j.ne) return;
+    T* A = (T*)j.a + e * j.es + b * j.rows;
+    T* P = (T*)smem_raw;
+    T* ND = P + n * (n + 1) / 2;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (int k = warp; k < n; k += nw) {
+        const int r0 = LOWER ? k : 0, r1 = LOWER ? n : k + 1;
+        for (int r = r0 + lane; r < r1; r += 32) P[tri_col<LOWER>(k, n) + r] = A[r + (i64)k * j.ld];
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < n; k += blockDim.x) {
+        const T d = P[tri_col<LOWER>(k, n) + k];
+        ND[k] = fms(zero_of<T>(), real_of<T>(1.0), quotient(real_of<T>(1.0), d));
+    }
+    __syncthreads();
+    for (int c = warp; c < n; c += nw) {
+        T t[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) t[q] = (32 * q + lane == c) ? real_of<T>(1.0) : zero_of<T>();
+        if (LOWER) {
+            tri_inv_rows<T, true, 0>(t, P, ND, c, n, lane);
+            tri_inv_rows<T, true, 1>(t, P, ND, c, n, lane);
+            tri_inv_rows<T, true, 2>(t, P, ND, c, n, lane);
+            tri_inv_rows<T, true, 3>(t, P, ND, c, n, lane);
+        } else {
+            tri_inv_rows<T, false, 3>(t, P, ND, c, n, lane);
+            tri_inv_rows<T, false, 2>(t, P, ND, c, n, lane);
+            tri_inv_rows<T, false, 1>(t, P, ND, c, n, lane);
+            tri_inv_rows<T, false, 0>(t, P, ND, c, n, lane);
+        }
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const int r = 32 * q + lane;
+            if (LOWER ? (r >= c && r < n) : r <= c) A[r + (i64)c * j.ld] = t[q];
+        }
+    }
+}
+// getri, potri: the non-unit `lower`/upper triangles of count (k0) diagonal blocks of order n
+// (cols, at most TRI_PLACE; rows: elements between the blocks) inverted in place, the other
+// triangle not touched: the triangle packed in shared memory with the negated reciprocals of
+// its diagonal, then a warp per column solves T x = e_c by columns (the column's rows in
+// registers, four a lane; each x_k broadcast by a shuffle) and writes x over the column.
+template <class T>
+__device__ void tri_inv_place(const Sol& j) {
+    pdl_enter();
+    if (j.lower) tri_inv_place_as<T, true>(j);
+    else tri_inv_place_as<T, false>(j);
+}
+
 // getri: LAPACK's column interchanges n-2 .. 0 as one permutation per entry: column c of the
 // result is column perm[c] of the input (one thread walks them in shared memory).
 __device__ void col_perm(const Sol& j) {
@@ -1235,6 +1313,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(128) sol_lur64_##TAG(Sol j) { lur<T, 64, 2>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

@@ -318,6 +318,25 @@ pub(crate) fn launch<T: Scalar>(
                 &mut prm,
             )
         }
+        Step::TriInvPlace { lower, n, a, count } => {
+            if n == 0 || count == 0 {
+                return Ok(());
+            }
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (a.bs as i64, n as i64);
+            (j.k0, j.lower) = (count as i32, lower as i32);
+            let smem = ((n * (n + 1) / 2 + n) as u64 * elem) as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &SOLVER,
+                &format!("sol_trinvp_{tag}"),
+                ((count * ne) as u32, 1, 1),
+                (512, smem),
+                false,
+                &mut prm,
+            )
+        }
         Step::ColSwaps { n, a } => {
             if n < 2 {
                 return Ok(());

@@ -167,6 +167,11 @@ pub(crate) fn exec<T: Scalar>(
             }
         }
         Step::TakeLower { .. } => {}
+        Step::TriInvPlace { lower, n, a, count } => {
+            for b in 0..count {
+                tri_inverse_in_place(c, lower, n, a.off + b * a.bs, a.ld).ok_or_else(outside)?;
+            }
+        }
         Step::Chol { lower, n, a, k0 } => chol_leaf(c, (lower, n, a, k0), &mut hi.info[e])?,
         Step::CholLeaf {
             lower, n, a, k0, ..
@@ -178,6 +183,46 @@ pub(crate) fn exec<T: Scalar>(
 
 /// getri's `TakeLower` on the host: `w` gets the unit lower trapezoid of the block at `a`,
 /// whose strictly lower part becomes zero.
+/// The non-unit `lower`/upper triangle of the order-`n` block at `off` inverted in place (by
+/// columns, each solved against the original triangle); the other triangle is not touched.
+/// `None`: the block lies outside `c`.
+fn tri_inverse_in_place<T: Scalar>(
+    c: &mut [T],
+    lower: bool,
+    n: usize,
+    off: usize,
+    ld: usize,
+) -> Option<()> {
+    if n == 0 {
+        return Some(());
+    }
+    if off + (n - 1) * (ld + 1) >= c.len() {
+        return None;
+    }
+    let t: Vec<T> = (0..n * n).map(|q| c[off + q % n + q / n * ld]).collect();
+    let diag: Vec<T::Divisor> = (0..n).map(|i| t[i + i * n].divisor()).collect();
+    let mut x = vec![T::zero(); n];
+    for col in 0..n {
+        let rows: Vec<usize> = if lower {
+            (col..n).collect()
+        } else {
+            (0..=col).rev().collect()
+        };
+        for &i in &rows {
+            let mut s = if i == col { T::one() } else { T::zero() };
+            let ks = if lower { col..i } else { i + 1..col + 1 };
+            for k in ks {
+                s = s - t[i + k * n] * x[k];
+            }
+            x[i] = s.div_by(diag[i]);
+        }
+        for &i in &rows {
+            c[off + i + col * ld] = x[i];
+        }
+    }
+    Some(())
+}
+
 fn take_lower<T: Scalar>(
     c: &mut [T],
     w: &mut [T],

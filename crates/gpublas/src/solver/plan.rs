@@ -1074,6 +1074,45 @@ mod tests {
         }
     }
 
+    /// getri's and potri's triangle inversion: solves down to leaves of `tri_place`, then every
+    /// full leaf inverted in place in one step and a shorter last one in another (getri 8192:
+    /// 3,139 steps in all, 4,546 with leaves of 32 inverted one by one).
+    #[test]
+    fn f4_triangle_inverse_leaves_in_one_step() {
+        use crate::exec::program::Step;
+        use crate::solver::program::{build, Prog, SolverStep};
+        for (kind, n, leaves) in [
+            (Kind::Getri, 8192, vec![(128, 64)]),
+            (Kind::Getri, 8200, vec![(128, 64), (8, 1)]),
+            (Kind::Potri, 1000, vec![(128, 7), (104, 1)]),
+        ] {
+            let s = f64_on_h100(kind, n);
+            let p = s.full();
+            let g = Prog {
+                kind,
+                op: crate::Op::N,
+                uplo: crate::Uplo::Lower,
+                m: n,
+                n,
+                ld_factors: n,
+                ld_written: n,
+                interchanges_only: false,
+            };
+            let steps = build::<f64>(&g, &p);
+            let got: Vec<(usize, usize)> = steps
+                .iter()
+                .filter_map(|st| match st {
+                    Step::Family(SolverStep::TriInvPlace { n, count, a, .. }) => {
+                        assert!(*count == 1 || a.bs == n * (a.ld + 1));
+                        Some((*n, *count))
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(got, leaves, "{kind:?} {n}");
+        }
+    }
+
     /// M11 (parts of a lease never overlap in use): the look-ahead LU's side-lane panels use
     /// E and R only from `side_e` / `side_r` on, the main lane's steps beside them only
     /// before those offsets, and no step reaches past the plan's E and R (f32, f64, complex

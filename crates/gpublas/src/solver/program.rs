@@ -100,6 +100,29 @@ pub(crate) enum SolverStep {
     /// getri: the column interchanges `n − 2, …, 0` (LAPACK's, after the inverse) on the
     /// order-`n` matrix at `a`.
     ColSwaps { n: usize, a: M },
+    /// getri, potri: the non-unit `lower`/upper triangles of `count` diagonal blocks of order
+    /// `n` (at most `TRI_PLACE`, `a.bs` apart) inverted in place; the other triangle is not
+    /// touched.
+    TriInvPlace {
+        lower: bool,
+        n: usize,
+        a: M,
+        count: usize,
+    },
+}
+
+/// Largest triangle `TriInvPlace` inverts (one block of threads a triangle, packed in shared
+/// memory: 67 KB for f64 and Complex32 at 128; Complex64 stops at 64, 33 KB, within every
+/// device's opt-in shared memory).
+pub(crate) const TRI_PLACE: usize = 128;
+
+/// `TRI_PLACE` for elements of `elem` bytes.
+pub(crate) fn tri_place(elem: usize) -> usize {
+    if elem > 8 {
+        TRI_PLACE / 2
+    } else {
+        TRI_PLACE
+    }
 }
 
 /// A step of a solver program.
@@ -405,34 +428,48 @@ impl Builder<'_> {
     }
 
     /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` (non-unit)
-    /// inverted in place: the off-diagonal block `−inv(A11) A12 inv(A22)` (upper; lower:
-    /// `−inv(A22) A21 inv(A11)`) as two solves with the triangles as they are, then both
-    /// halves; leaves of at most 32 inverted in E and written back (only the triangle: the
-    /// other one is `L`'s (getri) or the caller's (potri)).
+    /// inverted in place: the recursion's off-diagonal blocks by solves (`tri_solves`), then
+    /// its leaves, the diagonal blocks of `tri_place` (and a shorter last one), in place in
+    /// one step (two with the short one). The other triangle is `L`'s (getri) or the
+    /// caller's (potri) and is not touched.
     fn tri_inverse(&mut self, lower: bool, c0: usize, nc: usize) {
-        let a11 = at(self.c, c0, c0);
-        if nc <= INV_NB {
-            let e = mat(Space::E, 0, INV_NB, 0);
-            self.v.push(Step::TriInv {
+        self.tri_solves(lower, c0, nc);
+        let a = at(self.c, c0, c0);
+        let leaf = tri_place(self.elem);
+        let full = nc / leaf;
+        if full > 0 {
+            self.v.push(Step::Family(SolverStep::TriInvPlace {
                 lower,
-                unit: false,
-                n: nc,
-                src: a11,
-                dst: e,
-                count: 1,
-            });
-            self.v.push(Step::Tri {
+                n: leaf,
+                a: M {
+                    bs: leaf * (a.ld + 1),
+                    ..a
+                },
+                count: full,
+            }));
+        }
+        if nc % leaf > 0 {
+            let t0 = full * leaf;
+            self.v.push(Step::Family(SolverStep::TriInvPlace {
                 lower,
-                herm: false,
-                n: nc,
-                src: e,
-                dst: a11,
-                beta: K::Zero,
+                n: nc - t0,
+                a: at(self.c, c0 + t0, c0 + t0),
                 count: 1,
-            });
+            }));
+        }
+    }
+
+    /// `tri_inverse`'s off-diagonal blocks: `−inv(A11) A12 inv(A22)` (upper; lower:
+    /// `−inv(A22) A21 inv(A11)`) as two solves with the triangles as they are (no leaf is
+    /// inverted before every solve is done), then both halves, split at multiples of the
+    /// leaf order (`tri_place`) down to blocks of at most that.
+    fn tri_solves(&mut self, lower: bool, c0: usize, nc: usize) {
+        let leaf = tri_place(self.elem);
+        if nc <= leaf {
             return;
         }
-        let n1 = split(nc);
+        let a11 = at(self.c, c0, c0);
+        let n1 = split_by(nc, leaf);
         let n2 = nc - n1;
         let a22 = at(self.c, c0 + n1, c0 + n1);
         let (uplo, off, rows, cols) = if lower {
@@ -452,8 +489,8 @@ impl Builder<'_> {
             dst: off,
             beta: K::MinusOne,
         });
-        self.tri_inverse(lower, c0, n1);
-        self.tri_inverse(lower, c0 + n1, n2);
+        self.tri_solves(lower, c0, n1);
+        self.tri_solves(lower, c0 + n1, n2);
     }
 
     /// LAPACK's `lauum` in place on the order-`nc` diagonal block at `c0`: the upper triangle

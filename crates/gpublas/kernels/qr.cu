@@ -495,86 +495,218 @@ __device__ void qr_panel(const Qrp& j) {
 }
 
 // geqrf of a whole matrix of at most 32 x 32 (the batched small case), one warp per matrix:
-// lane c holds column c in registers. Per column the diagonal lane's vector is broadcast
-// (a shuffle per row) and every later column forms its product and update itself, so a
-// column costs no barrier and no reduction; the scalars are larfg's, as the panel's.
-template <class T>
-__device__ void qr_small(const Qrp& j) {
-    pdl_enter();
-    const int lane = threadIdx.x & 31;
-    const i64 e = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    if (e >= j.ne) return;  // a whole warp
-    T* A = (T*)j.a + e * j.es;
-    T* tau = (T*)j.tau + e * j.tau_s;
-    const int m = (int)j.rows, n = (int)j.cols, k = min(m, n);
-    T a[32];
-#pragma unroll
-    for (int r = 0; r < 32; ++r) a[r] = (lane < n && r < m) ? A[r + lane * j.ld] : zero_of<T>();
-#pragma unroll
-    for (int i = 0; i < 32; ++i) {
-        if (i >= k) break;
+// lane c holds column c in registers. The matrix goes through a per-warp tile of shared memory
+// (row-contiguous global loads and stores). Per column the diagonal lane writes its vector
+// (1 on the diagonal) to the warp's slot and every lane reads it back by broadcasts for its
+// product w = conj(tau) v^H a_c and its update a_c -= v w, so a column costs no barrier and no
+// reduction; the scalars are larfg's, as the panel's. The columns go in bands of QRS_BAND:
+// within a band the column index is a loop variable but every register index is static (the
+// band's rows are masked, the rows above the band are not touched), so the code is a loop of
+// 32 / QRS_BAND bodies instead of a fully unrolled 32 columns.
+#define QRS_BAND 8
+#define QRS_LD 33  // the tile's leading dimension (elements)
+template <class T> __device__ __forceinline__ void qrs_ld16(const T* p, T* o);
+template <class T> __device__ __forceinline__ void qrs_st16(T* p, const T* v);
+template <> __device__ __forceinline__ void qrs_ld16<float>(const float* p, float* o) {
+    const float4 q = *(const float4*)p;
+    o[0] = q.x, o[1] = q.y, o[2] = q.z, o[3] = q.w;
+}
+template <> __device__ __forceinline__ void qrs_ld16<double>(const double* p, double* o) {
+    const double2 q = *(const double2*)p;
+    o[0] = q.x, o[1] = q.y;
+}
+template <> __device__ __forceinline__ void qrs_ld16<float2>(const float2* p, float2* o) {
+    const float4 q = *(const float4*)p;
+    o[0] = make_float2(q.x, q.y), o[1] = make_float2(q.z, q.w);
+}
+template <> __device__ __forceinline__ void qrs_ld16<double2>(const double2* p, double2* o) { o[0] = *p; }
+template <> __device__ __forceinline__ void qrs_st16<float>(float* p, const float* v) {
+    *(float4*)p = make_float4(v[0], v[1], v[2], v[3]);
+}
+template <> __device__ __forceinline__ void qrs_st16<double>(double* p, const double* v) {
+    *(double2*)p = make_double2(v[0], v[1]);
+}
+template <> __device__ __forceinline__ void qrs_st16<float2>(float2* p, const float2* v) {
+    *(float4*)p = make_float4(v[0].x, v[0].y, v[1].x, v[1].y);
+}
+template <> __device__ __forceinline__ void qrs_st16<double2>(double2* p, const double2* v) { *p = v[0]; }
+
+// s + |v|^2 (fused)
+__device__ __forceinline__ double qrs_sq(double s, float v) { return fma((double)v, (double)v, s); }
+__device__ __forceinline__ double qrs_sq(double s, double v) { return fma(v, v, s); }
+__device__ __forceinline__ double qrs_sq(double s, float2 v) {
+    return fma((double)v.y, (double)v.y, fma((double)v.x, (double)v.x, s));
+}
+__device__ __forceinline__ double qrs_sq(double s, double2 v) { return fma(v.y, v.y, fma(v.x, v.x, s)); }
+
+// Columns [R0, R0 + QRS_BAND) (those below k); rows below R0 are final.
+template <class T, int R0>
+__device__ __forceinline__ void qr_small_band(T (&a)[32], T* slot, T& my_tau, int lane, int n, int k) {
+    constexpr int R1 = R0 + QRS_BAND, P = 16 / sizeof(T);
+    static_assert(QRS_BAND % 4 == 0 && 32 % QRS_BAND == 0, "band");
+#pragma unroll 1
+    for (int i = R0; i < R1 && i < k; ++i) {
         // The column's norm below the diagonal (every lane its own; lane i's is used): a plain
-        // sum of squares in double, the scaled one only where that could overflow or lose
-        // small terms (its square sum out of range, which also catches a zero sum of nonzero
-        // squares that underflowed).
-        Ssq s = {1.0, 0.0};
+        // sum of squares in double (four partial sums), the scaled one only where that could
+        // overflow or lose small terms (its square sum out of range, which also catches a zero
+        // sum of nonzero squares that underflowed).
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
 #pragma unroll
-        for (int r = i + 1; r < 32; ++r) s.ssq += abs2(a[r]);
-        if (!(s.ssq >= 0x1p-970 && s.ssq <= 0x1p970)) {
-            double mx = 0.0;
+        for (int r = R0; r < 32; ++r) {
+            if (r < R1 && r <= i) continue;
+            if ((r & 3) == 0) s0 = qrs_sq(s0, a[r]);
+            else if ((r & 3) == 1) s1 = qrs_sq(s1, a[r]);
+            else if ((r & 3) == 2) s2 = qrs_sq(s2, a[r]);
+            else s3 = qrs_sq(s3, a[r]);
+        }
+        T al = a[R0];
 #pragma unroll
-            for (int r = i + 1; r < 32; ++r)
-                mx = fmax(mx, fmax(fabs((double)rpart(a[r])), fabs((double)ipart(a[r]))));
+        for (int r = R0 + 1; r < R1; ++r)
+            if (r == i) al = a[r];
+        double ssq = __shfl_sync(0xffffffffu, (s0 + s1) + (s2 + s3), i);
+        const T alpha = shf(al, i);
+        double scale = 1.0;
+        if (!(ssq >= 0x1p-970 && ssq <= 0x1p970)) {  // (the warp's branch)
+            double mx = 0.0, sq = 0.0;
+#pragma unroll
+            for (int r = R0; r < 32; ++r)
+                if (r >= R1 || r > i) mx = fmax(mx, fmax(fabs((double)rpart(a[r])), fabs((double)ipart(a[r]))));
             if (mx > 0.0) {
-                const double inv = 1.0 / mx;
-                s.scale = mx;
-                s.ssq = 0.0;
+                // (a subnormal mx first scaled up by 2^600, exactly: its reciprocal would
+                // overflow; x * pre is exact too)
+                const double pre = mx < 0x1p-1000 ? 0x1p600 : 1.0, inv = 1.0 / (mx * pre);
 #pragma unroll
-                for (int r = i + 1; r < 32; ++r) {
-                    const double re = (double)rpart(a[r]) * inv, im = ipart(a[r]) * inv;
-                    s.ssq += re * re + im * im;
+                for (int r = R0; r < 32; ++r)
+                    if (r >= R1 || r > i) {
+                        const double re = (double)rpart(a[r]) * pre * inv, im = ipart(a[r]) * pre * inv;
+                        sq += re * re + im * im;
+                    }
+            }
+            mx = __shfl_sync(0xffffffffu, mx, i);
+            sq = __shfl_sync(0xffffffffu, sq, i);
+            if (mx > 0.0) {
+                scale = mx;
+                ssq = sq;
+            }
+        }
+        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), scale * sqrt(ssq));
+        if (f.identity) {
+            if (lane == i) my_tau = zero_of<T>();
+            continue;
+        }
+        if (lane == i) my_tau = of_parts<T>(f.tau_r, f.tau_i);
+        __syncwarp();  // the previous column's reads of the slot are done
+        if (f.up != 1.0 && lane == i) {  // (rare: larfg's rescaled case) x * up
+#pragma unroll
+            for (int r = R0; r < 32; ++r)
+                if (r >= R1 || r > i) a[r] = scl(a[r], (decltype(rpart(a[r])))f.up);
+        }
+        if (lane == i) {
+            // The vector (rows below i; 1 at i) to the slot, beta and the vector to the column.
+            const T scal = of_parts<T>(f.scal_r, f.scal_i);
+#pragma unroll
+            for (int r0 = R0; r0 < 32; r0 += P) {
+                T sv[P];
+#pragma unroll
+                for (int q = 0; q < P; ++q) {
+                    const int r = r0 + q;
+                    const T v = mulc(a[r], scal);
+                    if (r >= R1 || r > i) {
+                        sv[q] = v;
+                        a[r] = v;
+                    } else if (r == i) {
+                        sv[q] = real_of<T>(1.0);
+                        a[r] = real_of<T>(f.beta);
+                    } else {
+                        sv[q] = zero_of<T>();
+                    }
+                }
+                qrs_st16(slot + r0, sv);
+            }
+        }
+        __syncwarp();
+        // w = conj(tau) v^H a_c, then a_c -= v w, on the columns right of i (four partial
+        // sums: a quarter of the dependent chain).
+        T w0 = zero_of<T>(), w1 = w0, w2 = w0, w3 = w0;
+#pragma unroll
+        for (int r0 = R0; r0 < 32; r0 += P) {
+            T v[P];
+            qrs_ld16(slot + r0, v);
+#pragma unroll
+            for (int q = 0; q < P; ++q) {
+                const int r = r0 + q;
+                if (r < R1 && r < i) continue;
+                if ((r & 3) == 0) w0 = cmad(w0, v[q], a[r]);
+                else if ((r & 3) == 1) w1 = cmad(w1, v[q], a[r]);
+                else if ((r & 3) == 2) w2 = cmad(w2, v[q], a[r]);
+                else w3 = cmad(w3, v[q], a[r]);
+            }
+        }
+        const T w = mulc(of_parts<T>(f.tau_r, -f.tau_i), addc(addc(w0, w1), addc(w2, w3)));
+        __syncwarp();  // (the slot is read again below: not 32 more registers)
+        if (lane > i && lane < n) {
+#pragma unroll
+            for (int r0 = R0; r0 < 32; r0 += P) {
+                T v[P];
+                qrs_ld16(slot + r0, v);
+#pragma unroll
+                for (int q = 0; q < P; ++q) {
+                    const int r = r0 + q;
+                    if (r < R1 && r < i) continue;
+                    a[r] = fms(a[r], v[q], w);
                 }
             }
         }
-        const double scale = __shfl_sync(0xffffffffu, s.scale, i);
-        const double ssq = __shfl_sync(0xffffffffu, s.ssq, i);
-        const T alpha = shf(a[i], i);
-        const Reflector f = larfg((double)rpart(alpha), ipart(alpha), scale * sqrt(ssq));
-        if (f.identity) {
-            if (lane == 0) tau[i] = zero_of<T>();
-            continue;
-        }
-        if (lane == i) {
-            const T scal = of_parts<T>(f.scal_r, f.scal_i);
-#pragma unroll
-            for (int r = i + 1; r < 32; ++r) {
-                T x = a[r];
-                if (f.up != 1.0) x = scl(x, (decltype(rpart(x)))f.up);
-                a[r] = mulc(x, scal);
-            }
-        }
-        // w = conj(tau) v^H a_c, then a_c -= v w, on the columns right of i (two partial sums:
-        // half the dependent chain).
-        T w0 = a[i], w1 = zero_of<T>();
-#pragma unroll
-        for (int r = i + 1; r < 32; ++r) {
-            if ((r - i) & 1) w0 = cmad(w0, shf(a[r], i), a[r]);
-            else w1 = cmad(w1, shf(a[r], i), a[r]);
-        }
-        const T w = mulc(of_parts<T>(f.tau_r, -f.tau_i), addc(w0, w1));
-        const bool upd = lane > i && lane < n;
-        if (upd) a[i] = fms(a[i], real_of<T>(1.0), w);
-#pragma unroll
-        for (int r = i + 1; r < 32; ++r) {
-            const T v = shf(a[r], i);
-            if (upd) a[r] = fms(a[r], v, w);
-        }
-        if (lane == i) a[i] = real_of<T>(f.beta);
-        if (lane == 0) tau[i] = of_parts<T>(f.tau_r, f.tau_i);
     }
+}
+template <class T, int R0>
+__device__ __forceinline__ void qr_small_bands(T (&a)[32], T* slot, T& my_tau, int lane, int n, int k) {
+    qr_small_band<T, R0>(a, slot, my_tau, lane, n, k);
+    if constexpr (R0 + QRS_BAND < 32)
+        if (R0 + QRS_BAND < k) qr_small_bands<T, R0 + QRS_BAND>(a, slot, my_tau, lane, n, k);
+}
+
+template <class T>
+__device__ void qr_small(const Qrp& j) {
+    pdl_enter();
+    // a warp's tile: 32 rows x CP columns (ld QRS_LD), its first 32 elements also the slot
+    __shared__ __align__(16) double qrs_tile[4][QRS_LD * 32];
+    constexpr int CP = sizeof(T) <= 8 ? 32 : 16;  // columns per pass through the tile
+    const int lane = threadIdx.x & 31, wp = threadIdx.x >> 5;
+    const i64 e = (i64)blockIdx.x * 4 + wp;  // (128 threads a block)
+    if (e >= j.ne) return;  // a whole warp
+    T* A = (T*)j.a + e * j.es;
+    T* tau = (T*)j.tau + e * j.tau_s;
+    T* S = (T*)qrs_tile[wp];
+    const int m = (int)j.rows, n = (int)j.cols, k = min(m, n);
+    T a[32];
 #pragma unroll
-    for (int r = 0; r < 32; ++r)
-        if (lane < n && r < m) A[r + lane * j.ld] = a[r];
+    for (int c0 = 0; c0 < 32; c0 += CP) {
+#pragma unroll
+        for (int c = 0; c < CP; ++c)
+            S[c * QRS_LD + lane] = (lane < m && c0 + c < n) ? A[lane + (c0 + c) * j.ld] : zero_of<T>();
+        __syncwarp();
+        if (lane >= c0 && lane < c0 + CP) {
+#pragma unroll
+            for (int r = 0; r < 32; ++r) a[r] = S[(lane - c0) * QRS_LD + r];
+        }
+        __syncwarp();
+    }
+    T my_tau = zero_of<T>();
+    if (k > 0) qr_small_bands<T, 0>(a, S, my_tau, lane, n, k);
+    if (lane < k) tau[lane] = my_tau;
+#pragma unroll
+    for (int c0 = 0; c0 < 32; c0 += CP) {
+        __syncwarp();
+        if (lane >= c0 && lane < c0 + CP) {
+#pragma unroll
+            for (int r = 0; r < 32; ++r) S[(lane - c0) * QRS_LD + r] = a[r];
+        }
+        __syncwarp();
+#pragma unroll
+        for (int c = 0; c < CP; ++c)
+            if (lane < m && c0 + c < n) A[lane + (c0 + c) * j.ld] = S[c * QRS_LD + lane];
+    }
 }
 
 // geqrf of a whole matrix (at most QR_WHOLE_COLS columns, ld = rows + 1 in shared memory) by
@@ -619,10 +751,13 @@ __device__ void qr_whole(const Qrp& j) {
 #pragma unroll
                     for (int o = 16; o > 0; o >>= 1) mx = fmax(mx, __shfl_xor_sync(0xffffffffu, mx, o));
                     if (mx > 0.0) {
-                        const double inv = 1.0 / mx;
+                        // (a subnormal mx first scaled up by 2^600, exactly: its reciprocal
+                        // would overflow; x * pre is exact too)
+                        const double pre = mx < 0x1p-1000 ? 0x1p600 : 1.0, inv = 1.0 / (mx * pre);
                         double s2 = 0.0;
                         for (int r = i + 1 + lane; r < m; r += 32) {
-                            const double re = (double)rpart(v[r]) * inv, im = ipart(v[r]) * inv;
+                            const double re = (double)rpart(v[r]) * pre * inv;
+                            const double im = ipart(v[r]) * pre * inv;
                             s2 += re * re + im * im;
                         }
 #pragma unroll

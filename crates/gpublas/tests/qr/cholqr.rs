@@ -684,6 +684,59 @@ fn f1_geqrf_cholqr_extreme_scale_falls_back(dev: &Device) {
     }
 }
 
+/// Subnormal columns in the one-warp (32 × 32) and one-block (100 × 60) kernels: every column,
+/// or one, scaled by 2^-1030 (44 bits left), strided pairs. The scaled norms must not take
+/// the reciprocal of a subnormal maximum (it overflows: NaN). With the scale taken back out of
+/// `R`'s columns (exact), the factorization of the unscaled (rounded) matrix within the
+/// residual and orthogonality bounds at the precision the input keeps.
+fn f1_geqrf_small_and_whole_subnormal_columns(dev: &Device) {
+    let s = 2f64.powi(-1030);
+    let mut h = handle(dev);
+    let mut r = Gen::new(3493);
+    for (m, n) in [(32, 32), (20, 32), (100, 60)] {
+        for one in [None, Some(n / 2)] {
+            let a0 = gen_fill::<f64>(m, n, Fill::Random, &mut r);
+            let scaled = |j: usize| one.is_none_or(|c| c == j);
+            let mut a = a0.clone();
+            for j in (0..n).filter(|&j| scaled(j)) {
+                for i in 0..m {
+                    a.set(i, j, (a.at(i, j).0 * s, 0.0));
+                }
+            }
+            // The input as it was rounded, unscaled (exact).
+            let mut a1 = a.clone();
+            for j in (0..n).filter(|&j| scaled(j)) {
+                for i in 0..m {
+                    a1.set(i, j, (a.at(i, j).0 / s, 0.0));
+                }
+            }
+            let c = case(m, n, 1, Form::Strided(2), 2, 1);
+            let (mut pa, mut pt) = placed(dev, &c, &[a.clone(), a]);
+            let what = format!("{m} × {n}, scaled columns {one:?}: {c:?}");
+            let st = qr_call(&mut h, &c, &mut pa, &mut pt, None)
+                .unwrap_or_else(|err| panic!("{what}: {err}"));
+            assert_eq!(st, Status::Success, "{what}");
+            let after = pa.after();
+            pa.only_outputs_changed(&after, m, n, c.lda, &|_, _| true, &what);
+            let tau_after = pt.after().remove(0);
+            for v in 0..2 {
+                let mut f = entry(&pa, &after, v, m, n, c.lda);
+                for j in (0..n).filter(|&j| scaled(j)) {
+                    for i in 0..=j.min(m - 1) {
+                        f.set(i, j, (f.at(i, j).0 / s, 0.0));
+                    }
+                }
+                let tau = tau_of(&c, &tau_after, v);
+                let (res, orth) = qr_residuals(&a1, &f, &tau, 2f64.powi(-40));
+                assert!(
+                    res < RESID_MAX && orth < RESID_MAX,
+                    "{what}: entry {v}: ratios {res:.3e}, {orth:.3e}"
+                );
+            }
+        }
+    }
+}
+
 // ---- M6, M8, M9: workspaces ----------------------------------------------------------------
 
 /// Jobs on the CholeskyQR2 path: 4096 × 64 single, strided with a rank-deficient entry, and
@@ -747,6 +800,7 @@ crate::on_both_backends!(
     f1_geqrf_cholqr_is_deterministic,
     f1_geqrf_cholqr_square_4096,
     f1_geqrf_cholqr_extreme_scale_falls_back,
+    f1_geqrf_small_and_whole_subnormal_columns,
     m08_m09_qr_cholqr_query_then_preallocate_succeeds,
     m06_qr_cholqr_fixed_workspace_degrades,
 );

@@ -1227,6 +1227,32 @@ __device__ void tri_inv_place(const Sol& j) {
     else tri_inv_place_as<T, false>(j);
 }
 
+// getri: X := X inv(L) for the rows x cols block X at a and the unit lower L (cols x cols at
+// w: its strict lower part read, cols at most TRI_PLACE), in place: each thread solves one row
+// from the right (x_c = b_c - sum over k > c of x_k L(k, c)), the row in shared memory, L read
+// by broadcasts; one step where pieces of 32 took a product and a substitution each.
+#define ULR_THREADS 64
+template <class T>
+__device__ void unit_lower_right(const Sol& j) {
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int n = (int)j.cols, nt = blockDim.x, t = threadIdx.x;
+    const i64 per = (j.rows + nt - 1) / nt;
+    const i64 e = blockIdx.x / per, r = (blockIdx.x % per) * nt + t;
+    if (e >= j.ne || r >= j.rows) return;
+    T* x = (T*)smem_raw;  // x[c * nt + t]: the thread's row
+    const T* L = (const T*)j.w + e * j.wes;
+    T* row = (T*)j.a + e * j.es + r;
+    for (int c = 0; c < n; ++c) x[c * nt + t] = row[c * j.ld];
+    for (int c = n - 2; c >= 0; --c) {
+        T acc = x[c * nt + t];
+        const T* lc = L + c * j.wld;
+        for (int k = c + 1; k < n; ++k) acc = fms(acc, x[k * nt + t], __ldg(lc + k));
+        x[c * nt + t] = acc;
+        row[c * j.ld] = acc;
+    }
+}
+
 // getri: LAPACK's column interchanges n-2 .. 0 as one permutation per entry: column c of the
 // result is column perm[c] of the input (one thread walks them in shared memory).
 __device__ void col_perm(const Sol& j) {
@@ -1314,6 +1340,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(ULR_THREADS) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

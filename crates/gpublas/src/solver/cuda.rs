@@ -12,6 +12,10 @@ use crate::exec::program::M;
 use crate::kernels::{CHOL, SOLVER};
 use crate::{Error, Scalar};
 
+/// Threads of a block of `sol_unitlr` (at most `ULR_THREADS` in solver.cu), a row each:
+/// their rows in shared memory stay within 64 KiB (half the threads for complex double).
+const ULR_THREADS: usize = 64;
+
 /// Mirrors `Sol` in solver.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -315,6 +319,32 @@ pub(crate) fn launch<T: Scalar>(
                 &format!("sol_take_{tag}"),
                 blocks as u32,
                 256,
+                &mut prm,
+            )
+        }
+        Step::UnitLowerRight { rows, cols, a, w } => {
+            if rows == 0 || cols < 2 {
+                return Ok(());
+            }
+            j.a = at(a);
+            j.ld = a.ld as i64;
+            (j.rows, j.cols) = (rows as i64, cols as i64);
+            let (wb, wes) = bases.of(w.sp);
+            (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
+            let threads = if elem > 8 {
+                ULR_THREADS / 2
+            } else {
+                ULR_THREADS
+            };
+            let blocks = rows.div_ceil(threads) * ne;
+            let smem = (cols * threads) as u32 * elem as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &SOLVER,
+                &format!("sol_unitlr_{tag}"),
+                (blocks as u32, 1, 1),
+                (threads as u32, smem),
+                false,
                 &mut prm,
             )
         }

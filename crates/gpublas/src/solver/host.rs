@@ -21,6 +21,12 @@ pub(crate) fn exec<T: Scalar>(
         spaces.put(u.sp, ws);
         return r;
     }
+    if let Step::UnitLowerRight { rows, cols, a, w } = *s {
+        let l = spaces.take(w.sp)?;
+        let r = unit_lower_right(&mut *spaces.c, l, (rows, cols), a, w);
+        spaces.put(w.sp, l);
+        return r.ok_or_else(|| Error::InvalidValue(format!("a solver step lies outside: {s:?}")));
+    }
     if let Step::TakeLower { rows, cols, a, w } = *s {
         let ws = spaces.take(w.sp)?;
         let r = take_lower(&mut *spaces.c, ws, (rows, cols), a, w);
@@ -166,7 +172,7 @@ pub(crate) fn exec<T: Scalar>(
                 }
             }
         }
-        Step::TakeLower { .. } => {}
+        Step::TakeLower { .. } | Step::UnitLowerRight { .. } => {}
         Step::TriInvPlace { lower, n, a, count } => {
             for b in 0..count {
                 tri_inverse_in_place(c, lower, n, a.off + b * a.bs, a.ld).ok_or_else(outside)?;
@@ -218,6 +224,34 @@ fn tri_inverse_in_place<T: Scalar>(
         }
         for &i in &rows {
             c[off + i + col * ld] = x[i];
+        }
+    }
+    Some(())
+}
+
+/// `X := X inv(L)` for the `rows × cols` block at `a` in `c` and the unit lower `L` at `w` in
+/// `l` (its strict lower part read), a row at a time from the right. `None`: outside.
+fn unit_lower_right<T: Scalar>(
+    c: &mut [T],
+    l: &[T],
+    (rows, cols): (usize, usize),
+    a: crate::exec::program::M,
+    w: crate::exec::program::M,
+) -> Option<()> {
+    if rows == 0 || cols < 2 {
+        return Some(());
+    }
+    if a.off + rows - 1 + (cols - 1) * a.ld >= c.len() || w.off + (cols - 1) * (w.ld + 1) >= l.len()
+    {
+        return None;
+    }
+    for r in 0..rows {
+        for col in (0..cols - 1).rev() {
+            let mut acc = c[a.off + r + col * a.ld];
+            for k in col + 1..cols {
+                acc = acc - c[a.off + r + k * a.ld] * l[w.off + k + col * w.ld];
+            }
+            c[a.off + r + col * a.ld] = acc;
         }
     }
     Some(())

@@ -100,6 +100,15 @@ pub(crate) enum SolverStep {
     /// getri: the column interchanges `n − 2, …, 0` (LAPACK's, after the inverse) on the
     /// order-`n` matrix at `a`.
     ColSwaps { n: usize, a: M },
+    /// getri: `X := X inv(L)` in place for the `rows × cols` block `X` at `a` and the unit
+    /// lower `L` (`cols × cols` at `w`, its strict lower part read; `cols` at most
+    /// `TRI_PLACE`).
+    UnitLowerRight {
+        rows: usize,
+        cols: usize,
+        a: M,
+        w: M,
+    },
     /// getri, potri: the non-unit `lower`/upper triangles of `count` diagonal blocks of order
     /// `n` (at most `TRI_PLACE`, `a.bs` apart) inverted in place; the other triangle is not
     /// touched.
@@ -677,8 +686,7 @@ impl Builder<'_> {
     /// getri after `inv(U)`: `X L = inv(U)` solved for `X = inv(A)` (before the column
     /// interchanges) in blocks of `wnb` columns from the right, as LAPACK's `getri`: each
     /// block's part of `L` moves to E (zeros left behind), one product subtracts the solved
-    /// columns' share, and the unit lower diagonal block is solved in pieces of 32 from the
-    /// right (a product and a substitution each).
+    /// columns' share, and one step solves with the unit lower diagonal block.
     fn inverse_times_l(&mut self, n: usize) {
         let nb = self.p.wnb.max(1);
         let w = mat(Space::E, 0, n, 0);
@@ -706,40 +714,12 @@ impl Builder<'_> {
                     count: 1,
                 });
             }
-            let mut p = (jb - 1) / INV_NB * INV_NB;
-            loop {
-                let pw = INV_NB.min(jb - p);
-                if p + pw < jb {
-                    self.v.push(Step::Gemm {
-                        ta: Op::N,
-                        tb: Op::N,
-                        m: n,
-                        n: pw,
-                        k: jb - p - pw,
-                        alpha: K::MinusOne,
-                        a: at(self.c, 0, j + p + pw),
-                        b: at(w, p + pw, p),
-                        beta: K::One,
-                        c: at(self.c, 0, j + p),
-                        count: 1,
-                    });
-                }
-                self.v.push(Step::TriSolve {
-                    left: false,
-                    lower: true,
-                    op: Op::N,
-                    unit: true,
-                    m: n,
-                    n: pw,
-                    a: at(w, p, p),
-                    b: at(self.c, 0, j + p),
-                    alpha: K::One,
-                });
-                if p == 0 {
-                    break;
-                }
-                p -= INV_NB;
-            }
+            self.v.push(Step::Family(SolverStep::UnitLowerRight {
+                rows: n,
+                cols: jb,
+                a: at(self.c, 0, j),
+                w,
+            }));
             if j == 0 {
                 break;
             }

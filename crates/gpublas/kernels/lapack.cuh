@@ -67,6 +67,20 @@ __device__ __forceinline__ double2 shf(double2 v, int l) {
     return make_double2(__shfl_sync(0xffffffffu, v.x, l), __shfl_sync(0xffffffffu, v.y, l));
 }
 template <class T> __device__ __forceinline__ T zero_of() { return real_of<T>(0.0); }
+__device__ __forceinline__ float addc(float a, float b) { return a + b; }
+__device__ __forceinline__ double addc(double a, double b) { return a + b; }
+__device__ __forceinline__ float2 addc(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ __forceinline__ double2 addc(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
+// The value of the lane `o` away by xor.
+__device__ __forceinline__ float shd(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ double shd(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+__device__ __forceinline__ float2 shd(float2 v, int o) {
+    return make_float2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+__device__ __forceinline__ double2 shd(double2 v, int o) {
+    return make_double2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+
 // An exact zero (both parts for complex values).
 __device__ __forceinline__ bool is_zero(float v) { return v == 0.f; }
 __device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }

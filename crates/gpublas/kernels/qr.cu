@@ -39,10 +39,6 @@ __device__ __forceinline__ float2 mulc(float2 a, float2 b) {
 __device__ __forceinline__ double2 mulc(double2 a, double2 b) {
     return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
-__device__ __forceinline__ float addc(float a, float b) { return a + b; }
-__device__ __forceinline__ double addc(double a, double b) { return a + b; }
-__device__ __forceinline__ float2 addc(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-__device__ __forceinline__ double2 addc(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
 // c + conj(a) b
 __device__ __forceinline__ float cmad(float c, float a, float b) { return c + a * b; }
 __device__ __forceinline__ double cmad(double c, double a, double b) { return c + a * b; }
@@ -64,14 +60,6 @@ template <> __device__ __forceinline__ float2 of_parts<float2>(double re, double
 }
 template <> __device__ __forceinline__ double2 of_parts<double2>(double re, double im) {
     return make_double2(re, im);
-}
-__device__ __forceinline__ float shd(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
-__device__ __forceinline__ double shd(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
-__device__ __forceinline__ float2 shd(float2 v, int o) {
-    return make_float2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
-}
-__device__ __forceinline__ double2 shd(double2 v, int o) {
-    return make_double2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
 }
 template <class T> __device__ __forceinline__ T warp_sum(T v) {
 #pragma unroll

@@ -1228,28 +1228,46 @@ __device__ void tri_inv_place(const Sol& j) {
 }
 
 // getri: X := X inv(L) for the rows x cols block X at a and the unit lower L (cols x cols at
-// w: its strict lower part read, cols at most TRI_PLACE), in place: each thread solves one row
-// from the right (x_c = b_c - sum over k > c of x_k L(k, c)), the row in shared memory, L read
-// by broadcasts; one step where pieces of 32 took a product and a substitution each.
-#define ULR_THREADS 64
+// w: its strict lower part read), in place: each row solved from the right (x_c = b_c - sum
+// over k > c of x_k L(k, c)) by four threads (a quarter of each sum, joined by shuffles), the
+// block's ULR_ROWS rows in shared memory; one step where pieces of 32 took a product and a
+// substitution each.
+#define ULR_ROWS 32
 template <class T>
 __device__ void unit_lower_right(const Sol& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int n = (int)j.cols, nt = blockDim.x, t = threadIdx.x;
-    const i64 per = (j.rows + nt - 1) / nt;
-    const i64 e = blockIdx.x / per, r = (blockIdx.x % per) * nt + t;
-    if (e >= j.ne || r >= j.rows) return;
-    T* x = (T*)smem_raw;  // x[c * nt + t]: the thread's row
+    const int n = (int)j.cols, t = threadIdx.x, part = t & 3, q = t >> 2;
+    const i64 per = (j.rows + ULR_ROWS - 1) / ULR_ROWS;
+    const i64 e = blockIdx.x / per, r0 = (blockIdx.x % per) * ULR_ROWS;
+    if (e >= j.ne) return;
+    const int nr = (int)min((i64)ULR_ROWS, j.rows - r0);
+    T* x = (T*)smem_raw;  // x[c * ULR_ROWS + row]
     const T* L = (const T*)j.w + e * j.wes;
-    T* row = (T*)j.a + e * j.es + r;
-    for (int c = 0; c < n; ++c) x[c * nt + t] = row[c * j.ld];
+    T* A = (T*)j.a + e * j.es + r0;
+    for (int i = t; i < nr * n; i += blockDim.x) {
+        const int rr = i % nr, c = i / nr;
+        x[c * ULR_ROWS + rr] = A[rr + (i64)c * j.ld];
+    }
+    __syncthreads();
+    // (a warp holds 8 rows: every lane runs every round, the shuffles need them all)
+    const bool live = q < nr;
     for (int c = n - 2; c >= 0; --c) {
-        T acc = x[c * nt + t];
-        const T* lc = L + c * j.wld;
-        for (int k = c + 1; k < n; ++k) acc = fms(acc, x[k * nt + t], __ldg(lc + k));
-        x[c * nt + t] = acc;
-        row[c * j.ld] = acc;
+        T acc = zero_of<T>();
+        if (live) {
+            const T* lc = L + c * j.wld;
+#pragma unroll 4
+            for (int k = c + 1 + part; k < n; k += 4) acc = fms(acc, x[k * ULR_ROWS + q], __ldg(lc + k));
+        }
+        acc = addc(acc, shd(acc, 1));
+        acc = addc(acc, shd(acc, 2));
+        if (live && part == 0) x[c * ULR_ROWS + q] = addc(x[c * ULR_ROWS + q], acc);
+        __syncwarp();
+    }
+    __syncthreads();
+    for (int i = t; i < nr * (n - 1); i += blockDim.x) {
+        const int rr = i % nr, c = i / nr;
+        A[rr + (i64)c * j.ld] = x[c * ULR_ROWS + rr];
     }
 }
 
@@ -1340,7 +1358,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(ULR_THREADS) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(4 * ULR_ROWS) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

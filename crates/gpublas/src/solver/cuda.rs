@@ -12,9 +12,8 @@ use crate::exec::program::M;
 use crate::kernels::{CHOL, SOLVER};
 use crate::{Error, Scalar};
 
-/// Threads of a block of `sol_unitlr` (at most `ULR_THREADS` in solver.cu), a row each:
-/// their rows in shared memory stay within 64 KiB (half the threads for complex double).
-const ULR_THREADS: usize = 64;
+/// Rows of a block of `sol_unitlr` (`ULR_ROWS` in solver.cu), four threads a row.
+const ULR_ROWS: usize = 32;
 
 /// Mirrors `Sol` in solver.cu.
 #[repr(C)]
@@ -331,19 +330,14 @@ pub(crate) fn launch<T: Scalar>(
             (j.rows, j.cols) = (rows as i64, cols as i64);
             let (wb, wes) = bases.of(w.sp);
             (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
-            let threads = if elem > 8 {
-                ULR_THREADS / 2
-            } else {
-                ULR_THREADS
-            };
-            let blocks = rows.div_ceil(threads) * ne;
-            let smem = (cols * threads) as u32 * elem as u32;
+            let blocks = rows.div_ceil(ULR_ROWS) * ne;
+            let smem = (cols * ULR_ROWS) as u32 * elem as u32;
             let mut prm = [param(&j)];
             s.launch_with(
                 &SOLVER,
                 &format!("sol_unitlr_{tag}"),
                 (blocks as u32, 1, 1),
-                (threads as u32, smem),
+                (4 * ULR_ROWS as u32, smem),
                 false,
                 &mut prm,
             )

@@ -1228,46 +1228,49 @@ __device__ void tri_inv_place(const Sol& j) {
 }
 
 // getri: X := X inv(L) for the rows x cols block X at a and the unit lower L (cols x cols at
-// w: its strict lower part read), in place: each row solved from the right (x_c = b_c - sum
-// over k > c of x_k L(k, c)) by four threads (a quarter of each sum, joined by shuffles), the
-// block's ULR_ROWS rows in shared memory; one step where pieces of 32 took a product and a
-// substitution each.
-#define ULR_ROWS 32
+// w: its strict lower part read), in place, right-looking from the last column: x_c is final
+// once the columns right of it are taken out, then every column k < c takes x_c L(c, k) out.
+// Four threads a row, each owning the row's columns k = part mod 4 (so x_c is read by its
+// owner and shuffled to the other three: no barrier in the chain); smem_rows rows a block in
+// shared memory beside L's strict lower part (packed by rows).
 template <class T>
 __device__ void unit_lower_right(const Sol& j) {
     pdl_enter();
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int n = (int)j.cols, t = threadIdx.x, part = t & 3, q = t >> 2;
-    const i64 per = (j.rows + ULR_ROWS - 1) / ULR_ROWS;
-    const i64 e = blockIdx.x / per, r0 = (blockIdx.x % per) * ULR_ROWS;
+    const int n = (int)j.cols, R = j.smem_rows, t = threadIdx.x, part = t & 3, q = t >> 2;
+    const i64 per = (j.rows + R - 1) / R;
+    const i64 e = blockIdx.x / per, r0 = (blockIdx.x % per) * R;
     if (e >= j.ne) return;
-    const int nr = (int)min((i64)ULR_ROWS, j.rows - r0);
-    T* x = (T*)smem_raw;  // x[c * ULR_ROWS + row]
+    const int nr = (int)min((i64)R, j.rows - r0);
+    T* Lp = (T*)smem_raw;             // L(c, k), k < c, at c (c - 1) / 2 + k
+    T* x = Lp + n * (n - 1) / 2;      // x[c * R + row]
     const T* L = (const T*)j.w + e * j.wes;
     T* A = (T*)j.a + e * j.es + r0;
+    const int lane = t & 31, warp = t >> 5, nw = blockDim.x >> 5;
+    for (int k = warp; k < n - 1; k += nw)  // column k of L, coalesced
+        for (int c = k + 1 + lane; c < n; c += 32) Lp[c * (c - 1) / 2 + k] = L[c + (i64)k * j.wld];
     for (int i = t; i < nr * n; i += blockDim.x) {
         const int rr = i % nr, c = i / nr;
-        x[c * ULR_ROWS + rr] = A[rr + (i64)c * j.ld];
+        x[c * R + rr] = A[rr + (i64)c * j.ld];
     }
     __syncthreads();
-    // (a warp holds 8 rows: every lane runs every round, the shuffles need them all)
+    // (every lane runs every round: the shuffles need the whole warp)
     const bool live = q < nr;
-    for (int c = n - 2; c >= 0; --c) {
-        T acc = zero_of<T>();
+    const int quad0 = lane & ~3;
+    for (int c = n - 1; c >= 1; --c) {
+        const int owner = c & 3;
+        T xc = (live && part == owner) ? x[c * R + q] : zero_of<T>();
+        xc = shf(xc, quad0 + owner);
         if (live) {
-            const T* lc = L + c * j.wld;
+            const T* lc = Lp + c * (c - 1) / 2;
 #pragma unroll 4
-            for (int k = c + 1 + part; k < n; k += 4) acc = fms(acc, x[k * ULR_ROWS + q], __ldg(lc + k));
+            for (int k = part; k < c; k += 4) x[k * R + q] = fms(x[k * R + q], xc, lc[k]);
         }
-        acc = addc(acc, shd(acc, 1));
-        acc = addc(acc, shd(acc, 2));
-        if (live && part == 0) x[c * ULR_ROWS + q] = addc(x[c * ULR_ROWS + q], acc);
-        __syncwarp();
     }
     __syncthreads();
     for (int i = t; i < nr * (n - 1); i += blockDim.x) {
         const int rr = i % nr, c = i / nr;
-        A[rr + (i64)c * j.ld] = x[c * ULR_ROWS + rr];
+        A[rr + (i64)c * j.ld] = x[c * R + rr];
     }
 }
 
@@ -1358,7 +1361,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(4 * ULR_ROWS) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(128) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

@@ -12,8 +12,16 @@ use crate::exec::program::M;
 use crate::kernels::{CHOL, SOLVER};
 use crate::{Error, Scalar};
 
-/// Rows of a block of `sol_unitlr` (`ULR_ROWS` in solver.cu), four threads a row.
-const ULR_ROWS: usize = 32;
+/// Rows of a block of `sol_unitlr`, four threads a row: their rows and `L`'s strict lower part
+/// in shared memory (at most 97 KB for real double at 128 columns, 162 KB for complex double
+/// with half the rows).
+fn unit_lower_rows(elem: u64) -> usize {
+    if elem > 8 {
+        16
+    } else {
+        32
+    }
+}
 
 /// Mirrors `Sol` in solver.cu.
 #[repr(C)]
@@ -330,14 +338,16 @@ pub(crate) fn launch<T: Scalar>(
             (j.rows, j.cols) = (rows as i64, cols as i64);
             let (wb, wes) = bases.of(w.sp);
             (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
-            let blocks = rows.div_ceil(ULR_ROWS) * ne;
-            let smem = (cols * ULR_ROWS) as u32 * elem as u32;
+            let rb = unit_lower_rows(elem);
+            j.smem_rows = rb as i32;
+            let blocks = rows.div_ceil(rb) * ne;
+            let smem = ((cols * rb + cols * (cols - 1) / 2) as u64 * elem) as u32;
             let mut prm = [param(&j)];
             s.launch_with(
                 &SOLVER,
                 &format!("sol_unitlr_{tag}"),
                 (blocks as u32, 1, 1),
-                (4 * ULR_ROWS as u32, smem),
+                (4 * rb as u32, smem),
                 false,
                 &mut prm,
             )

@@ -179,22 +179,6 @@ struct Builder<'p> {
 impl Builder<'_> {
     #[allow(clippy::too_many_arguments)]
     fn trsm(&mut self, side: Side, uplo: Uplo, op: Op, diag: Diag, m: usize, n: usize, a: M, b: M) {
-        let subst = self.substitutes(side, op, m, n);
-        self.trsm_as(side, uplo, op, diag, (m, n), (a, b), subst);
-    }
-
-    /// `trsm` with the leaves substituted (`subst`) or inverted as given.
-    #[allow(clippy::too_many_arguments)]
-    fn trsm_as(
-        &mut self,
-        side: Side,
-        uplo: Uplo,
-        op: Op,
-        diag: Diag,
-        (m, n): (usize, usize),
-        (a, b): (M, M),
-        subst: bool,
-    ) {
         let t = TrsmBlocks {
             side,
             uplo,
@@ -205,7 +189,7 @@ impl Builder<'_> {
             a,
             b,
             alpha: false,
-            inv: if subst {
+            inv: if self.substitutes(side, op, m, n) {
                 Inverses::Substitute
             } else {
                 Inverses::Invert
@@ -504,19 +488,7 @@ impl Builder<'_> {
         };
         let (left, right) = if lower { (a22, a11) } else { (a11, a22) };
         let nd = Diag::NonUnit;
-        // The left solve by substitution in leaves of up to 128 (one step each, no inversion
-        // or copy) for one matrix at a time: this recursion's steps are many and small, so the
-        // host's issue time, not the device, sets its pace.
-        let subst = self.p.p3.entries == 1 || self.substitutes(Side::Left, Op::N, rows, cols);
-        self.trsm_as(
-            Side::Left,
-            uplo,
-            Op::N,
-            nd,
-            (rows, cols),
-            (left, off),
-            subst,
-        );
+        self.trsm(Side::Left, uplo, Op::N, nd, rows, cols, left, off);
         self.trsm(Side::Right, uplo, Op::N, nd, rows, cols, right, off);
         self.v.push(Step::Scale {
             tri: None,

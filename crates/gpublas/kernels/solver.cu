@@ -15,7 +15,10 @@
 //   getri's: diaginfo (info at the first zero of U's diagonal), take (a block of L moved to
 //          the workspace, zeros left behind), colperm + colgather (the column interchanges as
 //          one permutation, applied to groups of rows held in shared memory) or colswap (the
-//          interchanges one by one, a thread per row, where there is no room for that).
+//          interchanges one by one, a thread per row, where there is no room for that), unitlr
+//          (X := X inv(L) for a column block's unit lower diagonal block, four threads a row);
+//   trinvp: getri's and potri's leaves of at most 128: triangles inverted in place, a warp per
+//          column, the triangle packed in shared memory.
 
 // 16-byte records in one access each (the tag travels with the value).
 __device__ __forceinline__ void st_rec(int4* p, int4 v) {

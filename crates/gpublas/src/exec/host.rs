@@ -222,6 +222,10 @@ fn exec<T: Scalar, F: std::fmt::Debug>(
             // In place (`src` in the space written, as orgqr's `V1`): every element keeps its
             // value or is made from one of the stored triangle, which keeps its values.
             let in_place = src.sp == dst.sp;
+            debug_assert!(
+                !in_place || (src.off, src.ld, src.bs) == (dst.off, dst.ld, dst.bs),
+                "an Expand within one space is in place: {src:?} {dst:?}"
+            );
             for i in 0..count {
                 let s0 = src.off + i * src.bs;
                 let d0 = dst.off + i * dst.bs;

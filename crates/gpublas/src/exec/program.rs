@@ -99,7 +99,8 @@ pub(crate) enum Step<F> {
         c: M,
         count: usize,
     },
-    /// `dst` (n × n) = the full matrix whose `lower`/upper triangle is stored in `src`.
+    /// `dst` (n × n) = the full matrix whose `lower`/upper triangle is stored in `src`; `src`
+    /// may be `dst` itself (in place: orgqr's `V1`), not another place in the same space.
     Expand {
         fill: Fill,
         lower: bool,

@@ -232,7 +232,7 @@ fn expand_v1(v: &mut Vec<Step>, s: &Slots, vb: M, w: usize) {
 }
 
 /// `g = Vᴴ V = V1ᴴ V1 + V2ᴴ V2` of the block of `w` vectors of length `rows` at `vb` (`V1`
-/// already in E).
+/// already in E; with `v_whole`, one product over `vb`).
 fn gram(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, (w, rows): (usize, usize), g: M) {
     let h = p.hop();
     if s.v_whole {
@@ -246,8 +246,8 @@ fn gram(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, (w, rows): (usize, usize)
     }
 }
 
-/// `T` of the block of `w` vectors of length `rows` at `vb` (in `vsp`): `V1` expanded into E,
-/// `G = V1ᴴ V1 + V2ᴴ V2`, then the recurrence.
+/// `T` of the block of `w` vectors of length `rows` at `vb` (in `vsp`): `V1` expanded into E
+/// (not with `v_whole`: already in place), `G = V1ᴴ V1 + V2ᴴ V2`, then the recurrence.
 fn tfactor(v: &mut Vec<Step>, p: &Prog, s: &Slots, vb: M, w: usize, rows: usize, k0: usize) {
     if !s.v_whole {
         expand_v1(v, s, vb, w);
@@ -310,8 +310,8 @@ fn tfactors_ahead(
 }
 
 /// `C := op(Q_block) C` for the `rows × (q1 − q0)` block of C at rows `r0 ..`, columns
-/// `q0 .. q1`, with the block's `w` vectors at `vb` (`V1` already in E, `T` too): chunks of
-/// `rc` columns, `W = Vᴴ C`, `W2 = op(T) W`, `C −= V W2`.
+/// `q0 .. q1`, with the block's `w` vectors at `vb` (`V1` already in E, or in place with
+/// `v_whole`; `T` in E): chunks of `rc` columns, `W = Vᴴ C`, `W2 = op(T) W`, `C −= V W2`.
 #[allow(clippy::too_many_arguments)]
 fn larfb_left(
     v: &mut Vec<Step>,

@@ -4,7 +4,7 @@
 use super::plan::{
     lu_regs_fit, lu_whole, CHOL_BLOCK_LEAF, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUNK,
 };
-use super::program::SolverStep as Step;
+use super::program::{SolverStep as Step, TRI_PLACE};
 use super::DevInts;
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
@@ -333,6 +333,11 @@ pub(crate) fn launch<T: Scalar>(
             if rows == 0 || cols < 2 {
                 return Ok(());
             }
+            if cols > TRI_PLACE {
+                return Err(Error::Unsupported(format!(
+                    "a unit lower solve of order {cols} in one step (at most {TRI_PLACE})"
+                )));
+            }
             j.a = at(a);
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (rows as i64, cols as i64);
@@ -355,6 +360,11 @@ pub(crate) fn launch<T: Scalar>(
         Step::TriInvPlace { lower, n, a, count } => {
             if n == 0 || count == 0 {
                 return Ok(());
+            }
+            if n > TRI_PLACE {
+                return Err(Error::Unsupported(format!(
+                    "an in-place triangle inversion of order {n} (at most {TRI_PLACE})"
+                )));
             }
             j.a = at(a);
             j.ld = a.ld as i64;

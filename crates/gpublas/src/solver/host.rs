@@ -187,8 +187,6 @@ pub(crate) fn exec<T: Scalar>(
     Ok(())
 }
 
-/// getri's `TakeLower` on the host: `w` gets the unit lower trapezoid of the block at `a`,
-/// whose strictly lower part becomes zero.
 /// The non-unit `lower`/upper triangle of the order-`n` block at `off` inverted in place (by
 /// columns, each solved against the original triangle); the other triangle is not touched.
 /// `None`: the block lies outside `c`.
@@ -257,6 +255,8 @@ fn unit_lower_right<T: Scalar>(
     Some(())
 }
 
+/// getri's `TakeLower` on the host: `w` gets the unit lower trapezoid of the block at `a`,
+/// whose strictly lower part becomes zero.
 fn take_lower<T: Scalar>(
     c: &mut [T],
     w: &mut [T],

@@ -5,6 +5,7 @@
 
 use smallvec::SmallVec;
 
+use super::program::TRI_PLACE;
 use super::Kind;
 use crate::blas3::plan::{inv_temp, Blas3Params, Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
@@ -678,8 +679,9 @@ impl SolverShape {
         let others = p3.workspace().r_results + (self.ints() + self.swap_ints()) * p3.entries * 4;
         let room = self.params.getri_budget.saturating_sub(others + 2 * CHUNK);
         let fit = room / (self.m * self.elem).max(1);
+        // (at most TRI_PLACE: the unit lower diagonal block is solved in one step)
         (fit / 8 * 8)
-            .clamp(8, self.params.getri_nb_max)
+            .clamp(8, self.params.getri_nb_max.min(TRI_PLACE))
             .min(self.m.max(1))
     }
 
@@ -1082,12 +1084,17 @@ mod tests {
     fn f4_triangle_inverse_leaves_in_one_step() {
         use crate::exec::program::Step;
         use crate::solver::program::{build, Prog, SolverStep};
-        for (kind, n, leaves) in [
-            (Kind::Getri, 8192, vec![(128, 64)]),
-            (Kind::Getri, 8200, vec![(128, 64), (8, 1)]),
-            (Kind::Potri, 1000, vec![(128, 7), (104, 1)]),
+        for (kind, n, elem, leaves) in [
+            (Kind::Getri, 8192, 8, vec![(128, 64)]),
+            (Kind::Getri, 8200, 8, vec![(128, 64), (8, 1)]),
+            (Kind::Potri, 1000, 8, vec![(128, 7), (104, 1)]),
+            (Kind::Getri, 1000, 16, vec![(64, 15), (40, 1)]),
         ] {
-            let s = f64_on_h100(kind, n);
+            let s = SolverShape {
+                elem,
+                complex: elem == 16,
+                ..f64_on_h100(kind, n)
+            };
             let p = s.full();
             let g = Prog {
                 kind,
@@ -1099,7 +1106,11 @@ mod tests {
                 ld_written: n,
                 interchanges_only: false,
             };
-            let steps = build::<f64>(&g, &p);
+            let steps = if elem == 16 {
+                build::<num_complex::Complex64>(&g, &p)
+            } else {
+                build::<f64>(&g, &p)
+            };
             let got: Vec<(usize, usize)> = steps
                 .iter()
                 .filter_map(|st| match st {

@@ -121,8 +121,8 @@ pub(crate) enum SolverStep {
 }
 
 /// Largest triangle `TriInvPlace` inverts (one block of threads a triangle, packed in shared
-/// memory: 67 KB for f64 and Complex32 at 128; Complex64 stops at 64, 33 KB, within every
-/// device's opt-in shared memory).
+/// memory: 67 KB for f64 and Complex32 at 128; Complex64 stops at 64, 33 KB; within the opt-in
+/// shared memory of compute capability 8.0 and later, as the solver's other kernels assume).
 pub(crate) const TRI_PLACE: usize = 128;
 
 /// `TRI_PLACE` for elements of `elem` bytes.

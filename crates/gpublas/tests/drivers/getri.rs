@@ -4,7 +4,8 @@ use super::*;
 
 /// getri at every order of `sizes` (twice each: layouts, padding, pivot gaps and `info`
 /// routing in rotation; random and well-conditioned matrices mixed in batches), on the factors
-/// and pivots the library's getrf wrote; with `big` one single matrix of order 500.
+/// and pivots the library's getrf wrote; with `big` one single matrix of order 500 and a
+/// strided pair of order 300.
 fn getri_suite<E: T>(dev: &Device, seed: u64, sizes: &[usize], big: bool) {
     let mut h = handle(dev);
     let mut r = Gen::new(seed);
@@ -23,6 +24,10 @@ fn getri_suite<E: T>(dev: &Device, seed: u64, sizes: &[usize], big: bool) {
     if big {
         let c = DCase::new(Rt::Getri, 500, 0).with(Form::Single, 2, 0);
         cases.push((c, [Fill::Random, Fill::Random]));
+        // Two entries of 300: two full leaves of 128 (64 for complex double) and a short one
+        // each, inverted in place by one step over both entries.
+        let c = DCase::new(Rt::Getri, 300, 0).with(Form::Strided(2), 1, 0);
+        cases.push((c, [Fill::Random, Fill::Dominant]));
     }
     each(cases, |(c, fills)| {
         let mut p = prepare::<E>(dev, &mut r, c, &fills);

@@ -901,13 +901,15 @@ mod tests {
     use super::*;
     use crate::qr::plan::{QrParams, QrShape};
 
-    fn geqrf_steps(m: usize, n: usize) -> Vec<Step> {
+    /// The plan and program of one f64 call of `kind` (left side, op N, tight leading
+    /// dimensions) on a device of 132 SMs.
+    fn plan_and_steps(kind: Kind, m: usize, n: usize, k: usize) -> (QrPlan, Vec<Step>) {
         let shape = QrShape {
-            kind: Kind::Geqrf,
+            kind,
             left: true,
             m,
             n,
-            k: 0,
+            k,
             batch: 1,
             list: false,
             elem: 8,
@@ -917,17 +919,23 @@ mod tests {
             params: QrParams::auto(),
         };
         let prog = Prog {
-            kind: Kind::Geqrf,
+            kind,
             side: Side::Left,
             op: Op::N,
             m,
             n,
-            k: 0,
+            k,
             ldv: m,
             ldc: m,
             complex: false,
         };
-        build(&prog, &shape.full())
+        let plan = shape.full();
+        let steps = build(&prog, &plan);
+        (plan, steps)
+    }
+
+    fn geqrf_steps(m: usize, n: usize) -> Vec<Step> {
+        plan_and_steps(Kind::Geqrf, m, n, 0).1
     }
 
     /// orgqr expands every block's `V1` in place (full-width blocks in one step, a narrower
@@ -936,33 +944,7 @@ mod tests {
     #[test]
     fn f1_orgqr_vectors_whole_in_place() {
         for (m, n, k) in [(8192, 8192, 8192), (1000, 700, 650)] {
-            let shape = QrShape {
-                kind: Kind::Orgqr,
-                left: true,
-                m,
-                n,
-                k,
-                batch: 1,
-                list: false,
-                elem: 8,
-                sms: 132,
-                cholqr: true,
-                whole_smem: 0,
-                params: QrParams::auto(),
-            };
-            let plan = shape.full();
-            let prog = Prog {
-                kind: Kind::Orgqr,
-                side: Side::Left,
-                op: Op::N,
-                m,
-                n,
-                k,
-                ldv: m,
-                ldc: m,
-                complex: false,
-            };
-            let mut steps = build(&prog, &plan);
+            let (plan, mut steps) = plan_and_steps(Kind::Orgqr, m, n, k);
             let nb = plan.nb;
             let nblocks = k.div_ceil(nb);
             let expands: Vec<_> = steps

@@ -690,7 +690,8 @@ fn f1_geqrf_cholqr_extreme_scale_falls_back(dev: &Device) {
 /// `R`'s columns (exact), the factorization of the unscaled (rounded) matrix within the
 /// residual and orthogonality bounds at the precision the input keeps.
 fn f1_geqrf_small_and_whole_subnormal_columns(dev: &Device) {
-    let s = 2f64.powi(-1030);
+    // 2^-1030 (from its bits: `powi(-1030)` is 1 / 2^1030 = 0 where it is not folded)
+    let s = f64::from_bits(1 << 44);
     let mut h = handle(dev);
     let mut r = Gen::new(3493);
     for (m, n) in [(32, 32), (20, 32), (100, 60)] {

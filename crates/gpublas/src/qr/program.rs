@@ -581,18 +581,16 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             let full = all.iter().take_while(|b| b.1 == s.nb).count();
             for (first, count) in [(0, full), (full, all.len() - full)] {
                 if let Some(&(_, w, _, vb)) = all.get(first).filter(|_| count > 0) {
+                    let v1 = M {
+                        bs: s.nb * (p.ldc + 1),
+                        ..vb
+                    };
                     v.push(Block::Expand {
                         fill: Fill::Tri { unit: true },
                         lower: true,
                         n: w,
-                        src: M {
-                            bs: s.nb * (p.ldc + 1),
-                            ..vb
-                        },
-                        dst: M {
-                            bs: s.nb * (p.ldc + 1),
-                            ..vb
-                        },
+                        src: v1,
+                        dst: v1,
                         count,
                     });
                 }

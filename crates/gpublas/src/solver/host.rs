@@ -4,8 +4,9 @@
 
 use super::program::SolverStep as Step;
 use super::HostInts;
+use crate::common::faer_host::trsm;
 use crate::exec::host::Spaces;
-use crate::{Error, RealScalar, Scalar};
+use crate::{Diag, Error, Op, RealScalar, Scalar, Side, Uplo};
 
 /// Runs one solver step on entry `e`, whose written matrix is space C (E: getri's block of
 /// `L`), with pivots and info in `hi`.
@@ -25,7 +26,11 @@ pub(crate) fn exec<T: Scalar>(
         let l = spaces.take(w.sp)?;
         let r = unit_lower_right(&mut *spaces.c, l, (rows, cols), a, w);
         spaces.put(w.sp, l);
-        return r.ok_or_else(|| Error::InvalidValue(format!("a solver step lies outside: {s:?}")));
+        return r.unwrap_or_else(|| {
+            Err(Error::InvalidValue(format!(
+                "a solver step lies outside: {s:?}"
+            )))
+        });
     }
     if let Step::TakeLower { rows, cols, a, w } = *s {
         let ws = spaces.take(w.sp)?;
@@ -175,7 +180,7 @@ pub(crate) fn exec<T: Scalar>(
         Step::TakeLower { .. } | Step::UnitLowerRight { .. } => {}
         Step::TriInvPlace { lower, n, a, count } => {
             for b in 0..count {
-                tri_inverse_in_place(c, lower, n, a.off + b * a.bs, a.ld).ok_or_else(outside)?;
+                tri_inverse_in_place(c, lower, n, a.off + b * a.bs, a.ld).ok_or_else(outside)??;
             }
         }
         Step::Chol { lower, n, a, k0 } => chol_leaf(c, (lower, n, a, k0), &mut hi.info[e])?,
@@ -187,72 +192,82 @@ pub(crate) fn exec<T: Scalar>(
     Ok(())
 }
 
-/// The non-unit `lower`/upper triangle of the order-`n` block at `off` inverted in place (by
-/// columns, each solved against the original triangle); the other triangle is not touched.
-/// `None`: the block lies outside `c`.
+/// The non-unit `lower`/upper triangle of the order-`n` block at `off` inverted in place: the
+/// identity solved against it (faer's triangular solve), then only that triangle written
+/// back; the other triangle is not touched. `None`: the block lies outside `c`.
 fn tri_inverse_in_place<T: Scalar>(
     c: &mut [T],
     lower: bool,
     n: usize,
     off: usize,
     ld: usize,
-) -> Option<()> {
+) -> Option<Result<(), Error>> {
     if n == 0 {
-        return Some(());
+        return Some(Ok(()));
     }
     if off + (n - 1) * (ld + 1) >= c.len() {
         return None;
     }
-    let t: Vec<T> = (0..n * n).map(|q| c[off + q % n + q / n * ld]).collect();
-    let diag: Vec<T::Divisor> = (0..n).map(|i| t[i + i * n].divisor()).collect();
-    let mut x = vec![T::zero(); n];
+    let mut x: Vec<T> = (0..n * n)
+        .map(|q| if q % n == q / n { T::one() } else { T::zero() })
+        .collect();
+    let uplo = if lower { Uplo::Lower } else { Uplo::Upper };
+    let (side, op, diag) = (Side::Left, Op::N, Diag::NonUnit);
+    if let Err(e) = trsm(
+        side,
+        uplo,
+        op,
+        diag,
+        n,
+        n,
+        T::one(),
+        &c[off..],
+        ld,
+        &mut x,
+        n,
+    ) {
+        return Some(Err(e));
+    }
     for col in 0..n {
-        let rows: Vec<usize> = if lower {
-            (col..n).collect()
-        } else {
-            (0..=col).rev().collect()
-        };
-        for &i in &rows {
-            let mut s = if i == col { T::one() } else { T::zero() };
-            let ks = if lower { col..i } else { i + 1..col + 1 };
-            for k in ks {
-                s = s - t[i + k * n] * x[k];
-            }
-            x[i] = s.div_by(diag[i]);
-        }
-        for &i in &rows {
-            c[off + i + col * ld] = x[i];
+        let rows = if lower { col..n } else { 0..col + 1 };
+        for i in rows {
+            c[off + i + col * ld] = x[i + col * n];
         }
     }
-    Some(())
+    Some(Ok(()))
 }
 
 /// `X := X inv(L)` for the `rows × cols` block at `a` in `c` and the unit lower `L` at `w` in
-/// `l` (its strict lower part read), a row at a time from the right. `None`: outside.
+/// `l` (its strict lower part read), by faer's triangular solve. `None`: outside.
 fn unit_lower_right<T: Scalar>(
     c: &mut [T],
     l: &[T],
     (rows, cols): (usize, usize),
     a: crate::exec::program::M,
     w: crate::exec::program::M,
-) -> Option<()> {
+) -> Option<Result<(), Error>> {
     if rows == 0 || cols < 2 {
-        return Some(());
+        return Some(Ok(()));
     }
     if a.off + rows - 1 + (cols - 1) * a.ld >= c.len() || w.off + (cols - 1) * (w.ld + 1) >= l.len()
     {
         return None;
     }
-    for r in 0..rows {
-        for col in (0..cols - 1).rev() {
-            let mut acc = c[a.off + r + col * a.ld];
-            for k in col + 1..cols {
-                acc = acc - c[a.off + r + k * a.ld] * l[w.off + k + col * w.ld];
-            }
-            c[a.off + r + col * a.ld] = acc;
-        }
-    }
-    Some(())
+    let (side, op, diag) = (Side::Right, Op::N, Diag::Unit);
+    let (lw, ca) = (&l[w.off..], &mut c[a.off..]);
+    Some(trsm(
+        side,
+        Uplo::Lower,
+        op,
+        diag,
+        rows,
+        cols,
+        T::one(),
+        lw,
+        w.ld,
+        ca,
+        a.ld,
+    ))
 }
 
 /// getri's `TakeLower` on the host: `w` gets the unit lower trapezoid of the block at `a`,

@@ -35,6 +35,31 @@ fn placed(dev: &Device, c: &QCase, inputs: &[Dense]) -> (Placed<f64>, Placed<f64
     (a, place_tau(dev, c, &tst))
 }
 
+/// A strided pair of `a` factored as `c` says: `Success` and nothing but the outputs
+/// written; each entry's factor and `tau`.
+fn factor_pair(
+    dev: &Device,
+    h: &mut Handle,
+    c: &QCase,
+    a: &Dense,
+    what: &str,
+) -> Vec<(Dense, Vec<C>)> {
+    let (mut pa, mut pt) = placed(dev, c, &[a.clone(), a.clone()]);
+    let st = qr_call(h, c, &mut pa, &mut pt, None).unwrap_or_else(|err| panic!("{what}: {err}"));
+    assert_eq!(st, Status::Success, "{what}");
+    let after = pa.after();
+    pa.only_outputs_changed(&after, c.m, c.n, c.lda, &|_, _| true, what);
+    let tau_after = pt.after().remove(0);
+    (0..2)
+        .map(|v| {
+            (
+                entry(&pa, &after, v, c.m, c.n, c.lda),
+                tau_of(c, &tau_after, v),
+            )
+        })
+        .collect()
+}
+
 /// `prepare` for given matrices: entry `v` factors `inputs[v]`. The entries are labelled
 /// `Fill::Random`, so `check` does not compare with the reference; `expect_lapacks` does.
 fn prepare_inputs(dev: &Device, c: QCase, inputs: Vec<Dense>) -> QrRun<f64> {
@@ -655,23 +680,17 @@ fn f1_geqrf_cholqr_extreme_scale_falls_back(dev: &Device) {
         let mut a = a0.clone();
         a.v.iter_mut().for_each(|x| x.0 *= s);
         let c = case(m, n, 2, Form::Strided(2), 3, 1);
-        let (mut pa, mut pt) = placed(dev, &c, &[a.clone(), a]);
         let what = format!("random scaled by 2^{e}: {c:?}");
-        let st = qr_call(&mut h, &c, &mut pa, &mut pt, None)
-            .unwrap_or_else(|err| panic!("{what}: {err}"));
-        assert_eq!(st, Status::Success, "{what}");
-        let after = pa.after();
-        pa.only_outputs_changed(&after, m, n, c.lda, &|_, _| true, &what);
-        let tau_after = pt.after().remove(0);
         let rf = ref_geqr2(&a0);
-        for v in 0..2 {
-            let mut f = entry(&pa, &after, v, m, n, c.lda);
+        for (v, (mut f, tau)) in factor_pair(dev, &mut h, &c, &a, &what)
+            .into_iter()
+            .enumerate()
+        {
             for j in 0..n {
                 for i in 0..=j {
                     f.set(i, j, (f.at(i, j).0 / s, 0.0));
                 }
             }
-            let tau = tau_of(&c, &tau_after, v);
             let (res, orth) = qr_residuals(&a0, &f, &tau, EPS);
             assert!(
                 res < RESID_MAX && orth < RESID_MAX,
@@ -698,36 +717,28 @@ fn f1_geqrf_small_and_whole_subnormal_columns(dev: &Device) {
         for one in [None, Some(n / 2)] {
             let a0 = gen_fill::<f64>(m, n, Fill::Random, &mut r);
             let scaled = |j: usize| one.is_none_or(|c| c == j);
-            let mut a = a0.clone();
-            for j in (0..n).filter(|&j| scaled(j)) {
-                for i in 0..m {
-                    a.set(i, j, (a.at(i, j).0 * s, 0.0));
-                }
-            }
-            // The input as it was rounded, unscaled (exact).
-            let mut a1 = a.clone();
-            for j in (0..n).filter(|&j| scaled(j)) {
-                for i in 0..m {
-                    a1.set(i, j, (a.at(i, j).0 / s, 0.0));
-                }
-            }
-            let c = case(m, n, 1, Form::Strided(2), 2, 1);
-            let (mut pa, mut pt) = placed(dev, &c, &[a.clone(), a]);
-            let what = format!("{m} × {n}, scaled columns {one:?}: {c:?}");
-            let st = qr_call(&mut h, &c, &mut pa, &mut pt, None)
-                .unwrap_or_else(|err| panic!("{what}: {err}"));
-            assert_eq!(st, Status::Success, "{what}");
-            let after = pa.after();
-            pa.only_outputs_changed(&after, m, n, c.lda, &|_, _| true, &what);
-            let tau_after = pt.after().remove(0);
-            for v in 0..2 {
-                let mut f = entry(&pa, &after, v, m, n, c.lda);
+            // The scaled columns of `x` times `s`, or divided by it (`back`; exact either way:
+            // 1 / s itself overflows), in rows `0 .. m`, or `0 ..= j` of column j (`R`).
+            let scale = |x: &mut Dense, back: bool, r_only: bool| {
                 for j in (0..n).filter(|&j| scaled(j)) {
-                    for i in 0..=j.min(m - 1) {
-                        f.set(i, j, (f.at(i, j).0 / s, 0.0));
+                    for i in 0..if r_only { (j + 1).min(m) } else { m } {
+                        let y = x.at(i, j).0;
+                        x.set(i, j, (if back { y / s } else { y * s }, 0.0));
                     }
                 }
-                let tau = tau_of(&c, &tau_after, v);
+            };
+            let mut a = a0;
+            scale(&mut a, false, false);
+            // The input as it was rounded, unscaled.
+            let mut a1 = a.clone();
+            scale(&mut a1, true, false);
+            let c = case(m, n, 1, Form::Strided(2), 2, 1);
+            let what = format!("{m} × {n}, scaled columns {one:?}: {c:?}");
+            for (v, (mut f, tau)) in factor_pair(dev, &mut h, &c, &a, &what)
+                .into_iter()
+                .enumerate()
+            {
+                scale(&mut f, true, true);
                 let (res, orth) = qr_residuals(&a1, &f, &tau, 2f64.powi(-40));
                 assert!(
                     res < RESID_MAX && orth < RESID_MAX,

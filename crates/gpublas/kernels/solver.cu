@@ -1186,9 +1186,11 @@ __device__ void tri_inv_place_as(const Sol& j) {
     T* P = (T*)smem_raw;
     T* ND = P + n * (n + 1) / 2;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    const bool unit = j.pivot != 0;
     for (int k = warp; k < n; k += nw) {
         const int r0 = LOWER ? k : 0, r1 = LOWER ? n : k + 1;
-        for (int r = r0 + lane; r < r1; r += 32) P[tri_col<LOWER>(k, n) + r] = A[r + (i64)k * j.ld];
+        for (int r = r0 + lane; r < r1; r += 32)
+            P[tri_col<LOWER>(k, n) + r] = (unit && r == k) ? real_of<T>(1.0) : A[r + (i64)k * j.ld];
     }
     __syncthreads();
     for (int k = threadIdx.x; k < n; k += blockDim.x) {
@@ -1214,13 +1216,13 @@ __device__ void tri_inv_place_as(const Sol& j) {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
             const int r = 32 * q + lane;
-            if (LOWER ? (r >= c && r < n) : r <= c) A[r + (i64)c * j.ld] = t[q];
+            if (LOWER ? (r >= c + unit && r < n) : r + unit <= c) A[r + (i64)c * j.ld] = t[q];
         }
     }
 }
-// getri, potri: the non-unit `lower`/upper triangles of count (k0) diagonal blocks of order n
-// (cols, at most TRI_PLACE; rows: elements between the blocks) inverted in place, the other
-// triangle not touched: the triangle packed in shared memory with the negated reciprocals of
+// getri, potri: the `lower`/upper triangles of count (k0) diagonal blocks of order n (cols, at
+// most TRI_PLACE; rows: elements between the blocks) inverted in place, the other triangle not
+// touched, nor the diagonal when unit (pivot; taken as ones): the triangle packed in shared memory with the negated reciprocals of
 // its diagonal, then a warp per column solves T x = e_c by columns (the column's rows in
 // registers, four a lane; each x_k broadcast by a shuffle) and writes x over the column.
 template <class T>
@@ -1275,6 +1277,95 @@ __device__ void unit_lower_right(const Sol& j) {
         const int rr = i % nr, c = i / nr;
         A[rr + (i64)c * j.ld] = x[c * R + rr];
     }
+}
+
+// getri, potri: X := T X (left; X is n x other) or X T (right; other x n) in place, negated
+// when `pivot`, for count (k0) blocks, T the non-unit lower/upper triangle of order n (cols, at
+// most TRI_PLACE) at w (its other triangle not read; blocks ues apart), X at a (blocks uld
+// apart; rows: other). Computed as S Y with S = T, Y = X (left) or S = T^T, Y = X^T (right),
+// so S is lower exactly when `lower` says: a block of threads per TMP_COLS columns of Y, S packed
+// by columns and the columns (rows of X on the right) in shared memory, each thread 4 rows x
+// 4 columns of the result, written back through shared memory (coalesced either way).
+#define TMP_COLS 32
+#define TMP_LD (TMP_COLS + 1)
+template <class T, bool SLOWER>
+__device__ void tri_mul_place_as(const Sol& j) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    const int n = (int)j.cols, count = j.k0;
+    const bool right = j.reverse != 0;
+    const i64 other = j.rows, slabs = (other + TMP_COLS - 1) / TMP_COLS;
+    const i64 slab = blockIdx.x % slabs, b = (blockIdx.x / slabs) % count,
+              e = blockIdx.x / slabs / count;
+    if (e >= j.ne) return;
+    const T* Tm = (const T*)j.w + e * j.wes + b * j.ues;
+    T* X = (T*)j.a + e * j.es + b * j.uld;
+    T* P = (T*)smem_raw;          // S(r, k) at tri_col(k) + r
+    T* Y = P + n * (n + 1) / 2;   // Y(k, c) at k * TMP_LD + c
+    const i64 c0 = slab * TMP_COLS;
+    const int nc = (int)min((i64)TMP_COLS, other - c0);
+    // T read down its columns (coalesced); S(r, k) = T(r, k), or T(k, r) on the right.
+    for (int t = threadIdx.x; t < n * n; t += blockDim.x) {
+        const int r = t % n, k = t / n;
+        const bool in = (SLOWER != right) ? r >= k : r <= k;
+        if (!in) continue;
+        const T v = Tm[r + (i64)k * j.wld];
+        if (right) P[tri_col<SLOWER>(r, n) + k] = v;
+        else P[tri_col<SLOWER>(k, n) + r] = v;
+    }
+    // Y(k, c) = X(k, c0 + c), or X(c0 + c, k) on the right; the columns past nc zero.
+    for (int t = threadIdx.x; t < n * TMP_COLS; t += blockDim.x) {
+        const int k = right ? t / TMP_COLS : t % n, c = right ? t % TMP_COLS : t / n;
+        T v = zero_of<T>();
+        if (c < nc) v = right ? X[c0 + c + (i64)k * j.ld] : X[k + (c0 + c) * j.ld];
+        Y[k * TMP_LD + c] = v;
+    }
+    __syncthreads();
+    const int lane = threadIdx.x & 31, cq = 4 * (threadIdx.x >> 5);
+    T acc[4][4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) acc[i][q] = zero_of<T>();
+    // acc = -(S Y): fms subtracts.
+    for (int k = 0; k < n; ++k) {
+        const T* yk = Y + k * TMP_LD + cq;
+        const T y[4] = {yk[0], yk[1], yk[2], yk[3]};
+        const T* pk = P + tri_col<SLOWER>(k, n);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int r = lane + 32 * i;
+            if (SLOWER ? (r >= k && r < n) : r <= k) {
+                const T s = pk[r];
+#pragma unroll
+                for (int q = 0; q < 4; ++q) acc[i][q] = fms(acc[i][q], s, y[q]);
+            }
+        }
+    }
+    __syncthreads();
+    const bool neg = j.pivot != 0;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const int r = lane + 32 * i;
+        if (r < n) {
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                Y[r * TMP_LD + cq + q] = neg ? acc[i][q] : fms(zero_of<T>(), real_of<T>(1.0), acc[i][q]);
+        }
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < n * TMP_COLS; t += blockDim.x) {
+        const int k = right ? t / TMP_COLS : t % n, c = right ? t % TMP_COLS : t / n;
+        if (c >= nc) continue;
+        const T v = Y[k * TMP_LD + c];
+        if (right) X[c0 + c + (i64)k * j.ld] = v;
+        else X[k + (c0 + c) * j.ld] = v;
+    }
+}
+template <class T>
+__device__ void tri_mul_place(const Sol& j) {
+    pdl_enter();
+    if (j.lower) tri_mul_place_as<T, true>(j);
+    else tri_mul_place_as<T, false>(j);
 }
 
 // getri: LAPACK's column interchanges n-2 .. 0 as one permutation per entry: column c of the
@@ -1365,6 +1456,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
     extern "C" __global__ void __launch_bounds__(128) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256) sol_trmulp_##TAG(Sol j) { tri_mul_place<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

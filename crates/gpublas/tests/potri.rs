@@ -470,7 +470,9 @@ fn potri_suite<E: T>(dev: &Device, seed: u64, orders: &[usize]) {
 }
 
 fn f1_f10_potri_sizes_forms_f64(dev: &Device) {
-    potri_suite::<f64>(dev, 2001, ORDERS)
+    potri_suite::<f64>(dev, 2001, ORDERS);
+    // The inversion's levels (leaves of 128): three nodes of 256 as one set of steps.
+    potri_suite::<f64>(dev, 2005, &[1000])
 }
 fn f1_f10_potri_sizes_forms_f32(dev: &Device) {
     potri_suite::<f32>(dev, 2002, ORDERS_SUB)
@@ -479,7 +481,8 @@ fn f1_f10_potri_sizes_forms_c32(dev: &Device) {
     potri_suite::<Complex32>(dev, 2003, ORDERS_SUB)
 }
 fn f1_f10_potri_sizes_forms_c64(dev: &Device) {
-    potri_suite::<Complex64>(dev, 2004, &[1, 2, 31, 32, 33, 64, 65, 128, 129, 200])
+    // (520: leaves of 64, two nodes of 128 on the second level as one set of steps)
+    potri_suite::<Complex64>(dev, 2004, &[1, 2, 31, 32, 33, 64, 65, 128, 129, 200, 520])
 }
 
 /// A factor with an exactly zero diagonal element `(j, j)` (first, around the leaves of 32,

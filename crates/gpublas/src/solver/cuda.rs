@@ -23,6 +23,9 @@ fn unit_lower_rows(elem: u64) -> usize {
     }
 }
 
+/// Columns of `Y` a block of `sol_trmulp` takes (`TMP_COLS` in solver.cu).
+const TRI_MUL_COLS: usize = 32;
+
 /// Mirrors `Sol` in solver.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -357,7 +360,13 @@ pub(crate) fn launch<T: Scalar>(
                 &mut prm,
             )
         }
-        Step::TriInvPlace { lower, n, a, count } => {
+        Step::TriInvPlace {
+            lower,
+            unit,
+            n,
+            a,
+            count,
+        } => {
             if n == 0 || count == 0 {
                 return Ok(());
             }
@@ -366,10 +375,12 @@ pub(crate) fn launch<T: Scalar>(
                     "an in-place triangle inversion of order {n} (at most {TRI_PLACE})"
                 )));
             }
-            j.a = at(a);
+            // (in the matrix, or getri's block of L in E)
+            let (ab, aes) = bases.of(a.sp);
+            (j.a, j.es) = (ab + a.off as u64 * elem, aes);
             j.ld = a.ld as i64;
             (j.rows, j.cols) = (a.bs as i64, n as i64);
-            (j.k0, j.lower) = (count as i32, lower as i32);
+            (j.k0, j.lower, j.pivot) = (count as i32, lower as i32, unit as i32);
             let smem = ((n * (n + 1) / 2 + n) as u64 * elem) as u32;
             let mut prm = [param(&j)];
             s.launch_with(
@@ -377,6 +388,47 @@ pub(crate) fn launch<T: Scalar>(
                 &format!("sol_trinvp_{tag}"),
                 ((count * ne) as u32, 1, 1),
                 (512, smem),
+                false,
+                &mut prm,
+            )
+        }
+        Step::TriMulPlace {
+            left,
+            lower,
+            negate,
+            n,
+            other,
+            t,
+            x,
+            count,
+        } => {
+            if n == 0 || other == 0 || count == 0 {
+                return Ok(());
+            }
+            if n > TRI_PLACE {
+                return Err(Error::Unsupported(format!(
+                    "an in-place product with a triangle of order {n} (at most {TRI_PLACE})"
+                )));
+            }
+            let (xb, xes) = bases.of(x.sp);
+            (j.a, j.es) = (xb + x.off as u64 * elem, xes);
+            j.ld = x.ld as i64;
+            let (tb, tes) = bases.of(t.sp);
+            (j.w, j.wld, j.wes) = (tb + t.off as u64 * elem, t.ld as i64, tes);
+            (j.uld, j.ues) = (x.bs as i64, t.bs as i64);
+            (j.rows, j.cols) = (other as i64, n as i64);
+            j.k0 = count as i32;
+            // The kernel multiplies by `t`, or by its transpose from the left (on the right):
+            // its triangle is lower when `t`'s is and the side is left, or neither.
+            (j.lower, j.reverse, j.pivot) = ((lower == left) as i32, !left as i32, negate as i32);
+            let blocks = other.div_ceil(TRI_MUL_COLS) * count * ne;
+            let smem = ((n * (n + 1) / 2 + n * (TRI_MUL_COLS + 1)) as u64 * elem) as u32;
+            let mut prm = [param(&j)];
+            s.launch_with(
+                &SOLVER,
+                &format!("sol_trmulp_{tag}"),
+                (blocks as u32, 1, 1),
+                (256, smem),
                 false,
                 &mut prm,
             )

@@ -5,8 +5,13 @@
 use super::program::SolverStep as Step;
 use super::HostInts;
 use crate::common::faer_host::trsm;
-use crate::exec::host::Spaces;
+use crate::exec::host::{gemm, Spaces};
+use crate::exec::program::Space;
 use crate::{Diag, Error, Op, RealScalar, Scalar, Side, Uplo};
+
+fn outside_step(s: &Step) -> Error {
+    Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"))
+}
 
 /// Runs one solver step on entry `e`, whose written matrix is space C (E: getri's block of
 /// `L`), with pivots and info in `hi`.
@@ -31,6 +36,40 @@ pub(crate) fn exec<T: Scalar>(
                 "a solver step lies outside: {s:?}"
             )))
         });
+    }
+    // getri's product with its block of L in E.
+    if let Step::TriMulPlace {
+        left,
+        lower,
+        negate,
+        n,
+        other,
+        t,
+        x,
+        count,
+    } = *s
+    {
+        if x.sp != Space::C {
+            return Err(outside_step(s));
+        }
+        let shape = (left, lower, negate, n, other);
+        let theirs = (t.sp != Space::C).then(|| spaces.take(t.sp)).transpose()?;
+        let mut r = Ok(());
+        for b in 0..count {
+            let (t_at, x_at) = ((t.off + b * t.bs, t.ld), (x.off + b * x.bs, x.ld));
+            r = r.and_then(|()| {
+                let tri = match theirs.as_deref() {
+                    Some(w) => triangle(w, lower, n, t_at),
+                    None => triangle(spaces.c, lower, n, t_at),
+                };
+                tri.and_then(|tri| tri_mul_in_place(spaces.c, shape, &tri, x_at))
+                    .unwrap_or_else(|| Err(outside_step(s)))
+            });
+        }
+        if let Some(w) = theirs {
+            spaces.put(t.sp, w);
+        }
+        return r;
     }
     if let Step::TakeLower { rows, cols, a, w } = *s {
         let ws = spaces.take(w.sp)?;
@@ -178,9 +217,17 @@ pub(crate) fn exec<T: Scalar>(
             }
         }
         Step::TakeLower { .. } | Step::UnitLowerRight { .. } => {}
-        Step::TriInvPlace { lower, n, a, count } => {
+        Step::TriMulPlace { .. } => {}
+        Step::TriInvPlace {
+            lower,
+            unit,
+            n,
+            a,
+            count,
+        } => {
             for b in 0..count {
-                tri_inverse_in_place(c, lower, n, a.off + b * a.bs, a.ld).ok_or_else(outside)??;
+                let at = (a.off + b * a.bs, a.ld);
+                tri_inverse_in_place(c, (lower, unit), n, at).ok_or_else(outside)??;
             }
         }
         Step::Chol { lower, n, a, k0 } => chol_leaf(c, (lower, n, a, k0), &mut hi.info[e])?,
@@ -192,15 +239,15 @@ pub(crate) fn exec<T: Scalar>(
     Ok(())
 }
 
-/// The non-unit `lower`/upper triangle of the order-`n` block at `off` inverted in place: the
-/// identity solved against it (faer's triangular solve), then only that triangle written
-/// back; the other triangle is not touched. `None`: the block lies outside `c`.
+/// The `lower`/upper triangle of the order-`n` block at `off` inverted in place: the identity
+/// solved against it (faer's triangular solve), then only that triangle written back; the
+/// other triangle is not touched, nor the diagonal when `unit` (taken as ones). `None`: the
+/// block lies outside `c`.
 fn tri_inverse_in_place<T: Scalar>(
     c: &mut [T],
-    lower: bool,
+    (lower, unit): (bool, bool),
     n: usize,
-    off: usize,
-    ld: usize,
+    (off, ld): (usize, usize),
 ) -> Option<Result<(), Error>> {
     if n == 0 {
         return Some(Ok(()));
@@ -212,7 +259,8 @@ fn tri_inverse_in_place<T: Scalar>(
         .map(|q| if q % n == q / n { T::one() } else { T::zero() })
         .collect();
     let uplo = if lower { Uplo::Lower } else { Uplo::Upper };
-    let (side, op, diag) = (Side::Left, Op::N, Diag::NonUnit);
+    let diag = if unit { Diag::Unit } else { Diag::NonUnit };
+    let (side, op) = (Side::Left, Op::N);
     if let Err(e) = trsm(
         side,
         uplo,
@@ -228,13 +276,83 @@ fn tri_inverse_in_place<T: Scalar>(
     ) {
         return Some(Err(e));
     }
+    let skip = usize::from(unit);
     for col in 0..n {
-        let rows = if lower { col..n } else { 0..col + 1 };
+        let rows = if lower {
+            col + skip..n
+        } else {
+            0..col + 1 - skip
+        };
         for i in rows {
             c[off + i + col * ld] = x[i + col * n];
         }
     }
     Some(Ok(()))
+}
+
+/// The `lower`/upper triangle of order `n` at `(off, ld)` in `c` as a whole `n × n` matrix
+/// (zeros beside it). `None`: it lies outside `c`.
+fn triangle<T: Scalar>(
+    c: &[T],
+    lower: bool,
+    n: usize,
+    (off, ld): (usize, usize),
+) -> Option<Vec<T>> {
+    if n > 0 && off + (n - 1) * (ld + 1) >= c.len() {
+        return None;
+    }
+    let mut tri = vec![T::zero(); n * n];
+    for k in 0..n {
+        let r = if lower { k..n } else { 0..k + 1 };
+        for i in r {
+            tri[i + k * n] = c[off + i + k * ld];
+        }
+    }
+    Some(tri)
+}
+
+/// `x := ±tri x` (`left`; `x` is `n × other`) or `±x tri` (`other × n`) in place in `c` at
+/// `(x_off, xld)`, `tri` a whole `n × n` matrix: `x` copied out, one product written back.
+/// `None`: `x` lies outside `c`.
+fn tri_mul_in_place<T: Scalar>(
+    c: &mut [T],
+    (left, _lower, negate, n, other): (bool, bool, bool, usize, usize),
+    tri: &[T],
+    (x_off, xld): (usize, usize),
+) -> Option<Result<(), Error>> {
+    if n == 0 || other == 0 {
+        return Some(Ok(()));
+    }
+    let (rows, cols) = if left { (n, other) } else { (other, n) };
+    if x_off + rows - 1 + (cols - 1) * xld >= c.len() {
+        return None;
+    }
+    let mut xs = vec![T::zero(); rows * cols];
+    for k in 0..cols {
+        xs[k * rows..(k + 1) * rows].copy_from_slice(&c[x_off + k * xld..x_off + k * xld + rows]);
+    }
+    let alpha = if negate {
+        T::zero() - T::one()
+    } else {
+        T::one()
+    };
+    let (a, b) = if left {
+        ((tri, n), (&xs[..], rows))
+    } else {
+        ((&xs[..], rows), (tri, n))
+    };
+    Some(gemm(
+        Op::N,
+        Op::N,
+        rows,
+        cols,
+        n,
+        alpha,
+        a,
+        b,
+        T::zero(),
+        (&mut c[x_off..], xld),
+    ))
 }
 
 /// `X := X inv(L)` for the `rows × cols` block at `a` in `c` and the unit lower `L` at `w` in

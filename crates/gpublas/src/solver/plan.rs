@@ -151,6 +151,12 @@ pub(crate) struct SolverParams {
     /// product has `nb` columns, so wider blocks read the rest of the matrix fewer times.
     pub getri_nb_max: usize,
     pub getri_budget: usize,
+    /// getri's blocks widen toward the right, where their part of `L` is shorter, as far as
+    /// E's `n × nb` elements allow (at most `TRI_PLACE` columns).
+    pub getri_widen: bool,
+    /// getri's unit lower diagonal blocks inverted in E and multiplied in place (else solved
+    /// by substitution, one thread's chain per row).
+    pub getri_unit_product: bool,
     /// Most rows (columns) of potri's triangular products per pass through E's temporary,
     /// and the order of their products' leaves.
     pub potri_chunk: usize,
@@ -203,6 +209,8 @@ impl SolverParams {
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
             getri_budget: 4 << 20,
+            getri_widen: std::env::var_os("GPUBLAS_GETRI_NARROW").is_none(),
+            getri_unit_product: std::env::var_os("GPUBLAS_GETRI_SUBST").is_none(),
             potri_chunk: 1024,
             product_leaf: 128,
             subst_max: 256,
@@ -522,18 +530,8 @@ impl SolverShape {
         match self.kind {
             Kind::Getrs if self.interchanges_only => (0, 0),
             Kind::Getrs | Kind::Potrs => (self.m, self.n),
-            // getri's largest solves: the top level of inverting U in place.
-            Kind::Getri if self.m > INV_NB => {
-                let n1 = split(self.m);
-                (n1, n1)
-            }
-            Kind::Getri => (0, 0),
-            // potri's largest solves: the top level of inverting its triangle in place.
-            Kind::Potri if self.m > INV_NB => {
-                let n1 = split(self.m);
-                (n1, n1)
-            }
-            Kind::Potri => (0, 0),
+            // getri, potri: the triangle's inversion solves in place, without workspace.
+            Kind::Getri | Kind::Potri => (0, 0),
             _ if self.whole_lu() => (0, 0),
             // Leaves of one step: no triangular solves.
             Kind::Potrf if self.chol_in_leaves() => (0, 0),
@@ -670,8 +668,7 @@ impl SolverShape {
     }
 
     /// getri's block of columns for the full plan (0 for the other routines): what
-    /// `getri_budget` leaves beside the solves' result chunks and the integers (the block of L
-    /// shares E with the solves' leaves, which it outlives).
+    /// `getri_budget` leaves beside the integers.
     fn getri_nb(&self, p3: &Plan) -> usize {
         if self.kind != Kind::Getri {
             return 0;
@@ -787,7 +784,7 @@ impl SolverShape {
         // getri's block of L and its inverted leaves of U use E after (or before) its solves
         // are done with theirs.
         let getri = match self.kind {
-            Kind::Getri => (self.m * p.wnb).max(INV_NB * INV_NB),
+            Kind::Getri => self.m * p.wnb,
             // potri: a leaf triangle expanded, then its product or a chunk passing through.
             Kind::Potri => p.pleaf * p.pleaf + p.pleaf * p.tchunk.max(p.pleaf),
             // The blocked Cholesky's leaves' update squares.
@@ -816,22 +813,16 @@ impl SolverShape {
     }
 
     /// The solves' plan for one entry: Level 3's full trsm plan, its result chunks narrowed
-    /// until the solves fit `solve_budget` (`narrowed`); for getrs, potrs and the inverses
-    /// (getri, potri: half the order, 4 MiB of leaves at 8192 otherwise) also their inverted
-    /// leaves, a group at a time. The factorizations keep every leaf resident: inverting each
+    /// until the solves fit `solve_budget` (`narrowed`); for getrs and potrs also their
+    /// inverted leaves, a group at a time (getri and potri solve without workspace). The factorizations keep every leaf resident: inverting each
     /// just before its use cost potrf 54 % at order 8192 (H100); their leaves fit the budget.
     fn solves_plan(&self) -> Plan {
         let mut one = self.entry_shape();
         let mut p = self.narrowed(&one);
-        // getrs, potrs, getri, potri: inverted leaves beyond the budget are kept a group at a time (each
+        // getrs, potrs: inverted leaves beyond the budget are kept a group at a time (each
         // group inverted just before its first use), in leaves of at most half the order while
         // a group would hold fewer than `solve_group_min` of them.
-        if matches!(
-            self.kind,
-            Kind::Getrs | Kind::Potrs | Kind::Getri | Kind::Potri
-        ) && p.uses_e
-            && !p.subst
-        {
+        if matches!(self.kind, Kind::Getrs | Kind::Potrs) && p.uses_e && !p.subst {
             loop {
                 let leaves = one.na.div_ceil(p.nb.max(1));
                 // A group's inversion needs its temporaries in R beside the result chunk.
@@ -1036,9 +1027,10 @@ impl SolverShape {
                 self.elem
             ));
         }
-        if matches!(self.kind, Kind::Getri | Kind::Potri) {
+        if self.kind == Kind::Potri {
             t.push_str(&format!(
-                " and a 32 × 32 block of {} bytes per element (the triangle's inverted leaves)",
+                " and two 32 × 32 blocks of {} bytes per element (a leaf of the product and \
+                 its result)",
                 self.elem
             ));
         }
@@ -1076,13 +1068,12 @@ mod tests {
         }
     }
 
-    /// getri's and potri's triangle inversion: solves down to leaves of `tri_place`, then every
-    /// full leaf inverted in place in one step and a shorter last one in another (getri 8192:
-    /// 2,731 steps in all, 4,546 with leaves of 32 inverted one by one and the diagonal
-    /// blocks of `L` solved in pieces of 32).
+    /// getri's and potri's triangle inversion: every full leaf of `tri_place` inverted in
+    /// place in one step and a shorter last one in another, before the solves (getri's unit
+    /// blocks of `L` are counted apart).
     #[test]
     fn f4_triangle_inverse_leaves_in_one_step() {
-        use crate::exec::program::Step;
+        use crate::exec::program::{Space, Step};
         use crate::solver::program::{build, Prog, SolverStep};
         for (kind, n, elem, leaves) in [
             (Kind::Getri, 8192, 8, vec![(128, 64)]),
@@ -1114,7 +1105,14 @@ mod tests {
             let got: Vec<(usize, usize)> = steps
                 .iter()
                 .filter_map(|st| match st {
-                    Step::Family(SolverStep::TriInvPlace { n, count, a, .. }) => {
+                    Step::Family(SolverStep::TriInvPlace {
+                        n,
+                        count,
+                        a,
+                        unit: false,
+                        ..
+                    }) => {
+                        assert_eq!(a.sp, Space::C);
                         assert!(*count == 1 || a.bs == n * (a.ld + 1));
                         Some((*n, *count))
                     }
@@ -1123,6 +1121,70 @@ mod tests {
                 .collect();
             assert_eq!(got, leaves, "{kind:?} {n}");
         }
+    }
+
+    /// F4: getri 8192 inverts `U` without workspace in 243 steps (2,116 with the solves'
+    /// leaves inverted into E and their products through R): a level's nodes go as one set of
+    /// steps, from two nodes of 2048 to 32 of 128; its blocks of `L` widen to 128 columns
+    /// toward the right within E's 8192 × 56 elements.
+    #[test]
+    fn f4_getri_inverts_u_by_levels_without_workspace() {
+        use crate::exec::program::Step;
+        use crate::solver::program::{build, Prog, SolverStep};
+        let s = f64_on_h100(Kind::Getri, 8192);
+        let p = s.full();
+        assert_eq!(p.p3.workspace().r_results, 0);
+        assert_eq!(p.wnb, 56);
+        let g = Prog {
+            kind: Kind::Getri,
+            op: crate::Op::N,
+            uplo: crate::Uplo::Lower,
+            m: 8192,
+            n: 8192,
+            ld_factors: 8192,
+            ld_written: 8192,
+            interchanges_only: false,
+        };
+        let steps = build::<f64>(&g, &p);
+        let unit_inverses = steps
+            .iter()
+            .position(|st| matches!(st, Step::Family(SolverStep::TriInvPlace { unit: true, .. })))
+            .unwrap_or(steps.len());
+        assert_eq!(unit_inverses, 243);
+        let first_take = steps
+            .iter()
+            .position(|st| matches!(st, Step::Family(SolverStep::TakeLower { .. })))
+            .unwrap_or(steps.len());
+        // L's diagonal blocks inverted in place, one step per width.
+        assert_eq!(first_take - unit_inverses, 11);
+        // (order of the multiplied leaves' node pairs, nodes per step)
+        let mut counts: Vec<usize> = steps[..unit_inverses]
+            .iter()
+            .filter_map(|st| match st {
+                Step::Family(SolverStep::TriMulPlace { count, .. }) => Some(*count),
+                _ => None,
+            })
+            .collect();
+        counts.dedup();
+        assert_eq!(counts, vec![1, 2, 4, 8, 16, 32]);
+        let widths: Vec<usize> = steps[first_take..]
+            .iter()
+            .filter_map(|st| match st {
+                Step::Family(SolverStep::TakeLower { cols, rows, .. }) => {
+                    assert!(cols * rows <= 8192 * 56);
+                    Some(*cols)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(widths.iter().sum::<usize>(), 8192);
+        // 28 blocks of 128, then narrower down to 56 (and the 48 left over): 91 blocks
+        // instead of 147 of 56.
+        assert_eq!(
+            (widths.len(), widths[0], widths[27], widths[28]),
+            (91, 128, 128, 120)
+        );
+        assert!(widths[28..].windows(2).all(|w| w[0] >= w[1] && w[1] >= 48));
     }
 
     /// M11 (parts of a lease never overlap in use): the look-ahead LU's side-lane panels use

@@ -109,13 +109,28 @@ pub(crate) enum SolverStep {
         a: M,
         w: M,
     },
-    /// getri, potri: the non-unit `lower`/upper triangles of `count` diagonal blocks of order
-    /// `n` (at most `TRI_PLACE`, `a.bs` apart) inverted in place; the other triangle is not
-    /// touched.
+    /// getri, potri: the `lower`/upper triangles of `count` diagonal blocks of order `n` (at
+    /// most `TRI_PLACE`, `a.bs` apart) inverted in place; the other triangle is not touched,
+    /// nor the diagonal when `unit` (taken as ones: getri's blocks of `L`).
     TriInvPlace {
         lower: bool,
+        unit: bool,
         n: usize,
         a: M,
+        count: usize,
+    },
+    /// getri, potri: in `count` blocks (each operand's `bs` apart), `x := t x` (`left`; `x` is
+    /// `n × other`) or `x := x t` (`other × n`) in place, negated when `negate`, with `t` the
+    /// non-unit `lower`/upper triangle of order `n` (at most `TRI_PLACE`; its other triangle
+    /// not read): a leaf of the inversion's solves, by a leaf `TriInvPlace` inverted first.
+    TriMulPlace {
+        left: bool,
+        lower: bool,
+        negate: bool,
+        n: usize,
+        other: usize,
+        t: M,
+        x: M,
         count: usize,
     },
 }
@@ -159,6 +174,54 @@ pub(crate) struct Prog {
     pub ld_written: usize,
     /// getrs: only the row interchanges (the solves run elsewhere).
     pub interchanges_only: bool,
+}
+
+/// Nodes of one size along the diagonal, `distance` apart (`tri_inverse`'s levels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    start: usize,
+    size: usize,
+    count: usize,
+    distance: usize,
+}
+
+/// `nodes` (start, size; by start) as runs of one size at even distances.
+fn even_runs(nodes: &[(usize, usize)]) -> Vec<Run> {
+    let mut sizes: Vec<usize> = nodes.iter().map(|n| n.1).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut runs = Vec::new();
+    for size in sizes {
+        let starts: Vec<usize> = nodes.iter().filter(|n| n.1 == size).map(|n| n.0).collect();
+        let mut i = 0;
+        while i < starts.len() {
+            let distance = starts.get(i + 1).map_or(0, |s| s - starts[i]);
+            let mut count = 1;
+            while i + count < starts.len() && starts[i + count] - starts[i + count - 1] == distance
+            {
+                count += 1;
+            }
+            runs.push(Run {
+                start: starts[i],
+                size,
+                count,
+                distance,
+            });
+            i += count;
+        }
+    }
+    runs
+}
+
+/// The solves of a level of `tri_inverse`: in `c` (its blocks `c.bs` apart, `nodes` of
+/// them), from the left (`left`) or right, with a `lower`/upper triangle, negated or not.
+#[derive(Clone, Copy)]
+struct Solve {
+    c: M,
+    nodes: usize,
+    lower: bool,
+    left: bool,
+    negate: bool,
 }
 
 struct Builder<'p> {
@@ -437,18 +500,23 @@ impl Builder<'_> {
     }
 
     /// The `lower`/upper triangle of the order-`nc` diagonal block at `c0` (non-unit)
-    /// inverted in place: the recursion's off-diagonal blocks by solves (`tri_solves`), then
-    /// its leaves, the diagonal blocks of `tri_place` (and a shorter last one), in place in
-    /// one step (two with the short one). The other triangle is `L`'s (getri) or the
-    /// caller's (potri) and is not touched.
+    /// inverted in place, without workspace. First its leaves, the diagonal blocks of
+    /// `tri_place` (and a shorter last one), in one step (two with the short one). Then the
+    /// recursion's off-diagonal blocks, `−inv(A11) A12 inv(A22)` (upper; lower:
+    /// `−inv(A22) A21 inv(A11)`), level by level from the top, each by two solves with the
+    /// triangles below it as they are then: their off-diagonal blocks still the factor's,
+    /// their leaves inverted, so the solves' leaves are products in place (`TriMulPlace`)
+    /// between products of their recursion. A level's nodes of one size that lie evenly along
+    /// the diagonal go as one set of steps (`count` blocks): getri 8192 inverts `U` in 242
+    /// steps. The other triangle is `L`'s (getri) or the caller's (potri) and is not touched.
     fn tri_inverse(&mut self, lower: bool, c0: usize, nc: usize) {
-        self.tri_solves(lower, c0, nc);
         let a = at(self.c, c0, c0);
         let leaf = tri_place(self.elem);
         let full = nc / leaf;
         if full > 0 {
             self.v.push(Step::Family(SolverStep::TriInvPlace {
                 lower,
+                unit: false,
                 n: leaf,
                 a: M {
                     bs: leaf * (a.ld + 1),
@@ -461,45 +529,127 @@ impl Builder<'_> {
             let t0 = full * leaf;
             self.v.push(Step::Family(SolverStep::TriInvPlace {
                 lower,
+                unit: false,
                 n: nc - t0,
                 a: at(self.c, c0 + t0, c0 + t0),
                 count: 1,
             }));
         }
+        let mut level = vec![(c0, nc)];
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for run in even_runs(&level) {
+                if run.size <= leaf {
+                    continue;
+                }
+                self.node_solves(lower, run);
+                let n1 = split_by(run.size, leaf);
+                for q in 0..run.count {
+                    let s0 = run.start + q * run.distance;
+                    next.extend([(s0, n1), (s0 + n1, run.size - n1)]);
+                }
+            }
+            next.sort_unstable();
+            level = next;
+        }
     }
 
-    /// `tri_inverse`'s off-diagonal blocks: `−inv(A11) A12 inv(A22)` (upper; lower:
-    /// `−inv(A22) A21 inv(A11)`) as two solves with the triangles as they are (no leaf is
-    /// inverted before every solve is done), then both halves, split at multiples of the
-    /// leaf order (`tri_place`) down to blocks of at most that.
-    fn tri_solves(&mut self, lower: bool, c0: usize, nc: usize) {
+    /// The off-diagonal block of each node of `run` (see `tri_inverse`): `X := −inv(T1) X`,
+    /// then `X := X inv(T2)`, with `T1` the triangle left of `X` and `T2` the one below it
+    /// (upper; lower: `T1` below and `T2` left).
+    fn node_solves(&mut self, lower: bool, run: Run) {
         let leaf = tri_place(self.elem);
-        if nc <= leaf {
-            return;
-        }
-        let a11 = at(self.c, c0, c0);
+        let (c0, nc) = (run.start, run.size);
         let n1 = split_by(nc, leaf);
         let n2 = nc - n1;
-        let a22 = at(self.c, c0 + n1, c0 + n1);
-        let (uplo, off, rows, cols) = if lower {
-            (Uplo::Lower, at(self.c, c0 + n1, c0), n2, n1)
-        } else {
-            (Uplo::Upper, at(self.c, c0, c0 + n1), n1, n2)
+        let c = M {
+            bs: run.distance * (self.c.ld + 1),
+            ..self.c
         };
-        let (left, right) = if lower { (a22, a11) } else { (a11, a22) };
-        let nd = Diag::NonUnit;
-        self.trsm(Side::Left, uplo, Op::N, nd, rows, cols, left, off);
-        self.trsm(Side::Right, uplo, Op::N, nd, rows, cols, right, off);
-        self.v.push(Step::Scale {
-            tri: None,
-            herm: false,
-            m: rows,
-            n: cols,
-            dst: off,
-            beta: K::MinusOne,
+        let nodes = run.count;
+        let (x, rows, cols, t1, t2) = if lower {
+            (at(c, c0 + n1, c0), n2, n1, c0 + n1, c0)
+        } else {
+            (at(c, c0, c0 + n1), n1, n2, c0, c0 + n1)
+        };
+        let left = Solve {
+            c,
+            nodes,
+            lower,
+            left: true,
+            negate: true,
+        };
+        self.solve_in_place(left, t1, rows, x, cols);
+        let right = Solve {
+            left: false,
+            negate: false,
+            ..left
+        };
+        self.solve_in_place(right, t2, cols, x, rows);
+    }
+
+    /// `X := ±inv(T) X` (`s.left`; `X` is `q × other`) or `±X inv(T)` (`other × q`) in place
+    /// (`s.negate`: minus), `T` the order-`q` triangle at diagonal position `t0` of `s.c` with
+    /// its leaves inverted and its off-diagonal blocks as they are, in each of `s.nodes`
+    /// blocks: the half of `X` that meets `T`'s first leaf is solved first, its share taken
+    /// out of the other half by one product, then the other half.
+    fn solve_in_place(&mut self, s: Solve, t0: usize, q: usize, x: M, other: usize) {
+        let leaf = tri_place(self.elem);
+        if q <= leaf {
+            self.v.push(Step::Family(SolverStep::TriMulPlace {
+                left: s.left,
+                lower: s.lower,
+                negate: s.negate,
+                n: q,
+                other,
+                t: at(s.c, t0, t0),
+                x,
+                count: s.nodes,
+            }));
+            return;
+        }
+        let q1 = split_by(q, leaf);
+        let q2 = q - q1;
+        // The first half's solution is stored negated when `negate`.
+        let alpha = if s.negate { K::One } else { K::MinusOne };
+        // (first triangle, its part of X; second triangle, its part of X; T's block that
+        // couples them), in solving order: lower left and upper right start at the top.
+        let top = s.lower == s.left;
+        let (x1, x2) = if s.left {
+            (x, at(x, q1, 0))
+        } else {
+            (x, at(x, 0, q1))
+        };
+        let (first, second) = if top {
+            ((t0, q1, x1), (t0 + q1, q2, x2))
+        } else {
+            ((t0 + q1, q2, x2), (t0, q1, x1))
+        };
+        let coupling = if s.lower {
+            at(s.c, t0 + q1, t0)
+        } else {
+            at(s.c, t0, t0 + q1)
+        };
+        self.solve_in_place(s, first.0, first.1, first.2, other);
+        let (m, n, a, b) = if s.left {
+            (second.1, other, coupling, first.2)
+        } else {
+            (other, second.1, first.2, coupling)
+        };
+        self.v.push(Step::Gemm {
+            ta: Op::N,
+            tb: Op::N,
+            m,
+            n,
+            k: first.1,
+            alpha,
+            a,
+            b,
+            beta: K::One,
+            c: second.2,
+            count: s.nodes,
         });
-        self.tri_solves(lower, c0, n1);
-        self.tri_solves(lower, c0 + n1, n2);
+        self.solve_in_place(s, second.0, second.1, second.2, other);
     }
 
     /// LAPACK's `lauum` in place on the order-`nc` diagonal block at `c0`: the upper triangle
@@ -684,15 +834,59 @@ impl Builder<'_> {
     }
 
     /// getri after `inv(U)`: `X L = inv(U)` solved for `X = inv(A)` (before the column
-    /// interchanges) in blocks of `wnb` columns from the right, as LAPACK's `getri`: each
-    /// block's part of `L` moves to E (zeros left behind), one product subtracts the solved
-    /// columns' share, and one step solves with the unit lower diagonal block.
+    /// interchanges) in blocks of columns from the right, as LAPACK's `getri`: each block's
+    /// part of `L` moves to E (zeros left behind), one product subtracts the solved columns'
+    /// share, and the block is solved with the unit lower diagonal block. E holds `n × wnb`
+    /// elements; with `getri_widen` a block takes as many columns (up to `tri_place`) as its
+    /// part of `L`, shorter toward the right, fits there. With `getri_unit_product` the
+    /// diagonal blocks of `L` are inverted in place first (blocks of one width in one step)
+    /// and each block multiplied by its own in place (`TriMulPlace`), else solved by
+    /// substitution (`UnitLowerRight`).
     fn inverse_times_l(&mut self, n: usize) {
         let nb = self.p.wnb.max(1);
-        let w = mat(Space::E, 0, n, 0);
-        let mut j = (n - 1) / nb * nb;
-        loop {
-            let jb = nb.min(n - j);
+        let room = n * nb;
+        let product = self.p.params.getri_unit_product;
+        let widest = if self.p.params.getri_widen {
+            tri_place(self.elem).max(nb)
+        } else {
+            nb
+        };
+        // (first column, width) of each block, from the right.
+        let mut blocks = Vec::new();
+        let mut end = n;
+        while end > 0 {
+            let mut jb = widest.min(end);
+            while jb > 8 && (n - end + jb) * jb > room {
+                jb -= 8;
+            }
+            if !self.p.params.getri_widen && end % nb != 0 {
+                jb = end % nb;
+            }
+            blocks.push((end - jb, jb));
+            end -= jb;
+        }
+        if product {
+            let mut i = 0;
+            while i < blocks.len() {
+                let jb = blocks[i].1;
+                let count = blocks[i..].iter().take_while(|b| b.1 == jb).count();
+                let j = blocks[i + count - 1].0;
+                let a = at(self.c, j, j);
+                self.v.push(Step::Family(SolverStep::TriInvPlace {
+                    lower: true,
+                    unit: true,
+                    n: jb,
+                    a: M {
+                        bs: jb * (a.ld + 1),
+                        ..a
+                    },
+                    count,
+                }));
+                i += count;
+            }
+        }
+        for (j, jb) in blocks {
+            let w = mat(Space::E, 0, n - j, 0);
             self.v.push(Step::Family(SolverStep::TakeLower {
                 rows: n - j,
                 cols: jb,
@@ -714,16 +908,25 @@ impl Builder<'_> {
                     count: 1,
                 });
             }
-            self.v.push(Step::Family(SolverStep::UnitLowerRight {
-                rows: n,
-                cols: jb,
-                a: at(self.c, 0, j),
-                w,
-            }));
-            if j == 0 {
-                break;
+            if product {
+                self.v.push(Step::Family(SolverStep::TriMulPlace {
+                    left: false,
+                    lower: true,
+                    negate: false,
+                    n: jb,
+                    other: n,
+                    t: w,
+                    x: at(self.c, 0, j),
+                    count: 1,
+                }));
+            } else {
+                self.v.push(Step::Family(SolverStep::UnitLowerRight {
+                    rows: n,
+                    cols: jb,
+                    a: at(self.c, 0, j),
+                    w,
+                }));
             }
-            j -= nb;
         }
     }
 

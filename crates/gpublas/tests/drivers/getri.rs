@@ -4,7 +4,7 @@ use super::*;
 
 /// getri at every order of `sizes` (twice each: layouts, padding, pivot gaps and `info`
 /// routing in rotation; random and well-conditioned matrices mixed in batches), on the factors
-/// and pivots the library's getrf wrote; with `big` one single matrix of order 500 and a
+/// and pivots the library's getrf wrote; with `big` one single matrix of order 1000 and a
 /// strided pair of order 300.
 fn getri_suite<E: T>(dev: &Device, seed: u64, sizes: &[usize], big: bool) {
     let mut h = handle(dev);
@@ -22,7 +22,9 @@ fn getri_suite<E: T>(dev: &Device, seed: u64, sizes: &[usize], big: bool) {
         }
     }
     if big {
-        let c = DCase::new(Rt::Getri, 500, 0).with(Form::Single, 2, 0);
+        // 1000: the inversion's second level runs three nodes of 256 as one set of steps
+        // (complex double, leaves of 64: four of 128 on the third).
+        let c = DCase::new(Rt::Getri, 1000, 0).with(Form::Single, 2, 0);
         cases.push((c, [Fill::Random, Fill::Random]));
         // Two entries of 300: two full leaves of 128 (64 for complex double) and a short one
         // each, inverted in place by one step over both entries.

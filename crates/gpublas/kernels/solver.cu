@@ -15,10 +15,11 @@
 //   getri's: diaginfo (info at the first zero of U's diagonal), take (a block of L moved to
 //          the workspace, zeros left behind), colperm + colgather (the column interchanges as
 //          one permutation, applied to groups of rows held in shared memory) or colswap (the
-//          interchanges one by one, a thread per row, where there is no room for that), unitlr
-//          (X := X inv(L) for a column block's unit lower diagonal block, four threads a row);
-//   trinvp: getri's and potri's leaves of at most 128: triangles inverted in place, a warp per
-//          column, the triangle packed in shared memory.
+//          interchanges one by one, a thread per row, where there is no room for that);
+//   trinvp: getri's and potri's leaves of at most 128 (and getri's unit blocks of L):
+//          triangles inverted in place, a warp per column, the triangle packed in shared memory;
+//   trmulp: the inversion's solves' leaves and getri's blocks times their inverted block of L:
+//          X := T X or X T in place with a triangle of at most 128, 32 columns of X a block.
 
 // 16-byte records in one access each (the tag travels with the value).
 __device__ __forceinline__ void st_rec(int4* p, int4 v) {
@@ -1187,10 +1188,24 @@ __device__ void tri_inv_place_as(const Sol& j) {
     T* ND = P + n * (n + 1) / 2;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     const bool unit = j.pivot != 0;
-    for (int k = warp; k < n; k += nw) {
-        const int r0 = LOWER ? k : 0, r1 = LOWER ? n : k + 1;
-        for (int r = r0 + lane; r < r1; r += 32)
-            P[tri_col<LOWER>(k, n) + r] = (unit && r == k) ? real_of<T>(1.0) : A[r + (i64)k * j.ld];
+    // Two columns a warp at once, eight loads in flight a thread before the stores.
+    for (int k0 = warp; k0 < n; k0 += 2 * nw) {
+        T v[2][4];
+#pragma unroll
+        for (int u = 0; u < 2; ++u)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int k = k0 + nw * u, r = lane + 32 * i;
+                const bool in = k < n && r < n && (LOWER ? r >= k : r <= k);
+                v[u][i] = !in ? zero_of<T>() : (unit && r == k) ? real_of<T>(1.0) : A[r + (i64)k * j.ld];
+            }
+#pragma unroll
+        for (int u = 0; u < 2; ++u)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int k = k0 + nw * u, r = lane + 32 * i;
+                if (k < n && r < n && (LOWER ? r >= k : r <= k)) P[tri_col<LOWER>(k, n) + r] = v[u][i];
+            }
     }
     __syncthreads();
     for (int k = threadIdx.x; k < n; k += blockDim.x) {
@@ -1232,53 +1247,6 @@ __device__ void tri_inv_place(const Sol& j) {
     else tri_inv_place_as<T, false>(j);
 }
 
-// getri: X := X inv(L) for the rows x cols block X at a and the unit lower L (cols x cols at
-// w: its strict lower part read), in place, right-looking from the last column: x_c is final
-// once the columns right of it are taken out, then every column k < c takes x_c L(c, k) out.
-// Four threads a row, each owning the row's columns k = part mod 4 (so x_c is read by its
-// owner and shuffled to the other three: no barrier in the chain); smem_rows rows a block in
-// shared memory beside L's strict lower part (packed by rows).
-template <class T>
-__device__ void unit_lower_right(const Sol& j) {
-    pdl_enter();
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    const int n = (int)j.cols, R = j.smem_rows, t = threadIdx.x, part = t & 3, q = t >> 2;
-    const i64 per = (j.rows + R - 1) / R;
-    const i64 e = blockIdx.x / per, r0 = (blockIdx.x % per) * R;
-    if (e >= j.ne) return;
-    const int nr = (int)min((i64)R, j.rows - r0);
-    T* Lp = (T*)smem_raw;             // L(c, k), k < c, at c (c - 1) / 2 + k
-    T* x = Lp + n * (n - 1) / 2;      // x[c * R + row]
-    const T* L = (const T*)j.w + e * j.wes;
-    T* A = (T*)j.a + e * j.es + r0;
-    const int lane = t & 31, warp = t >> 5, nw = blockDim.x >> 5;
-    for (int k = warp; k < n - 1; k += nw)  // column k of L, coalesced
-        for (int c = k + 1 + lane; c < n; c += 32) Lp[c * (c - 1) / 2 + k] = L[c + (i64)k * j.wld];
-    for (int i = t; i < nr * n; i += blockDim.x) {
-        const int rr = i % nr, c = i / nr;
-        x[c * R + rr] = A[rr + (i64)c * j.ld];
-    }
-    __syncthreads();
-    // (every lane runs every round: the shuffles need the whole warp)
-    const bool live = q < nr;
-    const int quad0 = lane & ~3;
-    for (int c = n - 1; c >= 1; --c) {
-        const int owner = c & 3;
-        T xc = (live && part == owner) ? x[c * R + q] : zero_of<T>();
-        xc = shf(xc, quad0 + owner);
-        if (live) {
-            const T* lc = Lp + c * (c - 1) / 2;
-#pragma unroll 4
-            for (int k = part; k < c; k += 4) x[k * R + q] = fms(x[k * R + q], xc, lc[k]);
-        }
-    }
-    __syncthreads();
-    for (int i = t; i < nr * (n - 1); i += blockDim.x) {
-        const int rr = i % nr, c = i / nr;
-        A[rr + (i64)c * j.ld] = x[c * R + rr];
-    }
-}
-
 // getri, potri: X := T X (left; X is n x other) or X T (right; other x n) in place, negated
 // when `pivot`, for count (k0) blocks, T the non-unit lower/upper triangle of order n (cols, at
 // most TRI_PLACE) at w (its other triangle not read; blocks ues apart), X at a (blocks uld
@@ -1303,24 +1271,52 @@ __device__ void tri_mul_place_as(const Sol& j) {
     T* Y = P + n * (n + 1) / 2;   // Y(k, c) at k * TMP_LD + c
     const i64 c0 = slab * TMP_COLS;
     const int nc = (int)min((i64)TMP_COLS, other - c0);
-    // T read down its columns (coalesced); S(r, k) = T(r, k), or T(k, r) on the right.
-    for (int t = threadIdx.x; t < n * n; t += blockDim.x) {
-        const int r = t % n, k = t / n;
-        const bool in = (SLOWER != right) ? r >= k : r <= k;
-        if (!in) continue;
-        const T v = Tm[r + (i64)k * j.wld];
-        if (right) P[tri_col<SLOWER>(r, n) + k] = v;
-        else P[tri_col<SLOWER>(k, n) + r] = v;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    // T read down its columns, a warp's lanes along rows (coalesced): warp w takes columns
+    // w + 8 u, each lane rows lane + 32 i, sixteen loads in flight a thread before any store
+    // (one at a time, the loads' latency set the pace). S(r, k) = T(r, k), or T(k, r) on the
+    // right.
+    const bool tlow = SLOWER != right;
+    for (int k0 = warp; k0 < n; k0 += 32) {
+        T v[4][4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int k = k0 + 8 * u, r = lane + 32 * i;
+                const bool in = k < n && r < n && (tlow ? r >= k : r <= k);
+                v[u][i] = in ? Tm[r + (i64)k * j.wld] : zero_of<T>();
+            }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int k = k0 + 8 * u, r = lane + 32 * i;
+                if (!(k < n && r < n && (tlow ? r >= k : r <= k))) continue;
+                if (right) P[tri_col<SLOWER>(r, n) + k] = v[u][i];
+                else P[tri_col<SLOWER>(k, n) + r] = v[u][i];
+            }
     }
-    // Y(k, c) = X(k, c0 + c), or X(c0 + c, k) on the right; the columns past nc zero.
-    for (int t = threadIdx.x; t < n * TMP_COLS; t += blockDim.x) {
-        const int k = right ? t / TMP_COLS : t % n, c = right ? t % TMP_COLS : t / n;
-        T v = zero_of<T>();
-        if (c < nc) v = right ? X[c0 + c + (i64)k * j.ld] : X[k + (c0 + c) * j.ld];
-        Y[k * TMP_LD + c] = v;
+    // Y(k, c) = X(k, c0 + c) (lanes along k), or X(c0 + c, k) on the right (lanes along c),
+    // sixteen loads in flight a thread; the columns past nc zero.
+    {
+        T v[16];
+#pragma unroll
+        for (int u = 0; u < 16; ++u) {
+            const int k = right ? warp + 8 * u : lane + 32 * (u & 3);
+            const int c = right ? lane : warp + 8 * (u >> 2);
+            v[u] = zero_of<T>();
+            if (k < n && c < nc) v[u] = right ? X[c0 + c + (i64)k * j.ld] : X[k + (c0 + c) * j.ld];
+        }
+#pragma unroll
+        for (int u = 0; u < 16; ++u) {
+            const int k = right ? warp + 8 * u : lane + 32 * (u & 3);
+            const int c = right ? lane : warp + 8 * (u >> 2);
+            if (k < n) Y[k * TMP_LD + c] = v[u];
+        }
     }
     __syncthreads();
-    const int lane = threadIdx.x & 31, cq = 4 * (threadIdx.x >> 5);
+    const int cq = 4 * warp;
     T acc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
@@ -1353,9 +1349,11 @@ __device__ void tri_mul_place_as(const Sol& j) {
         }
     }
     __syncthreads();
-    for (int t = threadIdx.x; t < n * TMP_COLS; t += blockDim.x) {
-        const int k = right ? t / TMP_COLS : t % n, c = right ? t % TMP_COLS : t / n;
-        if (c >= nc) continue;
+#pragma unroll
+    for (int u = 0; u < 16; ++u) {
+        const int k = right ? warp + 8 * u : lane + 32 * (u & 3);
+        const int c = right ? lane : warp + 8 * (u >> 2);
+        if (k >= n || c >= nc) continue;
         const T v = Y[k * TMP_LD + c];
         if (right) X[c0 + c + (i64)k * j.ld] = v;
         else X[k + (c0 + c) * j.ld] = v;
@@ -1455,7 +1453,6 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(128) sol_unitlr_##TAG(Sol j) { unit_lower_right<T>(j); } \
     extern "C" __global__ void __launch_bounds__(256) sol_trmulp_##TAG(Sol j) { tri_mul_place<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }

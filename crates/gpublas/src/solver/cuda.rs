@@ -12,17 +12,6 @@ use crate::exec::program::M;
 use crate::kernels::{CHOL, SOLVER};
 use crate::{Error, Scalar};
 
-/// Rows of a block of `sol_unitlr`, four threads a row: their rows and `L`'s strict lower part
-/// in shared memory (at most 97 KB for real double at 128 columns, 162 KB for complex double
-/// with half the rows).
-fn unit_lower_rows(elem: u64) -> usize {
-    if elem > 8 {
-        16
-    } else {
-        32
-    }
-}
-
 /// Columns of `Y` a block of `sol_trmulp` takes (`TMP_COLS` in solver.cu).
 const TRI_MUL_COLS: usize = 32;
 
@@ -329,34 +318,6 @@ pub(crate) fn launch<T: Scalar>(
                 &format!("sol_take_{tag}"),
                 blocks as u32,
                 256,
-                &mut prm,
-            )
-        }
-        Step::UnitLowerRight { rows, cols, a, w } => {
-            if rows == 0 || cols < 2 {
-                return Ok(());
-            }
-            if cols > TRI_PLACE {
-                return Err(Error::Unsupported(format!(
-                    "a unit lower solve of order {cols} in one step (at most {TRI_PLACE})"
-                )));
-            }
-            j.a = at(a);
-            j.ld = a.ld as i64;
-            (j.rows, j.cols) = (rows as i64, cols as i64);
-            let (wb, wes) = bases.of(w.sp);
-            (j.w, j.wld, j.wes) = (wb + w.off as u64 * elem, w.ld as i64, wes);
-            let rb = unit_lower_rows(elem);
-            j.smem_rows = rb as i32;
-            let blocks = rows.div_ceil(rb) * ne;
-            let smem = ((cols * rb + cols * (cols - 1) / 2) as u64 * elem) as u32;
-            let mut prm = [param(&j)];
-            s.launch_with(
-                &SOLVER,
-                &format!("sol_unitlr_{tag}"),
-                (blocks as u32, 1, 1),
-                (4 * rb as u32, smem),
-                false,
                 &mut prm,
             )
         }

@@ -27,16 +27,6 @@ pub(crate) fn exec<T: Scalar>(
         spaces.put(u.sp, ws);
         return r;
     }
-    if let Step::UnitLowerRight { rows, cols, a, w } = *s {
-        let l = spaces.take(w.sp)?;
-        let r = unit_lower_right(&mut *spaces.c, l, (rows, cols), a, w);
-        spaces.put(w.sp, l);
-        return r.unwrap_or_else(|| {
-            Err(Error::InvalidValue(format!(
-                "a solver step lies outside: {s:?}"
-            )))
-        });
-    }
     // getri's product with its block of L in E.
     if let Step::TriMulPlace {
         left,
@@ -216,7 +206,7 @@ pub(crate) fn exec<T: Scalar>(
                 }
             }
         }
-        Step::TakeLower { .. } | Step::UnitLowerRight { .. } => {}
+        Step::TakeLower { .. } => {}
         Step::TriMulPlace { .. } => {}
         Step::TriInvPlace {
             lower,
@@ -352,39 +342,6 @@ fn tri_mul_in_place<T: Scalar>(
         b,
         T::zero(),
         (&mut c[x_off..], xld),
-    ))
-}
-
-/// `X := X inv(L)` for the `rows × cols` block at `a` in `c` and the unit lower `L` at `w` in
-/// `l` (its strict lower part read), by faer's triangular solve. `None`: outside.
-fn unit_lower_right<T: Scalar>(
-    c: &mut [T],
-    l: &[T],
-    (rows, cols): (usize, usize),
-    a: crate::exec::program::M,
-    w: crate::exec::program::M,
-) -> Option<Result<(), Error>> {
-    if rows == 0 || cols < 2 {
-        return Some(Ok(()));
-    }
-    if a.off + rows - 1 + (cols - 1) * a.ld >= c.len() || w.off + (cols - 1) * (w.ld + 1) >= l.len()
-    {
-        return None;
-    }
-    let (side, op, diag) = (Side::Right, Op::N, Diag::Unit);
-    let (lw, ca) = (&l[w.off..], &mut c[a.off..]);
-    Some(trsm(
-        side,
-        Uplo::Lower,
-        op,
-        diag,
-        rows,
-        cols,
-        T::one(),
-        lw,
-        w.ld,
-        ca,
-        a.ld,
     ))
 }
 

@@ -152,11 +152,9 @@ pub(crate) struct SolverParams {
     pub getri_nb_max: usize,
     pub getri_budget: usize,
     /// getri's blocks widen toward the right, where their part of `L` is shorter, as far as
-    /// E's `n × nb` elements allow (at most `TRI_PLACE` columns).
+    /// E's `n × nb` elements allow (at most `TRI_PLACE` columns): getri 8192 took 28.2 ms
+    /// against 29.0 with every block 56 wide (H200).
     pub getri_widen: bool,
-    /// getri's unit lower diagonal blocks inverted in E and multiplied in place (else solved
-    /// by substitution, one thread's chain per row).
-    pub getri_unit_product: bool,
     /// Most rows (columns) of potri's triangular products per pass through E's temporary,
     /// and the order of their products' leaves.
     pub potri_chunk: usize,
@@ -209,8 +207,7 @@ impl SolverParams {
             chol_trail_budget: 1 << 20,
             getri_nb_max: 128,
             getri_budget: 4 << 20,
-            getri_widen: std::env::var_os("GPUBLAS_GETRI_NARROW").is_none(),
-            getri_unit_product: std::env::var_os("GPUBLAS_GETRI_SUBST").is_none(),
+            getri_widen: true,
             potri_chunk: 1024,
             product_leaf: 128,
             subst_max: 256,

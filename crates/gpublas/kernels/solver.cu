@@ -1322,18 +1322,27 @@ __device__ void tri_mul_place_as(const Sol& j) {
     for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int q = 0; q < 4; ++q) acc[i][q] = zero_of<T>();
-    // acc = -(S Y): fms subtracts.
-    for (int k = 0; k < n; ++k) {
-        const T* yk = Y + k * TMP_LD + cq;
-        const T y[4] = {yk[0], yk[1], yk[2], yk[3]};
-        const T* pk = P + tri_col<SLOWER>(k, n);
+    // acc = -(S Y): fms subtracts. Columns of S by chunks of 32 (unrolled), so a row block
+    // that is zero in the chunk (above it for lower S, below it for upper) is skipped at
+    // compile time rather than predicated off (37 % of the products at n = 128).
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            const int r = lane + 32 * i;
-            if (SLOWER ? (r >= k && r < n) : r <= k) {
-                const T s = pk[r];
+    for (int kc = 0; kc < 4; ++kc) {
+        if (32 * kc >= n) break;
+        const int k1 = min(n, 32 * kc + 32);
+        for (int k = 32 * kc; k < k1; ++k) {
+            const T* yk = Y + k * TMP_LD + cq;
+            const T y[4] = {yk[0], yk[1], yk[2], yk[3]};
+            const T* pk = P + tri_col<SLOWER>(k, n);
 #pragma unroll
-                for (int q = 0; q < 4; ++q) acc[i][q] = fms(acc[i][q], s, y[q]);
+            for (int i = 0; i < 4; ++i) {
+                if (SLOWER ? i < kc : i > kc) continue;
+                const int r = lane + 32 * i;
+                const bool in = i == kc ? (SLOWER ? (r >= k && r < n) : r <= k) : r < n;
+                if (in) {
+                    const T s = pk[r];
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) acc[i][q] = fms(acc[i][q], s, y[q]);
+                }
             }
         }
     }
@@ -1404,18 +1413,27 @@ __device__ void col_gather(const Sol& j) {
     const i64 groups = (n + R - 1) / R;
     const i64 e = blockIdx.x / groups, r0 = (blockIdx.x % groups) * R;
     if (e >= j.ne) return;
-    const i64 rows = min(R, n - r0);
+    // (the group fits shared memory, so its element count fits an int)
+    const int rows = (int)min(R, n - r0), total = rows * (int)n, nt = blockDim.x;
     const int* perm = (const int*)j.slots + e * j.aux;
     T* A = (T*)j.a + e * j.es + r0;
-    for (i64 t = threadIdx.x; t < rows * n; t += blockDim.x) {
-        const i64 r = t % rows, c = t / rows;
-        buf[t] = A[r + (i64)perm[c] * j.ld];
+    // Eight elements in flight a thread before their stores (one at a time, the loads'
+    // latency set the pace: 2.5 ms of getri 8192 on the H200).
+    for (int t0 = threadIdx.x; t0 < total; t0 += 8 * nt) {
+        T v[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            const int t = t0 + u * nt;
+            if (t < total) v[u] = A[t % rows + (i64)perm[t / rows] * j.ld];
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            const int t = t0 + u * nt;
+            if (t < total) buf[t] = v[u];
+        }
     }
     __syncthreads();
-    for (i64 t = threadIdx.x; t < rows * n; t += blockDim.x) {
-        const i64 r = t % rows, c = t / rows;
-        A[r + c * j.ld] = buf[t];
-    }
+    for (int t = threadIdx.x; t < total; t += nt) A[t % rows + (i64)(t / rows) * j.ld] = buf[t];
 }
 
 // getri: the column interchanges one by one, a thread per row (no room for the permutation).
@@ -1453,7 +1471,7 @@ __device__ void init(const Sol& j) {
     extern "C" __global__ void __launch_bounds__(MAXT) sol_diaginfo_##TAG(Sol j) { diag_info<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_take_##TAG(Sol j) { take_lower<T>(j); } \
     extern "C" __global__ void __launch_bounds__(512) sol_trinvp_##TAG(Sol j) { tri_inv_place<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(256) sol_trmulp_##TAG(Sol j) { tri_mul_place<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(256, 2) sol_trmulp_##TAG(Sol j) { tri_mul_place<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colgather_##TAG(Sol j) { col_gather<T>(j); } \
     extern "C" __global__ void __launch_bounds__(MAXT) sol_colswap_##TAG(Sol j) { col_swap<T>(j); }
 // LUW_BLOCKS: the one-warp LU's blocks per SM (registers capped to fit them; five instead of

@@ -336,7 +336,6 @@ pub(crate) fn launch<T: Scalar>(
                     "an in-place triangle inversion of order {n} (at most {TRI_PLACE})"
                 )));
             }
-            // (in the matrix, or getri's block of L in E)
             let (ab, aes) = bases.of(a.sp);
             (j.a, j.es) = (ab + a.off as u64 * elem, aes);
             j.ld = a.ld as i64;

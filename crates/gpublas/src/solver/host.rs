@@ -215,6 +215,9 @@ pub(crate) fn exec<T: Scalar>(
             a,
             count,
         } => {
+            if a.sp != Space::C {
+                return Err(outside());
+            }
             for b in 0..count {
                 let at = (a.off + b * a.bs, a.ld);
                 tri_inverse_in_place(c, (lower, unit), n, at).ok_or_else(outside)??;

@@ -5,7 +5,7 @@
 
 use smallvec::SmallVec;
 
-use super::program::TRI_PLACE;
+use super::program::tri_place;
 use super::Kind;
 use crate::blas3::plan::{inv_temp, Blas3Params, Plan, Shape};
 use crate::blas3::{Kind as K3, Method};
@@ -152,8 +152,8 @@ pub(crate) struct SolverParams {
     pub getri_nb_max: usize,
     pub getri_budget: usize,
     /// getri's blocks widen toward the right, where their part of `L` is shorter, as far as
-    /// E's `n × nb` elements allow (at most `TRI_PLACE` columns): getri 8192 took 28.2 ms
-    /// against 29.0 with every block 56 wide (H200).
+    /// E's `n × nb` elements allow (at most `tri_place` columns: 128, 64 for complex double):
+    /// getri 8192 took 28.2 ms against 29.0 with every block 56 wide (H200).
     pub getri_widen: bool,
     /// Most rows (columns) of potri's triangular products per pass through E's temporary,
     /// and the order of their products' leaves.
@@ -673,9 +673,10 @@ impl SolverShape {
         let others = p3.workspace().r_results + (self.ints() + self.swap_ints()) * p3.entries * 4;
         let room = self.params.getri_budget.saturating_sub(others + 2 * CHUNK);
         let fit = room / (self.m * self.elem).max(1);
-        // (at most TRI_PLACE: the unit lower diagonal block is solved in one step)
+        // (at most `tri_place`: each block's unit lower diagonal block is inverted and
+        // multiplied in one step each, within the shared memory of compute capability 8.0)
         (fit / 8 * 8)
-            .clamp(8, self.params.getri_nb_max.min(TRI_PLACE))
+            .clamp(8, self.params.getri_nb_max.min(tri_place(self.elem)))
             .min(self.m.max(1))
     }
 
@@ -1120,10 +1121,10 @@ mod tests {
         }
     }
 
-    /// F4: getri 8192 inverts `U` without workspace in 243 steps (2,116 with the solves'
-    /// leaves inverted into E and their products through R): a level's nodes go as one set of
-    /// steps, from two nodes of 2048 to 32 of 128; its blocks of `L` widen to 128 columns
-    /// toward the right within E's 8192 × 56 elements.
+    /// F4: getri 8192 inverts `U` without workspace in 241 steps after its start and info
+    /// steps (2,116 with the solves' leaves inverted into E and their products through R): a
+    /// level's nodes go as one set of steps, from the one node of 8192 to 32 of 256; its blocks
+    /// of `L` widen to 128 columns toward the right within E's 8192 × 56 elements.
     #[test]
     fn f4_getri_inverts_u_by_levels_without_workspace() {
         use crate::exec::program::Step;
@@ -1182,6 +1183,56 @@ mod tests {
             (91, 128, 128, 120)
         );
         assert!(widths[28..].windows(2).all(|w| w[0] >= w[1] && w[1] >= 48));
+    }
+
+    /// F4: getri's one-step triangles (inverted or multiplied in place) never exceed
+    /// `tri_place` (64 for complex double: its shared memory at 128 is past compute capability
+    /// 8.0's 163 KB), whatever the budget leaves for the blocks of `L`.
+    #[test]
+    fn f4_getri_triangles_within_one_step() {
+        use crate::exec::program::Step;
+        use crate::solver::program::{build, tri_place, Prog, SolverStep};
+        use num_complex::Complex64;
+        for (elem, n) in [
+            (8, 200),
+            (8, 1000),
+            (8, 5000),
+            (16, 200),
+            (16, 1000),
+            (16, 3000),
+        ] {
+            let s = SolverShape {
+                elem,
+                complex: elem == 16,
+                ..f64_on_h100(Kind::Getri, n)
+            };
+            let p = s.full();
+            let g = Prog {
+                kind: Kind::Getri,
+                op: crate::Op::N,
+                uplo: crate::Uplo::Lower,
+                m: n,
+                n,
+                ld_factors: n,
+                ld_written: n,
+                interchanges_only: false,
+            };
+            let steps = if elem == 16 {
+                build::<Complex64>(&g, &p)
+            } else {
+                build::<f64>(&g, &p)
+            };
+            let most = steps
+                .iter()
+                .filter_map(|st| match st {
+                    Step::Family(SolverStep::TriInvPlace { n, .. })
+                    | Step::Family(SolverStep::TriMulPlace { n, .. }) => Some(*n),
+                    Step::Family(SolverStep::TakeLower { cols, .. }) => Some(*cols),
+                    _ => None,
+                })
+                .max();
+            assert_eq!(most, Some(tri_place(elem)), "elem {elem}, n {n}");
+        }
     }
 
     /// M11 (parts of a lease never overlap in use): the look-ahead LU's side-lane panels use

@@ -498,7 +498,7 @@ impl Builder<'_> {
     /// triangles below it as they are then: their off-diagonal blocks still the factor's,
     /// their leaves inverted, so the solves' leaves are products in place (`TriMulPlace`)
     /// between products of their recursion. A level's nodes of one size that lie evenly along
-    /// the diagonal go as one set of steps (`count` blocks): getri 8192 inverts `U` in 242
+    /// the diagonal go as one set of steps (`count` blocks): getri 8192 inverts `U` in 241
     /// steps. The other triangle is `L`'s (getri) or the caller's (potri) and is not touched.
     fn tri_inverse(&mut self, lower: bool, c0: usize, nc: usize) {
         let a = at(self.c, c0, c0);
@@ -828,7 +828,8 @@ impl Builder<'_> {
     /// interchanges) in blocks of columns from the right, as LAPACK's `getri`: each block's
     /// part of `L` moves to E (zeros left behind), one product subtracts the solved columns'
     /// share, and the block is solved with the unit lower diagonal block. E holds `n × wnb`
-    /// elements; with `getri_widen` a block takes as many columns (up to `tri_place`) as its
+    /// elements; with `getri_widen` a block takes as many columns (up to `tri_place`: 128, 64
+    /// for complex double) as its
     /// part of `L`, shorter toward the right, fits there. The diagonal blocks of `L` are
     /// inverted in place first (blocks of one width in one step) and each block multiplied by
     /// its own in place (`TriMulPlace`): getri 8192 took 28.2 ms against 35.0 with each block
@@ -836,8 +837,9 @@ impl Builder<'_> {
     fn inverse_times_l(&mut self, n: usize) {
         let nb = self.p.wnb.max(1);
         let room = n * nb;
+        // (`wnb` is at most `tri_place`, the widest triangle one step inverts or multiplies)
         let widest = if self.p.params.getri_widen {
-            tri_place(self.elem).max(nb)
+            tri_place(self.elem)
         } else {
             nb
         };

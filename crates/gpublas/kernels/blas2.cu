@@ -792,8 +792,8 @@ __device__ __forceinline__ void pass2_wide(const Job& j, int yslot) {
 }
 
 // ---- f32 symv by regions ------------------------------------------------------------------
-// y = alpha A x + beta y for full-storage f32 symv, the stored triangle read once through shared
-// memory (MAGMA-like, own code):
+// y = alpha A x + beta y for f32 symv and spmv (full or packed storage), the stored triangle
+// read once through shared memory (MAGMA-like, own code):
 // - The matrix is cut into R x R regions; only those of the stored triangle exist (lower:
 //   region row p >= region column q; upper: p <= q), one block each, nR (nR + 1) / 2 per entry
 //   (nR = ceil(n / R)), the diagonal ones first: they are slower per element (the stored
@@ -860,6 +860,13 @@ __device__ __forceinline__ void sr_cp4(float* d, const float* s, bool read) {
                  "r"(read ? 4 : 0) : "memory");
 #else
     *d = read ? __ldg(s) : 0.f;
+#endif
+}
+__device__ __forceinline__ void sr_cp8(float* d, const float* s) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"((unsigned)__cvta_generic_to_shared(d)), "l"(s) : "memory");
+#else
+    *(float2*)d = __ldg((const float2*)s);
 #endif
 }
 __device__ __forceinline__ void sr_commit() {
@@ -949,9 +956,10 @@ __device__ __forceinline__ void sr_sweep(const Job& j, float* S, float* xs, floa
     const int t = threadIdx.x;
     const i64 n = j.n;
     const bool lower = j.flags & F_LOWER;
+    const bool packed = j.a.kind >= 2;
     const int nch = (ncols + KC - 1) / KC;
     const int cr = 4 * (t % R4), c0 = t / R4;
-    const float* srct = A + (col0 + c0) * lda + row0 + cr;  // copy 0 of stage 0
+    const float* srct = A + (col0 + c0) * lda + row0 + cr;  // copy 0 of stage 0 (full storage)
     // Stage k's copies (see R4, CPI). Outside the stored triangle or the matrix: zero-filled,
     // not read.
     auto issue = [&](int k) {
@@ -960,11 +968,13 @@ __device__ __forceinline__ void sr_sweep(const Job& j, float* S, float* xs, floa
         for (int i = 0; i < FPT; i++) {
             const int c = c0 + i * CPI;
             float* d = dst + c * LDS + cr;
-            const float* src = srct + ((i64)k * KC + i * CPI) * lda;
             if constexpr (FAST) {
-                sr_cp16(d, src);
+                sr_cp16(d, srct + ((i64)k * KC + i * CPI) * lda);
             } else {
                 const i64 gc = col0 + (i64)k * KC + c, gr = row0 + cr;
+                // Packed storage: a column starts at any element, so the copy's width follows
+                // its alignment (the same for all of a column's copies: a warp's).
+                const float* src = packed ? colp<float>(j, A, gc) + gr : srct + ((i64)k * KC + i * CPI) * lda;
                 bool v[4], all = true;
 #pragma unroll
                 for (int u = 0; u < 4; u++) {
@@ -972,8 +982,19 @@ __device__ __forceinline__ void sr_sweep(const Job& j, float* S, float* xs, floa
                     v[u] = rr < n && gc < n && (lower ? rr >= gc : rr <= gc);
                     all = all && v[u];
                 }
-                if (all && aligned) {
+                const bool a16 = packed ? ((u64)src & 15) == 0 : aligned;
+                if (all && a16) {
                     sr_cp16(d, src);
+                } else if (packed && ((u64)src & 7) == 0) {
+#pragma unroll
+                    for (int u = 0; u < 4; u += 2) {
+                        if (v[u] && v[u + 1]) {
+                            sr_cp8(d + u, src + u);
+                        } else {
+                            sr_cp4(d + u, v[u] ? src + u : A, v[u]);
+                            sr_cp4(d + u + 1, v[u + 1] ? src + u + 1 : A, v[u + 1]);
+                        }
+                    }
                 } else {
 #pragma unroll
                     for (int u = 0; u < 4; u++) sr_cp4(d + u, v[u] ? src + u : A, v[u]);
@@ -1051,8 +1072,10 @@ __device__ __forceinline__ void symv_regions(const Job& j) {
     const float* x = x_of<float>(j, e);
     float* W = (float*)j.part + (i64)e * nR * j.plen;
     const i64 lda = j.a.lda;
-    // 16-byte copies of whole float4s need aligned columns.
-    const bool aligned = ((u64)A & 15) == 0 && (lda & 3) == 0;
+    // 16-byte copies of whole float4s need aligned columns (packed storage: chosen per column
+    // in sr_sweep, never the FAST path).
+    const bool packed = j.a.kind >= 2;
+    const bool aligned = !packed && ((u64)A & 15) == 0 && (lda & 3) == 0;
     const i64 row0 = p * R, col0 = q * R;
     const int nrows = (int)min((i64)R, n - row0);
     const int ncols = (int)min((i64)R, n - col0);

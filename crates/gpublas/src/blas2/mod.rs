@@ -346,7 +346,6 @@ impl<T: Scalar> Call<'_, '_, T> {
                 }
                 _ => None,
             },
-            packed: self.storage == Storage::Packed,
         }
     }
 }

@@ -116,6 +116,23 @@ fn sym_suite<E: T>(dev: &Device, seed: u64, band: bool) {
                 check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
             }
         }
+        // Edges of f32 spmv's 256 × 256 regions on the GPU (packed columns at every alignment:
+        // 16-, 8- and 4-byte copies).
+        if !band {
+            for n in [255, 257, 513] {
+                for uplo in UPLOS {
+                    for (form, incx, incy) in [
+                        (Form::Single, 1, 1),
+                        (Form::Strided(2), -1, 2),
+                        (Form::List(3), 2, -1),
+                    ] {
+                        t += 1;
+                        let c = Case::symband(rt, uplo, n, 0, 0, incx, incy);
+                        check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use crate::exec::host::{gemm, Spaces};
 use crate::exec::program::Space;
 use crate::{Diag, Error, Op, RealScalar, Scalar, Side, Uplo};
 
+/// The error of a step that lies outside its matrix (it names the step).
 fn outside_step(s: &Step) -> Error {
     Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"))
 }
@@ -69,7 +70,7 @@ pub(crate) fn exec<T: Scalar>(
     }
     let c = &mut *spaces.c;
     let kp = hi.kmin;
-    let outside = || Error::InvalidValue(format!("a solver step lies outside its matrix: {s:?}"));
+    let outside = || outside_step(s);
     match *s {
         Step::Init => {
             if let Some(x) = hi.info.get_mut(e) {

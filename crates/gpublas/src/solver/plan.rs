@@ -1066,40 +1066,52 @@ mod tests {
         }
     }
 
+    /// The plan and program of one square getri or potri of order `n` (lower for potri), of
+    /// f64 (`elem` 8) or complex double (16), on the H100's shape.
+    fn inverse_program(
+        kind: Kind,
+        n: usize,
+        elem: usize,
+    ) -> (SolverPlan, Vec<crate::solver::program::Step>) {
+        use crate::solver::program::{build, Prog};
+        let s = SolverShape {
+            elem,
+            complex: elem == 16,
+            ..f64_on_h100(kind, n)
+        };
+        let p = s.full();
+        let g = Prog {
+            kind,
+            op: crate::Op::N,
+            uplo: crate::Uplo::Lower,
+            m: n,
+            n,
+            ld_factors: n,
+            ld_written: n,
+            interchanges_only: false,
+        };
+        let steps = if elem == 16 {
+            build::<num_complex::Complex64>(&g, &p)
+        } else {
+            build::<f64>(&g, &p)
+        };
+        (p, steps)
+    }
+
     /// getri's and potri's triangle inversion: every full leaf of `tri_place` inverted in
     /// place in one step and a shorter last one in another, before the solves (getri's unit
     /// blocks of `L` are counted apart).
     #[test]
     fn f4_triangle_inverse_leaves_in_one_step() {
         use crate::exec::program::{Space, Step};
-        use crate::solver::program::{build, Prog, SolverStep};
+        use crate::solver::program::SolverStep;
         for (kind, n, elem, leaves) in [
             (Kind::Getri, 8192, 8, vec![(128, 64)]),
             (Kind::Getri, 8200, 8, vec![(128, 64), (8, 1)]),
             (Kind::Potri, 1000, 8, vec![(128, 7), (104, 1)]),
             (Kind::Getri, 1000, 16, vec![(64, 15), (40, 1)]),
         ] {
-            let s = SolverShape {
-                elem,
-                complex: elem == 16,
-                ..f64_on_h100(kind, n)
-            };
-            let p = s.full();
-            let g = Prog {
-                kind,
-                op: crate::Op::N,
-                uplo: crate::Uplo::Lower,
-                m: n,
-                n,
-                ld_factors: n,
-                ld_written: n,
-                interchanges_only: false,
-            };
-            let steps = if elem == 16 {
-                build::<num_complex::Complex64>(&g, &p)
-            } else {
-                build::<f64>(&g, &p)
-            };
+            let (_, steps) = inverse_program(kind, n, elem);
             let got: Vec<(usize, usize)> = steps
                 .iter()
                 .filter_map(|st| match st {
@@ -1128,22 +1140,10 @@ mod tests {
     #[test]
     fn f4_getri_inverts_u_by_levels_without_workspace() {
         use crate::exec::program::Step;
-        use crate::solver::program::{build, Prog, SolverStep};
-        let s = f64_on_h100(Kind::Getri, 8192);
-        let p = s.full();
+        use crate::solver::program::SolverStep;
+        let (p, steps) = inverse_program(Kind::Getri, 8192, 8);
         assert_eq!(p.p3.workspace().r_results, 0);
         assert_eq!(p.wnb, 56);
-        let g = Prog {
-            kind: Kind::Getri,
-            op: crate::Op::N,
-            uplo: crate::Uplo::Lower,
-            m: 8192,
-            n: 8192,
-            ld_factors: 8192,
-            ld_written: 8192,
-            interchanges_only: false,
-        };
-        let steps = build::<f64>(&g, &p);
         let unit_inverses = steps
             .iter()
             .position(|st| matches!(st, Step::Family(SolverStep::TriInvPlace { unit: true, .. })))
@@ -1191,8 +1191,7 @@ mod tests {
     #[test]
     fn f4_getri_triangles_within_one_step() {
         use crate::exec::program::Step;
-        use crate::solver::program::{build, tri_place, Prog, SolverStep};
-        use num_complex::Complex64;
+        use crate::solver::program::{tri_place, SolverStep};
         for (elem, n) in [
             (8, 200),
             (8, 1000),
@@ -1201,27 +1200,7 @@ mod tests {
             (16, 1000),
             (16, 3000),
         ] {
-            let s = SolverShape {
-                elem,
-                complex: elem == 16,
-                ..f64_on_h100(Kind::Getri, n)
-            };
-            let p = s.full();
-            let g = Prog {
-                kind: Kind::Getri,
-                op: crate::Op::N,
-                uplo: crate::Uplo::Lower,
-                m: n,
-                n,
-                ld_factors: n,
-                ld_written: n,
-                interchanges_only: false,
-            };
-            let steps = if elem == 16 {
-                build::<Complex64>(&g, &p)
-            } else {
-                build::<f64>(&g, &p)
-            };
+            let (_, steps) = inverse_program(Kind::Getri, n, elem);
             let most = steps
                 .iter()
                 .filter_map(|st| match st {

@@ -946,6 +946,34 @@ fn f1_larger_matrices(dev: &Device) {
     larger::<Complex64>(dev, 24);
 }
 
+/// Packed triangles of five and six row tiles of the GPU kernels, whose interior tiles' pieces
+/// follow each column's alignment: the order a multiple of the tile and not, the second entry
+/// at a misaligned stride, zero columns.
+fn packed_tiles<E: T>(dev: &Device, seed: u64) {
+    let mut r = Gen::new(seed);
+    let mut h = handle(dev);
+    // Rows of a GPU tile: 32 pieces of 16 bytes.
+    let rb = 32 * (16 / std::mem::size_of::<E>()).max(1);
+    let mut k = 0;
+    for rt in routines::<E>().into_iter().filter(|r| r.packed()) {
+        for uplo in [Uplo::Upper, Uplo::Lower] {
+            for (n, data) in [(5 * rb, Data::Random), (6 * rb + 3, Data::ZeroColumns)] {
+                let (incx, incy) = INCS[k % INCS.len()];
+                let c = case(rt, uplo, n, n, 0, incx, incy);
+                let al = Alphas::host(alpha_for(rt, k));
+                check_case::<E>(&mut h, dev, &mut r, c, Form::Strided(2), al, data);
+                k += 1;
+            }
+        }
+    }
+}
+fn f1_packed_updates_over_many_tiles(dev: &Device) {
+    packed_tiles::<f32>(dev, 41);
+    packed_tiles::<f64>(dev, 42);
+    packed_tiles::<Complex32>(dev, 43);
+    packed_tiles::<Complex64>(dev, 44);
+}
+
 // ---- F3: quick returns ---------------------------------------------------------------------
 
 /// alpha == 0 (host): nothing read or written, NaN in x and y included; n == 0 and m == 0 too.
@@ -1100,6 +1128,7 @@ on_both_backends!(
     f1_spr2_hpr2_every_form,
     f1_ger_tall_and_wide,
     f1_larger_matrices,
+    f1_packed_updates_over_many_tiles,
     f3_alpha_zero_and_empty_touch_nothing,
     f10_device_alpha,
     reference_blas_skips_zero_columns,

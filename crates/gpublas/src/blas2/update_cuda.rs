@@ -124,12 +124,17 @@ pub(super) fn run<T: Scalar>(
             coef(a)
         }
     };
+    // A packed triangle of more than one row tile has kernels of its own (their pieces follow
+    // each column's alignment).
+    let packed_tiles = c.packed && g.tri;
     let func = format!(
         "u2_{}_{}",
-        match c.kind {
-            UpdKind::Ger => "ger",
-            UpdKind::Syr => "syr",
-            UpdKind::Syr2 => "syr2",
+        match (c.kind, packed_tiles) {
+            (UpdKind::Ger, _) => "ger",
+            (UpdKind::Syr, false) => "syr",
+            (UpdKind::Syr2, false) => "syr2",
+            (UpdKind::Syr, true) => "spr",
+            (UpdKind::Syr2, true) => "spr2",
         },
         T::TAG
     );

@@ -12,9 +12,16 @@ use crate::{Coef, Diag, Error, Handle, Op, Scalar, Uplo};
 /// Most blocks of the one-block-per-output combine pass (beyond, the plain pass is as good).
 const WIDE_PASS_BLOCKS: usize = 1 << 16;
 
-/// Dynamic shared memory of f32 symv's region sweep (mirrors `sr::SMEM_BYTES` in blas2.cu:
-/// three stages of 16 columns of a region, x of its columns and their sums).
-const SYMV_REGION_SMEM: u32 = 51200;
+/// Dynamic shared memory of symv's region sweep for `elem`-byte elements (mirrors
+/// `SR<T>::SMEM_BYTES` in blas2.cu: three stages of a region's columns, 16 of f32 or 8 of f64
+/// and c32, x of the region's columns and their sums).
+fn symv_region_smem(elem: usize) -> u32 {
+    if elem == 4 {
+        51200
+    } else {
+        53248
+    }
+}
 
 /// Outputs per block of the region sweep's summing pass (mirrors `symv_regions_sum`).
 const SYMV_REGION_SUM_OUTPUTS: usize = 32;
@@ -435,12 +442,19 @@ pub(super) fn run<T: Scalar>(
                     &MV,
                     &format!("b2_symv_regions_{tag}"),
                     (grid, 1, 1),
-                    (THREADS as u32, SYMV_REGION_SMEM),
+                    (THREADS as u32, symv_region_smem(shape.elem)),
                     false,
                     &mut [param(&j)],
                 )?;
                 let blocks = ne * c.n.div_ceil(SYMV_REGION_SUM_OUTPUTS);
-                launch("b2_symv_regions_sum", &MV, blocks, THREADS, &j, None)?;
+                launch(
+                    &format!("b2_symv_regions_sum_{tag}"),
+                    &MV,
+                    blocks,
+                    THREADS,
+                    &j,
+                    None,
+                )?;
             }
             (Algo::Split, _) => {
                 // trmv writes x only from the partials: alpha 1, beta 0 (not read).

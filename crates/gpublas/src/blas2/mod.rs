@@ -29,9 +29,10 @@
 //! - `symv`/`hemv`/`spmv`/`hpmv`: partial sums of both halves of the stored triangle, so the
 //!   triangle is read once. Too small a workspace: the triangle is read twice, with no workspace
 //!   (`PerfDegraded`).
-//! - `symv` for `f32`: the stored triangle in 256 × 256 regions, each read once through shared
-//!   memory by one block, with a partial vector per region row: `4 ceil(n / 256) roundup(n, 32)`
-//!   bytes per entry (4 MiB at n = 16384). A fixed workspace that holds fewer entries runs
+//! - `symv`/`spmv` for `f32`, `f64` and `Complex32`: the stored triangle in 256 × 256 regions,
+//!   each read once through shared memory by one block, with a partial vector per region row:
+//!   `elem ceil(n / 256) roundup(n, 32)` bytes per entry (4 / 8 MiB at n = 16384 for 4 / 8-byte
+//!   elements). A fixed workspace that holds fewer entries runs
 //!   fewer per launch; below one entry the split sweep above runs (`PerfDegraded`).
 //! - `sbmv`/`hbmv`: none; one pass in which a block of rows sums the stored columns crossing
 //!   its rows and the mirror of its own columns (a column's second read, by the next block,

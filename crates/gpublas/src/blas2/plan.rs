@@ -10,7 +10,7 @@ use crate::{Error, Op, WorkspaceLease};
 /// Threads per block of the matrix-vector kernels (mirrors `THREADS` in kernels/blas2.cu).
 pub(crate) const THREADS: usize = 256;
 
-/// Rows and columns of the regions f32 symv's sweep cuts the matrix into (mirrors `sr::R` in
+/// Rows and columns of the regions symv's sweep cuts the matrix into (mirrors `SR::R` in
 /// kernels/blas2.cu): one partial vector per region row.
 pub(crate) const SYMV_REGION: usize = 256;
 
@@ -264,10 +264,11 @@ impl Shape {
         }
     }
 
-    /// f32 symv's and spmv's region sweep: full or packed storage, not a band (spmv f32 16384:
-    /// 3.2 TB/s in the harness, against 1.5 through the split sweep; H200).
+    /// The region sweep of symv and spmv in f32, f64 and c32 (the element sizes 4 and 8; a
+    /// size query names no type): full or packed storage, not a band (spmv 16384 in the
+    /// harness, f32 / f64: 3.2 / 4.0 TB/s, against 1.5 / 2.2 through the split sweep; H200).
     fn regions(&self) -> bool {
-        self.kind == Kind::Symv && self.elem == 4 && self.band_rows.is_none()
+        self.kind == Kind::Symv && matches!(self.elem, 4 | 8) && self.band_rows.is_none()
     }
 
     /// The region sweep's partial vectors per entry (one per region row) and their stride in

@@ -447,7 +447,7 @@ fn m06_reduced_algorithms_run_in_an_8_byte_workspace(dev: &Device) {
 /// F4: f32 symv and spmv need their region partials, `4 ceil(n / 256) roundup(n, 32)` bytes an
 /// entry (4 MiB at n = 16384, where the split sweep asked 4.26 MB on the H200), whatever the
 /// device and the storage.
-fn f4_symv_f32_needs_a_partial_vector_per_region_row(dev: &Device) {
+fn f4_symv_needs_a_partial_vector_per_region_row(dev: &Device) {
     let need = |routine, n, batch, list| {
         blas2::workspace_bytes(dev, routine, Op::N, 0, n, 4, batch, list).unwrap()
     };
@@ -458,20 +458,43 @@ fn f4_symv_f32_needs_a_partial_vector_per_region_row(dev: &Device) {
                                                    // A list adds its address table (3 addresses an entry), each part rounded to 64 bytes.
     assert_eq!(need("symv", 256, 5, true), 5 * 4 * 256 + 128);
     assert_eq!(need("spmv", 1000, 1, false), need("symv", 1000, 1, false));
+    // f64 and c32 (8-byte elements) too; hemv/hpmv and c64 keep the split sweep.
+    let need8 = |routine, n| blas2::workspace_bytes(dev, routine, Op::N, 0, n, 8, 1, false);
+    assert_eq!(need8("symv", 16384).unwrap(), 8 * 64 * 16384);
+    assert_eq!(need8("spmv", 1000).unwrap(), 8 * 4 * 1024);
+    let split =
+        |routine, elem| blas2::workspace_bytes(dev, routine, Op::N, 0, 1000, elem, 1, false);
+    assert_ne!(split("hemv", 8).unwrap(), 8 * 4 * 1024);
+    assert_ne!(split("symv", 16).unwrap(), 16 * 4 * 1024);
 }
 
 /// F8, M6: f32 symv's region partials run a batch a few entries per launch in a workspace
 /// that holds a few entries' partials, and below one entry the split sweep or the two-pass
 /// algorithm: `PerfDegraded`, the same answers.
-fn f8_symv_f32_region_partials_chunk_the_batch(dev: &Device) {
-    let mut r = Gen::new(115);
-    let per_entry = 4 * 2 * 320; // n = 300: two region rows of 320 floats
+fn f8_symv_region_partials_chunk_the_batch(dev: &Device) {
+    region_chunks::<f32>(dev, 115);
+    region_chunks::<f64>(dev, 116);
+}
+
+fn region_chunks<E: T>(dev: &Device, seed: u64) {
+    let mut r = Gen::new(seed);
+    // n = 300: two region rows of 320 elements.
+    let per_entry = std::mem::size_of::<E>() * 2 * 320;
     for (uplo, form) in [
         (Uplo::Lower, Form::Strided(5)),
         (Uplo::Upper, Form::List(5)),
     ] {
         let c = Case::sym(Rt::Symv, uplo, 300, 301, 1, -2);
-        let mut p = prepare(dev, &mut r, c, form, Scal::Host, &[0.75f32], &[-0.5], false);
+        let mut p = prepare(
+            dev,
+            &mut r,
+            c,
+            form,
+            Scal::Host,
+            &[E::make(0.75, 0.0)],
+            &[E::make(-0.5, 0.0)],
+            false,
+        );
         let mut q = fixed_handle(dev, 0);
         q.start_device_memory_size_query().unwrap();
         let _ = p.call_placeholders(&mut q).unwrap();
@@ -504,6 +527,6 @@ crate::on_both_backends!(
     f8_memory_error_when_not_one_entry_fits,
     f8_a_workspace_holding_one_entry_runs_the_list,
     m06_reduced_algorithms_run_in_an_8_byte_workspace,
-    f4_symv_f32_needs_a_partial_vector_per_region_row,
-    f8_symv_f32_region_partials_chunk_the_batch,
+    f4_symv_needs_a_partial_vector_per_region_row,
+    f8_symv_region_partials_chunk_the_batch,
 );

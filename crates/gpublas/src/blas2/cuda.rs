@@ -447,14 +447,7 @@ pub(super) fn run<T: Scalar>(
                     &mut [param(&j)],
                 )?;
                 let blocks = ne * c.n.div_ceil(SYMV_REGION_SUM_OUTPUTS);
-                launch(
-                    &format!("b2_symv_regions_sum_{tag}"),
-                    &MV,
-                    blocks,
-                    THREADS,
-                    &j,
-                    None,
-                )?;
+                launch("b2_symv_regions_sum", &MV, blocks, THREADS, &j, None)?;
             }
             (Algo::Split, _) => {
                 // trmv writes x only from the partials: alpha 1, beta 0 (not read).

@@ -113,6 +113,24 @@ pub(super) fn band_products<T: Elem>(b: &mut Bench<'_>, n: usize, k: usize) -> R
             )),
         );
     }
+    // What this size allows: a copy of the band's bytes (read and written) runs with the same
+    // launch and latency costs as the products, which read them once.
+    let band_elems = elems(lda, n)?;
+    let mut w = Vecs {
+        x: random::<T>(dev, band_elems, 25)?,
+        y: random::<T>(dev, band_elems, 26)?,
+        x0: None,
+    };
+    b.row(
+        "copy",
+        format!("band {n}x{lda}"),
+        2.0 * ef * band_elems as f64,
+        &mut w,
+        Out::Y,
+        |h, w| gpublas::blas1::copy(h, band_elems, &w.x, 1, &mut w.y, 1),
+        theirs!(T, |c, w| c.copy(band_elems, &w.x, 1, &mut w.y, 1)),
+    );
+    drop(w);
     if T::COMPLEX {
         return Ok(());
     }

@@ -10,6 +10,12 @@ use crate::{Error, Op, WorkspaceLease};
 /// Threads per block of the matrix-vector kernels (mirrors `THREADS` in kernels/blas2.cu).
 pub(crate) const THREADS: usize = 256;
 
+/// Blocks per multiprocessor of the one-step sweep (mirrors `__launch_bounds__` of
+/// `b2_sweep1` in kernels/blas2.cu).
+const SWEEP1_BLOCKS_PER_SM: usize = 4;
+/// Columns per column lane per step of the one-step sweep (mirrors `CU` in `sweep`).
+const SWEEP1_COLUMNS_PER_STEP: usize = 4;
+
 /// Rows and columns of the regions symv's sweep cuts the matrix into (mirrors `SR::R` in
 /// kernels/blas2.cu): one partial vector per region row.
 pub(crate) const SYMV_REGION: usize = 256;
@@ -200,6 +206,7 @@ impl Shape {
     /// warp's loads, so a narrow band still gets whole row tiles).
     pub(crate) fn geom(&self) -> Geom {
         match self.band_rows {
+            Some(rows) if self.kind == Kind::Gemv && !self.dots() => self.band_sweep_geom(rows),
             // One row step per block: a band sweep runs without column splits, so its row tiles
             // are all the blocks it has (four steps left a 16384-row f32 band 32 blocks).
             Some(rows) => Geom {
@@ -207,6 +214,36 @@ impl Shape {
                 ..Geom::for_rows(rows.max(32 * 16 / self.elem).min(self.m), self.elem)
             },
             None => Geom::for_rows(self.m, self.elem),
+        }
+    }
+
+    /// gbmv N's sweep: a block's row tile meets its rows' band columns, `rows - 1` more than
+    /// it has rows, in steps of four columns per column lane, each a memory latency long. The
+    /// tile (`tr` of 4, 8, 16, 32 threads down a column) with the fewest steps over all waves
+    /// of blocks (a 32-thread tile of f32 takes 8 steps at kl = ku = 64; 8 threads take 2).
+    fn band_sweep_geom(&self, rows: usize) -> Geom {
+        let vec = (16 / self.elem).max(1);
+        let slots = self.sms.max(1) * SWEEP1_BLOCKS_PER_SM;
+        let cost = |tr: usize| {
+            let (rb, tc) = (tr * vec, THREADS / tr);
+            let steps = (rb + rows - 1).div_ceil(SWEEP1_COLUMNS_PER_STEP * tc);
+            let blocks = self.m.div_ceil(rb).saturating_mul(self.batch.max(1));
+            blocks.div_ceil(slots).saturating_mul(steps)
+        };
+        let tr = [32, 16, 8, 4]
+            .into_iter()
+            .min_by_key(|&tr| cost(tr))
+            .unwrap_or(32);
+        // EXPERIMENT (removed before submission): force the tile.
+        let tr = std::env::var("GPUBLAS_X_BANDN_TR")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(tr);
+        Geom {
+            vec,
+            tr,
+            rs: 1,
+            tc: THREADS / tr,
         }
     }
 
@@ -220,11 +257,31 @@ impl Shape {
     /// there are columns enough to keep blocks full.
     pub(crate) fn dot_columns_per_group(&self) -> usize {
         let g = self.geom();
+        if self.band_short_dots() {
+            return 4;
+        }
         if self.m <= 4 * g.tr * g.vec && self.n >= 4 * g.tc {
             4
         } else {
             1
         }
+    }
+
+    /// gbmv T/C on a narrow band: each group of threads takes four columns, every column's
+    /// loads (from its band's first row, at most four row steps) in flight together
+    /// (`b2_dotband`).
+    pub(crate) fn band_short_dots(&self) -> bool {
+        let g = self.geom();
+        // EXPERIMENT (removed before submission): GPUBLAS_X_BANDT=0 keeps a column a group.
+        if std::env::var("GPUBLAS_X_BANDT").is_ok_and(|v| v == "0") {
+            return false;
+        }
+        self.kind == Kind::Gemv
+            && self.dots()
+            && self
+                .band_rows
+                .is_some_and(|rows| rows + g.vec - 1 <= 4 * g.tr * g.vec)
+            && self.n >= 4 * g.tc
     }
 
     /// Blocks of one entry before splitting: row tiles of a sweep, column groups of dots.

@@ -385,9 +385,7 @@ __device__ __forceinline__ void sweep(const Job& j) {
 #define CPG 4
 // SHORT: the kernel for short columns, CPG to a group; the other one keeps its registers for
 // loads in flight down long columns.
-// BAND (with SHORT): each column's chunk starts at the aligned row at or above its band's first
-// row (a band column is short, but not at the top of the matrix), and x is read per column.
-template <class T, bool SHORT, int STEPS, bool BAND = false>
+template <class T, bool SHORT, int STEPS>
 __device__ __forceinline__ void dot(const Job& j, int yslot) {
     const int V = 16 / sizeof(T);
     const int tr = j.tr, tc = j.tc;
@@ -420,42 +418,8 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
         lo[k] = max(max((i64)0, c - j.ku), s * rps);
         hi[k] = live[k] ? min(min(j.m, c + j.kl + 1), (s + 1) * rps) : 0;
     }
-    // Direct output: each column's y read ahead (old_y) by the lane that writes it (not by the
-    // short full columns' kernel, whose registers it would spill).
-    constexpr bool YA = BAND || !SHORT;
-    const bool direct = j.flags & F_DIRECT;
-    const T beta = direct ? beta_of<T>(j, e) : zero<T>();
-    T yahead[NC];
-#pragma unroll
-    for (int k = 0; k < NC; k++)
-        yahead[k] = YA && direct && lr == 0 && live[k] ? old_y(y_of<T>(j, e, yslot) + vidx(j.y, cc[k]), beta) : zero<T>();
     if (!is0(alpha)) {
-        if (SHORT && BAND) {
-            // Short band columns (a chunk from each one's first row, set by the launcher): every
-            // column's loads together (a warp per column, one column at a time, took gbmv T's
-            // 16384 columns a chain of memory latencies per warp: 20 us for 8.5 MB, f32 H200).
-            T av[NC][STEPS][16 / sizeof(T)];
-            unsigned ex[NC][STEPS];
-            i64 i0[NC];
-#pragma unroll
-            for (int k = 0; k < NC; k++) {
-                const T* col = colp<T>(j, a, live[k] ? cc[k] : 0);
-                i0[k] = (lo[k] / V) * V + (i64)lr * V;
-#pragma unroll
-                for (int u = 0; u < STEPS; u++) {
-                    const i64 r = i0[k] + u * step;
-                    ex[k][u] = r < hi[k] && r + V > lo[k] ? load_rows<T>(j, col, r, lo[k], hi[k], cc[k], av[k][u]) : 0u;
-                }
-            }
-#pragma unroll
-            for (int k = 0; k < NC; k++)
-#pragma unroll
-                for (int u = 0; u < STEPS; u++)
-#pragma unroll
-                    for (int v = 0; v < V; v++)
-                        if (ex[k][u] >> v & 1)
-                            fmac(z[k], conj ? cj(av[k][u][v]) : av[k][u][v], ld(x + vidx(j.x, i0[k] + u * step + v)));
-        } else if (SHORT) {
+        if (SHORT) {
             // Short columns (one chunk, set by the launcher): every column's loads together.
             const i64 i0 = s * rps + (i64)lr * V;
             T av[NC][STEPS][16 / sizeof(T)];
@@ -559,9 +523,9 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
         for (int d = tr / 2; d > 0; d >>= 1) zk = add(zk, shx(zk, d, tr));
         if (lr != 0 || !live[k]) continue;
         const i64 c = cc[k];
-        if (direct) {
+        if (j.flags & F_DIRECT) {
             T* y = y_of<T>(j, e, yslot) + vidx(j.y, c);
-            *y = YA ? combine_old(zk, alpha, beta, yahead[k]) : combine(zk, alpha, beta, y);
+            *y = combine(zk, alpha, beta_of<T>(j, e), y);
         } else {
             ((T*)j.part)[((i64)e * j.splits + s) * j.plen + c] = zk;
         }
@@ -635,12 +599,6 @@ __device__ __forceinline__ void dot_lean(const Job& j, int yslot) {
 // Hermitian diagonal's imaginary part is not read (load_rows).
 #define SB_TR 16
 #define SB_TC (THREADS / SB_TR)
-#define SB_LOADS 4  // stored columns a lane loads together
-// Blocks per SM asked of ptxas: the four columns' pieces in flight need more than the 64
-// registers of four blocks (NVRTC 13, sm_90: f32 114 registers, and 184 bytes of spills at 64;
-// f64 and c64 spill 24-48 bytes at 64, none at 80).
-template <class T> struct SbBlocks { static constexpr int v = 3; };
-template <> struct SbBlocks<float> { static constexpr int v = 2; };
 template <class T>
 __device__ __forceinline__ void band_sym(const Job& j) {
     const int V = 16 / sizeof(T);
@@ -661,91 +619,59 @@ __device__ __forceinline__ void band_sym(const Job& j) {
 #pragma unroll
     for (int v = 0; v < V; v++) acc[v] = zero<T>();
     if (threadIdx.x < RBT) mir[threadIdx.x] = zero<T>();
-    // Thread r writes y(r0 + r) at the end (RBT <= THREADS): its old value read ahead.
-    const T beta = beta_of<T>(j, e);
-    const i64 iy = r0 + threadIdx.x;
-    const T yahead = threadIdx.x < RBT && iy < j.n ? old_y(y_of<T>(j, e, 2) + vidx(j.y, iy), beta) : zero<T>();
     if (!is0(alpha)) {
-        // The stored part: columns c with c - ku <= i <= c + kl for some row i of the block,
-        // SB_LOADS columns a lane at a time with their loads in flight together (one column
-        // at a time, the block's columns took a chain of memory latencies: sbmv f32 16384,
-        // k = 64, 14 us for 8.5 MB).
+        // The stored part: columns c with c - ku <= i <= c + kl for some row i of the block.
         const i64 i0 = r0 + (i64)lr * V;
         const i64 c0 = max((i64)0, r0 - j.kl), c1 = min(j.n, r0 + RBT + j.ku);
-        for (i64 cb = c0 + lc; cb < c1; cb += SB_LOADS * SB_TC) {
-            T xc[SB_LOADS], av[SB_LOADS][16 / sizeof(T)];
-            unsigned ex[SB_LOADS];
+#pragma unroll 2
+        for (i64 c = c0 + lc; c < c1; c += SB_TC) {
+            const T xc = ld(x + vidx(j.x, c));
+            const T* col = colp<T>(j, a, c);
+            const i64 lo = max((i64)0, c - j.ku), hi = min(j.n, c + j.kl + 1);
+            T av[16 / sizeof(T)];
+            const unsigned ex = i0 < hi && i0 + V > lo ? load_rows<T>(j, col, i0, lo, hi, c, av) : 0u;
 #pragma unroll
-            for (int u = 0; u < SB_LOADS; u++) {
-                const i64 c = cb + (i64)u * SB_TC;
-                const bool live = c < c1;
-                xc[u] = live ? ld(x + vidx(j.x, c)) : zero<T>();
-                const T* col = colp<T>(j, a, live ? c : c0);
-                const i64 lo = max((i64)0, c - j.ku), hi = min(j.n, c + j.kl + 1);
-                ex[u] = live && i0 < hi && i0 + V > lo ? load_rows<T>(j, col, i0, lo, hi, c, av[u]) : 0u;
-            }
-#pragma unroll
-            for (int u = 0; u < SB_LOADS; u++)
-#pragma unroll
-                for (int v = 0; v < V; v++)
-                    if (ex[u] >> v & 1) fmac(acc[v], av[u][v], xc[u]);
+            for (int v = 0; v < V; v++)
+                if (ex >> v & 1) fmac(acc[v], av[v], xc);
         }
     }
     __syncthreads();  // mir zeroed
     if (!is0(alpha)) {
-        // The mirror: the block's columns (V a lane), their stored rows without the diagonal,
-        // a chunk of SB_TR * V rows of each at a time with all their loads in flight.
+        // The mirror: the block's columns, their stored rows without the diagonal.
+        // Every lane of a warp takes the same rounds (the shuffles need the whole warp).
         const i64 cend = min(j.n, r0 + RBT);
-        const T* col[16 / sizeof(T)];
-        i64 cc[16 / sizeof(T)], lo[16 / sizeof(T)], hi[16 / sizeof(T)], base[16 / sizeof(T)];
-        T z[16 / sizeof(T)];
-        i64 span = 0;
-#pragma unroll
-        for (int t = 0; t < V; t++) {
-            const i64 c = r0 + lc + (i64)t * SB_TC;
+        for (i64 cb = r0; cb < cend; cb += SB_TC) {
+            const i64 c = cb + lc;
             const bool live = c < cend;
-            cc[t] = c;
-            col[t] = colp<T>(j, a, live ? c : r0);
-            lo[t] = !live ? 0 : lower ? c + 1 : max((i64)0, c - j.ku);
-            hi[t] = !live ? 0 : lower ? min(j.n, c + j.kl + 1) : c;
-            base[t] = (lo[t] / V) * V;
-            z[t] = zero<T>();
-            if (lo[t] < hi[t]) span = max(span, hi[t] - base[t]);
-        }
-        for (i64 q = 0; q < span; q += (i64)SB_TR * V) {
-            T av[16 / sizeof(T)][16 / sizeof(T)], xv[16 / sizeof(T)][16 / sizeof(T)];
-            unsigned ex[16 / sizeof(T)];
-#pragma unroll
-            for (int t = 0; t < V; t++) {
-                const i64 r = base[t] + q + (i64)lr * V;
-                ex[t] = r < hi[t] && r + V > lo[t] ? load_rows<T>(j, col[t], r, lo[t], hi[t], cc[t], av[t]) : 0u;
-#pragma unroll
-                for (int v = 0; v < V; v++) xv[t][v] = ex[t] >> v & 1 ? ld(x + vidx(j.x, r + v)) : zero<T>();
-            }
-#pragma unroll
-            for (int t = 0; t < V; t++)
+            const T* col = colp<T>(j, a, live ? c : r0);
+            const i64 lo = !live ? 0 : lower ? c + 1 : max((i64)0, c - j.ku);
+            const i64 hi = !live ? 0 : lower ? min(j.n, c + j.kl + 1) : c;
+            T z = zero<T>();
+            // Chunks of SB_TR * V rows from the aligned row at or below lo.
+            const i64 base = (lo / V) * V;
+            for (i64 i0 = base + (i64)lr * V; i0 < hi; i0 += (i64)SB_TR * V) {
+                if (i0 + V <= lo) continue;
+                T av[16 / sizeof(T)];
+                const unsigned ex = load_rows<T>(j, col, i0, lo, hi, c, av);
 #pragma unroll
                 for (int v = 0; v < V; v++)
-                    if (ex[t] >> v & 1) fmac(z[t], herm ? cj(av[t][v]) : av[t][v], xv[t][v]);
-        }
-        // Every lane of a warp reaches the shuffles.
-#pragma unroll
-        for (int t = 0; t < V; t++) {
-            T zt = z[t];
-            for (int d = SB_TR / 2; d > 0; d >>= 1) zt = add(zt, shx(zt, d, SB_TR));
+                    if (ex >> v & 1) fmac(z, herm ? cj(av[v]) : av[v], ld(x + vidx(j.x, i0 + v)));
+            }
+            for (int d = SB_TR / 2; d > 0; d >>= 1) z = add(z, shx(z, d, SB_TR));
             // One column lane per column: no two lanes write the same entry.
-            if (lr == 0 && cc[t] < cend) mir[cc[t] - r0] = zt;
+            if (lr == 0 && live) mir[c - r0] = z;
         }
     }
 #pragma unroll
     for (int v = 0; v < V; v++) red[lc][lr * V + v] = acc[v];
     __syncthreads();
-    static_assert(RBT <= THREADS, "a row of y a thread");
-    if (threadIdx.x < RBT && iy < j.n) {
-        const int r = threadIdx.x;
+    for (int r = threadIdx.x; r < RBT; r += THREADS) {
+        const i64 i = r0 + r;
+        if (i >= j.n) break;
         T t = mir[r];
         for (int c = 0; c < SB_TC; c++) t = add(t, red[c][r]);
-        *(y_of<T>(j, e, 2) + vidx(j.y, iy)) = combine_old(t, alpha, beta, yahead);
+        T* y = y_of<T>(j, e, 2) + vidx(j.y, i);
+        *y = combine(t, alpha, beta_of<T>(j, e), y);
     }
 }
 
@@ -1331,11 +1257,10 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dot_##TAG(Job j, int yslot) { dot<T, false, 4>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort_##TAG(Job j, int yslot) { dot<T, true, 4>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotshort1_##TAG(Job j, int yslot) { dot<T, true, 1>(j, yslot); } \
-    extern "C" __global__ void __launch_bounds__(THREADS) b2_dotband_##TAG(Job j, int yslot) { dot<T, true, 4, true>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2_##TAG(Job j, int yslot) { pass2<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_pass2w_##TAG(Job j, int yslot) { pass2_wide<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); } \
-    extern "C" __global__ void __launch_bounds__(THREADS, SbBlocks<T>::v) b2_bandsym_##TAG(Job j) { band_sym<T>(j); } \
+    extern "C" __global__ void __launch_bounds__(THREADS) b2_bandsym_##TAG(Job j) { band_sym<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotlean_##TAG(Job j, int yslot) { dot_lean<T>(j, yslot); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_small_n_##TAG(Job j) { small_n<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_small_t_##TAG(Job j) { small_t<T>(j); }

@@ -319,7 +319,6 @@ pub(super) fn run<T: Scalar>(
             };
             launch(
                 match (cpg > 1, c.m <= g.tr * g.vec) {
-                    _ if shape.band_short_dots() => "b2_dotband",
                     (false, _) => "b2_dot",
                     (true, false) => "b2_dotshort",
                     (true, true) => "b2_dotshort1",

@@ -234,11 +234,6 @@ impl Shape {
             .into_iter()
             .min_by_key(|&tr| cost(tr))
             .unwrap_or(32);
-        // EXPERIMENT (removed before submission): force the tile.
-        let tr = std::env::var("GPUBLAS_X_BANDN_TR")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(tr);
         Geom {
             vec,
             tr,
@@ -257,31 +252,11 @@ impl Shape {
     /// there are columns enough to keep blocks full.
     pub(crate) fn dot_columns_per_group(&self) -> usize {
         let g = self.geom();
-        if self.band_short_dots() {
-            return 4;
-        }
         if self.m <= 4 * g.tr * g.vec && self.n >= 4 * g.tc {
             4
         } else {
             1
         }
-    }
-
-    /// gbmv T/C on a narrow band: each group of threads takes four columns, every column's
-    /// loads (from its band's first row, at most four row steps) in flight together
-    /// (`b2_dotband`).
-    pub(crate) fn band_short_dots(&self) -> bool {
-        let g = self.geom();
-        // EXPERIMENT (removed before submission): GPUBLAS_X_BANDT=0 keeps a column a group.
-        if std::env::var("GPUBLAS_X_BANDT").is_ok_and(|v| v == "0") {
-            return false;
-        }
-        self.kind == Kind::Gemv
-            && self.dots()
-            && self
-                .band_rows
-                .is_some_and(|rows| rows + g.vec - 1 <= 4 * g.tr * g.vec)
-            && self.n >= 4 * g.tc
     }
 
     /// Blocks of one entry before splitting: row tiles of a sweep, column groups of dots.
@@ -594,4 +569,35 @@ pub fn workspace_bytes(
         band_rows,
     };
     Ok(s.full().total())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gbmv(op: Op, m: usize, rows: usize, elem: usize) -> Shape {
+        Shape {
+            kind: Kind::Gemv,
+            op,
+            m,
+            n: m,
+            elem,
+            batch: 1,
+            list: false,
+            sms: 132,
+            params: Blas2Params::auto(),
+            band_rows: Some(rows),
+        }
+    }
+
+    /// gbmv N's row tile follows the band: at kl = ku = 64 and order 16384 on 132
+    /// multiprocessors, 8 threads down a column of f32 (two steps of four columns a lane, one
+    /// wave of blocks) and 16 of f64 (32 rows: three steps, one wave); op T keeps a warp a
+    /// column.
+    #[test]
+    fn band_sweep_tile_follows_the_band() {
+        assert_eq!(gbmv(Op::N, 16384, 129, 4).geom().tr, 8);
+        assert_eq!(gbmv(Op::N, 16384, 129, 8).geom().tr, 16);
+        assert_eq!(gbmv(Op::T, 16384, 129, 4).geom().tr, 32);
+    }
 }

@@ -18,7 +18,9 @@
 // coefficients load together, before the zero-alpha test (one latency before the first load
 // of A). A tile whose columns hold all its rows, aligned, off the triangle's diagonal takes
 // the interior path; the rest (misaligned or cut chunks, a Hermitian diagonal, skipped
-// columns, packed storage) goes one column at a time, element by element where it must. A triangle
+// columns, a packed triangle of one row tile) goes one column at a time, element by element
+// where it must. Packed triangles of more than one row tile have kernels of their own
+// (rank_packed, below), whose pieces follow each column's alignment. A triangle
 // with more than one row tile uses square tiles (tc * cpl = RB) numbered over the stored triangle
 // only, so no block is launched for the other half. Reference BLAS skips a column whose coefficient
 // is zero (nothing read or written there) except that her* still makes its diagonal real: the

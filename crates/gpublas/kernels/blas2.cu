@@ -532,6 +532,49 @@ __device__ __forceinline__ void dot(const Job& j, int yslot) {
     }
 }
 
+// ---- gbmv op T/C on a narrow band ----------------------------------------------------------
+// A warp per column: its stored rows (at most 32 * BD_STEPS, contiguous in band storage but
+// starting at any element) read 32 at a time by the lanes, every load of A and x of the column
+// in flight together, then a shuffle sum; y read ahead. The general dot gives such a column a
+// group of 32 threads with 16-byte steps, 80 registers and 3 blocks an SM: 2,048 blocks in five
+// waves of a few latencies each (gbmv T f32 16384, kl = ku = 64: 20.6 us for 8.5 MB, where a
+// copy of the same bytes took 4.9; H200, Nsight Compute: DRAM 6.6 %, occupancy 34 %).
+#define BD_STEPS 8
+template <class T>
+__device__ __forceinline__ void band_dot(const Job& j) {
+    const int lane = threadIdx.x & 31;
+    const i64 per = (j.n + THREADS / 32 - 1) / (THREADS / 32);
+    const int e = (int)(blockIdx.x / per);
+    const i64 c = (blockIdx.x % per) * (THREADS / 32) + (threadIdx.x >> 5);
+    pdl_enter();
+    if (c >= j.n) return;  // a whole warp: no shuffle below misses a lane
+    const T* a = mat_of<T>(j, e);
+    const T* x = x_of<T>(j, e);
+    const T alpha = alpha_of<T>(j, e), beta = beta_of<T>(j, e);
+    T* y = y_of<T>(j, e, 2) + vidx(j.y, c);
+    const T yahead = lane == 0 ? old_y(y, beta) : zero<T>();
+    const bool conj = j.flags & F_CONJ;
+    T z = zero<T>();
+    const i64 lo = max((i64)0, c - j.ku), hi = min(j.m, c + j.kl + 1);
+    if (!is0(alpha) && lo < hi) {
+        const T* col = colp<T>(j, a, c);
+        // Rows past the column's last are clamped to it (read, not used): no branch between
+        // the loads, so they all go out before the first product.
+        T av[BD_STEPS], xv[BD_STEPS];
+#pragma unroll
+        for (int u = 0; u < BD_STEPS; u++) {
+            const i64 i = min(lo + lane + 32 * u, hi - 1);
+            av[u] = ld(col + i);
+            xv[u] = ld(x + vidx(j.x, i));
+        }
+#pragma unroll
+        for (int u = 0; u < BD_STEPS; u++)
+            if (lo + lane + 32 * u < hi) fmac(z, conj ? cj(av[u]) : av[u], xv[u]);
+    }
+    for (int d = 16; d > 0; d >>= 1) z = add(z, shx(z, d, 32));
+    if (lane == 0) *y = combine_old(z, alpha, beta, yahead);
+}
+
 // ---- gemv op T/C in the common case: full storage, aligned, x contiguous -------------------
 // A warp per column, chunks of 4 x 512 bytes down it from a start that rotates with the column
 // (the warps running together read different rows), the rows below the last whole chunk one
@@ -1262,6 +1305,7 @@ __device__ __forceinline__ void fill(u64 dst, int count, const List& l) {
     extern "C" __global__ void __launch_bounds__(THREADS) b2_trmv_ip_##TAG(Job j) { trmv_inplace<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_bandsym_##TAG(Job j) { band_sym<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_dotlean_##TAG(Job j, int yslot) { dot_lean<T>(j, yslot); } \
+    extern "C" __global__ void __launch_bounds__(THREADS, 4) b2_banddot_##TAG(Job j) { band_dot<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_small_n_##TAG(Job j) { small_n<T>(j); } \
     extern "C" __global__ void __launch_bounds__(THREADS) b2_small_t_##TAG(Job j) { small_t<T>(j); }
 MV_KERNELS(s, float)

@@ -25,8 +25,10 @@ fn symv_region_smem(elem: usize) -> u32 {
 
 /// Outputs per block of the region sweep's summing pass (mirrors `symv_regions_sum`).
 const SYMV_REGION_SUM_OUTPUTS: usize = 32;
-/// Columns per block of `b2_dotlean` (a warp each).
+/// Columns per block of `b2_dotlean` and `b2_banddot` (a warp each).
 const LEAN_DOT_COLUMNS: usize = THREADS / 32;
+/// Most stored rows of a band column `b2_banddot` takes (32 lanes × `BD_STEPS` in blas2.cu).
+const BAND_DOT_ROWS: usize = 32 * 8;
 /// Threads down a column of `b2_bandsym` (`SB_TR` in blas2.cu): a block covers 16 bytes of
 /// rows per thread.
 const BAND_SYM_THREADS_PER_COLUMN: usize = 16;
@@ -391,7 +393,15 @@ pub(super) fn run<T: Scalar>(
                             .iter()
                             .all(|&(p, st)| p % 16 == 0 && (st as u64 * elem as u64) % 16 == 0)
                     };
-                if lean {
+                // gbmv op T/C on a narrow band: a warp per column, all its loads in flight
+                // (`band_dot` in blas2.cu).
+                let band_dot = c.kind == Kind::Gemv
+                    && shape.dots()
+                    && shape.band_rows.is_some_and(|rows| rows <= BAND_DOT_ROWS);
+                if band_dot {
+                    let grid = ne.saturating_mul(c.n.div_ceil(LEAN_DOT_COLUMNS));
+                    launch("b2_banddot", &MV, grid, THREADS, &j, None)?
+                } else if lean {
                     let grid = ne.saturating_mul(c.n.div_ceil(LEAN_DOT_COLUMNS));
                     launch("b2_dotlean", &MV, grid, THREADS, &j, Some(yslot))?
                 } else if shape.dots() {

@@ -394,8 +394,11 @@ pub(super) fn run<T: Scalar>(
                             .all(|&(p, st)| p % 16 == 0 && (st as u64 * elem as u64) % 16 == 0)
                     };
                 // gbmv op T/C on a narrow band: a warp per column, all its loads in flight
-                // (`band_dot` in blas2.cu).
+                // (`band_dot` in blas2.cu). Not Complex64: its 16-byte elements took the kernel
+                // to 104 registers (H200, 16384, kl = ku = 64: 34.7 us, against 21.0 through the
+                // general dot).
                 let band_dot = c.kind == Kind::Gemv
+                    && elem <= 8
                     && shape.dots()
                     && shape.band_rows.is_some_and(|rows| rows <= BAND_DOT_ROWS);
                 if band_dot {

@@ -946,7 +946,7 @@ fn f1_larger_matrices(dev: &Device) {
     larger::<Complex64>(dev, 24);
 }
 
-/// Packed triangles of five and six row tiles of the GPU kernels, whose interior tiles' pieces
+/// Packed triangles of five and seven row tiles of the GPU kernels, whose interior tiles' pieces
 /// follow each column's alignment: the order a multiple of the tile and not, the second entry
 /// at a misaligned stride, zero columns.
 fn packed_tiles<E: T>(dev: &Device, seed: u64) {

@@ -16,6 +16,10 @@ const WIDE_PASS_BLOCKS: usize = 1 << 16;
 /// `SR<T>::SMEM_BYTES` in blas2.cu: three stages of a region's columns, 16 of f32 or 8 of f64
 /// and c32, x of the region's columns and their sums).
 fn symv_region_smem(elem: usize) -> u32 {
+    debug_assert!(
+        matches!(elem, 4 | 8),
+        "the region sweep has f32, f64 and c32 kernels"
+    );
     if elem == 4 {
         51200
     } else {

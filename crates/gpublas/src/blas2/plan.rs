@@ -120,9 +120,9 @@ pub(crate) enum Algo {
     SmallBatched,
     /// Partial sums in the workspace, then a pass that combines them into the output.
     Split,
-    /// f32 symv on full storage: one block per 256 x 256 region of the stored triangle, each
-    /// element read once through shared memory; a partial vector per region row in the
-    /// workspace, then a pass that adds them into y.
+    /// symv and spmv in f32, f64 and c32, full or packed storage: one block per 256 x 256
+    /// region of the stored triangle, each element read once through shared memory; a partial
+    /// vector per region row in the workspace, then a pass that adds them into y.
     SymRegions,
     /// symv/hemv without workspace: the stored triangle is read twice.
     SymTwoPass,
@@ -439,7 +439,7 @@ impl Shape {
 
     /// The best plan within `cap` bytes: fewer splits, then fewer entries per launch (F8),
     /// then the routine's algorithm without partials. `None` when not even one list entry's
-    /// address table fits. f32 symv's region sweep first runs fewer entries per launch; when
+    /// address table fits. symv's region sweep first runs fewer entries per launch; when
     /// not even one entry's partials fit, the split sweep's steps follow.
     pub(crate) fn fitted(&self, cap: usize) -> Option<Plan> {
         let full = self.full();

@@ -127,6 +127,8 @@ pub(super) fn run<T: Scalar>(
     // A packed triangle of more than one row tile has kernels of its own (their pieces follow
     // each column's alignment).
     let packed_tiles = c.packed && g.tri;
+    // rank_packed's warps are its column lanes: square tiles of 32 threads down a column.
+    debug_assert!(!packed_tiles || (g.tr == 32 && g.tc == 8), "{g:?}");
     let func = format!(
         "u2_{}_{}",
         match (c.kind, packed_tiles) {

@@ -116,8 +116,8 @@ fn sym_suite<E: T>(dev: &Device, seed: u64, band: bool) {
                 check_case::<E>(&mut h, dev, &mut r, c, form, COEFS[t % COEFS.len()]);
             }
         }
-        // Edges of f32 spmv's 256 × 256 regions on the GPU (packed columns at every alignment:
-        // 16-, 8- and 4-byte copies).
+        // Edges of spmv's 256 × 256 regions on the GPU (f32, f64, c32; packed columns at every
+        // alignment: 16-, 8- and element copies).
         if !band {
             for n in [255, 257, 513] {
                 for uplo in UPLOS {

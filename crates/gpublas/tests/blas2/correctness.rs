@@ -14,8 +14,8 @@ const MID_FORMS: &[(Form, isize, isize)] = &[
     (Form::Strided(7), 2, 1),
 ];
 const INC_PAIRS: &[(isize, isize)] = &[(1, 1), (2, -1), (-3, 2)];
-/// Edges of f32 symv's 256 × 256 regions on the GPU: one region short of a row, one, one and a
-/// row, two short of a row, two and a row.
+/// Edges of symv's 256 × 256 regions on the GPU (f32, f64, c32): one region short of a row,
+/// one, one and a row, two short of a row, two and a row.
 const REGION_EDGES: &[usize] = &[255, 256, 257, 511, 513];
 const INCS: &[isize] = &[1, -1, 2, -3];
 

@@ -444,9 +444,9 @@ fn m06_reduced_algorithms_run_in_an_8_byte_workspace(dev: &Device) {
     }
 }
 
-/// F4: f32 symv and spmv need their region partials, `4 ceil(n / 256) roundup(n, 32)` bytes an
-/// entry (4 MiB at n = 16384, where the split sweep asked 4.26 MB on the H200), whatever the
-/// device and the storage.
+/// F4: symv and spmv in f32, f64 and c32 need their region partials, `elem ceil(n / 256)
+/// roundup(n, 32)` bytes an entry (4 / 8 MiB at n = 16384 for 4 / 8-byte elements), whatever
+/// the device and the storage; hemv and Complex64 keep the split sweep.
 fn f4_symv_needs_a_partial_vector_per_region_row(dev: &Device) {
     let need = |routine, n, batch, list| {
         blas2::workspace_bytes(dev, routine, Op::N, 0, n, 4, batch, list).unwrap()
@@ -468,7 +468,7 @@ fn f4_symv_needs_a_partial_vector_per_region_row(dev: &Device) {
     assert_ne!(split("symv", 16).unwrap(), 16 * 4 * 1024);
 }
 
-/// F8, M6: f32 symv's region partials run a batch a few entries per launch in a workspace
+/// F8, M6: symv's region partials (f32 and f64) run a batch a few entries per launch in a workspace
 /// that holds a few entries' partials, and below one entry the split sweep or the two-pass
 /// algorithm: `PerfDegraded`, the same answers.
 fn f8_symv_region_partials_chunk_the_batch(dev: &Device) {

@@ -35,29 +35,7 @@ typedef unsigned long long bs_u64;
 #define __device__
 #define __forceinline__ inline
 
-extern "C" void emu_swap(void** save_sp, void* load_sp);
-asm(R"(
-.text
-.globl emu_swap
-.type emu_swap,@function
-emu_swap:
-    pushq %rbp
-    pushq %rbx
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
-    movq %rsp, (%rdi)
-    movq %rsi, %rsp
-    popq %r15
-    popq %r14
-    popq %r13
-    popq %r12
-    popq %rbx
-    popq %rbp
-    ret
-.size emu_swap,.-emu_swap
-)");
+#include "emu-fiber.h"
 
 struct EmuCopy { void* d; const void* s; int bytes; bool read; };
 struct EmuFiber {

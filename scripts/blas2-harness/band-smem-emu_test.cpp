@@ -47,22 +47,20 @@ static Result run_case(const Spec& s, bool reverse, bool deferred) {
             ra.ok[p - abuf.data()] = 1;
             res.stored++;
         }
-    // x: n entries (incx), NaN between them.
-    const long ax = std::labs(s.incx), xlen = 1 + (n - 1) * ax + 2;
-    std::vector<T> xbuf(xlen, nan);
-    const long offx = s.incx < 0 ? (1 - n) * s.incx : 0;
-    EmuRegion rx;
-    rx.lo = (uintptr_t)xbuf.data(); rx.hi = (uintptr_t)(xbuf.data() + xlen); rx.esz = sizeof(T);
-    rx.ok.assign(xlen, 0);
-    for (long i = 0; i < n; i++) { xbuf[offx + i * s.incx] = (T)urand(); rx.ok[offx + i * s.incx] = 1; }
-    // y: m entries (incy); readable only when beta != 0.
-    const long ay = std::labs(s.incy), ylen = 1 + (m - 1) * ay + 2;
-    std::vector<T> ybuf(ylen, nan);
-    const long offy = s.incy < 0 ? (1 - m) * s.incy : 0;
-    EmuRegion ry;
-    ry.lo = (uintptr_t)ybuf.data(); ry.hi = (uintptr_t)(ybuf.data() + ylen); ry.esz = sizeof(T);
-    ry.ok.assign(ylen, 0);
-    for (long i = 0; i < m; i++) { ybuf[offy + i * s.incy] = (T)urand(); ry.ok[offy + i * s.incy] = s.beta != 0.0; }
+    // A vector of len random entries at inc, NaN between them; its entries readable or not.
+    auto place = [&](long len, long inc, bool readable, std::vector<T>& buf, EmuRegion& r) {
+        const long blen = 1 + (len - 1) * std::labs(inc) + 2, off = inc < 0 ? (1 - len) * inc : 0;
+        buf.assign(blen, nan);
+        r.lo = (uintptr_t)buf.data(); r.hi = (uintptr_t)(buf.data() + blen); r.esz = sizeof(T);
+        r.ok.assign(blen, 0);
+        for (long i = 0; i < len; i++) { buf[off + i * inc] = (T)urand(); r.ok[off + i * inc] = readable; }
+        return off;
+    };
+    // x: n entries (incx); y: m entries (incy), readable only when beta != 0.
+    std::vector<T> xbuf, ybuf;
+    EmuRegion rx, ry;
+    const long offx = place(n, s.incx, true, xbuf, rx);
+    const long offy = place(m, s.incy, s.beta != 0.0, ybuf, ry);
     const std::vector<T> y0 = ybuf;
 
     // Reference (double): y_i = beta y_i + alpha sum A(i, c) x_c over stored (and mirrored) elements.
@@ -112,7 +110,7 @@ static Result run_case(const Spec& s, bool reverse, bool deferred) {
     }
     if (s.alpha == 0 && (ra.reads || rx.reads)) fail("alpha == 0 read A or x");
     const double tol = sizeof(T) == 4 ? 2e-6 : 1e-14;
-    for (long q = 0; q < ylen; q++) {
+    for (long q = 0; q < (long)ybuf.size(); q++) {
         const long off = q - offy;
         const bool entry = (s.incy > 0 ? off >= 0 && off % s.incy == 0 && off / s.incy < m
                                        : off <= 0 && off % s.incy == 0 && off / s.incy < m);

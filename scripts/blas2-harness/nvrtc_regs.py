@@ -6,6 +6,8 @@
 #
 #   LD_LIBRARY_PATH=.ci-deps/nvidia/cu13/lib python3 scripts/blas2-harness/nvrtc_regs.py \
 #       [--arch sm_90,sm_80,sm_75] [--family GPUBLAS_FAMILY_MV] [--match symv_regions]
+# --src PATH compiles a self-contained prototype instead (as is: no prefix, no family), e.g.
+#   ... nvrtc_regs.py --src scripts/blas2-harness/band-smem.cuh --match band_smem --arch sm_90,sm_80
 import argparse, ctypes, os, re, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -15,15 +17,20 @@ ap.add_argument("--arch", default="sm_90,sm_80,sm_75")
 ap.add_argument("--family", default="GPUBLAS_FAMILY_MV")
 ap.add_argument("--match", default="symv_regions", help="substring of the kernel names to report ('' for all)")
 ap.add_argument("--file", default="blas2.cu")
+ap.add_argument("--src", default="", help="a self-contained source to compile as is")
 ap.add_argument("--nvrtc", default=os.environ.get("NVRTC", "libnvrtc.so.13"))
 a = ap.parse_args()
 lib = ctypes.CDLL(a.nvrtc)
-src = open(os.path.join(kdir, "complex_div.cuh")).read() + f'#line 1 "{a.file}"\n' + open(os.path.join(kdir, a.file)).read()
+if a.src:
+    src, a.file, family = open(a.src).read(), os.path.basename(a.src), []
+else:
+    src = open(os.path.join(kdir, "complex_div.cuh")).read() + f'#line 1 "{a.file}"\n' + open(os.path.join(kdir, a.file)).read()
+    family = [f"-D{a.family}".encode()]
 failed = False
 for arch in a.arch.split(","):
     prog = ctypes.c_void_p()
     lib.nvrtcCreateProgram(ctypes.byref(prog), src.encode(), a.file.encode(), 0, None, None)
-    opts = [f"--gpu-architecture={arch}".encode(), b"-std=c++17", f"-D{a.family}".encode(), b"--ptxas-options=-v"]
+    opts = [f"--gpu-architecture={arch}".encode(), b"-std=c++17", *family, b"--ptxas-options=-v"]
     rc = lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
     n = ctypes.c_size_t()
     lib.nvrtcGetProgramLogSize(prog, ctypes.byref(n))
@@ -31,7 +38,7 @@ for arch in a.arch.split(","):
     lib.nvrtcGetProgramLog(prog, log)
     lib.nvrtcDestroyProgram(ctypes.byref(prog))
     text = log.value.decode(errors="replace")
-    print(f"== {arch} {a.family}: nvrtcCompileProgram rc {rc}")
+    print(f"== {arch} {a.src or a.family}: nvrtcCompileProgram rc {rc}")
     if rc != 0:
         failed = True
         print(text)

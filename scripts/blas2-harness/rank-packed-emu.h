@@ -52,29 +52,7 @@ template <class A, class B> inline std::common_type_t<A, B> max(A a, B b) {
 using std::sqrt;
 
 // ---- fibers ------------------------------------------------------------------------------
-extern "C" void emu_swap(void** save_sp, void* load_sp);
-asm(R"(
-.text
-.globl emu_swap
-.type emu_swap,@function
-emu_swap:
-    pushq %rbp
-    pushq %rbx
-    pushq %r12
-    pushq %r13
-    pushq %r14
-    pushq %r15
-    movq %rsp, (%rdi)
-    movq %rsi, %rsp
-    popq %r15
-    popq %r14
-    popq %r13
-    popq %r12
-    popq %rbx
-    popq %rbp
-    ret
-.size emu_swap,.-emu_swap
-)");
+#include "emu-fiber.h"
 
 enum { OP_SHFL32 = 1, OP_SHFL64, OP_BALLOT, OP_ALL };
 struct Fiber {

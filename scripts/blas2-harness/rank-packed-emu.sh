@@ -12,7 +12,7 @@ mkdir -p "$out"
 trap 'rm -rf "$out"' EXIT
 build() {  # $1: mutation ('' none), $2: binary
     python3 "$here/rank-packed-emu_prep.py" "$src" "$out/rank-packed-kern.inc" $1
-    cp "$here/rank-packed-emu.h" "$here/rank-packed-emu_test.cpp" "$out/"
+    cp "$here/emu-fiber.h" "$here/rank-packed-emu.h" "$here/rank-packed-emu_test.cpp" "$out/"
     g++ -std=c++20 -O2 -pthread -Wno-unknown-pragmas -o "$2" "$out/rank-packed-emu_test.cpp"
 }
 if [ "$1" = mutations ]; then

@@ -25,6 +25,9 @@ if a.src:
     src, a.file, family = open(a.src).read(), os.path.basename(a.src), []
 else:
     src = open(os.path.join(kdir, "complex_div.cuh")).read() + f'#line 1 "{a.file}"\n' + open(os.path.join(kdir, a.file)).read()
+    # The files kernels.rs appends to a source (kernel_source!'s tail).
+    for tail in {"blas2.cu": ["blas2_regions.cu"]}.get(a.file, []):
+        src += f'#line 1 "{tail}"\n' + open(os.path.join(kdir, tail)).read()
     family = [f"-D{a.family}".encode()]
 failed = False
 for arch in a.arch.split(","):

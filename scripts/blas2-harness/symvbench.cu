@@ -14,6 +14,7 @@
 #define GPUBLAS_FAMILY_MV
 #include "../../crates/gpublas/kernels/complex_div.cuh"
 #include BLAS2_SRC
+#include "../../crates/gpublas/kernels/blas2_regions.cu"  // kernels.rs appends it to blas2.cu
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 

@@ -12,10 +12,11 @@ pub(crate) const LIST_MAX: usize = 3968;
 
 pub use crate::device::KernelModule;
 
-/// A kernel source with the shared prelude (range-reduced division) in front; `#line` keeps
-/// NVRTC's line numbers those of the file.
+/// A kernel source with the shared prelude (range-reduced division) in front, then the named
+/// headers, the file and the files after `;` (which build on the file's types); `#line` keeps
+/// NVRTC's line numbers those of each file.
 macro_rules! kernel_source {
-    ($file:literal $(, $header:literal)*) => {
+    ($file:literal $(, $header:literal)* $(; $tail:literal)*) => {
         concat!(
             include_str!("../kernels/complex_div.cuh"),
             $(
@@ -27,7 +28,13 @@ macro_rules! kernel_source {
             "#line 1 \"",
             $file,
             "\"\n",
-            include_str!(concat!("../kernels/", $file))
+            include_str!(concat!("../kernels/", $file)),
+            $(
+                "#line 1 \"",
+                $tail,
+                "\"\n",
+                include_str!(concat!("../kernels/", $tail)),
+            )*
         )
     };
 }
@@ -56,7 +63,7 @@ pub(crate) const IAMAX: KernelModule = KernelModule {
 };
 
 const BLAS1U: &str = kernel_source!("blas1u.cu");
-const BLAS2: &str = kernel_source!("blas2.cu");
+const BLAS2: &str = kernel_source!("blas2.cu"; "blas2_regions.cu");
 
 pub(crate) const UPDATE: KernelModule = KernelModule {
     name: "blas1.update",

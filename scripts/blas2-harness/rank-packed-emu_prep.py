@@ -52,7 +52,10 @@ MUTATIONS = {
             const T c1 = shfl(t1s, k0 + k);""", """        for (int k = 0; k < U; k++) {
             const T c1 = lr < 31 ? shfl(t1s, k0 + k) : t1s;"""),
     # Skipped Hermitian columns skipped entirely (the diagonal keeps its imaginary part).
-    "herm_skip_all": ("if (skip && !herm) continue;", "if (skip) continue;"),
+    "herm_skip_all": ("if (skip && !(herm && start <= c && c < end)) continue;", "if (skip) continue;"),
+    # A skipped Hermitian column left alone in the tile holding its diagonal's last row.
+    "herm_skip_end": ("if (skip && !(herm && start <= c && c < end)) continue;",
+                      "if (skip && !(herm && start <= c && c + 1 < end)) continue;"),
     # The group loop stops one tile short at the end of the grid (c64 batches).
     "group_end": ("const i64 end = min(((i64)blockIdx.x + 1) * j.group, tiles * j.nent);\n#pragma unroll 1\n    for (i64 b = (i64)blockIdx.x * j.group; b < end; b++) rank_packed<T, KIND>(j, b);",
                   "const i64 end = min(((i64)blockIdx.x + 1) * j.group, tiles * j.nent - 1);\n#pragma unroll 1\n    for (i64 b = (i64)blockIdx.x * j.group; b < end; b++) rank_packed<T, KIND>(j, b);"),
@@ -68,7 +71,8 @@ PROBES = [
      "                    if (i >= start && i < end) { EMU_PROBE(2); elem(i, us[v], ws[v]); }"),
     ("                    if (v < mk && i >= start && i < end) elem(i, us[v], ws[v]);",
      "                    if (v < mk && i >= start && i < end) { EMU_PROBE(3); elem(i, us[v], ws[v]); }"),
-    ("            if (skip && !herm) continue;\n", "            if (skip && !herm) continue;\n            if (skip) EMU_PROBE(4);\n"),
+    ("            if (skip && !(herm && start <= c && c < end)) continue;\n",
+     "            if (skip && !(herm && start <= c && c < end)) continue;\n            if (skip) EMU_PROBE(4);\n"),
     ("            if (start >= end) continue;\n", "            if (start >= end) { EMU_PROBE(5); continue; }\n"),
     ("                if (herm && i == c) {\n                    const T d = skip",
      "                if (herm && i == c) {\n                    EMU_PROBE(6);\n                    const T d = skip"),

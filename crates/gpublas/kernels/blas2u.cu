@@ -141,6 +141,26 @@ template <int KIND, class T> __device__ __forceinline__ T upd(T a, T u, T t1, T 
 }
 
 // ---- the update -----------------------------------------------------------------------
+// The column coefficients reference BLAS forms from alpha and the column's x_c and y_c: t1 =
+// alpha y_c (ger, syr2) or alpha x_c (syr), t2 = alpha x_c (syr2), conjugated for gerc/her/her2.
+// Returns whether reference BLAS skips the column (its coefficients' sources are zero).
+template <class T, int KIND>
+__device__ __forceinline__ bool column_coefs(T alpha, T xs, T ys, bool conj, T& t1, T& t2) {
+    t2 = zero<T>();
+    if (KIND == K_GER) {
+        t1 = mul(alpha, conj ? cj(ys) : ys);
+        return is0(ys);
+    }
+    if (KIND == K_SYR) {
+        t1 = mul(alpha, conj ? cj(xs) : xs);
+        return is0(xs);
+    }
+    t1 = mul(alpha, conj ? cj(ys) : ys);
+    const T ax = mul(alpha, xs);
+    t2 = conj ? cj(ax) : ax;
+    return is0(xs) && is0(ys);
+}
+
 __device__ __forceinline__ float shfl(float v, int s) { return __shfl_sync(0xffffffffu, v, s); }
 __device__ __forceinline__ double shfl(double v, int s) { return __shfl_sync(0xffffffffu, v, s); }
 __device__ __forceinline__ float2 shfl(float2 v, int s) { return make_float2(shfl(v.x, s), shfl(v.y, s)); }
@@ -173,8 +193,8 @@ __device__ __forceinline__ void rank(const RJob& j, const i64 b) {
             // (T - r, T - q) with T = rowtiles - 1: consecutive tiles are the row tiles of one
             // column tile, the blocks running together reading down the same columns (the full
             // lower triangle by row tiles, (q, r), was 7-10 % slower than the upper: H200,
-            // updbench dsyr/zher2 16384; bench syr f64 L 1.03 -> 1.19x). Packed lower tiles keep
-            // (q, r): down the columns, spr/spr2 were 12-17 % slower.
+            // updbench dsyr/zher2 16384; bench syr f64 L 1.03 -> 1.19x). Packed triangles of more
+            // than one row tile take rank_packed, so a packed one here has the single tile (0, 0).
             i64 q = (i64)((sqrt(8.0 * (double)t + 1.0) - 1.0) * 0.5);
             while (q * (q + 1) / 2 > t) q--;
             while ((q + 1) * (q + 2) / 2 <= t) q++;
@@ -183,9 +203,6 @@ __device__ __forceinline__ void rank(const RJob& j, const i64 b) {
             if (!lower) {
                 rt = r;
                 ct = q;
-            } else if (j.flags & F_PACKED) {
-                rt = q;
-                ct = r;
             } else {
                 rt = last - r;
                 ct = last - q;
@@ -226,20 +243,8 @@ __device__ __forceinline__ void rank(const RJob& j, const i64 b) {
             // A zero alpha: reference BLAS's quick return (nothing read or written). The test
             // comes after the loads above so that they share one latency with alpha's.
             if (is0(alpha)) break;
-            bool sk;
-            T t1s, t2s = zero<T>();
-            if (KIND == K_GER) {
-                sk = is0(ys);
-                t1s = mul(alpha, conj ? cj(ys) : ys);
-            } else if (KIND == K_SYR) {
-                sk = is0(xs);
-                t1s = mul(alpha, conj ? cj(xs) : xs);
-            } else {
-                sk = is0(xs) && is0(ys);
-                t1s = mul(alpha, conj ? cj(ys) : ys);
-                const T ax = mul(alpha, xs);
-                t2s = conj ? cj(ax) : ax;
-            }
+            T t1s, t2s;
+            const bool sk = column_coefs<T, KIND>(alpha, xs, ys, conj, t1s, t2s);
             // Bit l: lane l's column is skipped by reference BLAS or does not exist.
             const unsigned skipm = __ballot_sync(0xffffffffu, sk || !ls);
             const int kend = min(kr + tr, j.cpl);
@@ -406,17 +411,8 @@ __device__ __forceinline__ void rank_packed(const RJob& j, const i64 b) {
     const T xs = ls ? x[vidx(j.x, cs)] : zero<T>();
     const T ys = (KIND != K_SYR && ls) ? y[vidx(j.y, cs)] : xs;
     if (is0(alpha)) return;
-    bool sk;
-    T t1s, t2s = zero<T>();
-    if (KIND == K_SYR) {
-        sk = is0(xs);
-        t1s = mul(alpha, conj ? cj(xs) : xs);
-    } else {
-        sk = is0(xs) && is0(ys);
-        t1s = mul(alpha, conj ? cj(ys) : ys);
-        const T ax = mul(alpha, xs);
-        t2s = conj ? cj(ax) : ax;
-    }
+    T t1s, t2s;
+    const bool sk = column_coefs<T, KIND>(alpha, xs, ys, conj, t1s, t2s);
     const unsigned skipm = __ballot_sync(0xffffffffu, sk || !ls);
     for (int k0 = 0; k0 < j.cpl; k0 += U) {
         const bool none_skipped = ((skipm >> k0) & ((1u << U) - 1)) == 0;
@@ -467,7 +463,9 @@ __device__ __forceinline__ void rank_packed(const RJob& j, const i64 b) {
             if (start >= end) continue;
             const i64 p0 = r0 - mk;  // the piece's first row
             const bool dg = herm && p0 <= c && c < p0 + V;
-            if (skip && !herm) continue;
+            // A skipped column is left alone, except that her* makes its diagonal real: only the
+            // tile holding row c writes then.
+            if (skip && !(herm && start <= c && c < end)) continue;
             T us[V], ws[V];
             shifted(u, pu, mk, us);
             shifted(w, pw, mk, ws);

@@ -405,12 +405,19 @@ pub(super) fn run<T: Scalar>(
                     && elem <= 8
                     && shape.dots()
                     && shape.band_rows.is_some_and(|rows| rows <= BAND_DOT_ROWS);
+                // Both take a warp per column.
+                let warp_per_column_grid = ne.saturating_mul(c.n.div_ceil(LEAN_DOT_COLUMNS));
                 if band_dot {
-                    let grid = ne.saturating_mul(c.n.div_ceil(LEAN_DOT_COLUMNS));
-                    launch("b2_banddot", &MV, grid, THREADS, &j, None)?
+                    launch("b2_banddot", &MV, warp_per_column_grid, THREADS, &j, None)?
                 } else if lean {
-                    let grid = ne.saturating_mul(c.n.div_ceil(LEAN_DOT_COLUMNS));
-                    launch("b2_dotlean", &MV, grid, THREADS, &j, Some(yslot))?
+                    launch(
+                        "b2_dotlean",
+                        &MV,
+                        warp_per_column_grid,
+                        THREADS,
+                        &j,
+                        Some(yslot),
+                    )?
                 } else if shape.dots() {
                     dot(&j, 1)?
                 } else {

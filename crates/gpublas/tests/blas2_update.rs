@@ -946,9 +946,9 @@ fn f1_larger_matrices(dev: &Device) {
     larger::<Complex64>(dev, 24);
 }
 
-/// Packed triangles of five and seven row tiles of the GPU kernels, whose interior tiles' pieces
+/// Packed triangles of five to seven row tiles of the GPU kernels, whose interior tiles' pieces
 /// follow each column's alignment: the order a multiple of the tile and not, the second entry
-/// at a misaligned stride, zero columns.
+/// at a misaligned stride, zero columns, a list with alpha per entry in device memory.
 fn packed_tiles<E: T>(dev: &Device, seed: u64) {
     let mut r = Gen::new(seed);
     let mut h = handle(dev);
@@ -964,6 +964,15 @@ fn packed_tiles<E: T>(dev: &Device, seed: u64) {
                 check_case::<E>(&mut h, dev, &mut r, c, Form::Strided(2), al, data);
                 k += 1;
             }
+            // A list of entries with alpha per entry in device memory (real for hpr/hpr2), one
+            // of them zero (that entry untouched).
+            let n = 5 * rb + 1;
+            let (incx, incy) = INCS[k % INCS.len()];
+            let c = case(rt, uplo, n, n, 0, incx, incy);
+            let vals = [alpha_for(rt, k), ZERO, alpha_for(rt, k + 1)];
+            let al = Alphas::new(dev, Scal::PerEntry, &vals);
+            check_case::<E>(&mut h, dev, &mut r, c, Form::List(3), al, Data::Random);
+            k += 1;
         }
     }
 }

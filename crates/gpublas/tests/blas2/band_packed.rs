@@ -60,8 +60,15 @@ fn gbmv_suite<E: T>(dev: &Device, seed: u64) {
             }
         }
     }
-    // Large: band 64 (as the GPU targets), a one-sided and a lopsided band, m != n.
-    for &(m, n, kl, ku) in &[(1000, 1000, 32, 31), (1000, 700, 64, 0), (700, 1000, 3, 70)] {
+    // Large: band 64 (as the GPU targets), a one-sided and a lopsided band, m != n; and a
+    // column of 256 and 257 stored rows, the GPU's band dots' limit for op T/C.
+    for &(m, n, kl, ku) in &[
+        (1000, 1000, 32, 31),
+        (1000, 700, 64, 0),
+        (700, 1000, 3, 70),
+        (600, 500, 128, 127),
+        (600, 500, 128, 128),
+    ] {
         for op in OPS {
             for &(form, incx, incy) in &[(Form::Single, 1, 1), (Form::Strided(2), -2, 3)] {
                 t += 1;

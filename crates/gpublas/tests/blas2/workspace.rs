@@ -468,12 +468,13 @@ fn f4_symv_needs_a_partial_vector_per_region_row(dev: &Device) {
     assert_ne!(split("symv", 16).unwrap(), 16 * 4 * 1024);
 }
 
-/// F8, M6: symv's region partials (f32 and f64) run a batch a few entries per launch in a workspace
-/// that holds a few entries' partials, and below one entry the split sweep or the two-pass
-/// algorithm: `PerfDegraded`, the same answers.
+/// F8, M6: symv's region partials (f32, f64 and the complex symmetric c32) run a batch a few
+/// entries per launch in a workspace that holds a few entries' partials, and below one entry the
+/// split sweep or the two-pass algorithm: `PerfDegraded`, the same answers.
 fn f8_symv_region_partials_chunk_the_batch(dev: &Device) {
     region_chunks::<f32>(dev, 115);
     region_chunks::<f64>(dev, 116);
+    region_chunks::<Complex32>(dev, 117);
 }
 
 fn region_chunks<E: T>(dev: &Device, seed: u64) {

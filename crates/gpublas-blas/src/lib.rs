@@ -17,6 +17,8 @@ mod args;
 mod context;
 mod ffi;
 pub mod level1;
+pub mod level2;
+pub mod level3;
 
 use std::ffi::c_char;
 

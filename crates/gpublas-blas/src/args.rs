@@ -3,7 +3,7 @@
 
 use gpublas::{Diag, Op, Side, Uplo};
 
-use crate::ffi::Int;
+use crate::ffi::{xerbla, Int};
 
 /// Elements a vector of `n` entries `inc` apart spans (reference BLAS: `1 + (n - 1)|inc|`).
 pub(crate) fn vec_len(n: Int, inc: Int) -> usize {
@@ -27,6 +27,18 @@ pub(crate) fn mat_len(rows: Int, cols: Int, ld: Int) -> usize {
 pub(crate) fn packed_len(n: Int) -> usize {
     let n = n.max(0) as usize;
     n * (n + 1) / 2
+}
+
+/// Whether a call is legal; if not, the first of `checks` that holds (listed in reference
+/// BLAS's order as `(illegal, position)`) is reported through `xerbla` for routine `name`.
+pub(crate) fn legal(name: &str, checks: &[(bool, Int)]) -> bool {
+    match checks.iter().find(|(bad, _)| *bad) {
+        Some(&(_, info)) => {
+            xerbla(name, info);
+            false
+        }
+        None => true,
+    }
 }
 
 /// TRANS: `N`, `T` or `C` (any case); `None` for another letter.

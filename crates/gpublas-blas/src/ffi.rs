@@ -52,11 +52,16 @@ type Xerbla = unsafe extern "C" fn(*const c_char, *const Int, usize);
 /// Reports argument number `info` of `routine` as illegal through the program's `xerbla_`
 /// (ELF interposition: a program defining its own replaces the library's, as with reference
 /// BLAS), else this library's. `routine` is passed as given, its length as the hidden length.
+///
+/// The lookup goes through the dynamic loader (not a call of `crate::xerbla_`, which the
+/// compiler may bind inside the library, and whose address read here would already be the
+/// program's through the GOT): it finds the program's `xerbla_` if there is one, else this
+/// library's export.
 pub(crate) fn xerbla(routine: &str, info: Int) {
-    let own = crate::xerbla_ as Xerbla as usize;
     // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name only looks the symbol up.
     let found = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"xerbla_".as_ptr()) };
-    if found.is_null() || found as usize == own {
+    if found.is_null() {
+        // Not exported (the crate linked statically into a program): print here.
         crate::print_xerbla(routine, info);
         return;
     }

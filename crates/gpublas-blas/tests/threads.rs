@@ -1,0 +1,75 @@
+//! The drop-in called from many host threads at once (each thread gets its own handle): every
+//! thread's results equal those of the same calls made on one thread, and a plain f64 loop.
+
+use gpublas_blas::level1::{daxpy_, ddot_, dnrm2_, zdotc_};
+use num_complex::Complex64;
+
+/// Deterministic data: element `i` of vector `k`.
+fn value(k: usize, i: usize) -> f64 {
+    let h = (i as u64 * 2654435761 + k as u64 * 40503) % 1000;
+    h as f64 / 500.0 - 1.0
+}
+
+/// One thread's mixed calls on its own data; returns every result.
+fn work(k: usize, n: i32) -> Vec<f64> {
+    let x: Vec<f64> = (0..n as usize).map(|i| value(k, i)).collect();
+    let mut y: Vec<f64> = (0..n as usize).map(|i| value(k + 1, i)).collect();
+    let z: Vec<Complex64> = (0..n as usize)
+        .map(|i| Complex64::new(value(k, i), value(k + 2, i)))
+        .collect();
+    let (one, alpha) = (1, 0.5 + k as f64);
+    let mut out = Vec::new();
+    // SAFETY: every pointer is to a live local of the length the call reads.
+    unsafe {
+        for _ in 0..20 {
+            daxpy_(&n, &alpha, x.as_ptr(), &one, y.as_mut_ptr(), &one);
+            out.push(ddot_(&n, x.as_ptr(), &one, y.as_ptr(), &one));
+            out.push(dnrm2_(&n, y.as_ptr(), &one));
+            let c = zdotc_(&n, z.as_ptr(), &one, z.as_ptr(), &one);
+            out.push(c.re);
+            out.push(c.im);
+        }
+    }
+    out
+}
+
+/// The same calls as plain loops.
+fn reference(k: usize, n: usize) -> Vec<f64> {
+    let x: Vec<f64> = (0..n).map(|i| value(k, i)).collect();
+    let mut y: Vec<f64> = (0..n).map(|i| value(k + 1, i)).collect();
+    let alpha = 0.5 + k as f64;
+    let mut out = Vec::new();
+    for _ in 0..20 {
+        for i in 0..n {
+            y[i] += alpha * x[i];
+        }
+        out.push((0..n).map(|i| x[i] * y[i]).sum());
+        out.push((0..n).map(|i| y[i] * y[i]).sum::<f64>().sqrt());
+        out.push(
+            (0..n)
+                .map(|i| value(k, i).powi(2) + value(k + 2, i).powi(2))
+                .sum(),
+        );
+        out.push(0.0);
+    }
+    out
+}
+
+#[test]
+fn sixteen_threads_agree_with_one() {
+    let n = 1000;
+    let alone: Vec<Vec<f64>> = (0..16).map(|k| work(k, n)).collect();
+    let together: Vec<Vec<f64>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..16).map(|k| s.spawn(move || work(k, n))).collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for k in 0..16 {
+        assert_eq!(alone[k], together[k], "thread {k}");
+        for (a, r) in alone[k].iter().zip(reference(k, n as usize)) {
+            assert!(
+                (a - r).abs() <= 1e-9 * r.abs().max(1.0),
+                "thread {k}: {a} against {r}"
+            );
+        }
+    }
+}

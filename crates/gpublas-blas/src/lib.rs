@@ -15,6 +15,7 @@
 //! ones), checked by the reference test programs (`scripts/blas-testers`).
 
 mod args;
+pub mod cblas;
 mod context;
 mod ffi;
 pub mod level1;

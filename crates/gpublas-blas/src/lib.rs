@@ -12,12 +12,14 @@
 //! - The caller's arrays are lent to gpublas without a copy (see `context` for where calls run).
 //!
 //! Status: every routine of reference BLAS 3.11 (Levels 1, 2 and 3 for s, d, c, z and the mixed
-//! ones), checked by the reference test programs (`scripts/blas-testers`).
+//! ones) and LAPACK's `getrf`, `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the
+//! reference test programs (`scripts/blas-testers`).
 
 mod args;
 pub mod cblas;
 mod context;
 mod ffi;
+pub mod lapack;
 pub mod level1;
 pub mod level2;
 pub mod level3;

@@ -1,0 +1,434 @@
+//! The LAPACK routines gpublas has, for s, d, c, z: LU (`getrf`, `getrs`, `gesv`) and
+//! Cholesky (`potrf`, `potrs`, `posv`). Arguments are checked in LAPACK's order: the first
+//! illegal one sets `INFO = -position` and goes to `xerbla` under the routine's name
+//! (`DGETRF`, unpadded, as LAPACK passes it), and nothing else is touched. `INFO > 0` has
+//! LAPACK's meaning (a zero pivot, a minor that is not positive definite).
+
+use std::ffi::c_char;
+
+use gpublas::{solver, Complex32, Complex64, Op, Results, Scalar, Uplo};
+
+use crate::args::{lend, mat_len, op, uplo};
+use crate::context::run;
+use crate::ffi::{option, read, xerbla, Int};
+
+/// LAPACK's argument check: the first of `checks` (`(illegal, position)`, in the routine's
+/// order) that holds sets `*info = -position` and is reported; returns whether the call is
+/// legal (then `*info = 0`).
+fn legal(routine: &str, checks: &[(bool, Int)], info: &mut Int) -> bool {
+    match checks.iter().find(|c| c.0) {
+        Some(&(_, position)) => {
+            *info = -position;
+            xerbla(routine, position);
+            false
+        }
+        None => {
+            *info = 0;
+            true
+        }
+    }
+}
+
+/// `max(1, n)`, LAPACK's least leading dimension.
+fn least(n: Int) -> Int {
+    n.max(1)
+}
+
+/// LU factorization with partial pivoting of an `m × n` matrix (`?getrf`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn getrf<T: Scalar>(
+    routine: &str,
+    m: Int,
+    n: Int,
+    a: *mut T,
+    lda: Int,
+    ipiv: *mut Int,
+    info: &mut Int,
+) {
+    if !legal(
+        routine,
+        &[(m < 0, 1), (n < 0, 2), (lda < least(m), 4)],
+        info,
+    ) || m == 0
+        || n == 0
+    {
+        return;
+    }
+    let got = run(routine, |h, dev| {
+        let mut ab = lend!(dev, a, mat_len(m, n, lda));
+        let mut pb = lend!(dev, ipiv, m.min(n) as usize);
+        let mut res = [0];
+        let (mm, nn, ld) = (m as usize, n as usize, lda as usize);
+        let _ = solver::getrf(
+            h,
+            mm,
+            nn,
+            &mut ab,
+            ld,
+            Results::Device(&mut pb),
+            Results::Host(&mut res),
+        )?;
+        Ok(res[0])
+    });
+    *info = got.unwrap_or(0);
+}
+
+/// Solves `op(A) X = B` with `getrf`'s factors (`?getrs`; TRANS `C` of a real matrix is `T`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn getrs<T: Scalar>(
+    routine: &str,
+    trans: u8,
+    n: Int,
+    nrhs: Int,
+    a: *const T,
+    lda: Int,
+    ipiv: *const Int,
+    b: *mut T,
+    ldb: Int,
+    info: &mut Int,
+) {
+    let o = op(trans);
+    let checks = [
+        (o.is_none(), 1),
+        (n < 0, 2),
+        (nrhs < 0, 3),
+        (lda < least(n), 5),
+        (ldb < least(n), 8),
+    ];
+    if !legal(routine, &checks, info) || n == 0 || nrhs == 0 {
+        return;
+    }
+    let o = match o {
+        Some(Op::C) if !T::COMPLEX => Op::T,
+        Some(o) => o,
+        None => return,
+    };
+    let _ = run(routine, |h, dev| {
+        let ab = lend!(dev, a, mat_len(n, n, lda));
+        let pb = lend!(dev, ipiv, n as usize);
+        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+        let (nn, nr) = (n as usize, nrhs as usize);
+        solver::getrs(h, o, nn, nr, &ab, lda as usize, &pb, &mut bb, ldb as usize)
+    });
+}
+
+/// Solves `A X = B` by LU (`?gesv`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gesv<T: Scalar>(
+    routine: &str,
+    n: Int,
+    nrhs: Int,
+    a: *mut T,
+    lda: Int,
+    ipiv: *mut Int,
+    b: *mut T,
+    ldb: Int,
+    info: &mut Int,
+) {
+    let checks = [
+        (n < 0, 1),
+        (nrhs < 0, 2),
+        (lda < least(n), 4),
+        (ldb < least(n), 7),
+    ];
+    if !legal(routine, &checks, info) || n == 0 {
+        return;
+    }
+    let got = run(routine, |h, dev| {
+        let mut ab = lend!(dev, a, mat_len(n, n, lda));
+        let mut pb = lend!(dev, ipiv, n as usize);
+        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+        let mut res = [0];
+        let (nn, nr) = (n as usize, nrhs as usize);
+        let _ = solver::gesv(
+            h,
+            nn,
+            nr,
+            &mut ab,
+            lda as usize,
+            &mut pb,
+            &mut bb,
+            ldb as usize,
+            Results::Host(&mut res),
+        )?;
+        Ok(res[0])
+    });
+    *info = got.unwrap_or(0);
+}
+
+/// Cholesky factorization of a Hermitian positive definite matrix (`?potrf`).
+pub(crate) fn potrf<T: Scalar>(
+    routine: &str,
+    uplo_c: u8,
+    n: Int,
+    a: *mut T,
+    lda: Int,
+    info: &mut Int,
+) {
+    let u = uplo(uplo_c);
+    let checks = [(u.is_none(), 1), (n < 0, 2), (lda < least(n), 4)];
+    if !legal(routine, &checks, info) || n == 0 {
+        return;
+    }
+    let u = u.unwrap_or(Uplo::Upper);
+    let got = run(routine, |h, dev| {
+        let mut ab = lend!(dev, a, mat_len(n, n, lda));
+        let mut res = [0];
+        let (nn, ld) = (n as usize, lda as usize);
+        let _ = solver::potrf(h, u, nn, &mut ab, ld, Results::Host(&mut res))?;
+        Ok(res[0])
+    });
+    *info = got.unwrap_or(0);
+}
+
+/// Solves `A X = B` with `potrf`'s factor (`?potrs`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn potrs<T: Scalar>(
+    routine: &str,
+    uplo_c: u8,
+    n: Int,
+    nrhs: Int,
+    a: *const T,
+    lda: Int,
+    b: *mut T,
+    ldb: Int,
+    info: &mut Int,
+) {
+    let u = uplo(uplo_c);
+    let checks = [
+        (u.is_none(), 1),
+        (n < 0, 2),
+        (nrhs < 0, 3),
+        (lda < least(n), 5),
+        (ldb < least(n), 7),
+    ];
+    if !legal(routine, &checks, info) || n == 0 || nrhs == 0 {
+        return;
+    }
+    let u = u.unwrap_or(Uplo::Upper);
+    let _ = run(routine, |h, dev| {
+        let ab = lend!(dev, a, mat_len(n, n, lda));
+        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+        let (nn, nr) = (n as usize, nrhs as usize);
+        solver::potrs(h, u, nn, nr, &ab, lda as usize, &mut bb, ldb as usize)
+    });
+}
+
+/// Solves `A X = B` by Cholesky (`?posv`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn posv<T: Scalar>(
+    routine: &str,
+    uplo_c: u8,
+    n: Int,
+    nrhs: Int,
+    a: *mut T,
+    lda: Int,
+    b: *mut T,
+    ldb: Int,
+    info: &mut Int,
+) {
+    let u = uplo(uplo_c);
+    let checks = [
+        (u.is_none(), 1),
+        (n < 0, 2),
+        (nrhs < 0, 3),
+        (lda < least(n), 5),
+        (ldb < least(n), 7),
+    ];
+    if !legal(routine, &checks, info) || n == 0 {
+        return;
+    }
+    let u = u.unwrap_or(Uplo::Upper);
+    let got = run(routine, |h, dev| {
+        let mut ab = lend!(dev, a, mat_len(n, n, lda));
+        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+        let mut res = [0];
+        let (nn, nr) = (n as usize, nrhs as usize);
+        let _ = solver::posv(
+            h,
+            u,
+            nn,
+            nr,
+            &mut ab,
+            lda as usize,
+            &mut bb,
+            ldb as usize,
+            Results::Host(&mut res),
+        )?;
+        Ok(res[0])
+    });
+    *info = got.unwrap_or(0);
+}
+
+// ---- the exports ------------------------------------------------------------------------
+
+/// Exports the six routines for one type, with the names LAPACK passes to `xerbla`.
+macro_rules! lapack_exports {
+    ($t:ty, $getrf:ident, $getrs:ident, $gesv:ident, $potrf:ident, $potrs:ident, $posv:ident,
+     [$n_getrf:literal, $n_getrs:literal, $n_gesv:literal, $n_potrf:literal, $n_potrs:literal, $n_posv:literal]) => {
+        #[doc = concat!("LAPACK `", stringify!($getrf), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $getrf(
+            m: *const Int,
+            n: *const Int,
+            a: *mut $t,
+            lda: *const Int,
+            ipiv: *mut Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe { getrf::<$t>($n_getrf, read(m), read(n), a, read(lda), ipiv, &mut *info) }
+        }
+
+        #[doc = concat!("LAPACK `", stringify!($getrs), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $getrs(
+            trans: *const c_char,
+            n: *const Int,
+            nrhs: *const Int,
+            a: *const $t,
+            lda: *const Int,
+            ipiv: *const Int,
+            b: *mut $t,
+            ldb: *const Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe {
+                let (t, n, nrhs, lda, ldb) =
+                    (option(trans), read(n), read(nrhs), read(lda), read(ldb));
+                getrs::<$t>($n_getrs, t, n, nrhs, a, lda, ipiv, b, ldb, &mut *info)
+            }
+        }
+
+        #[doc = concat!("LAPACK `", stringify!($gesv), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $gesv(
+            n: *const Int,
+            nrhs: *const Int,
+            a: *mut $t,
+            lda: *const Int,
+            ipiv: *mut Int,
+            b: *mut $t,
+            ldb: *const Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe {
+                let (n, nrhs, lda, ldb) = (read(n), read(nrhs), read(lda), read(ldb));
+                gesv::<$t>($n_gesv, n, nrhs, a, lda, ipiv, b, ldb, &mut *info)
+            }
+        }
+
+        #[doc = concat!("LAPACK `", stringify!($potrf), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $potrf(
+            uplo: *const c_char,
+            n: *const Int,
+            a: *mut $t,
+            lda: *const Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe { potrf::<$t>($n_potrf, option(uplo), read(n), a, read(lda), &mut *info) }
+        }
+
+        #[doc = concat!("LAPACK `", stringify!($potrs), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $potrs(
+            uplo: *const c_char,
+            n: *const Int,
+            nrhs: *const Int,
+            a: *const $t,
+            lda: *const Int,
+            b: *mut $t,
+            ldb: *const Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe {
+                let (u, n, nrhs, lda, ldb) =
+                    (option(uplo), read(n), read(nrhs), read(lda), read(ldb));
+                potrs::<$t>($n_potrs, u, n, nrhs, a, lda, b, ldb, &mut *info)
+            }
+        }
+
+        #[doc = concat!("LAPACK `", stringify!($posv), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $posv(
+            uplo: *const c_char,
+            n: *const Int,
+            nrhs: *const Int,
+            a: *mut $t,
+            lda: *const Int,
+            b: *mut $t,
+            ldb: *const Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe {
+                let (u, n, nrhs, lda, ldb) =
+                    (option(uplo), read(n), read(nrhs), read(lda), read(ldb));
+                posv::<$t>($n_posv, u, n, nrhs, a, lda, b, ldb, &mut *info)
+            }
+        }
+    };
+}
+lapack_exports!(
+    f32,
+    sgetrf_,
+    sgetrs_,
+    sgesv_,
+    spotrf_,
+    spotrs_,
+    sposv_,
+    ["SGETRF", "SGETRS", "SGESV", "SPOTRF", "SPOTRS", "SPOSV"]
+);
+lapack_exports!(
+    f64,
+    dgetrf_,
+    dgetrs_,
+    dgesv_,
+    dpotrf_,
+    dpotrs_,
+    dposv_,
+    ["DGETRF", "DGETRS", "DGESV", "DPOTRF", "DPOTRS", "DPOSV"]
+);
+lapack_exports!(
+    Complex32,
+    cgetrf_,
+    cgetrs_,
+    cgesv_,
+    cpotrf_,
+    cpotrs_,
+    cposv_,
+    ["CGETRF", "CGETRS", "CGESV", "CPOTRF", "CPOTRS", "CPOSV"]
+);
+lapack_exports!(
+    Complex64,
+    zgetrf_,
+    zgetrs_,
+    zgesv_,
+    zpotrf_,
+    zpotrs_,
+    zposv_,
+    ["ZGETRF", "ZGETRS", "ZGESV", "ZPOTRF", "ZPOTRS", "ZPOSV"]
+);

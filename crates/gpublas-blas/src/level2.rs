@@ -34,7 +34,7 @@ fn identity<T: Scalar>(alpha: T, beta: T) -> bool {
 }
 
 /// gpublas's `symv` or `hemv`.
-type FullMv<T> = fn(
+pub(crate) type FullMv<T> = fn(
     &mut Handle,
     Uplo,
     usize,
@@ -49,7 +49,7 @@ type FullMv<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `sbmv` or `hbmv`.
-type BandMv<T> = fn(
+pub(crate) type BandMv<T> = fn(
     &mut Handle,
     Uplo,
     usize,
@@ -65,7 +65,7 @@ type BandMv<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `spmv` or `hpmv`.
-type PackedMv<T> = fn(
+pub(crate) type PackedMv<T> = fn(
     &mut Handle,
     Uplo,
     usize,
@@ -79,7 +79,7 @@ type PackedMv<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `trmv` or `trsv`.
-type FullTri<T> = fn(
+pub(crate) type FullTri<T> = fn(
     &mut Handle,
     Uplo,
     Op,
@@ -92,7 +92,7 @@ type FullTri<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `tbmv` or `tbsv`.
-type BandTri<T> = fn(
+pub(crate) type BandTri<T> = fn(
     &mut Handle,
     Uplo,
     Op,
@@ -106,7 +106,7 @@ type BandTri<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `tpmv` or `tpsv`.
-type PackedTri<T> = fn(
+pub(crate) type PackedTri<T> = fn(
     &mut Handle,
     Uplo,
     Op,
@@ -118,7 +118,7 @@ type PackedTri<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `ger`, `geru` or `gerc`.
-type GerFn<T> = fn(
+pub(crate) type GerFn<T> = fn(
     &mut Handle,
     usize,
     usize,
@@ -132,7 +132,7 @@ type GerFn<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `syr` or `her` (`R`: alpha's type, real for `her`).
-type SyrFn<T, R> = fn(
+pub(crate) type SyrFn<T, R> = fn(
     &mut Handle,
     Uplo,
     usize,
@@ -144,7 +144,7 @@ type SyrFn<T, R> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `spr` or `hpr` (`R`: alpha's type, real for `hpr`).
-type SprFn<T, R> = fn(
+pub(crate) type SprFn<T, R> = fn(
     &mut Handle,
     Uplo,
     usize,
@@ -155,7 +155,7 @@ type SprFn<T, R> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `syr2` or `her2`.
-type Syr2Fn<T> = fn(
+pub(crate) type Syr2Fn<T> = fn(
     &mut Handle,
     Uplo,
     usize,
@@ -169,7 +169,7 @@ type Syr2Fn<T> = fn(
 ) -> Result<Status, Error>;
 
 /// gpublas's `spr2` or `hpr2`.
-type Spr2Fn<T> = fn(
+pub(crate) type Spr2Fn<T> = fn(
     &mut Handle,
     Uplo,
     usize,

@@ -1,5 +1,5 @@
 //! gpublas as a drop-in `libblas.so.3`: the reference BLAS binary interface (gfortran's calling
-//! convention) over gpublas, so a program linked against BLAS runs on gpublas unchanged
+//! convention) and CBLAS over gpublas, so a program linked against BLAS runs on gpublas unchanged
 //! (`LD_LIBRARY_PATH`, see the README).
 //!
 //! Conventions of the exports (`dgemm_`, …):
@@ -12,7 +12,7 @@
 //! - The caller's arrays are lent to gpublas without a copy (see `context` for where calls run).
 //!
 //! Status: every routine of reference BLAS 3.11 (Levels 1, 2 and 3 for s, d, c, z and the mixed
-//! ones) and LAPACK's `getrf`, `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the
+//! ones), its CBLAS (149 `cblas_*` functions, row- and column-major) and LAPACK's `getrf`, `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the
 //! reference test programs (`scripts/blas-testers`).
 
 mod args;

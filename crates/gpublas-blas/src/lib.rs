@@ -12,8 +12,9 @@
 //! - The caller's arrays are lent to gpublas without a copy (see `context` for where calls run).
 //!
 //! Status: every routine of reference BLAS 3.11 (Levels 1, 2 and 3 for s, d, c, z and the mixed
-//! ones), its CBLAS (149 `cblas_*` functions, row- and column-major) and LAPACK's `getrf`, `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the
-//! reference test programs (`scripts/blas-testers`).
+//! ones), its CBLAS (149 `cblas_*` functions, row- and column-major) and LAPACK's `getrf`,
+//! `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the reference test programs
+//! (`scripts/blas-testers`).
 
 mod args;
 pub mod cblas;

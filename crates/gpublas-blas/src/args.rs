@@ -41,6 +41,18 @@ pub(crate) fn legal(name: &str, checks: &[(bool, Int)]) -> bool {
     }
 }
 
+/// A call's work and traffic: (floating-point operations, bytes of its operands). `real_flops`
+/// is counted as for real numbers (four times that for complex ones: a complex multiply-add
+/// is four real ones); `elements` are those of its operands, each copied once each way.
+pub(crate) fn work<T: gpublas::Scalar>(real_flops: f64, elements: f64) -> (f64, f64) {
+    let flops = if T::COMPLEX {
+        4.0 * real_flops
+    } else {
+        real_flops
+    };
+    (flops, 2.0 * elements * std::mem::size_of::<T>() as f64)
+}
+
 /// TRANS: `N`, `T` or `C` (any case); `None` for another letter.
 pub(crate) fn op(c: u8) -> Option<Op> {
     match c {

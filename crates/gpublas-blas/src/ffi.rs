@@ -85,3 +85,28 @@ pub(crate) unsafe fn fortran_text(p: *const c_char, len: usize) -> String {
     let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The caller's array at `p` as a slice of `len` elements (empty for `len == 0`), for copies to
+/// and from the GPU.
+///
+/// # Safety
+/// `p` points to `len` readable elements that stay valid and unchanged while the slice lives.
+pub(crate) unsafe fn host_slice<'a, T>(p: *const T, len: usize) -> &'a [T] {
+    if len == 0 || p.is_null() {
+        return &[];
+    }
+    // SAFETY: as documented above.
+    unsafe { std::slice::from_raw_parts(p, len) }
+}
+
+/// The caller's array at `p` as a mutable slice of `len` elements (empty for `len == 0`).
+///
+/// # Safety
+/// `p` points to `len` writable elements that nothing else accesses while the slice lives.
+pub(crate) unsafe fn host_slice_mut<'a, T>(p: *mut T, len: usize) -> &'a mut [T] {
+    if len == 0 || p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: as documented above.
+    unsafe { std::slice::from_raw_parts_mut(p, len) }
+}

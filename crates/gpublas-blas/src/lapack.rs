@@ -8,9 +8,9 @@ use std::ffi::c_char;
 
 use gpublas::{solver, Complex32, Complex64, Op, Results, Scalar, Uplo};
 
-use crate::args::{lend, mat_len, op, uplo};
-use crate::context::run;
-use crate::ffi::{option, read, xerbla, Int};
+use crate::args::{op, uplo, work};
+use crate::context::run_placed;
+use crate::ffi::{host_slice_mut, option, read, xerbla, Int};
 
 /// LAPACK's argument check: the first of `checks` (`(illegal, position)`, in the routine's
 /// order) that holds sets `*info = -position` and is reported; returns whether the call is
@@ -27,6 +27,28 @@ fn legal(routine: &str, checks: &[(bool, Int)], info: &mut Int) -> bool {
             true
         }
     }
+}
+
+/// Work and traffic of an `m × n` LU factorization (LAPACK's operation count).
+fn getrf_work<T: Scalar>(m: Int, n: Int) -> (f64, f64) {
+    let (m, n) = (m as f64, n as f64);
+    let k = m.min(n);
+    work::<T>(
+        2.0 * (m * n * k - (m + n) * k * k / 2.0 + k * k * k / 3.0),
+        m * n,
+    )
+}
+
+/// Work and traffic of a Cholesky factorization of order `n`.
+fn potrf_work<T: Scalar>(n: Int) -> (f64, f64) {
+    let n = n as f64;
+    work::<T>(n * n * n / 3.0, n * n)
+}
+
+/// Work and traffic of the two triangular solves with `nrhs` right-hand sides of order `n`.
+fn solve_work<T: Scalar>(n: Int, nrhs: Int) -> (f64, f64) {
+    let (n, r) = (n as f64, nrhs as f64);
+    work::<T>(2.0 * n * n * r, n * n + n * r)
 }
 
 /// `max(1, n)`, LAPACK's least leading dimension.
@@ -54,20 +76,15 @@ pub(crate) fn getrf<T: Scalar>(
     {
         return;
     }
-    let got = run(routine, |h, dev| {
-        let mut ab = lend!(dev, a, mat_len(m, n, lda));
-        let mut pb = lend!(dev, ipiv, m.min(n) as usize);
+    let got = run_placed(routine, getrf_work::<T>(m, n), |h, st| {
+        let mut ab = st.input(h, a, (m, n, lda))?;
+        // SAFETY: IPIV holds min(m, n) integers; nothing else touches them during the call.
+        let pivots = unsafe { host_slice_mut(ipiv, m.min(n) as usize) };
         let mut res = [0];
-        let (mm, nn, ld) = (m as usize, n as usize, lda as usize);
-        let _ = solver::getrf(
-            h,
-            mm,
-            nn,
-            &mut ab,
-            ld,
-            Results::Device(&mut pb),
-            Results::Host(&mut res),
-        )?;
+        let (mm, nn) = (m as usize, n as usize);
+        let (piv, inf) = (Results::Host(pivots), Results::Host(&mut res));
+        let _ = solver::getrf(h, mm, nn, &mut ab.buf, ab.ld, piv, inf)?;
+        st.back(h, &ab, a, (m, n, lda))?;
         Ok(res[0])
     });
     *info = got.unwrap_or(0);
@@ -103,12 +120,13 @@ pub(crate) fn getrs<T: Scalar>(
         Some(o) => o,
         None => return,
     };
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(n, n, lda));
-        let pb = lend!(dev, ipiv, n as usize);
-        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+    let _ = run_placed(routine, solve_work::<T>(n, nrhs), |h, st| {
+        let ab = st.input(h, a, (n, n, lda))?;
+        let pb = st.input(h, ipiv, (n, 1, n))?;
+        let mut bb = st.input(h, b, (n, nrhs, ldb))?;
         let (nn, nr) = (n as usize, nrhs as usize);
-        solver::getrs(h, o, nn, nr, &ab, lda as usize, &pb, &mut bb, ldb as usize)
+        let _ = solver::getrs(h, o, nn, nr, &ab.buf, ab.ld, &pb.buf, &mut bb.buf, bb.ld)?;
+        st.back(h, &bb, b, (n, nrhs, ldb))
     });
 }
 
@@ -134,23 +152,29 @@ pub(crate) fn gesv<T: Scalar>(
     if !legal(routine, &checks, info) || n == 0 {
         return;
     }
-    let got = run(routine, |h, dev| {
-        let mut ab = lend!(dev, a, mat_len(n, n, lda));
-        let mut pb = lend!(dev, ipiv, n as usize);
-        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+    let (f, fb) = getrf_work::<T>(n, n);
+    let (s, sb) = solve_work::<T>(n, nrhs);
+    let got = run_placed(routine, (f + s, fb + sb), |h, st| {
+        let mut ab = st.input(h, a, (n, n, lda))?;
+        let mut pb = st.output(ipiv, (n, 1, n))?;
+        let mut bb = st.input(h, b, (n, nrhs, ldb))?;
         let mut res = [0];
-        let (nn, nr) = (n as usize, nrhs as usize);
+        let (nn, nr, inf) = (n as usize, nrhs as usize, Results::Host(&mut res));
+        let (a_ld, b_ld) = (ab.ld, bb.ld);
         let _ = solver::gesv(
             h,
             nn,
             nr,
-            &mut ab,
-            lda as usize,
-            &mut pb,
-            &mut bb,
-            ldb as usize,
-            Results::Host(&mut res),
+            &mut ab.buf,
+            a_ld,
+            &mut pb.buf,
+            &mut bb.buf,
+            b_ld,
+            inf,
         )?;
+        st.back(h, &ab, a, (n, n, lda))?;
+        st.back(h, &pb, ipiv, (n, 1, n))?;
+        st.back(h, &bb, b, (n, nrhs, ldb))?;
         Ok(res[0])
     });
     *info = got.unwrap_or(0);
@@ -171,11 +195,18 @@ pub(crate) fn potrf<T: Scalar>(
         return;
     }
     let u = u.unwrap_or(Uplo::Upper);
-    let got = run(routine, |h, dev| {
-        let mut ab = lend!(dev, a, mat_len(n, n, lda));
+    let got = run_placed(routine, potrf_work::<T>(n), |h, st| {
+        let mut ab = st.input(h, a, (n, n, lda))?;
         let mut res = [0];
-        let (nn, ld) = (n as usize, lda as usize);
-        let _ = solver::potrf(h, u, nn, &mut ab, ld, Results::Host(&mut res))?;
+        let _ = solver::potrf(
+            h,
+            u,
+            n as usize,
+            &mut ab.buf,
+            ab.ld,
+            Results::Host(&mut res),
+        )?;
+        st.back(h, &ab, a, (n, n, lda))?;
         Ok(res[0])
     });
     *info = got.unwrap_or(0);
@@ -206,11 +237,12 @@ pub(crate) fn potrs<T: Scalar>(
         return;
     }
     let u = u.unwrap_or(Uplo::Upper);
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(n, n, lda));
-        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+    let _ = run_placed(routine, solve_work::<T>(n, nrhs), |h, st| {
+        let ab = st.input(h, a, (n, n, lda))?;
+        let mut bb = st.input(h, b, (n, nrhs, ldb))?;
         let (nn, nr) = (n as usize, nrhs as usize);
-        solver::potrs(h, u, nn, nr, &ab, lda as usize, &mut bb, ldb as usize)
+        let _ = solver::potrs(h, u, nn, nr, &ab.buf, ab.ld, &mut bb.buf, bb.ld)?;
+        st.back(h, &bb, b, (n, nrhs, ldb))
     });
 }
 
@@ -239,22 +271,17 @@ pub(crate) fn posv<T: Scalar>(
         return;
     }
     let u = u.unwrap_or(Uplo::Upper);
-    let got = run(routine, |h, dev| {
-        let mut ab = lend!(dev, a, mat_len(n, n, lda));
-        let mut bb = lend!(dev, b, mat_len(n, nrhs, ldb));
+    let (f, fb) = potrf_work::<T>(n);
+    let (s, sb) = solve_work::<T>(n, nrhs);
+    let got = run_placed(routine, (f + s, fb + sb), |h, st| {
+        let mut ab = st.input(h, a, (n, n, lda))?;
+        let mut bb = st.input(h, b, (n, nrhs, ldb))?;
         let mut res = [0];
-        let (nn, nr) = (n as usize, nrhs as usize);
-        let _ = solver::posv(
-            h,
-            u,
-            nn,
-            nr,
-            &mut ab,
-            lda as usize,
-            &mut bb,
-            ldb as usize,
-            Results::Host(&mut res),
-        )?;
+        let (nn, nr, inf) = (n as usize, nrhs as usize, Results::Host(&mut res));
+        let (a_ld, b_ld) = (ab.ld, bb.ld);
+        let _ = solver::posv(h, u, nn, nr, &mut ab.buf, a_ld, &mut bb.buf, b_ld, inf)?;
+        st.back(h, &ab, a, (n, n, lda))?;
+        st.back(h, &bb, b, (n, nrhs, ldb))?;
         Ok(res[0])
     });
     *info = got.unwrap_or(0);

@@ -9,8 +9,8 @@ use std::ffi::c_char;
 
 use gpublas::{blas3, Coef, Complex32, Complex64, ComplexScalar, Op, Scalar, Side, Uplo};
 
-use crate::args::{diag, legal, lend, mat_len, op, side, uplo};
-use crate::context::run;
+use crate::args::{diag, legal, op, side, uplo, work};
+use crate::context::run_placed;
 use crate::ffi::{option, read, Int};
 
 /// TRANS of a rank-k update: `op(c)` if `c` is one of `allowed`.
@@ -60,26 +60,39 @@ pub(crate) fn gemm<T: Scalar>(
     if m == 0 || n == 0 || ((alpha == T::zero() || k == 0) && beta == T::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, ka, lda));
-        let bb = lend!(dev, b, mat_len(nrowb, kb, ldb));
-        let mut cb = lend!(dev, c, mat_len(m, n, ldc));
-        blas3::gemm(
+    let flops = work::<T>(
+        2.0 * m as f64 * n as f64 * k as f64,
+        nrowa as f64 * ka as f64 + nrowb as f64 * kb as f64 + m as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, ka, lda))?;
+        let bb = st.input(h, b, (nrowb, kb, ldb))?;
+        // beta == 0: C is only written (reference BLAS does not read it).
+        let mut cb = if beta == T::zero() {
+            st.output(c, (m, n, ldc))?
+        } else {
+            st.input(h, c, (m, n, ldc))?
+        };
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
+        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
+        let _ = blas3::gemm(
             h,
             opa,
             opb,
-            m as usize,
-            n as usize,
-            k as usize,
-            Coef::Host(alpha),
-            &ab,
-            lda as usize,
-            &bb,
-            ldb as usize,
-            Coef::Host(beta),
-            &mut cb,
-            ldc as usize,
-        )
+            mu,
+            nu,
+            ku,
+            al,
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            be,
+            &mut cb.buf,
+            cb.ld,
+        )?;
+        st.back(h, &cb, c, (m, n, ldc))
     });
 }
 
@@ -128,14 +141,37 @@ pub(crate) fn symm<T: Scalar>(
     if m == 0 || n == 0 || (alpha == T::zero() && beta == T::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, nrowa, lda));
-        let bb = lend!(dev, b, mat_len(m, n, ldb));
-        let mut cb = lend!(dev, c, mat_len(m, n, ldc));
+    let flops = work::<T>(
+        2.0 * m as f64 * n as f64 * nrowa as f64,
+        nrowa as f64 * nrowa as f64 + 2.0 * m as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, nrowa, lda))?;
+        let bb = st.input(h, b, (m, n, ldb))?;
+        let mut cb = if beta == T::zero() {
+            st.output(c, (m, n, ldc))?
+        } else {
+            st.input(h, c, (m, n, ldc))?
+        };
         let (mu, nu) = (m as usize, n as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let (la, lb, lc) = (lda as usize, ldb as usize, ldc as usize);
-        blas3::symm(h, s, u, mu, nu, al, &ab, la, &bb, lb, be, &mut cb, lc)
+        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
+        let _ = blas3::symm(
+            h,
+            s,
+            u,
+            mu,
+            nu,
+            al,
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            be,
+            &mut cb.buf,
+            cb.ld,
+        )?;
+        st.back(h, &cb, c, (m, n, ldc))
     });
 }
 
@@ -157,14 +193,37 @@ pub(crate) fn hemm<T: ComplexScalar>(
     if m == 0 || n == 0 || (alpha == T::zero() && beta == T::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, nrowa, lda));
-        let bb = lend!(dev, b, mat_len(m, n, ldb));
-        let mut cb = lend!(dev, c, mat_len(m, n, ldc));
+    let flops = work::<T>(
+        2.0 * m as f64 * n as f64 * nrowa as f64,
+        nrowa as f64 * nrowa as f64 + 2.0 * m as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, nrowa, lda))?;
+        let bb = st.input(h, b, (m, n, ldb))?;
+        let mut cb = if beta == T::zero() {
+            st.output(c, (m, n, ldc))?
+        } else {
+            st.input(h, c, (m, n, ldc))?
+        };
         let (mu, nu) = (m as usize, n as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let (la, lb, lc) = (lda as usize, ldb as usize, ldc as usize);
-        blas3::hemm(h, s, u, mu, nu, al, &ab, la, &bb, lb, be, &mut cb, lc)
+        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
+        let _ = blas3::hemm(
+            h,
+            s,
+            u,
+            mu,
+            nu,
+            al,
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            be,
+            &mut cb.buf,
+            cb.ld,
+        )?;
+        st.back(h, &cb, c, (m, n, ldc))
     });
 }
 
@@ -221,24 +280,18 @@ pub(crate) fn syrk<T: Scalar>(
     if n == 0 || ((alpha == T::zero() || k == 0) && beta == T::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, ka, lda));
-        let mut cb = lend!(dev, c, mat_len(n, n, ldc));
+    let flops = work::<T>(
+        n as f64 * n as f64 * k as f64,
+        nrowa as f64 * ka as f64 + n as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, ka, lda))?;
+        // C always goes in: only one triangle is written, the other must come back unchanged.
+        let mut cb = st.input(h, c, (n, n, ldc))?;
         let (nu, ku) = (n as usize, k as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        blas3::syrk(
-            h,
-            u,
-            t,
-            nu,
-            ku,
-            al,
-            &ab,
-            lda as usize,
-            be,
-            &mut cb,
-            ldc as usize,
-        )
+        let _ = blas3::syrk(h, u, t, nu, ku, al, &ab.buf, ab.ld, be, &mut cb.buf, cb.ld)?;
+        st.back(h, &cb, c, (n, n, ldc))
     });
 }
 
@@ -260,24 +313,18 @@ pub(crate) fn herk<T: ComplexScalar>(
     if n == 0 || ((alpha == T::Real::zero() || k == 0) && beta == T::Real::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, ka, lda));
-        let mut cb = lend!(dev, c, mat_len(n, n, ldc));
+    let flops = work::<T>(
+        n as f64 * n as f64 * k as f64,
+        nrowa as f64 * ka as f64 + n as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, ka, lda))?;
+        // C always goes in: only one triangle is written, the other must come back unchanged.
+        let mut cb = st.input(h, c, (n, n, ldc))?;
         let (nu, ku) = (n as usize, k as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        blas3::herk(
-            h,
-            u,
-            t,
-            nu,
-            ku,
-            al,
-            &ab,
-            lda as usize,
-            be,
-            &mut cb,
-            ldc as usize,
-        )
+        let _ = blas3::herk(h, u, t, nu, ku, al, &ab.buf, ab.ld, be, &mut cb.buf, cb.ld)?;
+        st.back(h, &cb, c, (n, n, ldc))
     });
 }
 
@@ -303,14 +350,34 @@ pub(crate) fn syr2k<T: Scalar>(
     if n == 0 || ((alpha == T::zero() || k == 0) && beta == T::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, ka, lda));
-        let bb = lend!(dev, b, mat_len(nrowa, ka, ldb));
-        let mut cb = lend!(dev, c, mat_len(n, n, ldc));
+    let flops = work::<T>(
+        2.0 * n as f64 * n as f64 * k as f64,
+        2.0 * nrowa as f64 * ka as f64 + n as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, ka, lda))?;
+        let bb = st.input(h, b, (nrowa, ka, ldb))?;
+        // C always goes in: only one triangle is written, the other must come back unchanged.
+        let mut cb = st.input(h, c, (n, n, ldc))?;
         let (nu, ku) = (n as usize, k as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let (la, lb, lc) = (lda as usize, ldb as usize, ldc as usize);
-        blas3::syr2k(h, u, t, nu, ku, al, &ab, la, &bb, lb, be, &mut cb, lc)
+        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
+        let _ = blas3::syr2k(
+            h,
+            u,
+            t,
+            nu,
+            ku,
+            al,
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            be,
+            &mut cb.buf,
+            cb.ld,
+        )?;
+        st.back(h, &cb, c, (n, n, ldc))
     });
 }
 
@@ -334,14 +401,34 @@ pub(crate) fn her2k<T: ComplexScalar>(
     if n == 0 || ((alpha == T::zero() || k == 0) && beta == T::Real::one()) {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, ka, lda));
-        let bb = lend!(dev, b, mat_len(nrowa, ka, ldb));
-        let mut cb = lend!(dev, c, mat_len(n, n, ldc));
+    let flops = work::<T>(
+        2.0 * n as f64 * n as f64 * k as f64,
+        2.0 * nrowa as f64 * ka as f64 + n as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, ka, lda))?;
+        let bb = st.input(h, b, (nrowa, ka, ldb))?;
+        // C always goes in: only one triangle is written, the other must come back unchanged.
+        let mut cb = st.input(h, c, (n, n, ldc))?;
         let (nu, ku) = (n as usize, k as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let (la, lb, lc) = (lda as usize, ldb as usize, ldc as usize);
-        blas3::her2k(h, u, t, nu, ku, al, &ab, la, &bb, lb, be, &mut cb, lc)
+        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
+        let _ = blas3::her2k(
+            h,
+            u,
+            t,
+            nu,
+            ku,
+            al,
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            be,
+            &mut cb.buf,
+            cb.ld,
+        )?;
+        st.back(h, &cb, c, (n, n, ldc))
     });
 }
 
@@ -381,16 +468,46 @@ pub(crate) fn triangular<T: Scalar>(
     if m == 0 || n == 0 {
         return;
     }
-    let _ = run(routine, |h, dev| {
-        let ab = lend!(dev, a, mat_len(nrowa, nrowa, lda));
-        let mut bb = lend!(dev, b, mat_len(m, n, ldb));
+    let flops = work::<T>(
+        m as f64 * n as f64 * nrowa as f64,
+        nrowa as f64 * nrowa as f64 + m as f64 * n as f64,
+    );
+    let _ = run_placed(routine, flops, |h, st| {
+        let ab = st.input(h, a, (nrowa, nrowa, lda))?;
+        let mut bb = st.input(h, b, (m, n, ldb))?;
         let (mu, nu, al) = (m as usize, n as usize, Coef::Host(alpha));
-        let (la, lb) = (lda as usize, ldb as usize);
-        if solve {
-            blas3::trsm(h, s, u, t, d, mu, nu, al, &ab, la, &mut bb, lb)
+        let _ = if solve {
+            blas3::trsm(
+                h,
+                s,
+                u,
+                t,
+                d,
+                mu,
+                nu,
+                al,
+                &ab.buf,
+                ab.ld,
+                &mut bb.buf,
+                bb.ld,
+            )?
         } else {
-            blas3::trmm(h, s, u, t, d, mu, nu, al, &ab, la, &mut bb, lb)
-        }
+            blas3::trmm(
+                h,
+                s,
+                u,
+                t,
+                d,
+                mu,
+                nu,
+                al,
+                &ab.buf,
+                ab.ld,
+                &mut bb.buf,
+                bb.ld,
+            )?
+        };
+        st.back(h, &bb, b, (m, n, ldb))
     });
 }
 

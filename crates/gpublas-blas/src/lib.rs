@@ -24,6 +24,7 @@ pub mod lapack;
 pub mod level1;
 pub mod level2;
 pub mod level3;
+mod stage;
 
 use std::ffi::c_char;
 

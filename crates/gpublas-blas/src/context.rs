@@ -25,7 +25,7 @@ use crate::stage::{Place, Staging};
 
 /// Work (floating-point operations) from which a Level-3 or LAPACK call runs on the GPU when
 /// `GPUBLAS_BLAS_CROSSOVER` does not say.
-pub const DEFAULT_CROSSOVER: f64 = 1e9;
+pub const DEFAULT_CROSSOVER: f64 = 2e9;
 
 /// Operations per byte copied to and from the GPU below which a call stays on the host: the
 /// bus moves about 25 GB/s from pageable memory where a host's cores do about a TFLOP/s, so

@@ -14,12 +14,15 @@
 //! Status: every routine of reference BLAS 3.11 (Levels 1, 2 and 3 for s, d, c, z and the mixed
 //! ones), its CBLAS (149 `cblas_*` functions, row- and column-major) and LAPACK's `getrf`,
 //! `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the reference test programs
-//! (`scripts/blas-testers`).
+//! (`scripts/blas-testers`); every other LAPACK routine is forwarded to the system's LAPACK
+//! (`forward`), so the library also stands in as `liblapack.so.3`. Level 3 and LAPACK run on the
+//! GPU above a crossover (`context`).
 
 mod args;
 pub mod cblas;
 mod context;
 mod ffi;
+mod forward;
 pub mod lapack;
 pub mod level1;
 pub mod level2;
@@ -30,6 +33,7 @@ use std::ffi::c_char;
 
 pub use ffi::Int;
 use ffi::{fortran_text, option, read};
+pub use forward::{fallback_library, forwarded_routines};
 
 /// Prints reference BLAS's message for an illegal argument (its `xerbla` then stops the program;
 /// this one returns, so the call returns with nothing touched).

@@ -18,6 +18,8 @@
 //! (`forward`), so the library also stands in as `liblapack.so.3`. Level 3 and LAPACK run on the
 //! GPU above a crossover (`context`).
 
+#![warn(missing_docs)]
+
 mod args;
 pub mod cblas;
 mod context;

@@ -5,7 +5,7 @@
 # libopenblas0-pthread into .gpu/dropin (debs/ for the packages), carry .gpu, run this there;
 # results go to $OUT. Calls: the testers with every Level-3/LAPACK call on the GPU, then the
 # speed table against OpenBLAS (all cores) and NVBLAS (its CPU library: OpenBLAS).
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 T0=$(date +%s)
 left() { local l=$(( 560 - ($(date +%s) - T0) )); [ $l -gt $1 ] && l=$1; [ $l -lt 5 ] && l=1; echo $l; }
 D=$PWD/.gpu/dropin

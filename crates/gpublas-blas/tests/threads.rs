@@ -1,7 +1,9 @@
 //! The drop-in called from many host threads at once (each thread gets its own handle): every
-//! thread's results equal those of the same calls made on one thread, and a plain f64 loop.
+//! thread's results equal those of the same calls made on one thread, and plain f64 loops.
 
+use gpublas_blas::lapack::dgesv_;
 use gpublas_blas::level1::{daxpy_, ddot_, dnrm2_, zdotc_};
+use gpublas_blas::level3::dgemm_;
 use num_complex::Complex64;
 
 /// Deterministic data: element `i` of vector `k`.
@@ -29,6 +31,45 @@ fn work(k: usize, n: i32) -> Vec<f64> {
             out.push(c.re);
             out.push(c.im);
         }
+        // Level 3 and LAPACK: C = A B + C, then A X = C by LU (A diagonally dominant).
+        let m = 40;
+        let a: Vec<f64> = (0..m * m)
+            .map(|i| value(k + 3, i) + if i % (m + 1) == 0 { m as f64 } else { 0.0 })
+            .collect();
+        let b: Vec<f64> = (0..m * m).map(|i| value(k + 4, i)).collect();
+        let mut c: Vec<f64> = (0..m * m).map(|i| value(k + 5, i)).collect();
+        let (mi, one_f, no) = (m as i32, 1.0f64, c"N".as_ptr());
+        dgemm_(
+            no,
+            no,
+            &mi,
+            &mi,
+            &mi,
+            &one_f,
+            a.as_ptr(),
+            &mi,
+            b.as_ptr(),
+            &mi,
+            &one_f,
+            c.as_mut_ptr(),
+            &mi,
+        );
+        out.extend_from_slice(&c);
+        let mut lu = a.clone();
+        let mut ipiv = vec![0i32; m];
+        let mut info = -1;
+        dgesv_(
+            &mi,
+            &mi,
+            lu.as_mut_ptr(),
+            &mi,
+            ipiv.as_mut_ptr(),
+            c.as_mut_ptr(),
+            &mi,
+            &mut info,
+        );
+        assert_eq!(info, 0, "thread {k}");
+        out.extend_from_slice(&c);
     }
     out
 }
@@ -52,7 +93,35 @@ fn reference(k: usize, n: usize) -> Vec<f64> {
         );
         out.push(0.0);
     }
+    let m = 40;
+    let a: Vec<f64> = (0..m * m)
+        .map(|i| value(k + 3, i) + if i % (m + 1) == 0 { m as f64 } else { 0.0 })
+        .collect();
+    let b: Vec<f64> = (0..m * m).map(|i| value(k + 4, i)).collect();
+    let mut c: Vec<f64> = (0..m * m).map(|i| value(k + 5, i)).collect();
+    for j in 0..m {
+        for i in 0..m {
+            c[i + j * m] += (0..m).map(|l| a[i + l * m] * b[l + j * m]).sum::<f64>();
+        }
+    }
+    out.extend_from_slice(&c);
+    // The solve's X is checked through its residual (`residual`), not against a loop of its own.
     out
+}
+
+/// The largest `|A X - C|` over the solve's result `x` (column-major m × m).
+fn residual(k: usize, m: usize, c: &[f64], x: &[f64]) -> f64 {
+    let a: Vec<f64> = (0..m * m)
+        .map(|i| value(k + 3, i) + if i % (m + 1) == 0 { m as f64 } else { 0.0 })
+        .collect();
+    let mut worst = 0.0f64;
+    for j in 0..m {
+        for i in 0..m {
+            let ax: f64 = (0..m).map(|l| a[i + l * m] * x[l + j * m]).sum();
+            worst = worst.max((ax - c[i + j * m]).abs());
+        }
+    }
+    worst
 }
 
 #[test]

@@ -132,13 +132,19 @@ fn sixteen_threads_agree_with_one() {
         let hs: Vec<_> = (0..16).map(|k| s.spawn(move || work(k, n))).collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
+    let m = 40;
     for k in 0..16 {
         assert_eq!(alone[k], together[k], "thread {k}");
-        for (a, r) in alone[k].iter().zip(reference(k, n as usize)) {
+        let r = reference(k, n as usize);
+        // Level 1 and the product against the loops; the solve through its residual.
+        assert_eq!(alone[k].len(), r.len() + m * m, "thread {k}");
+        for (a, r) in alone[k].iter().zip(&r) {
             assert!(
                 (a - r).abs() <= 1e-9 * r.abs().max(1.0),
                 "thread {k}: {a} against {r}"
             );
         }
+        let res = residual(k, m, &r[r.len() - m * m..], &alone[k][r.len()..]);
+        assert!(res <= 1e-10, "thread {k}: residual {res}");
     }
 }

@@ -7,7 +7,10 @@
 
 use std::ffi::c_char;
 
-use gpublas::{blas3, Coef, Complex32, Complex64, ComplexScalar, Op, Scalar, Side, Uplo};
+use gpublas::{
+    blas3, Coef, Complex32, Complex64, ComplexScalar, DeviceBuffer, Error, Handle, Op, Scalar,
+    Side, Status, Uplo,
+};
 
 use crate::args::{diag, legal, op, side, uplo, work};
 use crate::context::run_placed;
@@ -123,6 +126,23 @@ fn symm_args(
     Some((s?, u?, nrowa))
 }
 
+/// gpublas's `symm` or `hemm`.
+type SymmetricProduct<T> = fn(
+    &mut Handle,
+    Side,
+    Uplo,
+    usize,
+    usize,
+    Coef<'_, T>,
+    &DeviceBuffer<T>,
+    usize,
+    &DeviceBuffer<T>,
+    usize,
+    Coef<'_, T>,
+    &mut DeviceBuffer<T>,
+    usize,
+) -> Result<Status, Error>;
+
 /// `C = alpha A B + beta C` or `alpha B A + beta C`, `A` symmetric (`?symm`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn symm<T: Scalar>(
@@ -130,49 +150,13 @@ pub(crate) fn symm<T: Scalar>(
     options: (u8, u8),
     (m, n): (Int, Int),
     alpha: T,
-    (a, lda): (*const T, Int),
-    (b, ldb): (*const T, Int),
+    a: (*const T, Int),
+    b: (*const T, Int),
     beta: T,
-    (c, ldc): (*mut T, Int),
+    c: (*mut T, Int),
 ) {
-    let Some((s, u, nrowa)) = symm_args(routine, options, (m, n), (lda, ldb, ldc)) else {
-        return;
-    };
-    if m == 0 || n == 0 || (alpha == T::zero() && beta == T::one()) {
-        return;
-    }
-    let flops = work::<T>(
-        2.0 * m as f64 * n as f64 * nrowa as f64,
-        nrowa as f64 * nrowa as f64 + 2.0 * m as f64 * n as f64,
-    );
-    let _ = run_placed(routine, flops, |h, st| {
-        let ab = st.input(h, a, (nrowa, nrowa, lda))?;
-        let bb = st.input(h, b, (m, n, ldb))?;
-        let mut cb = if beta == T::zero() {
-            st.output(c, (m, n, ldc))?
-        } else {
-            st.input(h, c, (m, n, ldc))?
-        };
-        let (mu, nu) = (m as usize, n as usize);
-        let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
-        let _ = blas3::symm(
-            h,
-            s,
-            u,
-            mu,
-            nu,
-            al,
-            a.0,
-            a.1,
-            b.0,
-            b.1,
-            be,
-            &mut cb.buf,
-            cb.ld,
-        )?;
-        st.back(h, &cb, c, (m, n, ldc))
-    });
+    let product: SymmetricProduct<T> = blas3::symm::<T>;
+    symmetric(routine, product, options, (m, n), alpha, a, b, beta, c)
 }
 
 /// `?hemm`: [`symm`] with `A` Hermitian.
@@ -182,6 +166,23 @@ pub(crate) fn hemm<T: ComplexScalar>(
     options: (u8, u8),
     (m, n): (Int, Int),
     alpha: T,
+    a: (*const T, Int),
+    b: (*const T, Int),
+    beta: T,
+    c: (*mut T, Int),
+) {
+    let product: SymmetricProduct<T> = blas3::hemm::<T>;
+    symmetric(routine, product, options, (m, n), alpha, a, b, beta, c)
+}
+
+/// `symm` and `hemm`, given gpublas's routine.
+#[allow(clippy::too_many_arguments)]
+fn symmetric<T: Scalar>(
+    routine: &str,
+    product: SymmetricProduct<T>,
+    options: (u8, u8),
+    (m, n): (Int, Int),
+    alpha: T,
     (a, lda): (*const T, Int),
     (b, ldb): (*const T, Int),
     beta: T,
@@ -208,7 +209,7 @@ pub(crate) fn hemm<T: ComplexScalar>(
         let (mu, nu) = (m as usize, n as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
         let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
-        let _ = blas3::hemm(
+        let _ = product(
             h,
             s,
             u,

@@ -29,11 +29,17 @@ pub(crate) fn packed_len(n: Int) -> usize {
     n * (n + 1) / 2
 }
 
-/// Whether a call is legal; if not, the first of `checks` that holds (listed in reference
-/// BLAS's order as `(illegal, position)`) is reported through `xerbla` for routine `name`.
+/// The position of the first illegal argument: the first of `checks` (`(illegal, position)`,
+/// in reference BLAS's or LAPACK's order) that holds.
+pub(crate) fn first_illegal(checks: &[(bool, Int)]) -> Option<Int> {
+    checks.iter().find(|c| c.0).map(|c| c.1)
+}
+
+/// Whether a call is legal; if not, its first illegal argument (see [`first_illegal`]) is
+/// reported through `xerbla` for routine `name`.
 pub(crate) fn legal(name: &str, checks: &[(bool, Int)]) -> bool {
-    match checks.iter().find(|(bad, _)| *bad) {
-        Some(&(_, info)) => {
+    match first_illegal(checks) {
+        Some(info) => {
             xerbla(name, info);
             false
         }

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use gpublas::{Complex32, Complex64, Scalar};
 
+use crate::args::first_illegal;
 use crate::ffi::{read, Int};
 
 /// CBLAS's `CBLAS_LAYOUT`, `CBLAS_TRANSPOSE`, `CBLAS_UPLO`, `CBLAS_DIAG` and `CBLAS_SIDE`
@@ -194,8 +195,8 @@ impl Call {
     /// Whether the call is legal; if not, the first of `checks` (`(illegal, position)`, in the
     /// order reference CBLAS finds them) that holds is reported.
     pub(crate) fn legal(self, checks: &[(bool, Int)]) -> bool {
-        match checks.iter().find(|(bad, _)| *bad) {
-            Some(&(_, position)) => {
+        match first_illegal(checks) {
+            Some(position) => {
                 report(self.0, position, "");
                 false
             }

@@ -8,7 +8,7 @@ use std::ffi::c_char;
 
 use gpublas::{solver, Complex32, Complex64, Op, Results, Scalar, Uplo};
 
-use crate::args::{op, uplo, work};
+use crate::args::{first_illegal, op, uplo, work};
 use crate::context::run_placed;
 use crate::ffi::{host_slice_mut, option, read, xerbla, Int};
 
@@ -16,17 +16,12 @@ use crate::ffi::{host_slice_mut, option, read, xerbla, Int};
 /// order) that holds sets `*info = -position` and is reported; returns whether the call is
 /// legal (then `*info = 0`).
 fn legal(routine: &str, checks: &[(bool, Int)], info: &mut Int) -> bool {
-    match checks.iter().find(|c| c.0) {
-        Some(&(_, position)) => {
-            *info = -position;
-            xerbla(routine, position);
-            false
-        }
-        None => {
-            *info = 0;
-            true
-        }
+    let position = first_illegal(checks);
+    *info = -position.unwrap_or(0);
+    if let Some(p) = position {
+        xerbla(routine, p);
     }
+    position.is_none()
 }
 
 /// Work and traffic of an `m × n` LU factorization (LAPACK's operation count).
@@ -180,6 +175,23 @@ pub(crate) fn gesv<T: Scalar>(
     *info = got.unwrap_or(0);
 }
 
+/// The argument checks `potrs` and `posv` share (their positions are the same).
+fn cholesky_solve_checks(
+    u: Option<Uplo>,
+    n: Int,
+    nrhs: Int,
+    lda: Int,
+    ldb: Int,
+) -> [(bool, Int); 5] {
+    [
+        (u.is_none(), 1),
+        (n < 0, 2),
+        (nrhs < 0, 3),
+        (lda < least(n), 5),
+        (ldb < least(n), 7),
+    ]
+}
+
 /// Cholesky factorization of a Hermitian positive definite matrix (`?potrf`).
 pub(crate) fn potrf<T: Scalar>(
     routine: &str,
@@ -226,13 +238,7 @@ pub(crate) fn potrs<T: Scalar>(
     info: &mut Int,
 ) {
     let u = uplo(uplo_c);
-    let checks = [
-        (u.is_none(), 1),
-        (n < 0, 2),
-        (nrhs < 0, 3),
-        (lda < least(n), 5),
-        (ldb < least(n), 7),
-    ];
+    let checks = cholesky_solve_checks(u, n, nrhs, lda, ldb);
     if !legal(routine, &checks, info) || n == 0 || nrhs == 0 {
         return;
     }
@@ -260,13 +266,7 @@ pub(crate) fn posv<T: Scalar>(
     info: &mut Int,
 ) {
     let u = uplo(uplo_c);
-    let checks = [
-        (u.is_none(), 1),
-        (n < 0, 2),
-        (nrhs < 0, 3),
-        (lda < least(n), 5),
-        (ldb < least(n), 7),
-    ];
+    let checks = cholesky_solve_checks(u, n, nrhs, lda, ldb);
     if !legal(routine, &checks, info) || n == 0 {
         return;
     }

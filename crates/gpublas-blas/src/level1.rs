@@ -8,7 +8,7 @@ use gpublas::{blas1, Coef, Complex32, Complex64, Results, Scalar};
 
 use crate::args::{lend, vec_len};
 use crate::context::run;
-use crate::ffi::{borrow, read, Int};
+use crate::ffi::{read, Int};
 
 pub(crate) fn asum<T: Scalar>(n: Int, x: *const T, incx: Int) -> T::Real {
     if n <= 0 {
@@ -180,8 +180,8 @@ pub(crate) fn rotm<T: gpublas::RealScalar + Scalar>(
     let _ = run("ROTM", |h, dev| {
         let mut xb = lend!(dev, x, vec_len(n, incx));
         let mut yb = lend!(dev, y, vec_len(n, incy));
-        // SAFETY: PARAM is an array of 5 (flag, h11, h21, h12, h22).
-        let pb = unsafe { borrow(dev, param, 5) }?;
+        let pb = lend!(dev, param, 5); // PARAM: flag, h11, h21, h12, h22
+
         let (nn, ix, iy) = (n as usize, incx as isize, incy as isize);
         blas1::rotm(h, nn, &mut xb, ix, &mut yb, iy, &pb)
     });
@@ -190,15 +190,8 @@ pub(crate) fn rotm<T: gpublas::RealScalar + Scalar>(
 /// `rotg`: `a` becomes `r`, `c` and `s` the rotation; for real types `b` becomes `z`.
 pub(crate) fn rotg<T: Scalar>(a: *mut T, b: *mut T, c: *mut T::Real, s: *mut T) {
     let _ = run("ROTG", |h, dev| {
-        // SAFETY: each argument is one scalar of the caller's.
-        let (mut ab, mut bb, mut cb, mut sb) = unsafe {
-            (
-                borrow(dev, a, 1)?,
-                borrow(dev, b, 1)?,
-                borrow(dev, c, 1)?,
-                borrow(dev, s, 1)?,
-            )
-        };
+        let (mut ab, mut bb) = (lend!(dev, a, 1), lend!(dev, b, 1));
+        let (mut cb, mut sb) = (lend!(dev, c, 1), lend!(dev, s, 1));
         blas1::rotg(h, &mut ab, &mut bb, &mut cb, &mut sb)
     });
 }
@@ -211,16 +204,8 @@ pub(crate) fn rotmg<T: gpublas::RealScalar + Scalar>(
     param: *mut T,
 ) {
     let _ = run("ROTMG", |h, dev| {
-        // SAFETY: four scalars of the caller's and PARAM, an array of 5.
-        let (mut b1, mut b2, mut bx, by, mut bp) = unsafe {
-            (
-                borrow(dev, d1, 1)?,
-                borrow(dev, d2, 1)?,
-                borrow(dev, x1, 1)?,
-                borrow(dev, y1, 1)?,
-                borrow(dev, param, 5)?,
-            )
-        };
+        let (mut b1, mut b2) = (lend!(dev, d1, 1), lend!(dev, d2, 1));
+        let (mut bx, by, mut bp) = (lend!(dev, x1, 1), lend!(dev, y1, 1), lend!(dev, param, 5));
         blas1::rotmg(h, &mut b1, &mut b2, &mut bx, &by, &mut bp)
     });
 }

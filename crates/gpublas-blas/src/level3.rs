@@ -261,57 +261,87 @@ fn rank_args(
     Some((u?, t?, nrowa, ka))
 }
 
+/// gpublas's `syrk` (`S = T`) or `herk` (`S` real).
+type RankK<T, S> = fn(
+    &mut Handle,
+    Uplo,
+    Op,
+    usize,
+    usize,
+    Coef<'_, S>,
+    &DeviceBuffer<T>,
+    usize,
+    Coef<'_, S>,
+    &mut DeviceBuffer<T>,
+    usize,
+) -> Result<Status, Error>;
+
+/// gpublas's `syr2k` (`B = T`) or `her2k` (`B` real): `beta` of type `B`.
+type Rank2K<T, B> = fn(
+    &mut Handle,
+    Uplo,
+    Op,
+    usize,
+    usize,
+    Coef<'_, T>,
+    &DeviceBuffer<T>,
+    usize,
+    &DeviceBuffer<T>,
+    usize,
+    Coef<'_, B>,
+    &mut DeviceBuffer<T>,
+    usize,
+) -> Result<Status, Error>;
+
 /// `C = alpha op(A) op(A)ᵀ + beta C` on a triangle (`?syrk`; TRANS `N`, `T`, and for real
 /// types `C`).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn syrk<T: Scalar>(
     routine: &str,
     options: (u8, u8),
-    (n, k): (Int, Int),
+    sizes: (Int, Int),
     alpha: T,
-    (a, lda): (*const T, Int),
+    a: (*const T, Int),
     beta: T,
-    (c, ldc): (*mut T, Int),
+    c: (*mut T, Int),
 ) {
     let allowed: &[u8] = if T::COMPLEX { b"NT" } else { b"NTC" };
-    let Some((u, t, nrowa, ka)) = rank_args(routine, allowed, options, (n, k), lda, None, ldc)
-    else {
-        return;
-    };
-    if n == 0 || ((alpha == T::zero() || k == 0) && beta == T::one()) {
-        return;
-    }
-    let flops = work::<T>(
-        n as f64 * n as f64 * k as f64,
-        nrowa as f64 * ka as f64 + n as f64 * n as f64,
-    );
-    let _ = run_placed(routine, flops, |h, st| {
-        let ab = st.input(h, a, (nrowa, ka, lda))?;
-        // C always goes in: only one triangle is written, the other must come back unchanged.
-        let mut cb = st.input(h, c, (n, n, ldc))?;
-        let (nu, ku) = (n as usize, k as usize);
-        let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let _ = blas3::syrk(h, u, t, nu, ku, al, &ab.buf, ab.ld, be, &mut cb.buf, cb.ld)?;
-        st.back(h, &cb, c, (n, n, ldc))
-    });
+    let update: RankK<T, T> = blas3::syrk::<T>;
+    rank_k(routine, update, allowed, options, sizes, alpha, a, beta, c)
 }
 
 /// `C = alpha op(A) op(A)ᴴ + beta C` on a triangle, `alpha` and `beta` real (`?herk`; TRANS
 /// `N` or `C`).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn herk<T: ComplexScalar>(
     routine: &str,
     options: (u8, u8),
-    (n, k): (Int, Int),
+    sizes: (Int, Int),
     alpha: T::Real,
-    (a, lda): (*const T, Int),
+    a: (*const T, Int),
     beta: T::Real,
+    c: (*mut T, Int),
+) {
+    let update: RankK<T, T::Real> = blas3::herk::<T>;
+    rank_k(routine, update, b"NC", options, sizes, alpha, a, beta, c)
+}
+
+/// `syrk` and `herk`, given gpublas's routine and the TRANS letters it accepts.
+#[allow(clippy::too_many_arguments)]
+fn rank_k<T: Scalar, S: Scalar>(
+    routine: &str,
+    update: RankK<T, S>,
+    allowed: &[u8],
+    options: (u8, u8),
+    (n, k): (Int, Int),
+    alpha: S,
+    (a, lda): (*const T, Int),
+    beta: S,
     (c, ldc): (*mut T, Int),
 ) {
-    let Some((u, t, nrowa, ka)) = rank_args(routine, b"NC", options, (n, k), lda, None, ldc) else {
+    let Some((u, t, nrowa, ka)) = rank_args(routine, allowed, options, (n, k), lda, None, ldc)
+    else {
         return;
     };
-    if n == 0 || ((alpha == T::Real::zero() || k == 0) && beta == T::Real::one()) {
+    if n == 0 || ((alpha == S::zero() || k == 0) && beta == S::one()) {
         return;
     }
     let flops = work::<T>(
@@ -324,7 +354,7 @@ pub(crate) fn herk<T: ComplexScalar>(
         let mut cb = st.input(h, c, (n, n, ldc))?;
         let (nu, ku) = (n as usize, k as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let _ = blas3::herk(h, u, t, nu, ku, al, &ab.buf, ab.ld, be, &mut cb.buf, cb.ld)?;
+        let _ = update(h, u, t, nu, ku, al, &ab.buf, ab.ld, be, &mut cb.buf, cb.ld)?;
         st.back(h, &cb, c, (n, n, ldc))
     });
 }
@@ -335,51 +365,18 @@ pub(crate) fn herk<T: ComplexScalar>(
 pub(crate) fn syr2k<T: Scalar>(
     routine: &str,
     options: (u8, u8),
-    (n, k): (Int, Int),
+    sizes: (Int, Int),
     alpha: T,
-    (a, lda): (*const T, Int),
-    (b, ldb): (*const T, Int),
+    a: (*const T, Int),
+    b: (*const T, Int),
     beta: T,
-    (c, ldc): (*mut T, Int),
+    c: (*mut T, Int),
 ) {
     let allowed: &[u8] = if T::COMPLEX { b"NT" } else { b"NTC" };
-    let ldbs = Some(ldb);
-    let Some((u, t, nrowa, ka)) = rank_args(routine, allowed, options, (n, k), lda, ldbs, ldc)
-    else {
-        return;
-    };
-    if n == 0 || ((alpha == T::zero() || k == 0) && beta == T::one()) {
-        return;
-    }
-    let flops = work::<T>(
-        2.0 * n as f64 * n as f64 * k as f64,
-        2.0 * nrowa as f64 * ka as f64 + n as f64 * n as f64,
-    );
-    let _ = run_placed(routine, flops, |h, st| {
-        let ab = st.input(h, a, (nrowa, ka, lda))?;
-        let bb = st.input(h, b, (nrowa, ka, ldb))?;
-        // C always goes in: only one triangle is written, the other must come back unchanged.
-        let mut cb = st.input(h, c, (n, n, ldc))?;
-        let (nu, ku) = (n as usize, k as usize);
-        let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
-        let _ = blas3::syr2k(
-            h,
-            u,
-            t,
-            nu,
-            ku,
-            al,
-            a.0,
-            a.1,
-            b.0,
-            b.1,
-            be,
-            &mut cb.buf,
-            cb.ld,
-        )?;
-        st.back(h, &cb, c, (n, n, ldc))
-    });
+    let update: Rank2K<T, T> = blas3::syr2k::<T>;
+    rank_2k(
+        routine, update, allowed, options, sizes, alpha, a, b, beta, c,
+    )
 }
 
 /// `C = alpha op(A) op(B)ᴴ + conj(alpha) op(B) op(A)ᴴ + beta C` on a triangle, `beta` real
@@ -388,18 +385,37 @@ pub(crate) fn syr2k<T: Scalar>(
 pub(crate) fn her2k<T: ComplexScalar>(
     routine: &str,
     options: (u8, u8),
+    sizes: (Int, Int),
+    alpha: T,
+    a: (*const T, Int),
+    b: (*const T, Int),
+    beta: T::Real,
+    c: (*mut T, Int),
+) {
+    let update: Rank2K<T, T::Real> = blas3::her2k::<T>;
+    rank_2k(routine, update, b"NC", options, sizes, alpha, a, b, beta, c)
+}
+
+/// `syr2k` and `her2k`, given gpublas's routine and the TRANS letters it accepts.
+#[allow(clippy::too_many_arguments)]
+fn rank_2k<T: Scalar, B: Scalar>(
+    routine: &str,
+    update: Rank2K<T, B>,
+    allowed: &[u8],
+    options: (u8, u8),
     (n, k): (Int, Int),
     alpha: T,
     (a, lda): (*const T, Int),
     (b, ldb): (*const T, Int),
-    beta: T::Real,
+    beta: B,
     (c, ldc): (*mut T, Int),
 ) {
     let ldbs = Some(ldb);
-    let Some((u, t, nrowa, ka)) = rank_args(routine, b"NC", options, (n, k), lda, ldbs, ldc) else {
+    let Some((u, t, nrowa, ka)) = rank_args(routine, allowed, options, (n, k), lda, ldbs, ldc)
+    else {
         return;
     };
-    if n == 0 || ((alpha == T::zero() || k == 0) && beta == T::Real::one()) {
+    if n == 0 || ((alpha == T::zero() || k == 0) && beta == B::one()) {
         return;
     }
     let flops = work::<T>(
@@ -414,7 +430,7 @@ pub(crate) fn her2k<T: ComplexScalar>(
         let (nu, ku) = (n as usize, k as usize);
         let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
         let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
-        let _ = blas3::her2k(
+        let _ = update(
             h,
             u,
             t,

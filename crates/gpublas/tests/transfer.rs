@@ -246,6 +246,8 @@ fn f1_transfer_matrices_every_shape(dev: &Device) {
         (16, 1 << 17, 64, 16),
         (16, 1 << 17, 16, 20),
         (1 << 20, 3, (1 << 20) + 5, (1 << 20) + 1),
+        // Contiguous both sides, 8 MiB of f32: staged from pageable memory.
+        (1000, 2100, 1000, 1000),
     ] {
         matrix_case::<f32>(dev, &mut h, s, false);
         matrix_case::<f32>(dev, &mut h, s, true);

@@ -191,7 +191,13 @@ pub(super) fn run<T: Element>(
     // The user's memory only needs to be page-locked for direct 2-D copies.
     let col2d = c.params.columns_2d(ds, elem);
     let direct_ok = is_async || (col2d && h.device().is_pinned(host));
-    let r = if hs.contiguous() && ds.contiguous() {
+    let contiguous = hs.contiguous() && ds.contiguous();
+    // A large contiguous run in pageable memory: staged (the last branch).
+    let stage_pageable = contiguous
+        && !is_async
+        && n.saturating_mul(elem) >= c.params.staged_contiguous_bytes
+        && !h.device().is_pinned(host);
+    let r = if contiguous && !stage_pageable {
         ctx.device_piece(host, 0, n)
     } else if col2d && direct_ok && (ctx.wide || !hs.contiguous()) {
         // Page-locked memory and columns of 64 bytes or more: 2-D copies both ways (a contiguous
@@ -210,7 +216,7 @@ pub(super) fn run<T: Element>(
             width: w,
             height: ds.cols,
         })
-    } else if hs.contiguous() && !ctx.wide {
+    } else if hs.contiguous() && !ctx.wide && !stage_pageable {
         // A contiguous host side and a narrow strided device side: pieces through the workspace.
         let step = ctx.ws_elems()?;
         let mut k0 = 0;
@@ -276,7 +282,7 @@ fn pieces(ctx: &Ctx<'_>, n: usize, max: usize, rows: usize) -> Vec<Vec<(usize, u
 }
 
 /// The synchronous forms with a host side that needs packing (or pageable memory with wide
-/// columns): a round of pieces is packed (or unpacked) in parallel on the host while the copy
+/// columns, or a large contiguous run in pageable memory): a round of pieces is packed (or unpacked) in parallel on the host while the copy
 /// engine moves the previous round through the other half of the staging slots.
 fn staged<T: Element>(
     ctx: &Ctx<'_>,

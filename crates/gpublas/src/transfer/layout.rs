@@ -125,7 +125,10 @@ fn pack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T]) {
     }
     if side.rows == 1 {
         let (n, ld) = (side.cols, side.ld.max(1));
-        if side.reverse {
+        if ld == 1 && !side.reverse {
+            // Contiguous (a pageable run staged through page-locked slots): one memcpy.
+            dst.copy_from_slice(&src[k0..k0 + dst.len()]);
+        } else if side.reverse {
             let first = (n - 1 - k0) * ld;
             let it = src[..=first].iter().rev().step_by(ld);
             dst.iter_mut().zip(it).for_each(|(d, s)| *d = *s);
@@ -165,7 +168,9 @@ fn unpack_range<T: Copy>(src: &[T], side: Side, k0: usize, dst: &mut [T], lo: us
     }
     if side.rows == 1 {
         let (n, ld) = (side.cols, side.ld.max(1));
-        if side.reverse {
+        if ld == 1 && !side.reverse {
+            dst[k0 - lo..k0 - lo + src.len()].copy_from_slice(src);
+        } else if side.reverse {
             let first = (n - 1 - k0) * ld - lo;
             let it = dst[..=first].iter_mut().rev().step_by(ld);
             it.zip(src).for_each(|(d, s)| *d = *s);

@@ -6,7 +6,9 @@
 //!   backwards, as everywhere in gpublas (element `i` of `n` at index `(n - 1 - i) * |inc|`).
 //!   Only the addressed elements are written; the gaps between them are left as they were.
 //! - Matrices are column-major (`rows`, `cols`, leading dimensions at least `rows`).
-//! - Contiguous on both sides is one copy. A non-contiguous host side is compressed on the host
+//! - Contiguous on both sides is one copy, except from or to pageable host memory from 2 MiB
+//!   on, which is staged as below (the driver's pageable path copies on one thread before its
+//!   DMA). A non-contiguous host side is compressed on the host
 //!   into page-locked staging buffers owned by the handle (packed in parallel, while the copy
 //!   engine moves the previous piece); a non-contiguous device side goes through a chunk of the
 //!   workspace and a scatter or gather kernel. Columns of at least 512 bytes are moved by the
@@ -66,6 +68,10 @@ pub(crate) struct TransferParams {
     pub slot_bytes: usize,
     /// The first pieces of a packed upload are smaller, so the copy engine starts early.
     pub first_piece: usize,
+    /// Contiguous runs from or to pageable host memory of at least this many bytes go through
+    /// the staging slots too: copied in parallel pieces while the copy engine moves the
+    /// previous ones, where the driver's own pageable path copies on one thread first.
+    pub staged_contiguous_bytes: usize,
     /// Runs below this many bytes are packed on the calling thread; above, in parallel pieces
     /// of `piece_bytes`.
     pub parallel_bytes: usize,
@@ -82,6 +88,7 @@ impl TransferParams {
             slots: 8,
             slot_bytes: 4 << 20,
             first_piece: 128 << 10,
+            staged_contiguous_bytes: 2 << 20,
             parallel_bytes: 256 << 10,
             piece_bytes: 128 << 10,
         }

@@ -209,7 +209,8 @@ template <class T> __device__ __forceinline__ T* sop(const SJob& j, const u64* l
 
 __device__ __forceinline__ double cabs2(double re, double im) { return hypot(re, im); }
 
-// Reference BLAS ?rotg (classic): operands a, b, s, c (c real); real b <- z.
+// Reference BLAS ?rotg (classic; complex a = 0 as reference 3.10+): operands a, b, s, c (c
+// real); real b <- z.
 template <class T, bool CPLX>
 __device__ __forceinline__ void rotg(const SJob& j, const u64* list) {
     typedef typename Real<T>::t R;
@@ -226,7 +227,13 @@ __device__ __forceinline__ void rotg(const SJob& j, const u64* list) {
         R ar = a[0], ai = a[1], br = b[0], bi = b[1];
         R na = (R)cabs2(ar, ai), nb = (R)cabs2(br, bi);
         if (na == (R)0) {
-            *pc = 0; ((R*)ps)[0] = 1; ((R*)ps)[1] = 0; ((R*)pa)[0] = br; ((R*)pa)[1] = bi;
+            // Reference BLAS 3.10+: r = |b|, s = conj(b) / |b|, c = 0; the identity when b = 0.
+            if (nb == (R)0) {
+                *pc = 1; ((R*)ps)[0] = 0; ((R*)ps)[1] = 0; ((R*)pa)[0] = 0; ((R*)pa)[1] = 0;
+                return;
+            }
+            *pc = 0; ((R*)ps)[0] = br / nb; ((R*)ps)[1] = -bi / nb;
+            ((R*)pa)[0] = nb; ((R*)pa)[1] = 0;
             return;
         }
         R scale = na + nb;

@@ -307,7 +307,8 @@ pub(super) fn setup<T: Scalar>(c: &mut SetupCall<'_, '_, T>) -> Result<(), Error
     Ok(())
 }
 
-/// Reference BLAS `?rotg` (classic form): returns (r, z, c, s).
+/// Reference BLAS `?rotg` (classic form; complex `a = 0` as reference 3.10+): returns
+/// (r, z, c, s).
 pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
     let zero = T::Real::zero();
     let one = T::Real::one();
@@ -318,7 +319,12 @@ pub(crate) fn rotg_values<T: Scalar>(a: T, b: T) -> (T, T, T::Real, T) {
         };
         let (na, nb) = (abs(a), abs(b));
         if na == zero {
-            return (b, b, zero, T::one());
+            // Reference BLAS 3.10+: r = |b| (real), s = conj(b) / |b|, c = 0; the identity
+            // (c = 1, s = 0, r = 0) when b is 0 too.
+            if nb == zero {
+                return (T::zero(), b, one, T::zero());
+            }
+            return (T::from_real(nb), b, zero, b.conj().unscale(nb));
         }
         // Divisions by the real values, as reference zrotg: their reciprocals overflow when
         // `|a|` is subnormal (then inf × 0 gave NaN).

@@ -842,8 +842,10 @@ fn run_setup<T: Scalar>(h: &mut Handle, call: SetupCall<'_, '_, T>) -> Result<St
 }
 
 /// Builds the plane rotation that zeroes `b`: on return `a` holds `r`, `c` and `s` the
-/// rotation, and (real types) `b` holds the reconstruction value `z` (`?rotg`). All values
-/// are element 0 of their device buffers, so nothing waits.
+/// rotation, and (real types) `b` holds the reconstruction value `z` (`?rotg`). Complex
+/// `a = 0` follows reference BLAS 3.10+: `r = |b|`, `s = conj(b) / |b|`, `c = 0` (`c = 1`,
+/// `s = 0` when `b` is 0 too). All values are element 0 of their device buffers, so nothing
+/// waits.
 pub fn rotg<T: Scalar>(
     h: &mut Handle,
     a: &mut DeviceBuffer<T>,

@@ -162,13 +162,15 @@ fn cabs(a: C) -> f64 {
     a.0.hypot(a.1)
 }
 
-/// Reference BLAS crotg/zrotg (classic form): (r, c, s).
+/// Reference BLAS crotg/zrotg (classic form; `a = 0` as reference 3.10+): (r, c, s).
 fn ref_rotg_cplx(a: C, b: C) -> (C, f64, C) {
-    let na = cabs(a);
-    if na == 0.0 {
-        return (b, 0.0, (1.0, 0.0));
+    let (na, nb) = (cabs(a), cabs(b));
+    if na == 0.0 && nb == 0.0 {
+        return ((0.0, 0.0), 1.0, (0.0, 0.0));
     }
-    let nb = cabs(b);
+    if na == 0.0 {
+        return ((nb, 0.0), 0.0, (b.0 / nb, -b.1 / nb));
+    }
     let scale = na + nb;
     let norm = scale * ((na / scale).powi(2) + (nb / scale).powi(2)).sqrt();
     let alpha = (a.0 / na, a.1 / na);

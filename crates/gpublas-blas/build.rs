@@ -154,6 +154,12 @@ fn names_rs(names: &[&str]) -> String {
         writeln!(s, "    {n:?},").unwrap();
     }
     s.push_str("];\n");
+    s.push_str("/// The LAPACK symbols the crate defines itself (build.rs `NATIVE`).\n");
+    writeln!(s, "pub(super) static NATIVE: [&str; {}] = [", NATIVE.len()).unwrap();
+    for n in NATIVE {
+        writeln!(s, "    {n:?},").unwrap();
+    }
+    s.push_str("];\n");
     s
 }
 

@@ -33,9 +33,44 @@ pub fn fallback_library() -> Option<String> {
     imp::fallback_library()
 }
 
+/// Every LAPACK routine this library forwards when it is called: the names of Debian's
+/// `liblapack.so.3` (lapack-symbols.txt) that gpublas does not implement, in table order.
+pub fn forwardable_routines() -> &'static [&'static str] {
+    imp::forwardable_routines()
+}
+
+/// The LAPACK routines (and BLAS helpers such as `xerbla_`) of Debian's `liblapack.so.3` that
+/// this library implements itself on gpublas, as exported (`dgetrf_`, …).
+pub fn native_lapack_routines() -> &'static [&'static str] {
+    imp::native_lapack_routines()
+}
+
+/// The library a program that loads no LAPACK of its own would have its forwarded routines
+/// sent to: `$GPUBLAS_FALLBACK_LAPACK` where it names a file, else the first of the Debian
+/// locations that exists (looked up, not loaded: loading could still refuse it). `Err` says
+/// what was looked for.
+pub fn expected_fallback() -> Result<String, String> {
+    imp::expected_fallback()
+}
+
 #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
 mod imp {
     //! No trampolines here: nothing is forwarded.
+
+    /// Nothing is forwarded on this target.
+    pub(super) fn forwardable_routines() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Without the table, nothing is listed.
+    pub(super) fn native_lapack_routines() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Nothing is forwarded on this target.
+    pub(super) fn expected_fallback() -> Result<String, String> {
+        Err("no forwarding on this target (x86_64 Linux only)".into())
+    }
 
     /// Nothing is forwarded on this target.
     pub(super) fn forwarded_routines() -> Vec<&'static str> {
@@ -118,6 +153,36 @@ mod imp {
     /// See [`super::fallback_library`].
     pub(super) fn fallback_library() -> Option<String> {
         BACKEND.get()?.as_ref().map(|b| b.path.clone())
+    }
+
+    /// See [`super::forwardable_routines`].
+    pub(super) fn forwardable_routines() -> &'static [&'static str] {
+        &NAMES
+    }
+
+    /// See [`super::native_lapack_routines`].
+    pub(super) fn native_lapack_routines() -> &'static [&'static str] {
+        &NATIVE
+    }
+
+    /// See [`super::expected_fallback`]: `load`'s order without the program's own LAPACK.
+    pub(super) fn expected_fallback() -> Result<String, String> {
+        let set = std::env::var("GPUBLAS_FALLBACK_LAPACK").unwrap_or_default();
+        let mut looked = Vec::new();
+        if !set.is_empty() {
+            looked.push(format!("$GPUBLAS_FALLBACK_LAPACK={set}"));
+        }
+        let paths = (!set.is_empty())
+            .then_some(set.as_str())
+            .into_iter()
+            .chain(CANDIDATES);
+        for path in paths {
+            if let Ok(canon) = std::fs::canonicalize(path) {
+                return Ok(canon.to_string_lossy().into_owned());
+            }
+        }
+        looked.extend(CANDIDATES.iter().map(|c| c.to_string()));
+        Err(format!("none of {} exists", looked.join(", ")))
     }
 
     /// Called by the common stub on the first call of `NAMES[index]` (from any thread, with

@@ -35,7 +35,10 @@ use std::ffi::c_char;
 
 pub use ffi::Int;
 use ffi::{fortran_text, option, read};
-pub use forward::{fallback_library, forwarded_routines};
+pub use forward::{
+    expected_fallback, fallback_library, forwardable_routines, forwarded_routines,
+    native_lapack_routines,
+};
 
 /// Prints reference BLAS's message for an illegal argument (its `xerbla` then stops the program;
 /// this one returns, so the call returns with nothing touched).

@@ -5,6 +5,8 @@
  * overwrites them.
  *   cc -O2 bench.c -o bench -L<dir with libblas.so.3, liblapack.so.3> -l:libblas.so.3 -l:liblapack.so.3
  *   ./bench LABEL [what ...]   what: dgemm sgemm zgemm dgetrf dpotrf dgemv dtrsm (default all)
+ * BENCH_SIZES="256 512 ..." replaces the orders of dgemm, dgemv, dtrsm, dgetrf and dpotrf (a
+ * crossover sweep).
  */
 #include <complex.h>
 #include <stdio.h>
@@ -34,6 +36,15 @@ static double now(void) {
 static void fill(double *p, size_t n, unsigned s) {
     for (size_t i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; p[i] = (s >> 8) * (1.0 / 16777216.0) - 0.5; }
 }
+/* The orders to time: BENCH_SIZES if set, else `def` (`count` of them); returns how many. */
+static int sizes(int *out, const int *def, int count) {
+    const char *e = getenv("BENCH_SIZES");
+    if (!e) { memcpy(out, def, count * sizeof(int)); return count; }
+    int k = 0;
+    char *end;
+    for (long v = strtol(e, &end, 10); end != e && k < 32; v = strtol(e, &end, 10)) { out[k++] = (int)v; e = end; }
+    return k;
+}
 static int want(int argc, char **argv, const char *w) {
     if (argc <= 2) return 1;
     for (int i = 2; i < argc; i++) if (!strcmp(argv[i], w)) return 1;
@@ -53,8 +64,8 @@ int main(int argc, char **argv) {
     const double one = 1, zero = 0;
     int info;
     if (want(argc, argv, "dgemm")) {
-        int ns[] = {256, 512, 1024, 2048, 4096, 8192};
-        for (int q = 0; q < 6; q++) {
+        int ns[32], cnt = sizes(ns, (int[]){256, 512, 1024, 2048, 4096, 8192}, 6);
+        for (int q = 0; q < cnt; q++) {
             int n = ns[q];
             size_t e = (size_t)n * n;
             double *a = malloc(e * 8), *b = malloc(e * 8), *c = malloc(e * 8);
@@ -85,8 +96,8 @@ int main(int argc, char **argv) {
         free(a); free(b); free(c);
     }
     if (want(argc, argv, "dgemv")) {
-        int ns[] = {1024, 4096, 16384};
-        for (int q = 0; q < 3; q++) {
+        int ns[32], cnt = sizes(ns, (int[]){1024, 4096, 16384}, 3);
+        for (int q = 0; q < cnt; q++) {
             int n = ns[q], inc = 1;
             size_t e = (size_t)n * n;
             double *a = malloc(e * 8), *x = malloc(n * 8), *y = malloc(n * 8);
@@ -97,8 +108,8 @@ int main(int argc, char **argv) {
         }
     }
     if (want(argc, argv, "dtrsm")) {
-        int ns[] = {1024, 4096, 8192};
-        for (int q = 0; q < 3; q++) {
+        int ns[32], cnt = sizes(ns, (int[]){1024, 4096, 8192}, 3);
+        for (int q = 0; q < cnt; q++) {
             int n = ns[q];
             size_t e = (size_t)n * n;
             double *a = malloc(e * 8), *b = malloc(e * 8), *b0 = malloc(e * 8);
@@ -110,8 +121,8 @@ int main(int argc, char **argv) {
         }
     }
     if (want(argc, argv, "dgetrf")) {
-        int ns[] = {1024, 4096, 8192, 16384};
-        for (int q = 0; q < 4; q++) {
+        int ns[32], cnt = sizes(ns, (int[]){1024, 4096, 8192, 16384}, 4);
+        for (int q = 0; q < cnt; q++) {
             int n = ns[q];
             size_t e = (size_t)n * n;
             double *a = malloc(e * 8), *a0 = malloc(e * 8);
@@ -123,8 +134,8 @@ int main(int argc, char **argv) {
         }
     }
     if (want(argc, argv, "dpotrf")) {
-        int ns[] = {1024, 4096, 8192, 16384};
-        for (int q = 0; q < 4; q++) {
+        int ns[32], cnt = sizes(ns, (int[]){1024, 4096, 8192, 16384}, 4);
+        for (int q = 0; q < cnt; q++) {
             int n = ns[q];
             size_t e = (size_t)n * n;
             double *a = malloc(e * 8), *a0 = malloc(e * 8);

@@ -39,9 +39,6 @@ static CROSSOVER: OnceLock<f64> = OnceLock::new();
 thread_local! {
     static HOST_HANDLE: RefCell<Option<Handle>> = const { RefCell::new(None) };
     static GPU_HANDLE: RefCell<Option<Handle>> = const { RefCell::new(None) };
-    /// A second handle on the GPU (its own stream): the copies of a tiled call, which overlap
-    /// the products running on the first.
-    static GPU_COPY_HANDLE: RefCell<Option<Handle>> = const { RefCell::new(None) };
 }
 
 fn host() -> &'static Device {
@@ -150,22 +147,4 @@ pub(crate) fn run_placed<R>(
     let dev = host();
     let staging = Staging::new(Place::Host, dev.clone());
     with_handle(routine, &HOST_HANDLE, dev, |h| f(h, &staging))
-}
-
-/// Runs `f` with this thread's second handle on `dev` (made on first use; a fresh one if this
-/// thread is already using it): the copies of a tiled call.
-pub(crate) fn with_copy_handle<R>(
-    dev: &Device,
-    f: impl FnOnce(&mut Handle) -> Result<R, Error>,
-) -> Result<R, Error> {
-    GPU_COPY_HANDLE.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut held) => {
-            let h = match held.as_mut() {
-                Some(h) => h,
-                None => held.insert(Handle::new(dev)?),
-            };
-            f(h)
-        }
-        Err(_) => f(&mut Handle::new(dev)?),
-    })
 }

@@ -25,14 +25,6 @@ fn trans_of(c: u8, allowed: &[u8]) -> Option<Op> {
     }
 }
 
-/// Output columns per tile of a product on the GPU, or `None` to run it whole: about eight
-/// tiles, each at least `MIN_TILE` columns wide so its product stays large, so that the copies
-/// of one tile overlap the product of its neighbour (`Staging::tiled`).
-fn tile_width(n: usize) -> Option<usize> {
-    const MIN_TILE: usize = 512;
-    (n >= 2 * MIN_TILE).then(|| n.div_ceil(8).max(MIN_TILE).next_multiple_of(64))
-}
-
 /// `C = alpha op(A) op(B) + beta C` (`?gemm`; real types read TRANS = `C` as `T`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemm<T: Scalar>(
@@ -77,53 +69,6 @@ pub(crate) fn gemm<T: Scalar>(
     );
     let _ = run_placed(routine, flops, |h, st| {
         let ab = st.input(h, a, (nrowa, ka, lda))?;
-        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-        let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
-        if let Some(width) = tile_width(nu).filter(|_| st.on_gpu()) {
-            // Column tiles of C: op(B)'s columns are columns of B (N) or rows of B (T, C).
-            let b_tile = |j0: usize, j1: usize| {
-                let w = (j1 - j0) as Int;
-                vec![if notb {
-                    (b.wrapping_add(j0 * ldb as usize), (k, w, ldb))
-                } else {
-                    (b.wrapping_add(j0), (w, k, ldb))
-                }]
-            };
-            let c_tile = |j0: usize, j1: usize| {
-                (
-                    c.wrapping_add(j0 * ldc as usize),
-                    (m, (j1 - j0) as Int, ldc),
-                )
-            };
-            return st.tiled(
-                h,
-                (nu, width),
-                &b_tile,
-                (&c_tile, beta != T::zero()),
-                &mut |h, (j0, j1), ins, out| {
-                    let bt = &ins[0];
-                    let (ab, bb) = ((&ab.buf, ab.ld), (&bt.buf, bt.ld));
-                    let w = j1 - j0;
-                    blas3::gemm(
-                        h,
-                        opa,
-                        opb,
-                        mu,
-                        w,
-                        ku,
-                        al,
-                        ab.0,
-                        ab.1,
-                        bb.0,
-                        bb.1,
-                        be,
-                        &mut out.buf,
-                        out.ld,
-                    )
-                    .map(|_| ())
-                },
-            );
-        }
         let bb = st.input(h, b, (nrowb, kb, ldb))?;
         // beta == 0: C is only written (reference BLAS does not read it).
         let mut cb = if beta == T::zero() {
@@ -131,6 +76,8 @@ pub(crate) fn gemm<T: Scalar>(
         } else {
             st.input(h, c, (m, n, ldc))?
         };
+        let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+        let (al, be) = (Coef::Host(alpha), Coef::Host(beta));
         let (a, b) = ((&ab.buf, ab.ld), (&bb.buf, bb.ld));
         let _ = blas3::gemm(
             h,

@@ -9,11 +9,12 @@
 //!   there is one. `host-copies` runs the GPU's way (operands copied in and out) on a second
 //!   host device: the copies' logic, tested where there is no GPU. CUDA is not touched before the first call above the crossover, so loading
 //!   the library (or a `fork()` before such a call) stays cheap and safe.
-//! - `GPUBLAS_BLAS_CROSSOVER`: the work, in floating-point operations, from which a call goes
-//!   to the GPU (`0`: every such call; `inf`: none); default [`DEFAULT_CROSSOVER`]. Unless it
-//!   is 0, a call also needs [`MIN_INTENSITY`] operations per byte it moves to and from the
-//!   GPU (a solve with one right-hand side, a rank-k update of small k stay on the host: the
-//!   copies would take longer than the host's arithmetic).
+//! - Each family of calls ([`Family`]) has its own crossover, measured on the H200 (NOTES.md,
+//!   issue 32): the work in floating-point operations from which a call goes to the GPU, and
+//!   the operations per byte it copies to and from the GPU it needs there (a solve with one
+//!   right-hand side, a rank-k update of small k stay on the host: the copies would take
+//!   longer than the host's arithmetic). `GPUBLAS_BLAS_CROSSOVER` replaces the work of every
+//!   family (`0`: every call goes, whatever its intensity; `inf`: none).
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -23,18 +24,40 @@ use gpublas::{Device, Error, Handle};
 
 use crate::stage::{Place, Staging};
 
-/// Work (floating-point operations) from which a Level-3 or LAPACK call runs on the GPU when
-/// `GPUBLAS_BLAS_CROSSOVER` does not say.
-pub const DEFAULT_CROSSOVER: f64 = 2e9;
+/// The kinds of call with a crossover of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// Level-3 products and updates (`gemm`, `symm`, `syrk`, `trmm`, …).
+    Product,
+    /// Triangular solves: `trsm`, and `getrs`/`potrs` with their factors given.
+    Solve,
+    /// LU factorization (`getrf`, and `gesv` with its solve).
+    Lu,
+    /// Cholesky factorization (`potrf`, and `posv` with its solve).
+    Cholesky,
+}
 
-/// Operations per byte copied to and from the GPU below which a call stays on the host: the
-/// bus moves about 25 GB/s from pageable memory where a host's cores do about a TFLOP/s, so
-/// below some 40 operations a byte the copies alone outlast the host's arithmetic.
-pub const MIN_INTENSITY: f64 = 40.0;
+impl Family {
+    /// The default crossover: (operations, operations per byte copied). On the H200 (16 host
+    /// cores, pageable operands staged through page-locked memory), in fresh processes:
+    /// - products and solves: the host backend runs near 600 GFLOP/s and the GPU's time is the
+    ///   copies' until some 2e9 operations (dgemm 1024: 3.4 ms either way; 2048: 7.6 against
+    ///   29 ms; dtrsm 1024: GPU 4.6–5.0 ms, host 3.9–4.2; 1536: 7.3–8.1 against 9.7–11.7);
+    /// - LU: the host's small factorizations are slow (n = 512: 2.8–3.1 ms, GPU 2.4; 1024:
+    ///   10.4–11.1 against 5.5), the two even near n = 256 (0.76–0.93 against 0.95);
+    /// - Cholesky: the GPU leads from n = 256 (0.48 against 0.79–0.82 ms) on.
+    fn default_crossover(self) -> (f64, f64) {
+        match self {
+            Family::Product | Family::Solve => (2e9, 40.0),
+            Family::Lu => (8e7, 16.0),
+            Family::Cholesky => (4e6, 5.0),
+        }
+    }
+}
 
 static HOST: OnceLock<Device> = OnceLock::new();
 static GPU: OnceLock<Option<Device>> = OnceLock::new();
-static CROSSOVER: OnceLock<f64> = OnceLock::new();
+static CROSSOVER: OnceLock<Option<f64>> = OnceLock::new();
 
 thread_local! {
     static HOST_HANDLE: RefCell<Option<Handle>> = const { RefCell::new(None) };
@@ -66,21 +89,32 @@ fn gpu() -> Option<&'static Device> {
     .as_ref()
 }
 
-/// The work from which a call goes to the GPU.
-pub(crate) fn crossover() -> f64 {
-    *CROSSOVER.get_or_init(|| match std::env::var("GPUBLAS_BLAS_CROSSOVER") {
-        Err(_) => DEFAULT_CROSSOVER,
-        Ok(v) => match v.trim().parse::<f64>() {
-            Ok(x) if x >= 0.0 => x,
+/// `GPUBLAS_BLAS_CROSSOVER`, if set: the work from which a call of any family goes to the GPU.
+fn crossover_override() -> Option<f64> {
+    *CROSSOVER.get_or_init(|| {
+        let v = std::env::var("GPUBLAS_BLAS_CROSSOVER").ok()?;
+        match v.trim().parse::<f64>() {
+            Ok(x) if x >= 0.0 => Some(x),
             _ => {
                 eprintln!(
                     "gpublas-blas: GPUBLAS_BLAS_CROSSOVER={v} is not a number of operations \
-                     (or inf); using {DEFAULT_CROSSOVER:e}"
+                     (or inf); using each family's measured crossover"
                 );
-                DEFAULT_CROSSOVER
+                None
             }
-        },
+        }
     })
+}
+
+/// Whether a call of `family` with `flops` operations that copies `bytes` belongs on the GPU,
+/// under the override `set` (`GPUBLAS_BLAS_CROSSOVER`).
+fn goes_to_gpu(family: Family, (flops, bytes): (f64, f64), set: Option<f64>) -> bool {
+    let (work, intensity) = family.default_crossover();
+    match set {
+        Some(0.0) => true,
+        Some(x) => flops >= x && flops >= intensity * bytes,
+        None => flops >= work && flops >= intensity * bytes,
+    }
 }
 
 /// Runs `f` with this thread's handle on `dev` (held in `slot`), catching errors and panics.
@@ -129,16 +163,16 @@ pub(crate) fn run<R>(
     with_handle(routine, &HOST_HANDLE, dev, |h| f(h, dev))
 }
 
-/// Runs `f` where a call of `flops` operations on operands of `bytes` belongs (see the module's
-/// doc): `f` reaches its operands through the [`Staging`] it is given. Errors and panics as
-/// [`run`].
+/// Runs `f` where a call of `family` with `flops` operations on operands of `bytes` belongs
+/// (see the module's doc): `f` reaches its operands through the [`Staging`] it is given.
+/// Errors and panics as [`run`].
 pub(crate) fn run_placed<R>(
     routine: &str,
-    (flops, bytes): (f64, f64),
+    family: Family,
+    work: (f64, f64),
     f: impl FnOnce(&mut Handle, &Staging) -> Result<R, Error>,
 ) -> Option<R> {
-    let cross = crossover();
-    if flops >= cross && (cross == 0.0 || flops >= MIN_INTENSITY * bytes) {
+    if goes_to_gpu(family, work, crossover_override()) {
         if let Some(dev) = gpu() {
             let staging = Staging::new(Place::Gpu, dev.clone());
             return with_handle(routine, &GPU_HANDLE, dev, |h| f(h, &staging));
@@ -147,4 +181,43 @@ pub(crate) fn run_placed<R>(
     let dev = host();
     let staging = Staging::new(Place::Host, dev.clone());
     with_handle(routine, &HOST_HANDLE, dev, |h| f(h, &staging))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::work;
+
+    /// The measured crossovers at the orders they were measured at (square operands, f64).
+    #[test]
+    fn crossovers_per_family() {
+        let n3 = |n: f64| n * n * n;
+        let gemm = |n: f64| work::<f64>(2.0 * n3(n), 3.0 * n * n);
+        let trsm = |n: f64| work::<f64>(n3(n), 2.0 * n * n);
+        let getrf = |n: f64| work::<f64>(2.0 / 3.0 * n3(n), n * n);
+        let potrf = |n: f64| work::<f64>(n3(n) / 3.0, n * n);
+        let on = |f: Family, w: (f64, f64)| goes_to_gpu(f, w, None);
+        assert!(on(Family::Product, gemm(1024.0)) && !on(Family::Product, gemm(768.0)));
+        assert!(on(Family::Solve, trsm(1536.0)) && !on(Family::Solve, trsm(1024.0)));
+        assert!(on(Family::Lu, getrf(512.0)) && !on(Family::Lu, getrf(384.0)));
+        assert!(on(Family::Cholesky, potrf(256.0)) && !on(Family::Cholesky, potrf(200.0)));
+        // A tall, thin LU and a solve with one right-hand side stay on the host.
+        assert!(!on(
+            Family::Lu,
+            work::<f64>(2.0 * 1e6 * 16.0 * 16.0, 1e6 * 16.0)
+        ));
+        assert!(!on(
+            Family::Solve,
+            work::<f64>(2.0 * 8192.0 * 8192.0, 8192.0 * 8193.0)
+        ));
+        // The override: 0 sends everything, infinity nothing, a value replaces each family's work.
+        assert!(goes_to_gpu(Family::Solve, trsm(8.0), Some(0.0)));
+        assert!(!goes_to_gpu(
+            Family::Product,
+            gemm(16384.0),
+            Some(f64::INFINITY)
+        ));
+        assert!(!goes_to_gpu(Family::Cholesky, potrf(1024.0), Some(1e9)));
+        assert!(goes_to_gpu(Family::Cholesky, potrf(2048.0), Some(1e9)));
+    }
 }

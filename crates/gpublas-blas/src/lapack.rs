@@ -9,7 +9,7 @@ use std::ffi::c_char;
 use gpublas::{solver, Complex32, Complex64, Op, Results, Scalar, Uplo};
 
 use crate::args::{first_illegal, op, uplo, work};
-use crate::context::run_placed;
+use crate::context::{run_placed, Family};
 use crate::ffi::{host_slice_mut, option, read, xerbla, Int};
 
 /// LAPACK's argument check: the first of `checks` (`(illegal, position)`, in the routine's
@@ -71,7 +71,7 @@ pub(crate) fn getrf<T: Scalar>(
     {
         return;
     }
-    let got = run_placed(routine, getrf_work::<T>(m, n), |h, st| {
+    let got = run_placed(routine, Family::Lu, getrf_work::<T>(m, n), |h, st| {
         let mut ab = st.input(h, a, (m, n, lda))?;
         // SAFETY: IPIV holds min(m, n) integers; nothing else touches them during the call.
         let pivots = unsafe { host_slice_mut(ipiv, m.min(n) as usize) };
@@ -115,7 +115,7 @@ pub(crate) fn getrs<T: Scalar>(
         Some(o) => o,
         None => return,
     };
-    let _ = run_placed(routine, solve_work::<T>(n, nrhs), |h, st| {
+    let _ = run_placed(routine, Family::Solve, solve_work::<T>(n, nrhs), |h, st| {
         let ab = st.input(h, a, (n, n, lda))?;
         let pb = st.input(h, ipiv, (n, 1, n))?;
         let mut bb = st.input(h, b, (n, nrhs, ldb))?;
@@ -149,7 +149,7 @@ pub(crate) fn gesv<T: Scalar>(
     }
     let (f, fb) = getrf_work::<T>(n, n);
     let (s, sb) = solve_work::<T>(n, nrhs);
-    let got = run_placed(routine, (f + s, fb + sb), |h, st| {
+    let got = run_placed(routine, Family::Lu, (f + s, fb + sb), |h, st| {
         let mut ab = st.input(h, a, (n, n, lda))?;
         let mut pb = st.output(ipiv, (n, 1, n))?;
         let mut bb = st.input(h, b, (n, nrhs, ldb))?;
@@ -207,7 +207,7 @@ pub(crate) fn potrf<T: Scalar>(
         return;
     }
     let u = u.unwrap_or(Uplo::Upper);
-    let got = run_placed(routine, potrf_work::<T>(n), |h, st| {
+    let got = run_placed(routine, Family::Cholesky, potrf_work::<T>(n), |h, st| {
         let mut ab = st.input(h, a, (n, n, lda))?;
         let mut res = [0];
         let _ = solver::potrf(
@@ -243,7 +243,7 @@ pub(crate) fn potrs<T: Scalar>(
         return;
     }
     let u = u.unwrap_or(Uplo::Upper);
-    let _ = run_placed(routine, solve_work::<T>(n, nrhs), |h, st| {
+    let _ = run_placed(routine, Family::Solve, solve_work::<T>(n, nrhs), |h, st| {
         let ab = st.input(h, a, (n, n, lda))?;
         let mut bb = st.input(h, b, (n, nrhs, ldb))?;
         let (nn, nr) = (n as usize, nrhs as usize);
@@ -273,7 +273,7 @@ pub(crate) fn posv<T: Scalar>(
     let u = u.unwrap_or(Uplo::Upper);
     let (f, fb) = potrf_work::<T>(n);
     let (s, sb) = solve_work::<T>(n, nrhs);
-    let got = run_placed(routine, (f + s, fb + sb), |h, st| {
+    let got = run_placed(routine, Family::Cholesky, (f + s, fb + sb), |h, st| {
         let mut ab = st.input(h, a, (n, n, lda))?;
         let mut bb = st.input(h, b, (n, nrhs, ldb))?;
         let mut res = [0];

@@ -13,7 +13,7 @@ use gpublas::{
 };
 
 use crate::args::{diag, legal, op, side, uplo, work};
-use crate::context::run_placed;
+use crate::context::{run_placed, Family};
 use crate::ffi::{option, read, Int};
 
 /// TRANS of a rank-k update: `op(c)` if `c` is one of `allowed`.
@@ -67,7 +67,7 @@ pub(crate) fn gemm<T: Scalar>(
         2.0 * m as f64 * n as f64 * k as f64,
         nrowa as f64 * ka as f64 + nrowb as f64 * kb as f64 + m as f64 * n as f64,
     );
-    let _ = run_placed(routine, flops, |h, st| {
+    let _ = run_placed(routine, Family::Product, flops, |h, st| {
         let ab = st.input(h, a, (nrowa, ka, lda))?;
         let bb = st.input(h, b, (nrowb, kb, ldb))?;
         // beta == 0: C is only written (reference BLAS does not read it).
@@ -198,7 +198,7 @@ fn symmetric<T: Scalar>(
         2.0 * m as f64 * n as f64 * nrowa as f64,
         nrowa as f64 * nrowa as f64 + 2.0 * m as f64 * n as f64,
     );
-    let _ = run_placed(routine, flops, |h, st| {
+    let _ = run_placed(routine, Family::Product, flops, |h, st| {
         let ab = st.input(h, a, (nrowa, nrowa, lda))?;
         let bb = st.input(h, b, (m, n, ldb))?;
         let mut cb = if beta == T::zero() {
@@ -348,7 +348,7 @@ fn rank_k<T: Scalar, S: Scalar>(
         n as f64 * n as f64 * k as f64,
         nrowa as f64 * ka as f64 + n as f64 * n as f64,
     );
-    let _ = run_placed(routine, flops, |h, st| {
+    let _ = run_placed(routine, Family::Product, flops, |h, st| {
         let ab = st.input(h, a, (nrowa, ka, lda))?;
         // C always goes in: only one triangle is written, the other must come back unchanged.
         let mut cb = st.input(h, c, (n, n, ldc))?;
@@ -422,7 +422,7 @@ fn rank_2k<T: Scalar, B: Scalar>(
         2.0 * n as f64 * n as f64 * k as f64,
         2.0 * nrowa as f64 * ka as f64 + n as f64 * n as f64,
     );
-    let _ = run_placed(routine, flops, |h, st| {
+    let _ = run_placed(routine, Family::Product, flops, |h, st| {
         let ab = st.input(h, a, (nrowa, ka, lda))?;
         let bb = st.input(h, b, (nrowa, ka, ldb))?;
         // C always goes in: only one triangle is written, the other must come back unchanged.
@@ -489,43 +489,52 @@ pub(crate) fn triangular<T: Scalar>(
         m as f64 * n as f64 * nrowa as f64,
         nrowa as f64 * nrowa as f64 + m as f64 * n as f64,
     );
-    let _ = run_placed(routine, flops, |h, st| {
-        let ab = st.input(h, a, (nrowa, nrowa, lda))?;
-        let mut bb = st.input(h, b, (m, n, ldb))?;
-        let (mu, nu, al) = (m as usize, n as usize, Coef::Host(alpha));
-        let _ = if solve {
-            blas3::trsm(
-                h,
-                s,
-                u,
-                t,
-                d,
-                mu,
-                nu,
-                al,
-                &ab.buf,
-                ab.ld,
-                &mut bb.buf,
-                bb.ld,
-            )?
+    let _ = run_placed(
+        routine,
+        if solve {
+            Family::Solve
         } else {
-            blas3::trmm(
-                h,
-                s,
-                u,
-                t,
-                d,
-                mu,
-                nu,
-                al,
-                &ab.buf,
-                ab.ld,
-                &mut bb.buf,
-                bb.ld,
-            )?
-        };
-        st.back(h, &bb, b, (m, n, ldb))
-    });
+            Family::Product
+        },
+        flops,
+        |h, st| {
+            let ab = st.input(h, a, (nrowa, nrowa, lda))?;
+            let mut bb = st.input(h, b, (m, n, ldb))?;
+            let (mu, nu, al) = (m as usize, n as usize, Coef::Host(alpha));
+            let _ = if solve {
+                blas3::trsm(
+                    h,
+                    s,
+                    u,
+                    t,
+                    d,
+                    mu,
+                    nu,
+                    al,
+                    &ab.buf,
+                    ab.ld,
+                    &mut bb.buf,
+                    bb.ld,
+                )?
+            } else {
+                blas3::trmm(
+                    h,
+                    s,
+                    u,
+                    t,
+                    d,
+                    mu,
+                    nu,
+                    al,
+                    &ab.buf,
+                    ab.ld,
+                    &mut bb.buf,
+                    bb.ld,
+                )?
+            };
+            st.back(h, &bb, b, (m, n, ldb))
+        },
+    );
 }
 
 // ---- the exports ------------------------------------------------------------------------

@@ -15,10 +15,10 @@ use std::path::Path;
 use std::{env, fs};
 
 /// The names in lapack-symbols.txt that the crate defines itself: LAPACK's six routines of
-/// src/lapack.rs for s, d, c, z, and BLAS's `lsame_`, `xerbla_`, `xerbla_array_` (src/lib.rs),
-/// which Debian's liblapack.so.3 exports too. No trampoline for them. A name missing here
-/// fails the link (a duplicate symbol); a name here that the sources no longer define fails
-/// this script (`check_native`).
+/// src/lapack.rs and eight of src/lapack_qr.rs for s, d, c, z, and BLAS's `lsame_`, `xerbla_`,
+/// `xerbla_array_` (src/lib.rs), which Debian's liblapack.so.3 exports too. No trampoline for
+/// them. A name missing here fails the link (a duplicate symbol); a name here that the sources
+/// no longer define fails this script (`check_native`).
 const NATIVE: &[&str] = &[
     "lsame_",
     "xerbla_",
@@ -47,6 +47,38 @@ const NATIVE: &[&str] = &[
     "zpotrf_",
     "zpotrs_",
     "zposv_",
+    "sgeqrf_",
+    "sorgqr_",
+    "sormqr_",
+    "sgelqf_",
+    "sormlq_",
+    "sgels_",
+    "sgetri_",
+    "spotri_",
+    "dgeqrf_",
+    "dorgqr_",
+    "dormqr_",
+    "dgelqf_",
+    "dormlq_",
+    "dgels_",
+    "dgetri_",
+    "dpotri_",
+    "cgeqrf_",
+    "cungqr_",
+    "cunmqr_",
+    "cgelqf_",
+    "cunmlq_",
+    "cgels_",
+    "cgetri_",
+    "cpotri_",
+    "zgeqrf_",
+    "zungqr_",
+    "zunmqr_",
+    "zgelqf_",
+    "zunmlq_",
+    "zgels_",
+    "zgetri_",
+    "zpotri_",
 ];
 
 fn main() {

@@ -35,6 +35,10 @@ pub(crate) enum Family {
     Lu,
     /// Cholesky factorization (`potrf`, and `posv` with its solve).
     Cholesky,
+    /// Householder QR and LQ, their products with Q, least squares (`geqrf`, `ormqr`, `gels`, …).
+    Qr,
+    /// Inverses from LU or Cholesky factors (`getri`, `potri`).
+    Inverse,
 }
 
 impl Family {
@@ -46,9 +50,11 @@ impl Family {
     /// - LU: the host's small factorizations are slow (n = 512: 2.8–3.1 ms, GPU 2.4; 1024:
     ///   10.4–11.1 against 5.5), the two even near n = 256 (0.76–0.93 against 0.95);
     /// - Cholesky: the GPU leads from n = 256 (0.48 against 0.79–0.82 ms) on.
+    ///
+    /// QR and the inverses are not measured yet: they take the products' values.
     fn default_crossover(self) -> (f64, f64) {
         match self {
-            Family::Product | Family::Solve => (2e9, 40.0),
+            Family::Product | Family::Solve | Family::Qr | Family::Inverse => (2e9, 40.0),
             Family::Lu => (8e7, 16.0),
             Family::Cholesky => (4e6, 5.0),
         }

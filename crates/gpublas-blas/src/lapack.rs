@@ -15,7 +15,7 @@ use crate::ffi::{host_slice_mut, option, read, xerbla, Int};
 /// LAPACK's argument check: the first of `checks` (`(illegal, position)`, in the routine's
 /// order) that holds sets `*info = -position` and is reported; returns whether the call is
 /// legal (then `*info = 0`).
-fn legal(routine: &str, checks: &[(bool, Int)], info: &mut Int) -> bool {
+pub(crate) fn legal(routine: &str, checks: &[(bool, Int)], info: &mut Int) -> bool {
     let position = first_illegal(checks);
     *info = -position.unwrap_or(0);
     if let Some(p) = position {
@@ -47,7 +47,7 @@ fn solve_work<T: Scalar>(n: Int, nrhs: Int) -> (f64, f64) {
 }
 
 /// `max(1, n)`, LAPACK's least leading dimension.
-fn least(n: Int) -> Int {
+pub(crate) fn least(n: Int) -> Int {
     n.max(1)
 }
 

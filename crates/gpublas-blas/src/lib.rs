@@ -13,10 +13,11 @@
 //!
 //! Status: every routine of reference BLAS 3.11 (Levels 1, 2 and 3 for s, d, c, z and the mixed
 //! ones), its CBLAS (149 `cblas_*` functions, row- and column-major) and LAPACK's `getrf`,
-//! `getrs`, `gesv`, `potrf`, `potrs`, `posv`, checked by the reference test programs
-//! (`scripts/blas-testers`); every other LAPACK routine is forwarded to the system's LAPACK
-//! (`forward`), so the library also stands in as `liblapack.so.3`. Level 3 and LAPACK run on the
-//! GPU above a crossover (`context`).
+//! `getrs`, `gesv`, `potrf`, `potrs`, `posv` (`lapack`) and `geqrf`, `orgqr`/`ungqr`,
+//! `ormqr`/`unmqr`, `gelqf`, `ormlq`/`unmlq`, `gels`, `getri`, `potri` (`lapack_qr`), checked by
+//! the reference test programs (`scripts/blas-testers`); every other LAPACK routine is forwarded
+//! to the system's LAPACK (`forward`), so the library also stands in as `liblapack.so.3`. Level 3
+//! and LAPACK run on the GPU above a crossover (`context`).
 
 #![warn(missing_docs)]
 
@@ -26,6 +27,7 @@ mod context;
 mod ffi;
 mod forward;
 pub mod lapack;
+pub mod lapack_qr;
 pub mod level1;
 pub mod level2;
 pub mod level3;

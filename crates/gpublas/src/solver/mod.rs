@@ -24,6 +24,7 @@ pub(crate) mod host;
 pub(crate) mod plan;
 mod program;
 
+pub use crate::eig::api::*;
 pub use crate::qr::api::*;
 pub use crate::qr::api_gels::*;
 pub use crate::qr::api_lq::*;

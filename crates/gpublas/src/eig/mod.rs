@@ -258,15 +258,15 @@ impl<T: Scalar> Routine for EigRoutine<'_, '_, T> {
 
     fn full(&mut self, _h: &mut Handle) -> Result<Option<EigPlan>, Error> {
         let c = &self.call;
+        if c.quick() {
+            return Ok(None);
+        }
         if self.cuda && c.kind == Kind::Syevd && c.n > self.params.jacobi_max {
             return Err(Error::Unsupported(format!(
                 "{}: n = {} on CUDA: the GPU path for orders above {} is not built yet (the \
                  host backend takes any order)",
                 c.name, c.n, self.params.jacobi_max
             )));
-        }
-        if c.quick() {
-            return Ok(None);
         }
         Ok(Some(c.shape().full()))
     }

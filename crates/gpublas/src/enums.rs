@@ -38,3 +38,23 @@ pub enum Side {
     /// `B · op(A)`.
     Right,
 }
+
+/// Whether an eigensolver computes eigenvectors (rocSOLVER's `rocblas_evect`; LAPACK's
+/// `jobz`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Evect {
+    /// Eigenvalues only (`jobz = 'N'`).
+    None,
+    /// Eigenvalues and the eigenvectors of the original matrix, which overwrite it
+    /// (`jobz = 'V'`).
+    Original,
+}
+
+/// Whether an eigensolver sorts the eigenvalues it returns (rocSOLVER's `rocblas_esort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Esort {
+    /// In the order the algorithm leaves them (Jacobi: the final diagonal's order).
+    None,
+    /// Ascending, the eigenvectors permuted with them (ties keep the diagonal's order).
+    Ascending,
+}

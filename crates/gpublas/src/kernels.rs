@@ -132,6 +132,15 @@ pub(crate) const CHOLQR: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_CHOLQR",
 };
 
+const EIG_SRC: &str = kernel_source!("eig.cu", "lapack.cuh");
+
+/// The eigensolvers' kernels (the Jacobi kernel of `syevj_batched` and small `syevd`).
+pub(crate) const EIG: KernelModule = KernelModule {
+    name: "eig",
+    source: EIG_SRC,
+    define: "GPUBLAS_FAMILY_EIG",
+};
+
 const TRANSFER_SRC: &str = kernel_source!("transfer.cu");
 
 pub(crate) const TRANSFER: KernelModule = KernelModule {
@@ -142,7 +151,7 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 
 /// Every kernel module of the library.
 pub const MODULES: &[KernelModule] = &[
-    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, CHOLQR, TRANSFER,
+    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, CHOLQR, EIG, TRANSFER,
 ];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to

@@ -1,7 +1,9 @@
 //! LAPACK on the handle: `getrf` (LU with partial pivoting), `getrf_npvt`, `getrs`, `potrf`
 //! (Cholesky), `potrs`, for `f32`, `f64`, `Complex32`, `Complex64`, each single, `_batched`
 //! and `_strided_batched`, with rocSOLVER's semantics (1-based `i32` pivots; `info` 0 or the
-//! first zero pivot / non-positive leading minor).
+//! first zero pivot / non-positive leading minor). Also re-exported here: the QR family
+//! (`geqrf`, `orgqr`, `ormqr`, `gelqf`, `ormlq`, `gels`) and the symmetric/Hermitian
+//! eigensolvers (`syevd`/`heevd`, `syevj_batched`/`heevj_batched`).
 //!
 //! The factorizations are recursive (LAPACK's `getrf2`/`potrf2` blocked by recursion): the
 //! updates are the library's own trsm and matrix products (cuBLASLt on CUDA, faer on the
@@ -24,6 +26,7 @@ pub(crate) mod host;
 pub(crate) mod plan;
 mod program;
 
+pub use crate::eig::api::*;
 pub use crate::qr::api::*;
 pub use crate::qr::api_gels::*;
 pub use crate::qr::api_lq::*;

@@ -1,0 +1,391 @@
+// The eigensolver family's kernels (GPUBLAS_FAMILY_EIG), for float (s), double (d), float2 (c)
+// and double2 (z):
+//   eig_jacobi<NP>:  the eigenvalues (and eigenvectors) of a Hermitian matrix of order n <= NP,
+//                    NP in {8, 16, 32, 64} (the order padded with zero rows and columns), by the
+//                    cyclic Jacobi method, one matrix per block (32 threads for NP <= 32, 256 for
+//                    NP = 64), the matrix A and the eigenvectors V in shared memory. `_l`
+//                    variants take the matrices' addresses as a list parameter.
+//
+// The algorithm (mirrored step for step by the host backend, src/eig/host.rs):
+// - Load: the stored triangle into the full Hermitian A (imaginary parts of the diagonal
+//   ignored, as LAPACK); a NaN or infinity there gives NaN eigenvalues (and vectors),
+//   residual NaN, 0 sweeps and info = `nan_info`, and no iteration at all. A whose largest
+//   |re|, |im| lies outside [LO, HI] is scaled by a power of two into [1/2, 1) (exact), so
+//   that plain sums of squares neither overflow nor underflow; W and the residual are
+//   unscaled at the end.
+// - Sweeps: each sweep is NP - 1 rounds of the round-robin (circle) ordering, round r pairing
+//   (NP - 1, r) and ((r + k) mod (NP - 1), (r - k) mod (NP - 1)) for k = 1 .. NP/2 - 1: every
+//   pair of indices once a sweep, NP/2 disjoint pairs a round. Per round: (1) thread k forms
+//   pair k's rotation (p < q, a_pq = g phi with g = |a_pq|): skipped (the identity) when g = 0
+//   or g <= eps sqrt|a_pp| sqrt|a_qq|; else Rutishauser's theta = (a_qq - a_pp) / (2 g),
+//   t = sign(theta) / (|theta| + sqrt(1 + theta^2)) (1 / (2 theta) for huge theta),
+//   c = 1 / sqrt(1 + t^2), s = t c, J = [[c, s phi], [-s conj(phi), c]]; the pair's diagonal
+//   block becomes diag(a_pp - t g, a_qq + t g) exactly. (2) Every off-diagonal 2 x 2 block of
+//   two pairs (k, l) becomes J_k^H B J_l, written with its conjugate transpose (A stays exactly
+//   Hermitian). (3) V's columns p, q become V J. Padding indices are zero: their rotations are
+//   skipped exactly.
+// - Stopping test, before each sweep: off(A) = sqrt(sum_{i != j} |a_ij|^2) <= tol ||A||_F
+//   (tol = abstol, or eps when abstol <= 0) converges; a sweep that rotated nothing converges
+//   too (every entry is below its pair threshold); max_sweeps sweeps without either: info = 1.
+//   Sums are reduced in one fixed order (deterministic).
+// - Output: W = diag(A) (ascending with `sort`, ties in index order), V's columns in the same
+//   order over A (with `vectors`), residual = off(A), sweeps, info.
+
+#define EIG_LIST_MAX 3968  // LIST_MAX in src/kernels.rs
+
+struct EigList {
+    u64 p[EIG_LIST_MAX];
+};
+
+struct Eigp {
+    u64 a;               // the strided form's entry 0 (lists: the list parameter)
+    i64 lda, a_s;        // leading dimension, elements between strided entries
+    u64 w;               // eigenvalues of entry 0 (the real type), w_s elements apart
+    i64 w_s;
+    u64 info, sweeps, res;  // per entry, i32 / i32 / the real type; 0: not written
+    double tol;          // abstol (<= 0 or NaN: the type's eps)
+    int n, ne, max_sweeps, vectors, sort, lower, nan_info, pad;
+};
+
+template <class T> struct EigReal;
+template <> struct EigReal<float> { typedef float R; };
+template <> struct EigReal<double> { typedef double R; };
+template <> struct EigReal<float2> { typedef float R; };
+template <> struct EigReal<double2> { typedef double R; };
+
+// The type's machine epsilon, and the range [LO, HI] of the largest entry left unscaled.
+template <class R> struct EigLimits;
+template <> struct EigLimits<float> {
+    static __device__ __forceinline__ float eps() { return 0x1p-23f; }
+    static __device__ __forceinline__ float lo() { return 0x1p-40f; }
+    static __device__ __forceinline__ float hi() { return 0x1p40f; }
+    static __device__ __forceinline__ float huge_theta() { return 0x1p60f; }
+    static __device__ __forceinline__ float nan() { return __int_as_float(0x7fc00000); }
+    // 2^k, k clamped to the normal range
+    static __device__ __forceinline__ float pow2(int k) {
+        k = max(-126, min(127, k));
+        return __int_as_float((k + 127) << 23);
+    }
+    static __device__ __forceinline__ int exponent(float v) {
+        return ((__float_as_int(v) >> 23) & 0xff) - 127;
+    }
+};
+template <> struct EigLimits<double> {
+    static __device__ __forceinline__ double eps() { return 0x1p-52; }
+    static __device__ __forceinline__ double lo() { return 0x1p-400; }
+    static __device__ __forceinline__ double hi() { return 0x1p400; }
+    static __device__ __forceinline__ double huge_theta() { return 0x1p500; }
+    static __device__ __forceinline__ double nan() { return __longlong_as_double(0x7ff8000000000000ll); }
+    static __device__ __forceinline__ double pow2(int k) {
+        k = max(-1022, min(1023, k));
+        return __longlong_as_double((long long)(k + 1023) << 52);
+    }
+    static __device__ __forceinline__ int exponent(double v) {
+        return (int)((__double_as_longlong(v) >> 52) & 0x7ff) - 1023;
+    }
+};
+
+__device__ __forceinline__ float ere(float v) { return v; }
+__device__ __forceinline__ double ere(double v) { return v; }
+__device__ __forceinline__ float ere(float2 v) { return v.x; }
+__device__ __forceinline__ double ere(double2 v) { return v.x; }
+__device__ __forceinline__ float eim(float) { return 0.f; }
+__device__ __forceinline__ double eim(double) { return 0.0; }
+__device__ __forceinline__ float eim(float2 v) { return v.y; }
+__device__ __forceinline__ double eim(double2 v) { return v.y; }
+template <class T> __device__ __forceinline__ T emake(typename EigReal<T>::R re, typename EigReal<T>::R im);
+template <> __device__ __forceinline__ float emake<float>(float re, float) { return re; }
+template <> __device__ __forceinline__ double emake<double>(double re, double) { return re; }
+template <> __device__ __forceinline__ float2 emake<float2>(float re, float im) { return make_float2(re, im); }
+template <> __device__ __forceinline__ double2 emake<double2>(double re, double im) { return make_double2(re, im); }
+
+// a b
+template <class T> __device__ __forceinline__ T emul(T a, T b) {
+    typedef typename EigReal<T>::R R;
+    const R ar = ere(a), ai = eim(a), br = ere(b), bi = eim(b);
+    return emake<T>(ar * br - ai * bi, ar * bi + ai * br);
+}
+// x c - y d (c real)
+template <class T> __device__ __forceinline__ T erot(T x, typename EigReal<T>::R c, T y, T d) {
+    const T yd = emul(y, d);
+    return emake<T>(ere(x) * c - ere(yd), eim(x) * c - eim(yd));
+}
+// x c + y d (c real)
+template <class T> __device__ __forceinline__ T erotp(T x, typename EigReal<T>::R c, T y, T d) {
+    const T yd = emul(y, d);
+    return emake<T>(ere(x) * c + ere(yd), eim(x) * c + eim(yd));
+}
+template <class T> __device__ __forceinline__ typename EigReal<T>::R eabs2(T v) {
+    return ere(v) * ere(v) + eim(v) * eim(v);
+}
+template <class T> __device__ __forceinline__ T econj(T v) {
+    return emake<T>(ere(v), -eim(v));
+}
+template <class T> __device__ __forceinline__ T escale(T v, typename EigReal<T>::R s) {
+    return emake<T>(ere(v) * s, eim(v) * s);
+}
+
+template <int NT> __device__ __forceinline__ void eig_sync() {
+    if (NT == 32) __syncwarp();
+    else __syncthreads();
+}
+
+// The block's sum (every thread gets the same bits): a butterfly in each warp, then the
+// warps' sums in order. `buf` holds one value per warp.
+template <int NT, class R> __device__ __forceinline__ R eig_sum(R v, R* buf) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    if (NT == 32) return v;
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) buf[threadIdx.x >> 5] = v;
+    __syncthreads();
+    R s = buf[0];
+#pragma unroll
+    for (int k = 1; k < NT / 32; ++k) s += buf[k];
+    return s;
+}
+
+template <int NT, class R> __device__ __forceinline__ R eig_max(R v, R* buf) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+    if (NT == 32) return v;
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) buf[threadIdx.x >> 5] = v;
+    __syncthreads();
+    R s = buf[0];
+#pragma unroll
+    for (int k = 1; k < NT / 32; ++k) s = fmax(s, buf[k]);
+    return s;
+}
+
+template <int NT> __device__ __forceinline__ bool eig_any(bool x) {
+    if (NT == 32) return __any_sync(0xffffffffu, x);
+    return __syncthreads_or(x);
+}
+
+// Pair k of round r of the circle ordering of m + 1 items (m odd), as (smaller, larger).
+__device__ __forceinline__ void eig_pair(int m, int r, int k, int& p, int& q) {
+    int x, y;
+    if (k == 0) {
+        x = m;
+        y = r;
+    } else {
+        x = (r + k) % m;
+        y = (r - k + m) % m;
+    }
+    p = min(x, y);
+    q = max(x, y);
+}
+
+// Sums of |a_ij|^2 over the thread's columns (off: without the diagonal).
+template <class T, int NP, int NT>
+__device__ __forceinline__ typename EigReal<T>::R eig_col_sums(const T* A, bool off) {
+    typedef typename EigReal<T>::R R;
+    constexpr int LD = NP + 1;
+    R s = 0;
+    for (int c = threadIdx.x; c < NP; c += NT)
+        for (int i = 0; i < NP; ++i)
+            if (!off || i != c) s += eabs2(A[i + c * LD]);
+    return s;
+}
+
+template <class T, int NP>
+__device__ void eig_jacobi(const Eigp& j, u64 addr) {
+    typedef typename EigReal<T>::R R;
+    typedef EigLimits<R> L;
+    constexpr int NT = NP <= 32 ? 32 : 256;
+    constexpr int P = NP / 2;
+    constexpr int LD = NP + 1;
+    extern __shared__ __align__(16) unsigned char eig_smem[];
+    T* A = (T*)eig_smem;
+    T* V = A + NP * LD;
+    __shared__ R s_c[P], s_s[P], s_w[NP], s_red[NT / 32];
+    __shared__ T s_ph[P];
+    __shared__ int s_p[P], s_q[P], s_rank[NP], s_skip[P];
+    pdl_enter();
+    const int t = threadIdx.x;
+    const i64 e = blockIdx.x;
+    if (e >= j.ne) return;  // (the whole block)
+    T* G = (T*)addr;
+    R* W = (R*)j.w + e * j.w_s;
+    const int n = j.n;
+    const i64 lda = j.lda;
+
+    // Load the stored triangle into the full Hermitian matrix (zero padding).
+    for (int x = t; x < NP * LD; x += NT) {
+        A[x] = emake<T>(0, 0);
+        V[x] = emake<T>((x % LD) == (x / LD) ? 1 : 0, 0);
+    }
+    eig_sync<NT>();
+    bool bad = false;
+    R amax = 0;
+    for (int x = t; x < n * n; x += NT) {
+        const int r = x % n, c = x / n;
+        if (j.lower ? r < c : r > c) continue;
+        const T v = G[r + c * lda];
+        const R re = ere(v), im = r == c ? (R)0 : eim(v);
+        if (!isfinite(re) || !isfinite(im)) bad = true;
+        amax = fmax(amax, fmax(fabs(re), fabs(im)));
+        A[r + c * LD] = emake<T>(re, im);
+        A[c + r * LD] = emake<T>(re, -im);
+    }
+    bad = eig_any<NT>(bad);
+    amax = eig_max<NT>(amax, s_red);
+    eig_sync<NT>();
+    if (bad) {
+        const R nan = L::nan();
+        for (int i = t; i < n; i += NT) W[i] = nan;
+        if (j.vectors)
+            for (int x = t; x < n * n; x += NT) G[x % n + (x / n) * lda] = emake<T>(nan, nan);
+        if (t == 0) {
+            if (j.info) ((int*)j.info)[e] = j.nan_info;
+            if (j.sweeps) ((int*)j.sweeps)[e] = 0;
+            if (j.res) ((R*)j.res)[e] = nan;
+        }
+        return;
+    }
+    // Scale into range by a power of two.
+    R sigma = 1;
+    if (amax > 0 && (amax < L::lo() || amax > L::hi())) sigma = L::pow2(-L::exponent(amax));
+    if (sigma != (R)1) {
+        for (int x = t; x < NP * LD; x += NT) A[x] = escale(A[x], sigma);
+        eig_sync<NT>();
+    }
+    const R eps = L::eps();
+    const R tol = j.tol > 0.0 ? (R)j.tol : eps;
+    const R fro = sqrt(eig_sum<NT>(eig_col_sums<T, NP, NT>(A, false), s_red));
+    const R thr = tol * fro;
+    R off = sqrt(eig_sum<NT>(eig_col_sums<T, NP, NT>(A, true), s_red));
+    int sweeps = 0, info = 0;
+    for (;;) {
+        if (off <= thr) break;
+        if (sweeps >= j.max_sweeps) {
+            info = 1;
+            break;
+        }
+        bool rotated = false;
+        for (int r = 0; r < NP - 1; ++r) {
+            // (1) the rotations, each pair's diagonal block
+            if (t < P) {
+                int p, q;
+                eig_pair(NP - 1, r, t, p, q);
+                const R app = ere(A[p + p * LD]), aqq = ere(A[q + q * LD]);
+                const T apq = A[p + q * LD];
+                const R g = sqrt(eabs2(apq));
+                const bool skip = g == (R)0 || g <= eps * sqrt(fabs(app)) * sqrt(fabs(aqq));
+                R c = 1, s = 0;
+                T ph = emake<T>(1, 0);
+                if (!skip) {
+                    const R theta = (aqq - app) / (2 * g);
+                    const R at = fabs(theta);
+                    R tt = at > L::huge_theta() ? (R)1 / (2 * at) : (R)1 / (at + sqrt(1 + at * at));
+                    if (theta < 0) tt = -tt;
+                    c = (R)1 / sqrt(1 + tt * tt);
+                    s = tt * c;
+                    ph = emake<T>(ere(apq) / g, eim(apq) / g);
+                    A[p + p * LD] = emake<T>(app - tt * g, 0);
+                    A[q + q * LD] = emake<T>(aqq + tt * g, 0);
+                    A[p + q * LD] = emake<T>(0, 0);
+                    A[q + p * LD] = emake<T>(0, 0);
+                    rotated = true;
+                }
+                s_c[t] = c;
+                s_s[t] = s;
+                s_ph[t] = ph;
+                s_p[t] = p;
+                s_q[t] = q;
+                s_skip[t] = skip;
+            }
+            eig_sync<NT>();
+            // (2) the off-diagonal blocks: pairs of pairs, by the circle ordering of P items
+            for (int x = t; x < P * (P - 1) / 2; x += NT) {
+                int k, l;
+                eig_pair(P - 1, x / (P / 2), x % (P / 2), l, k);
+                if (s_skip[k] && s_skip[l]) continue;
+                const int pk = s_p[k], qk = s_q[k], pl = s_p[l], ql = s_q[l];
+                const R ck = s_c[k], cl = s_c[l];
+                const T sk = escale(s_ph[k], s_s[k]), sl = escale(s_ph[l], s_s[l]);
+                const T b00 = A[pk + pl * LD], b01 = A[pk + ql * LD];
+                const T b10 = A[qk + pl * LD], b11 = A[qk + ql * LD];
+                // X = B J_l
+                const T x00 = erot(b00, cl, b01, econj(sl)), x01 = erotp(b01, cl, b00, sl);
+                const T x10 = erot(b10, cl, b11, econj(sl)), x11 = erotp(b11, cl, b10, sl);
+                // B' = J_k^H X
+                const T y00 = erot(x00, ck, x10, sk), y01 = erot(x01, ck, x11, sk);
+                const T y10 = erotp(x10, ck, x00, econj(sk)), y11 = erotp(x11, ck, x01, econj(sk));
+                A[pk + pl * LD] = y00;
+                A[pk + ql * LD] = y01;
+                A[qk + pl * LD] = y10;
+                A[qk + ql * LD] = y11;
+                A[pl + pk * LD] = econj(y00);
+                A[ql + pk * LD] = econj(y01);
+                A[pl + qk * LD] = econj(y10);
+                A[ql + qk * LD] = econj(y11);
+            }
+            // (3) V J
+            for (int x = t; x < NP * P; x += NT) {
+                const int i = x % NP, k = x / NP;
+                if (s_skip[k]) continue;
+                const int p = s_p[k], q = s_q[k];
+                const R c = s_c[k];
+                const T sp = escale(s_ph[k], s_s[k]);
+                const T vp = V[i + p * LD], vq = V[i + q * LD];
+                V[i + p * LD] = erot(vp, c, vq, econj(sp));
+                V[i + q * LD] = erotp(vq, c, vp, sp);
+            }
+            eig_sync<NT>();
+        }
+        rotated = eig_any<NT>(rotated);
+        ++sweeps;
+        off = sqrt(eig_sum<NT>(eig_col_sums<T, NP, NT>(A, true), s_red));
+        if (!rotated) break;
+    }
+    // Eigenvalues (sorted), then the vectors in their order.
+    for (int i = t; i < n; i += NT) s_w[i] = ere(A[i + i * LD]);
+    eig_sync<NT>();
+    for (int i = t; i < n; i += NT) {
+        const R wi = s_w[i];
+        int rank = i;
+        if (j.sort) {
+            rank = 0;
+            for (int k = 0; k < n; ++k) {
+                const R wk = s_w[k];
+                rank += (wk < wi || (wk == wi && k < i)) ? 1 : 0;
+            }
+        }
+        s_rank[i] = rank;
+        W[rank] = wi / sigma;
+    }
+    eig_sync<NT>();
+    if (j.vectors)
+        for (int x = t; x < n * n; x += NT) {
+            const int r = x % n, c = x / n;
+            G[r + s_rank[c] * lda] = V[r + c * LD];
+        }
+    if (t == 0) {
+        if (j.info) ((int*)j.info)[e] = info;
+        if (j.sweeps) ((int*)j.sweeps)[e] = sweeps;
+        if (j.res) ((R*)j.res)[e] = off / sigma;
+    }
+}
+
+#ifdef GPUBLAS_FAMILY_EIG
+#define EIG_JACOBI(TAG, T, NP)                                                                     \
+    extern "C" __global__ void __launch_bounds__(NP <= 32 ? 32 : 256)                              \
+        eig_jacobi##NP##_##TAG(Eigp j) {                                                           \
+        eig_jacobi<T, NP>(j, j.a + (u64)blockIdx.x * (u64)j.a_s * sizeof(T));                      \
+    }                                                                                              \
+    extern "C" __global__ void __launch_bounds__(NP <= 32 ? 32 : 256)                              \
+        eig_jacobi##NP##l_##TAG(Eigp j, EigList l) {                                               \
+        eig_jacobi<T, NP>(j, blockIdx.x < (unsigned)j.ne ? l.p[blockIdx.x] : 0);                   \
+    }
+#define EIG_KERNELS(TAG, T) \
+    EIG_JACOBI(TAG, T, 8)   \
+    EIG_JACOBI(TAG, T, 16)  \
+    EIG_JACOBI(TAG, T, 32)  \
+    EIG_JACOBI(TAG, T, 64)
+EIG_KERNELS(s, float)
+EIG_KERNELS(d, double)
+EIG_KERNELS(c, float2)
+EIG_KERNELS(z, double2)
+#endif

@@ -44,17 +44,20 @@ pub(crate) enum Family {
 impl Family {
     /// The default crossover: (operations, operations per byte copied). On the H200 (16 host
     /// cores, pageable operands staged through page-locked memory), in fresh processes:
-    /// - products and solves: the host backend runs near 600 GFLOP/s and the GPU's time is the
-    ///   copies' until some 2e9 operations (dgemm 1024: 3.4 ms either way; 2048: 7.6 against
-    ///   29 ms; dtrsm 1024: GPU 4.6–5.0 ms, host 3.9–4.2; 1536: 7.3–8.1 against 9.7–11.7);
+    /// - products: the host backend runs near 600 GFLOP/s and the GPU's time is the copies'
+    ///   until some 4e9 operations (dgemm 1024, 2.1e9: GPU 3.4–4.5 ms, host 3.5–4.0; 2048: 7.2–9.4
+    ///   against 28–29 ms);
+    /// - solves: dtrsm 1024 (1.1e9): GPU 4.6–5.0 ms, host 3.9–4.2; 1536 (3.6e9): 7.3–8.1
+    ///   against 9.7–11.7;
     /// - LU: the host's small factorizations are slow (n = 512: 2.8–3.1 ms, GPU 2.4; 1024:
     ///   10.4–11.1 against 5.5), the two even near n = 256 (0.76–0.93 against 0.95);
     /// - Cholesky: the GPU leads from n = 256 (0.48 against 0.79–0.82 ms) on.
     ///
-    /// QR and the inverses are not measured yet: they take the products' values.
+    /// QR and the inverses are not measured yet: they take the solves' values.
     fn default_crossover(self) -> (f64, f64) {
         match self {
-            Family::Product | Family::Solve | Family::Qr | Family::Inverse => (2e9, 40.0),
+            Family::Product => (4e9, 40.0),
+            Family::Solve | Family::Qr | Family::Inverse => (2e9, 40.0),
             Family::Lu => (8e7, 16.0),
             Family::Cholesky => (4e6, 5.0),
         }
@@ -203,7 +206,7 @@ mod tests {
         let getrf = |n: f64| work::<f64>(2.0 / 3.0 * n3(n), n * n);
         let potrf = |n: f64| work::<f64>(n3(n) / 3.0, n * n);
         let on = |f: Family, w: (f64, f64)| goes_to_gpu(f, w, None);
-        assert!(on(Family::Product, gemm(1024.0)) && !on(Family::Product, gemm(768.0)));
+        assert!(on(Family::Product, gemm(1536.0)) && !on(Family::Product, gemm(1024.0)));
         assert!(on(Family::Solve, trsm(1536.0)) && !on(Family::Solve, trsm(1024.0)));
         assert!(on(Family::Lu, getrf(512.0)) && !on(Family::Lu, getrf(384.0)));
         assert!(on(Family::Cholesky, potrf(256.0)) && !on(Family::Cholesky, potrf(200.0)));

@@ -440,19 +440,15 @@ pub(crate) fn potri<T: Scalar>(
 
 // ---- the exports ------------------------------------------------------------------------
 
-/// Exports the eight routines for one type (`orgqr`/`ormqr`/`ormlq` under their complex names
-/// `ungqr`/`unmqr`/`unmlq` for c, z), with the names LAPACK passes to `xerbla`.
-macro_rules! qr_exports {
-    ($t:ty, $geqrf:ident, $orgqr:ident, $ormqr:ident, $gelqf:ident, $ormlq:ident, $gels:ident,
-     $getri:ident, $potri:ident,
-     [$n_geqrf:literal, $n_orgqr:literal, $n_ormqr:literal, $n_gelqf:literal,
-      $n_ormlq:literal, $n_gels:literal, $n_getri:literal, $n_potri:literal]) => {
-        #[doc = concat!("LAPACK `", stringify!($geqrf), "`.")]
+/// One factorization export: `geqrf` (`lq == false`) or `gelqf`.
+macro_rules! factor_export {
+    ($t:ty, $name:ident, $routine:literal, $lq:literal) => {
+        #[doc = concat!("LAPACK `", stringify!($name), "`.")]
         ///
         /// # Safety
         /// Every argument points to what the LAPACK interface says.
         #[no_mangle]
-        pub unsafe extern "C" fn $geqrf(
+        pub unsafe extern "C" fn $name(
             m: *const Int,
             n: *const Int,
             a: *mut $t,
@@ -465,9 +461,57 @@ macro_rules! qr_exports {
             // SAFETY: scalar arguments and INFO by reference.
             unsafe {
                 let (m, n, lda, lwork) = (read(m), read(n), read(lda), read(lwork));
-                factor::<$t>($n_geqrf, false, m, n, a, lda, tau, work, lwork, &mut *info)
+                factor::<$t>($routine, $lq, m, n, a, lda, tau, work, lwork, &mut *info)
             }
         }
+    };
+}
+
+/// One export applying Q: `ormqr`/`unmqr` (`lq == false`) or `ormlq`/`unmlq`.
+macro_rules! apply_export {
+    ($t:ty, $name:ident, $routine:literal, $lq:literal) => {
+        #[doc = concat!("LAPACK `", stringify!($name), "`.")]
+        ///
+        /// # Safety
+        /// Every argument points to what the LAPACK interface says.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            side: *const c_char,
+            trans: *const c_char,
+            m: *const Int,
+            n: *const Int,
+            k: *const Int,
+            a: *const $t,
+            lda: *const Int,
+            tau: *const $t,
+            c: *mut $t,
+            ldc: *const Int,
+            work: *mut $t,
+            lwork: *const Int,
+            info: *mut Int,
+        ) {
+            // SAFETY: scalar arguments and INFO by reference.
+            unsafe {
+                let opts = (option(side), option(trans));
+                let dims = (read(m), read(n), read(k));
+                let (a, c, w) = ((a, read(lda)), (c, read(ldc)), (work, read(lwork)));
+                apply::<$t>($routine, $lq, opts, dims, a, tau, c, w, &mut *info)
+            }
+        }
+    };
+}
+
+/// Exports the eight routines for one type (`orgqr`/`ormqr`/`ormlq` under their complex names
+/// `ungqr`/`unmqr`/`unmlq` for c, z), with the names LAPACK passes to `xerbla`.
+macro_rules! qr_exports {
+    ($t:ty, $geqrf:ident, $orgqr:ident, $ormqr:ident, $gelqf:ident, $ormlq:ident, $gels:ident,
+     $getri:ident, $potri:ident,
+     [$n_geqrf:literal, $n_orgqr:literal, $n_ormqr:literal, $n_gelqf:literal,
+      $n_ormlq:literal, $n_gels:literal, $n_getri:literal, $n_potri:literal]) => {
+        factor_export!($t, $geqrf, $n_geqrf, false);
+        factor_export!($t, $gelqf, $n_gelqf, true);
+        apply_export!($t, $ormqr, $n_ormqr, false);
+        apply_export!($t, $ormlq, $n_ormlq, true);
 
         #[doc = concat!("LAPACK `", stringify!($orgqr), "`.")]
         ///
@@ -489,86 +533,6 @@ macro_rules! qr_exports {
             unsafe {
                 let (m, n, k, lda, lwork) = (read(m), read(n), read(k), read(lda), read(lwork));
                 orgqr::<$t>($n_orgqr, m, n, k, a, lda, tau, work, lwork, &mut *info)
-            }
-        }
-
-        #[doc = concat!("LAPACK `", stringify!($ormqr), "`.")]
-        ///
-        /// # Safety
-        /// Every argument points to what the LAPACK interface says.
-        #[no_mangle]
-        pub unsafe extern "C" fn $ormqr(
-            side: *const c_char,
-            trans: *const c_char,
-            m: *const Int,
-            n: *const Int,
-            k: *const Int,
-            a: *const $t,
-            lda: *const Int,
-            tau: *const $t,
-            c: *mut $t,
-            ldc: *const Int,
-            work: *mut $t,
-            lwork: *const Int,
-            info: *mut Int,
-        ) {
-            // SAFETY: scalar arguments and INFO by reference.
-            unsafe {
-                let opts = (option(side), option(trans));
-                let dims = (read(m), read(n), read(k));
-                let (a, c, w) = ((a, read(lda)), (c, read(ldc)), (work, read(lwork)));
-                apply::<$t>($n_ormqr, false, opts, dims, a, tau, c, w, &mut *info)
-            }
-        }
-
-        #[doc = concat!("LAPACK `", stringify!($gelqf), "`.")]
-        ///
-        /// # Safety
-        /// Every argument points to what the LAPACK interface says.
-        #[no_mangle]
-        pub unsafe extern "C" fn $gelqf(
-            m: *const Int,
-            n: *const Int,
-            a: *mut $t,
-            lda: *const Int,
-            tau: *mut $t,
-            work: *mut $t,
-            lwork: *const Int,
-            info: *mut Int,
-        ) {
-            // SAFETY: scalar arguments and INFO by reference.
-            unsafe {
-                let (m, n, lda, lwork) = (read(m), read(n), read(lda), read(lwork));
-                factor::<$t>($n_gelqf, true, m, n, a, lda, tau, work, lwork, &mut *info)
-            }
-        }
-
-        #[doc = concat!("LAPACK `", stringify!($ormlq), "`.")]
-        ///
-        /// # Safety
-        /// Every argument points to what the LAPACK interface says.
-        #[no_mangle]
-        pub unsafe extern "C" fn $ormlq(
-            side: *const c_char,
-            trans: *const c_char,
-            m: *const Int,
-            n: *const Int,
-            k: *const Int,
-            a: *const $t,
-            lda: *const Int,
-            tau: *const $t,
-            c: *mut $t,
-            ldc: *const Int,
-            work: *mut $t,
-            lwork: *const Int,
-            info: *mut Int,
-        ) {
-            // SAFETY: scalar arguments and INFO by reference.
-            unsafe {
-                let opts = (option(side), option(trans));
-                let dims = (read(m), read(n), read(k));
-                let (a, c, w) = ((a, read(lda)), (c, read(ldc)), (work, read(lwork)));
-                apply::<$t>($n_ormlq, true, opts, dims, a, tau, c, w, &mut *info)
             }
         }
 

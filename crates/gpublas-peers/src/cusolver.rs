@@ -9,7 +9,9 @@
 //! all four types (the complex names for `Complex32` and `Complex64`). cuBLAS's
 //! `cublas?getrfBatched` and `cublas?geqrfBatched` live with the cuBLAS handle
 //! ([`crate::cublas::Cublas::getrf_batched`], [`crate::cublas::Cublas::geqrf_batched`]) and
-//! take the same [`BatchPtrArray`].
+//! take the same [`BatchPtrArray`]. The eigensolvers (`?syevd`/`?heevd`, `?syevj`,
+//! `?syevjBatched`, `cusolverDnXsyevd`) are in `cusolver/eig.rs`, which checks their symbols
+//! itself ([`require_symbols`]) rather than in [`ensure_cusolver`]'s list.
 //!
 //! As in `cublas.rs`, every wrapper checks its arguments before the raw call: sizes and leading
 //! dimensions must fit cuSOLVER's 32-bit `int`, every buffer must be memory of the handle's
@@ -440,7 +442,27 @@ enum LworkKey {
         lda: usize,
         ldc: usize,
     },
+    /// `?syevd` / `?heevd`.
+    Syevd {
+        ty: CublasType,
+        vectors: bool,
+        upper: bool,
+        n: usize,
+        lda: usize,
+    },
+    /// `?syevj` (`batch: None`) and `?syevjBatched` (`Some(batch)`).
+    Syevj {
+        ty: CublasType,
+        vectors: bool,
+        upper: bool,
+        n: usize,
+        lda: usize,
+        batch: Option<usize>,
+    },
 }
+
+mod eig;
+pub use eig::{require_symbols, DnParams, EigScalar, SyevjParams, SYEVJ_BATCHED_MAX_N};
 
 /// A cuSOLVER dense handle working on a gpublas stream (CUDA only).
 pub struct Cusolver {

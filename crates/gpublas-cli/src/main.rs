@@ -3,6 +3,7 @@
 mod bench;
 mod bench_blas2;
 mod bench_blas3;
+mod bench_eig;
 mod bench_host;
 mod bench_qr;
 mod bench_solver;
@@ -115,6 +116,13 @@ enum BenchWhat {
     /// each call's workspace beside cuSOLVER's bufferSize; needs a GPU and `--features cublas`
     /// (on the host backend: gpublas's host geqrf beside faer's).
     Qr(bench_qr::QrArgs),
+    /// Eigensolvers: batched Jacobi (syevj_strided_batched, f64 and Complex64), batched syevd
+    /// of small orders and syevd/heevd of large orders (values only and with vectors) against
+    /// cuSOLVER (?syevjBatched, ?syevj and ?syevd looped, ?syevd/?heevd, Xsyevd with `--only
+    /// x64`), in ms, with each call's workspace beside cuSOLVER's bufferSize and the largest
+    /// eigenvalue difference; needs a GPU and `--features cublas` (on the host backend:
+    /// gpublas's host syevd and syevj alone).
+    Eig(bench_eig::EigArgs),
     /// The transfers (set/get vector and matrix, pinned and pageable, sync and async) in GB/s
     /// beside a plain contiguous copy of the same bytes and cuBLAS's Set/GetVector/Matrix.
     Aux(bench_transfer::AuxArgs),
@@ -152,6 +160,7 @@ fn main() {
                 BenchWhat::Trsm(a) => bench_trsm::run(&d, a, *json),
                 BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
                 BenchWhat::Qr(a) => bench_qr::run(&d, a, *json),
+                BenchWhat::Eig(a) => bench_eig::run(&d, a, *json),
                 BenchWhat::Aux(a) => bench_transfer::run(&d, a, *json),
                 BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
             }

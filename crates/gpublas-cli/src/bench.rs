@@ -686,12 +686,15 @@ fn blas1_bench(dev: &Device, quick: bool, sweep: bool) -> Result<Vec<Value>, Err
 pub(crate) type GpuFamily =
     fn(&Device, bool, Option<&str>) -> Result<Vec<serde_json::Value>, Error>;
 
-/// Runs one `gpublas bench` family: against its peer on a GPU (`on_gpu`), against faer called
-/// directly on the host backend (`on_host`). Prints the table (to stderr with `json`, which
-/// prints the rows as JSON on stdout).
+/// The host half of a `gpublas bench` family (`quick` for a smoke run); returns the rows.
+pub(crate) type HostFamily = fn(&Device, bool) -> Result<Vec<serde_json::Value>, Error>;
+
+/// Runs one `gpublas bench` family: against its peer on a GPU (`on_gpu`), its host table on
+/// the host backend (`on_host`: faer called directly, or the family's own). Prints the table
+/// (to stderr with `json`, which prints the rows as JSON on stdout).
 pub(crate) fn run_family(
     dev: &Device,
-    on_host: crate::bench_host::Which,
+    on_host: HostFamily,
     on_gpu: GpuFamily,
     quick: bool,
     only: Option<&str>,
@@ -699,7 +702,7 @@ pub(crate) fn run_family(
 ) -> Result<(), Error> {
     TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
     let rows = if dev.backend() == gpublas::Backend::Host {
-        crate::bench_host::run(dev, on_host, quick)?
+        on_host(dev, quick)?
     } else {
         on_gpu(dev, quick, only)?
     };

@@ -40,7 +40,7 @@ pub struct Blas3Args {
 pub fn run(dev: &Device, args: &Blas3Args, json: bool) -> Result<(), Error> {
     crate::bench::run_family(
         dev,
-        crate::bench_host::Which::Blas3,
+        |d, quick| crate::bench_host::run(d, crate::bench_host::Which::Blas3, quick),
         imp::run,
         args.quick,
         args.only.as_deref(),

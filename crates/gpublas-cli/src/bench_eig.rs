@@ -35,7 +35,7 @@
 //! (`bench_eig/host.rs`).
 
 use clap::Args;
-use gpublas::{Backend, Device, Error};
+use gpublas::{Device, Error};
 
 mod host;
 
@@ -56,19 +56,14 @@ pub struct EigArgs {
 /// `gpublas bench eig`: prints the table (to stderr with `--json`, which prints the rows as
 /// JSON on stdout).
 pub fn run(dev: &Device, args: &EigArgs, json: bool) -> Result<(), Error> {
-    crate::bench::TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
-    let rows = if dev.backend() == Backend::Host {
-        host::run(dev, args.quick)?
-    } else {
-        imp::run(dev, args.quick, args.only.as_deref())?
-    };
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::Value::Array(rows)).unwrap_or_default()
-        );
-    }
-    Ok(())
+    crate::bench::run_family(
+        dev,
+        host::run,
+        imp::run,
+        args.quick,
+        args.only.as_deref(),
+        json,
+    )
 }
 
 #[cfg(not(feature = "cublas"))]

@@ -34,7 +34,7 @@
 //! host backend it times gpublas's host geqrf beside faer's (`bench_qr/host.rs`).
 
 use clap::Args;
-use gpublas::{Backend, Device, Error};
+use gpublas::{Device, Error};
 
 mod host;
 
@@ -52,22 +52,17 @@ pub struct QrArgs {
 }
 
 /// `gpublas bench qr`: prints the table (to stderr with `--json`, which prints the rows as
-/// JSON on stdout). As `bench::run_family`, with this family's own host table (the host
-/// backend beside faer).
+/// JSON on stdout); on the host backend, this family's own host table (the host backend beside
+/// faer).
 pub fn run(dev: &Device, args: &QrArgs, json: bool) -> Result<(), Error> {
-    crate::bench::TABLE_TO_STDERR.store(json, std::sync::atomic::Ordering::Relaxed);
-    let rows = if dev.backend() == Backend::Host {
-        host::run(dev, args.quick)?
-    } else {
-        imp::run(dev, args.quick, args.only.as_deref())?
-    };
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::Value::Array(rows)).unwrap_or_default()
-        );
-    }
-    Ok(())
+    crate::bench::run_family(
+        dev,
+        host::run,
+        imp::run,
+        args.quick,
+        args.only.as_deref(),
+        json,
+    )
 }
 
 #[cfg(not(feature = "cublas"))]

@@ -67,7 +67,7 @@ pub struct SolverArgs {
 pub fn run(dev: &Device, args: &SolverArgs, json: bool) -> Result<(), Error> {
     crate::bench::run_family(
         dev,
-        crate::bench_host::Which::Solver,
+        |d, quick| crate::bench_host::run(d, crate::bench_host::Which::Solver, quick),
         imp::run,
         args.quick,
         args.only.as_deref(),

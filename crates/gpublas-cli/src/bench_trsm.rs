@@ -39,7 +39,7 @@ pub struct TrsmArgs {
 pub fn run(dev: &Device, args: &TrsmArgs, json: bool) -> Result<(), Error> {
     crate::bench::run_family(
         dev,
-        crate::bench_host::Which::Trsm,
+        |d, quick| crate::bench_host::run(d, crate::bench_host::Which::Trsm, quick),
         imp::run,
         args.quick,
         args.only.as_deref(),

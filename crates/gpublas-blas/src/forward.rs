@@ -168,21 +168,15 @@ mod imp {
     /// See [`super::expected_fallback`]: `load`'s order without the program's own LAPACK.
     pub(super) fn expected_fallback() -> Result<String, String> {
         let set = std::env::var("GPUBLAS_FALLBACK_LAPACK").unwrap_or_default();
-        let mut looked = Vec::new();
-        if !set.is_empty() {
-            looked.push(format!("$GPUBLAS_FALLBACK_LAPACK={set}"));
-        }
-        let paths = (!set.is_empty())
-            .then_some(set.as_str())
+        let paths: Vec<&str> = Some(set.as_str())
+            .filter(|s| !s.is_empty())
             .into_iter()
-            .chain(CANDIDATES);
-        for path in paths {
-            if let Ok(canon) = std::fs::canonicalize(path) {
-                return Ok(canon.to_string_lossy().into_owned());
-            }
+            .chain(CANDIDATES)
+            .collect();
+        match paths.iter().find_map(|p| std::fs::canonicalize(p).ok()) {
+            Some(found) => Ok(found.to_string_lossy().into_owned()),
+            None => Err(format!("none of {} exists", paths.join(", "))),
         }
-        looked.extend(CANDIDATES.iter().map(|c| c.to_string()));
-        Err(format!("none of {} exists", looked.join(", ")))
     }
 
     /// Called by the common stub on the first call of `NAMES[index]` (from any thread, with

@@ -634,15 +634,11 @@ fn f1_syevj_every_type_and_form(dev: &Device) {
     every_type_and_form::<Complex32>(dev, JACOBI, 8);
 }
 
-/// Every matrix kind at the orders around the kernel's padded sizes (and, for `syevd` on the
-/// host, past the Jacobi limit).
+/// Every matrix kind at the orders around the kernel's padded sizes and past the Jacobi
+/// limit.
 fn sizes_and_kinds<E: T>(dev: &Device, seed: u64) {
     let mut r = Gen::new(seed);
-    let host = dev.backend() == Backend::Host;
-    let mut orders = vec![15, 16, 17, 63, 64];
-    if host {
-        orders.extend([65, 127, 128, 129]);
-    }
+    let orders = [15, 16, 17, 63, 64, 65, 127, 128, 129];
     for (i, &n) in orders.iter().enumerate() {
         for (k, &kind) in KINDS.iter().enumerate() {
             // The large orders build from spectra only (no reference Jacobi at 129).
@@ -691,34 +687,42 @@ fn f1_eig_sizes_and_matrix_kinds(dev: &Device) {
     sizes_and_kinds::<Complex32>(dev, 14);
 }
 
-/// `syevd` above order 64 on CUDA is not built yet: `Unsupported`, naming n, nothing written.
-fn f1_syevd_large_orders_on_cuda_are_unsupported(dev: &Device) {
-    if dev.backend() != Backend::Cuda {
-        return;
+/// `syevd` above the Jacobi kernel's orders (on CUDA for now through the host) in every form,
+/// both triangles, with and without vectors, results to host and device memory.
+fn f1_syevd_large_orders_every_form(dev: &Device) {
+    let mut r = Gen::new(31);
+    let forms = [Form::Single, Form::List(2), Form::Strided(3)];
+    for (k, &n) in [65usize, 100, 129].iter().enumerate() {
+        for (f, &form) in forms.iter().enumerate() {
+            let case = Case {
+                solver: Solver::Syevd,
+                form,
+                n,
+                lda: n + f,
+                uplo: if (k + f) % 2 == 0 {
+                    Uplo::Lower
+                } else {
+                    Uplo::Upper
+                },
+                evect: if (k + f) % 3 == 1 {
+                    Evect::None
+                } else {
+                    Evect::Original
+                },
+                w_gap: f,
+                device_results: (k + f) % 2 == 1,
+            };
+            let kind = [Kind::Spectrum, Kind::Clustered, Kind::Diagonal][(k + f) % 3];
+            let mats: Vec<_> = (0..form_count(form))
+                .map(|_| matrix::<Complex64>(&mut r, kind, n))
+                .collect();
+            run_and_check::<Complex64>(dev, &case, &mats, &format!("{kind:?}"));
+            let mats: Vec<_> = (0..form_count(form))
+                .map(|_| matrix::<f32>(&mut r, kind, n))
+                .collect();
+            run_and_check::<f32>(dev, &case, &mats, &format!("{kind:?}"));
+        }
     }
-    let mut h = handle(dev);
-    let n = 65;
-    let mut a = dev.upload(&vec![1.0f64; n * n]).unwrap();
-    let mut w = dev.upload(&vec![5.0f64; n]).unwrap();
-    let mut info = [7i32];
-    let e = solver::syevd(
-        &mut h,
-        Evect::Original,
-        Uplo::Lower,
-        n,
-        &mut a,
-        n,
-        &mut w,
-        Results::Host(&mut info),
-    );
-    expect_err(
-        e,
-        |e| matches!(e, Error::Unsupported(_)),
-        &["n = 65", "not built yet"],
-        "syevd 65 on CUDA",
-    );
-    assert_eq!(info[0], 7);
-    assert!(w.to_vec().unwrap().iter().all(|&x| x == 5.0));
 }
 
 /// Unsorted Jacobi: the eigenvalues in the final diagonal's order, the vectors with them.
@@ -1330,7 +1334,7 @@ on_both_backends!(
     f1_syevd_every_type_and_form,
     f1_syevj_every_type_and_form,
     f1_eig_sizes_and_matrix_kinds,
-    f1_syevd_large_orders_on_cuda_are_unsupported,
+    f1_syevd_large_orders_every_form,
     f1_syevj_unsorted_and_tolerances,
     f1_syevj_max_sweeps_one_reports_no_convergence,
     f1_eig_nan_input_flags_the_entry_only,

@@ -89,6 +89,30 @@ struct Spec<R> {
     max_sweeps: usize,
 }
 
+/// `syevd` of one matrix in host memory (its slice starts at the first element, `lda` apart):
+/// the eigenvalues ascending and `info`; with `vectors` the eigenvectors replace the matrix.
+/// The CUDA backend's path for orders above the Jacobi kernel's.
+pub(super) fn syevd_entry<T: Scalar>(
+    vectors: bool,
+    uplo: Uplo,
+    n: usize,
+    lda: usize,
+    a: &mut [T],
+) -> Result<(Vec<T::Real>, i32), Error> {
+    let spec = Spec {
+        kind: Kind::Syevd,
+        vectors,
+        sort: true,
+        uplo,
+        n,
+        lda,
+        tol: None,
+        max_sweeps: 0,
+    };
+    let out = one(&spec, a)?;
+    Ok((out.w, out.info))
+}
+
 /// A NaN of the real type.
 fn nan<R: RealScalar>() -> R {
     R::from_f64(f64::NAN)

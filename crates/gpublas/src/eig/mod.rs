@@ -8,8 +8,10 @@
 //! (tridiagonalization, then QR iteration or divide and conquer) and `syevj` with the same
 //! cyclic Jacobi algorithm as the CUDA kernel (`kernels/eig.cu`, described there), in plain
 //! loops. On CUDA both run the Jacobi kernel — one thread block per matrix, the matrix and
-//! its eigenvectors in shared memory — for orders up to 64 (`syevd` to full precision, sorted);
-//! `syevd` of larger orders on CUDA is not built yet (`Error::Unsupported`).
+//! its eigenvectors in shared memory — for orders up to 64 (`syevd` to full precision, sorted).
+//! `syevd` of larger orders on CUDA runs each entry on the host (copied down, solved by the
+//! host backend's routine, copied back in stream order) until its GPU path is built: it waits
+//! for the stream, so it is refused during graph capture.
 //!
 //! Non-finite input: a NaN or infinity in the referenced triangle gives NaN eigenvalues (and,
 //! with eigenvectors, a NaN `A`) and `info = n + 1` (`syevd`) or `info = 1` with a NaN residual
@@ -245,6 +247,22 @@ struct EigRoutine<'a, 'b, T: Scalar> {
     cuda: bool,
 }
 
+impl<T: Scalar> EigRoutine<'_, '_, T> {
+    /// Whether the call runs on the host (`syevd` above the Jacobi kernel's orders on CUDA).
+    fn on_host(&self) -> bool {
+        self.cuda && cuda::staged_on_host(&self.call, &self.params)
+    }
+
+    /// The call's shape; the host path gathers no results in the workspace.
+    fn shape(&self) -> EigShape {
+        let mut s = self.call.shape();
+        if self.on_host() {
+            (s.info_host, s.sweeps_host, s.residual_host) = (false, false, false);
+        }
+        s
+    }
+}
+
 impl<T: Scalar> Routine for EigRoutine<'_, '_, T> {
     type Plan = EigPlan;
 
@@ -261,14 +279,7 @@ impl<T: Scalar> Routine for EigRoutine<'_, '_, T> {
         if c.quick() {
             return Ok(None);
         }
-        if self.cuda && c.kind == Kind::Syevd && c.n > self.params.jacobi_max {
-            return Err(Error::Unsupported(format!(
-                "{}: n = {} on CUDA: the GPU path for orders above {} is not built yet (the \
-                 host backend takes any order)",
-                c.name, c.n, self.params.jacobi_max
-            )));
-        }
-        Ok(Some(c.shape().full()))
+        Ok(Some(self.shape().full()))
     }
 
     fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
@@ -289,11 +300,11 @@ impl<T: Scalar> Routine for EigRoutine<'_, '_, T> {
     }
 
     fn fitted(&mut self, cap: usize) -> Result<Option<EigPlan>, Error> {
-        Ok(self.call.shape().fitted(cap))
+        Ok(self.shape().fitted(cap))
     }
 
     fn minimum(&self) -> String {
-        self.call.shape().minimum_text()
+        self.shape().minimum_text()
     }
 
     fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &EigPlan) -> Result<(), Error> {

@@ -23,8 +23,8 @@ use common::forms::*;
 use common::{fixed_handle, handle};
 use gpublas::solver;
 use gpublas::{
-    Backend, Complex32, Complex64, Device, DeviceBuffer, Error, Esort, Evect, Handle, RealScalar,
-    Results, Scalar, Status, Uplo,
+    Complex32, Complex64, Device, DeviceBuffer, Error, Esort, Evect, Handle, RealScalar, Results,
+    Scalar, Status, Uplo,
 };
 
 /// The four LAPACK scalars.

@@ -203,26 +203,69 @@ pub(crate) fn rank_k_steps<F>(v: &mut Vec<Step<F>>, r: &RankK, nb: usize, eblock
 
 /// symm, hemm.
 fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
-    let left = c.side == Side::Left;
-    let lower = c.uplo == Uplo::Lower;
-    let ht = if c.kind == Kind::Hemm { Op::C } else { Op::T };
-    let fill = if c.kind == Kind::Hemm {
-        Fill::Herm
-    } else {
-        Fill::Sym
+    let s = Symm {
+        left: c.side == Side::Left,
+        lower: c.uplo == Uplo::Lower,
+        herm: c.kind == Kind::Hemm,
+        m: c.m,
+        n: c.n,
+        a: mat(Space::A, 0, c.lda, 0),
+        b: mat(Space::B, 0, c.b.map_or(1, |b| b.1), 0),
+        c: mat(Space::C, 0, c.ldc, 0),
+        alpha: K::Alpha,
+        beta: K::Beta,
+        e_off: 0,
     };
-    let (m, n, lda, ldc) = (c.m, c.n, c.lda, c.ldc);
-    let ldb = c.b.map_or(1, |b| b.1);
-    let na = if left { m } else { n };
-    let nb = p.nb;
     let mut v = Vec::new();
-    for (i0, bs, g) in leaf_groups(na, nb, p.eblocks) {
-        let e = mat(Space::E, 0, bs, bs * bs);
+    symm_steps(&mut v, &s, p.nb, p.eblocks);
+    v
+}
+
+/// One product with a symmetric (Hermitian) matrix, its operands anywhere (the eigensolvers'
+/// band reduction multiplies by the trailing matrix it reduces): `C = alpha A B + beta C`
+/// (`left`, `A` of order `m`) or `alpha B A + beta C` (order `n`), `C` and `B` `m × n`, `A`
+/// stored in its `lower`/upper triangle.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Symm {
+    pub left: bool,
+    pub lower: bool,
+    pub herm: bool,
+    pub m: usize,
+    pub n: usize,
+    pub a: M,
+    pub b: M,
+    pub c: M,
+    pub alpha: K,
+    pub beta: K,
+    /// Element offset in E of its expanded diagonal blocks.
+    pub e_off: usize,
+}
+
+/// Appends the steps of one symm with diagonal leaves of `nb`, `eblocks` of them expanded in E
+/// at once: each diagonal block expanded to a full block and multiplied, then every stored
+/// off-diagonal block of the recursive cut used twice (as itself and as its transpose), level
+/// by level, as batched products.
+pub(crate) fn symm_steps<F>(v: &mut Vec<Step<F>>, s: &Symm, nb: usize, eblocks: usize) {
+    let (left, lower) = (s.left, s.lower);
+    let ht = if s.herm { Op::C } else { Op::T };
+    let fill = if s.herm { Fill::Herm } else { Fill::Sym };
+    let (m, n) = (s.m, s.n);
+    let (a, b, c) = (s.a, s.b, s.c);
+    let (lda, ldb, ldc) = (a.ld, b.ld, c.ld);
+    // Operand `x` moved by `off` elements, its blocks `bs` apart.
+    let sub = |x: M, off: usize, bs: usize| M {
+        off: x.off + off,
+        bs,
+        ..x
+    };
+    let na = if left { m } else { n };
+    for (i0, bs, g) in leaf_groups(na, nb.max(1), eblocks.max(1)) {
+        let e = mat(Space::E, s.e_off, bs, bs * bs);
         v.push(Step::Expand {
             fill,
             lower,
             n: bs,
-            src: mat(Space::A, i0 * (lda + 1), lda, bs * (lda + 1)),
+            src: sub(a, i0 * (lda + 1), bs * (lda + 1)),
             dst: e,
             count: g,
         });
@@ -233,11 +276,11 @@ fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
                 m: bs,
                 n,
                 k: bs,
-                alpha: K::Alpha,
+                alpha: s.alpha,
                 a: e,
-                b: mat(Space::B, i0, ldb, bs),
-                beta: K::Beta,
-                c: mat(Space::C, i0, ldc, bs),
+                b: sub(b, i0, bs),
+                beta: s.beta,
+                c: sub(c, i0, bs),
                 count: g,
             }
         } else {
@@ -247,30 +290,30 @@ fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
                 m,
                 n: bs,
                 k: bs,
-                alpha: K::Alpha,
-                a: mat(Space::B, i0 * ldb, ldb, bs * ldb),
+                alpha: s.alpha,
+                a: sub(b, i0 * ldb, bs * ldb),
                 b: e,
-                beta: K::Beta,
-                c: mat(Space::C, i0 * ldc, ldc, bs * ldc),
+                beta: s.beta,
+                c: sub(c, i0 * ldc, bs * ldc),
                 count: g,
             }
         });
     }
-    for l in levels(na, nb) {
-        let s = l.s;
+    for l in levels(na, nb.max(1)) {
+        let sl = l.s;
         for (p0, q0, qs, cnt) in runs(&l) {
-            let step = 2 * s;
+            let step = 2 * sl;
             // The stored off-diagonal block X (A21 or A12) and the two products it feeds:
             // (rows block, its size, op on X, the other block, its size).
             let x = if lower {
-                mat(Space::A, q0 + p0 * lda, lda, step * (lda + 1))
+                sub(a, q0 + p0 * lda, step * (lda + 1))
             } else {
-                mat(Space::A, p0 + q0 * lda, lda, step * (lda + 1))
+                sub(a, p0 + q0 * lda, step * (lda + 1))
             };
             // For Left, lower: C_p += X^T B_q, C_q += X B_p; upper: C_p += X B_q, C_q += X^T B_p.
             let uses = [
-                (p0, s, if lower { ht } else { Op::N }, q0, qs),
-                (q0, qs, if lower { Op::N } else { ht }, p0, s),
+                (p0, sl, if lower { ht } else { Op::N }, q0, qs),
+                (q0, qs, if lower { Op::N } else { ht }, p0, sl),
             ];
             for (r0, rs, xop, k0, ks) in uses {
                 v.push(if left {
@@ -280,11 +323,11 @@ fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
                         m: rs,
                         n,
                         k: ks,
-                        alpha: K::Alpha,
+                        alpha: s.alpha,
                         a: x,
-                        b: mat(Space::B, k0, ldb, step),
+                        b: sub(b, k0, step),
                         beta: K::One,
-                        c: mat(Space::C, r0, ldc, step),
+                        c: sub(c, r0, step),
                         count: cnt,
                     }
                 } else {
@@ -297,18 +340,17 @@ fn symm<T: Scalar>(c: &Call<'_, '_, T>, p: &Plan) -> Vec<Step<NoSteps>> {
                         m,
                         n: rs,
                         k: ks,
-                        alpha: K::Alpha,
-                        a: mat(Space::B, k0 * ldb, ldb, step * ldb),
+                        alpha: s.alpha,
+                        a: sub(b, k0 * ldb, step * ldb),
                         b: x,
                         beta: K::One,
-                        c: mat(Space::C, r0 * ldc, ldc, step * ldc),
+                        c: sub(c, r0 * ldc, step * ldc),
                         count: cnt,
                     }
                 });
             }
         }
     }
-    v
 }
 
 /// trmm: result blocks in R (a chunk of B's columns, Left; of its rows, Right), then copied

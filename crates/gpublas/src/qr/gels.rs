@@ -261,6 +261,8 @@ impl<T: Scalar> GelsCall<'_, '_, '_, T> {
             ldv: self.lda,
             ldc: self.lda,
             complex: T::COMPLEX,
+            c_off: 0,
+            k_off: 0,
         }
     }
 

@@ -23,7 +23,7 @@ pub(crate) mod cuda;
 pub(crate) mod gels;
 pub(crate) mod host;
 pub(crate) mod plan;
-mod program;
+pub(crate) mod program;
 
 use crate::common::operand::{check_counts, check_ld, mat_span, span_or, Batch, BatchMut, Checker};
 use crate::common::plan::{drive, Routine};
@@ -352,6 +352,8 @@ impl<T: Scalar> Call<'_, '_, T> {
             ldv: self.a.as_ref().map_or(self.ld_written, |a| a.1),
             ldc: self.ld_written,
             complex: T::COMPLEX,
+            c_off: 0,
+            k_off: 0,
         }
     }
 

@@ -119,9 +119,19 @@ pub(crate) struct Prog {
     pub ldc: usize,
     /// The element type is complex (`ᴴ` is `C`, else `T`).
     pub complex: bool,
+    /// Where the matrix written starts in space C (elements; 0 but for a block of a larger
+    /// matrix: the eigensolvers' band reduction factors panels below the band).
+    pub c_off: usize,
+    /// The index of geqrf's first scalar in `tau` (0 but for such a block).
+    pub k_off: usize,
 }
 
 impl Prog {
+    /// Element (`r`, `c`) of the matrix written, as an operand.
+    fn c(&self, r: usize, c: usize) -> M {
+        mat(Space::C, self.c_off + r + c * self.ldc, self.ldc, 0)
+    }
+
     fn hop(&self) -> Op {
         if self.complex {
             Op::C
@@ -329,8 +339,8 @@ fn larfb_left(
     let mut q = q0;
     while q < q1 {
         let nc = s.rc.min(q1 - q);
-        let c1 = at(Space::C, p.ldc, r0, q);
-        let c2 = at(Space::C, p.ldc, r0 + w, q);
+        let c1 = p.c(r0, q);
+        let c2 = p.c(r0 + w, q);
         let top = if op == Op::N { Op::N } else { h };
         if s.v_whole {
             gemm(v, (h, Op::N), (w, nc, rows), K::One, vb, c1, K::Zero, wm);
@@ -390,8 +400,8 @@ fn larfb_right(
     let mut r = r0;
     while r < r1 {
         let nr = s.rc.min(r1 - r);
-        let c1 = at(Space::C, p.ldc, r, c0);
-        let c2 = at(Space::C, p.ldc, r, c0 + w);
+        let c1 = p.c(r, c0);
+        let c2 = p.c(r, c0 + w);
         gemm(
             v,
             (Op::N, Op::N),
@@ -449,14 +459,15 @@ fn larfb_right(
 fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, plan: &QrPlan, (j, w): (usize, usize)) {
     for (c, cw) in blocks(w, s.nb) {
         let (j, rows) = (j + c, p.m - j - c);
-        let vb = at(Space::C, p.ldc, j, j);
+        let k0 = p.k_off + j;
+        let vb = p.c(j, j);
         let gated = plan.cholqr_panel(rows, cw);
         if gated {
             let cq = CqPanel {
                 rows,
                 cols: cw,
                 a: vb,
-                k0: j,
+                k0,
             };
             v.extend(
                 [
@@ -481,13 +492,42 @@ fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, plan: &QrPlan, (j, w): (
             rows,
             cols: cw,
             a: vb,
-            k0: j,
+            k0,
             gated,
         }));
         if c + cw < w {
-            tfactor(v, p, s, vb, cw, rows, j);
+            tfactor(v, p, s, vb, cw, rows, k0);
             larfb_left(v, p, s, vb, (cw, rows), j, (j + cw, j - c + w), p.hop());
         }
+    }
+}
+
+/// geqrf's panels within a block: their own slots, `W` as wide as the block.
+fn panel_slots(plan: &QrPlan) -> Slots {
+    let (e0, r0) = plan.inner_bases();
+    Slots {
+        nb: plan.inner,
+        rc: plan.nb,
+        e0,
+        r0,
+        t_off: e0 + plan.inner * plan.inner,
+        v_whole: false,
+    }
+}
+
+/// Appends geqrf of the whole `p.m × p.n` matrix of `p` (a block of a larger one, at
+/// `p.c_off`, its scalars from `tau[p.k_off]`) as panels of `plan.inner` columns, each applied
+/// to the rest of the block: the eigensolvers' band reduction factors its panels so, in its
+/// own program (which starts with [`init_steps`]). At most `plan.nb` columns.
+pub(crate) fn factor_steps(v: &mut Vec<Step>, p: &Prog, plan: &QrPlan) {
+    factor_block(v, p, &panel_slots(plan), plan, (0, p.m.min(p.n)));
+}
+
+/// The steps a program with panels of `plan` starts with (the panel kernel's barrier
+/// counters zeroed).
+pub(crate) fn init_steps(v: &mut Vec<Step>, plan: &QrPlan) {
+    if plan.grid > 1 {
+        v.push(Block::Family(QrStep::Init));
     }
 }
 
@@ -509,20 +549,11 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
         t_off: plan.nb * plan.nb,
         v_whole: p.kind == Kind::Orgqr,
     };
-    // geqrf's panels within a block: their own slots, `W` as wide as the block.
-    let (e0, r0) = plan.inner_bases();
-    let panels = Slots {
-        nb: plan.inner,
-        rc: plan.nb,
-        e0,
-        r0,
-        t_off: e0 + plan.inner * plan.inner,
-        v_whole: false,
-    };
+    let panels = panel_slots(plan);
     let mut v = Vec::new();
     match p.kind {
         Kind::Geqrf if plan.small => {
-            let (rows, cols, a) = (p.m, p.n, at(Space::C, p.ldc, 0, 0));
+            let (rows, cols, a) = (p.m, p.n, p.c(0, 0));
             v.push(Block::Family(if plan.whole {
                 QrStep::Whole { rows, cols, a }
             } else {
@@ -533,9 +564,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             // Look-ahead: once block b's reflector has updated the next block's columns, the
             // next panel is factored on the side lane while the main lane updates the rest.
             let kmin = p.m.min(p.n);
-            if plan.grid > 1 {
-                v.push(Block::Family(QrStep::Init));
-            }
+            init_steps(&mut v, plan);
             let all = blocks(kmin, s.nb);
             if let Some(&first) = all.first() {
                 factor_block(&mut v, p, &panels, plan, first);
@@ -545,7 +574,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                     continue;
                 }
                 let rows = p.m - j;
-                let vb = at(Space::C, p.ldc, j, j);
+                let vb = p.c(j, j);
                 tfactor(&mut v, p, &s, vb, w, rows, j);
                 let apply = |v: &mut Vec<Step>, q: (usize, usize)| {
                     larfb_left(v, p, &s, vb, (w, rows), j, q, p.hop());
@@ -568,13 +597,13 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                 v.push(Block::Family(QrStep::Identity {
                     rows: p.m,
                     cols: p.n - p.k,
-                    a: at(Space::C, p.ldc, 0, p.k),
+                    a: p.c(0, p.k),
                     shift: p.k,
                 }));
             }
             let all: Vec<_> = blocks(p.k, s.nb)
                 .into_iter()
-                .map(|(j, w)| (j, w, p.m - j, at(Space::C, p.ldc, j, j)))
+                .map(|(j, w)| (j, w, p.m - j, p.c(j, j)))
                 .collect();
             // Every block's `V1` in place, the full-width blocks in one step (their diagonal
             // blocks are `nb (ldc + 1)` apart), a narrower last one in another.
@@ -635,7 +664,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
                         herm: false,
                         m: j,
                         n: w,
-                        dst: at(Space::C, p.ldc, 0, j),
+                        dst: p.c(0, j),
                         beta: K::Zero,
                     });
                 }
@@ -651,7 +680,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             }
             for (j, w) in blocks(kmin, s.nb) {
                 let len = p.n - j;
-                let rows_a = at(Space::C, p.ldc, j, j);
+                let rows_a = p.c(j, j);
                 let vt = s.transposed(plan.tp);
                 v.push(Block::Family(QrStep::Transpose {
                     rows: w,
@@ -778,6 +807,8 @@ impl GelsSolve {
             ldv: self.lda,
             ldc: self.ldb,
             complex: self.complex,
+            c_off: 0,
+            k_off: 0,
         }
     }
 
@@ -926,6 +957,8 @@ mod tests {
             ldv: m,
             ldc: m,
             complex: false,
+            c_off: 0,
+            k_off: 0,
         };
         let plan = shape.full();
         let steps = build(&prog, &plan);

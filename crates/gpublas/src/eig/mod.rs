@@ -21,6 +21,7 @@
 //! workspace too small for them runs the batch in chunks (`PerfDegraded`).
 
 pub(crate) mod api;
+pub(crate) mod band;
 mod cuda;
 mod host;
 pub(crate) mod plan;

@@ -1,0 +1,767 @@
+//! Stage 1 of the two-stage reduction to tridiagonal form: a Hermitian matrix stored in its
+//! lower triangle becomes a band of `kd` subdiagonals by a unitary similarity, `A = Q B Qᴴ`
+//! (LAPACK's `sytrd_sy2sb`/`hetrd_he2hb`, lower; the output in LAPACK's layout: the band on
+//! and below the diagonal, below it the reflectors, `tau` of `n − kd` scalars).
+//!
+//! Per panel of `kd` columns (`c0 ..`; rows `r0 = c0 + kd ..`, `pm = n − r0` of them), as
+//! products of the executor and the QR family's panel steps (MAGMA's `zhetrd_he2hb`):
+//! 1. QR of the `pm × w` panel (`w = min(kd, pm)`): the reflectors `V` below its diagonal, `R`
+//!    on and above it — the band's block below the diagonal block.
+//! 2. `Vf` = `V` with its unit upper triangle written out (R); `G = Vfᴴ Vf`, `T` by `larft`'s
+//!    recurrence (E).
+//! 3. `VT = Vf T`; `X = A22 VT` (`A22` the trailing triangle, a symm); `M = VTᴴ X`;
+//!    `W = X − ½ Vf M`.
+//! 4. `A22 −= Vf Wᴴ + W Vfᴴ` (a syr2k/her2k on the trailing triangle).
+//!
+//! Workspace per call (elements): QR's panel parts (its plan for the largest panel, its E and R
+//! first), then in E `T` (`kd²`) and the symm's and syr2k's diagonal blocks (`nb² · eblocks`),
+//! in R `Vf`, `VT`, `X` (`(n − kd) · kd` each) and `G`, `M` (`kd²` each).
+
+// (Stage 1 of the GPU `syevd`, whose later stages are not in yet: only its tests call it so far.)
+#![allow(dead_code)]
+
+use crate::common::operand::{check_ld, mat_span, span_or, Batch, BatchMut, Checker};
+use crate::common::plan::{drive, Routine, WorkspacePlan};
+use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
+use crate::device::DeviceBuffer;
+use crate::exec::program::{mat, Fill, Space, Step as Block, K, M};
+use crate::exec::workspace::BlockWorkspace;
+use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands, ScalarArg};
+use crate::memory::{address, rounded_total};
+use crate::qr::plan::{QrPlan, QrShape, QrWorkspace};
+use crate::qr::program::{factor_steps, init_steps, Prog, QrStep, Step};
+use crate::qr::{Kind as QrKind, QrFamily};
+use crate::{Coef, Error, Handle, Op, RealScalar, Scalar, Side, Status, WorkspaceLease};
+
+/// What a band reduction's plan depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BandShape {
+    pub n: usize,
+    /// Subdiagonals of the band (`kd ≥ 1`; `n ≤ kd` has no work).
+    pub kd: usize,
+    pub elem: usize,
+    pub complex: bool,
+    /// The device's multiprocessors (the panel's grid), and whether it runs CholeskyQR2 panels.
+    pub sms: usize,
+    pub cholqr: bool,
+    /// Leaves of the symm and syr2k, and how many of them are expanded at once.
+    pub nb: usize,
+    pub eblocks: usize,
+}
+
+/// How a band reduction runs, and its workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BandPlan {
+    pub shape: BandShape,
+    /// The QR family's plan of the largest panel (`(n − kd) × kd`).
+    pub qr: QrPlan,
+    /// cuBLASLt's part (bytes).
+    pub lt: usize,
+}
+
+impl BandShape {
+    /// Rows of the largest panel.
+    fn rows(&self) -> usize {
+        self.n.saturating_sub(self.kd)
+    }
+
+    /// The plan (F4: every part from the arguments alone).
+    pub(crate) fn plan(&self) -> BandPlan {
+        let qr = QrShape {
+            kind: QrKind::Geqrf,
+            left: true,
+            m: self.rows(),
+            n: self.kd,
+            k: self.kd,
+            batch: 1,
+            list: false,
+            elem: self.elem,
+            sms: self.sms,
+            cholqr: self.cholqr,
+            whole_smem: 0,
+            params: crate::qr::plan::QrParams::auto(),
+        }
+        .full();
+        BandPlan {
+            shape: *self,
+            qr,
+            lt: 0,
+        }
+    }
+}
+
+impl BandPlan {
+    /// Where the band reduction's own parts start in E and R (after QR's).
+    fn bases(&self) -> (usize, usize) {
+        let l = self.qr.layout();
+        (l.e_elems, l.r_elems)
+    }
+
+    /// The parts' sizes in bytes (QR's parts' layout, E and R grown by the reduction's own).
+    pub(crate) fn workspace(&self) -> QrWorkspace<usize> {
+        let l = self.layout();
+        let elem = self.shape.elem;
+        QrWorkspace {
+            blocks: BlockWorkspace {
+                lt: self.lt,
+                slots: 0,
+                e_blocks: l.e_elems * elem,
+                r_results: l.r_elems * elem,
+            },
+            exchange: self.qr.exchange_per_entry(),
+            cholqr: self.qr.cholqr_per_entry(),
+        }
+    }
+
+    /// Bytes of everything but cuBLASLt's part.
+    fn own_bytes(&self) -> usize {
+        let w = self.workspace();
+        rounded_total(&[w.blocks.e_blocks, w.blocks.r_results, w.exchange, w.cholqr])
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The executor's layout of E and R.
+    pub(crate) fn layout(&self) -> Layout {
+        let s = &self.shape;
+        let (e0, r0) = self.bases();
+        Layout {
+            entries: 1,
+            e_elems: e0 + s.kd * s.kd + s.nb * s.nb * s.eblocks,
+            r_elems: r0 + 3 * s.rows() * s.kd + 2 * s.kd * s.kd,
+        }
+    }
+}
+
+/// The program: every panel's QR, `T`, the products and the trailing update, in order. The
+/// matrix is space C (`lda`), `tau` the QR steps' scalars.
+pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
+    let s = &p.shape;
+    let (n, kd) = (s.n, s.kd);
+    let hop = if s.complex { Op::C } else { Op::T };
+    let (e0, r0) = p.bases();
+    let t = mat(Space::E, e0, kd, 0);
+    let e_blocks = e0 + kd * kd;
+    let c = |r: usize, col: usize| mat(Space::C, r + col * lda, lda, 0);
+    let mut v: Vec<Step> = Vec::new();
+    init_steps(&mut v, &p.qr);
+    if n <= kd + 1 {
+        return v;
+    }
+    let mut c0 = 0;
+    while c0 + kd < n {
+        let top = c0 + kd;
+        let pm = n - top;
+        let w = kd.min(pm);
+        // R's parts at this panel's row count (leading dimension pm).
+        let vf = mat(Space::R, r0, pm, 0);
+        let vt = mat(Space::R, r0 + s.rows() * kd, pm, 0);
+        let x = mat(Space::R, r0 + 2 * s.rows() * kd, pm, 0);
+        let g = mat(Space::R, r0 + 3 * s.rows() * kd, kd, 0);
+        let m = mat(Space::R, r0 + 3 * s.rows() * kd + kd * kd, kd, 0);
+        let prog = Prog {
+            kind: QrKind::Geqrf,
+            side: Side::Left,
+            op: Op::N,
+            m: pm,
+            n: w,
+            k: w,
+            ldv: lda,
+            ldc: lda,
+            complex: s.complex,
+            c_off: top + c0 * lda,
+            k_off: c0,
+        };
+        factor_steps(&mut v, &prog, &p.qr);
+        // Vf: the unit upper triangle written out, the rest copied.
+        v.push(Block::Expand {
+            fill: Fill::Tri { unit: true },
+            lower: true,
+            n: w,
+            src: c(top, c0),
+            dst: vf,
+            count: 1,
+        });
+        if pm > w {
+            v.push(Block::Copy {
+                m: pm - w,
+                n: w,
+                src: c(top + w, c0),
+                dst: at(vf, w, 0),
+            });
+        }
+        gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vf, vf, K::Zero, g);
+        v.push(Block::Family(QrStep::TFactor {
+            k: w,
+            g,
+            t,
+            k0: c0,
+            count: 1,
+        }));
+        if w < kd {
+            // The last panel has fewer rows than columns (LAPACK factors all `kd` columns):
+            // the columns right of its reflectors, `Qᴴ C = C − Vf (Tᴴ (Vfᴴ C))` (in the slots of
+            // G, used, and M, not yet).
+            let (rest, extra) = (c(top, c0 + w), kd - w);
+            gemm(
+                &mut v,
+                (hop, Op::N),
+                (w, extra, pm),
+                K::One,
+                vf,
+                rest,
+                K::Zero,
+                g,
+            );
+            gemm(
+                &mut v,
+                (hop, Op::N),
+                (w, extra, w),
+                K::One,
+                t,
+                g,
+                K::Zero,
+                m,
+            );
+            gemm(
+                &mut v,
+                (Op::N, Op::N),
+                (pm, extra, w),
+                K::MinusOne,
+                vf,
+                m,
+                K::One,
+                rest,
+            );
+        }
+        gemm(
+            &mut v,
+            (Op::N, Op::N),
+            (pm, w, w),
+            K::One,
+            vf,
+            t,
+            K::Zero,
+            vt,
+        );
+        crate::blas3::program::symm_steps(
+            &mut v,
+            &crate::blas3::program::Symm {
+                left: true,
+                lower: true,
+                herm: s.complex,
+                m: pm,
+                n: w,
+                a: c(top, top),
+                b: vt,
+                c: x,
+                alpha: K::One,
+                beta: K::Zero,
+                e_off: e_blocks,
+            },
+            s.nb,
+            s.eblocks,
+        );
+        gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
+        // W = X − ½ Vf M (the program's alpha is −½).
+        gemm(
+            &mut v,
+            (Op::N, Op::N),
+            (pm, w, w),
+            K::Alpha,
+            vf,
+            m,
+            K::One,
+            x,
+        );
+        crate::blas3::program::rank_k_steps(
+            &mut v,
+            &crate::blas3::program::RankK {
+                lower: true,
+                herm: s.complex,
+                notrans: true,
+                n: pm,
+                k: w,
+                x: vf,
+                y: x,
+                two: true,
+                alpha: K::MinusOne,
+                alpha2: K::MinusOne,
+                beta: K::One,
+                c: c(top, top),
+                e_off: e_blocks,
+            },
+            s.nb,
+            s.eblocks,
+        );
+        c0 += kd;
+    }
+    v
+}
+
+/// Element (`r`, `col`) of operand `x`.
+fn at(x: M, r: usize, col: usize) -> M {
+    M {
+        off: x.off + r + col * x.ld,
+        ..x
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gemm(
+    v: &mut Vec<Step>,
+    (ta, tb): (Op, Op),
+    (m, n, k): (usize, usize, usize),
+    alpha: K,
+    a: M,
+    b: M,
+    beta: K,
+    c: M,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    v.push(Block::Gemm {
+        ta,
+        tb,
+        m,
+        n,
+        k,
+        alpha,
+        a,
+        b,
+        beta,
+        c,
+        count: 1,
+    });
+}
+
+impl WorkspacePlan for BandPlan {
+    fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
+        let w = self.workspace();
+        let mut s = smallvec::SmallVec::from_buf(w.blocks.list());
+        s.push(w.exchange);
+        s.push(w.cholqr);
+        s
+    }
+}
+
+/// The band reduction's tuning values.
+const SYMM_NB: usize = 256;
+const SYMM_EBLOCKS: usize = 4;
+
+/// One band reduction: the order-`n` matrix `a` (lower triangle, `lda`) to `kd` subdiagonals,
+/// the `n − kd` scalars to `tau`.
+pub(crate) struct BandCall<'a, T: Scalar> {
+    pub n: usize,
+    pub kd: usize,
+    pub a: &'a mut DeviceBuffer<T>,
+    pub lda: usize,
+    pub tau: &'a mut DeviceBuffer<T>,
+}
+
+/// A band reduction on its way through the driver, with the GEMM engine it borrows (CUDA).
+struct BandRoutine<'a, T: Scalar> {
+    call: BandCall<'a, T>,
+    lt: Option<Lt>,
+    plan: Option<BandPlan>,
+    /// Space A (the programs read no A).
+    placeholder: DeviceBuffer<T>,
+}
+
+const NAME: &str = "sytrd_sy2sb";
+
+impl<T: Scalar> BandRoutine<'_, T> {
+    fn operands(&mut self) -> Operands<'_, '_, T> {
+        let mut ops = Operands::lapack(
+            None,
+            &self.placeholder,
+            BatchMut::Single(&mut *self.call.a),
+            (0, 1),
+        );
+        // (`W = X − ½ Vf M` takes K::Alpha.)
+        ops.alpha = ScalarArg::Full(Coef::Host(T::from_real(T::Real::from_f64(-0.5))));
+        ops
+    }
+
+    fn with_engine_need(&mut self, mut plan: BandPlan, limit: usize) -> Result<BandPlan, Error> {
+        if self.lt.is_some() {
+            let steps = build(&plan, self.call.lda);
+            let layout = plan.layout();
+            let mut lt = self.lt.take();
+            let need = {
+                let ops = self.operands();
+                exec_cuda::lt_need(
+                    lt.as_mut().unwrap_or_else(|| unreachable!()),
+                    &ops,
+                    &layout,
+                    &steps,
+                    limit,
+                )
+            };
+            self.lt = lt;
+            plan.lt = need?;
+        }
+        Ok(plan)
+    }
+}
+
+impl<T: Scalar> Routine for BandRoutine<'_, T> {
+    type Plan = BandPlan;
+
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        let c = &self.call;
+        check_ld(NAME, "lda", c.lda, c.n, "n")?;
+        if c.kd == 0 {
+            return Err(Error::InvalidSize(format!(
+                "{NAME}: kd = 0; the band needs at least one subdiagonal"
+            )));
+        }
+        span_or(NAME, mat_span(c.n, c.n, c.lda), &|| {
+            format!("A of order n = {} with lda = {}", c.n, c.lda)
+        })?;
+        Ok(())
+    }
+
+    fn full(&mut self, h: &mut Handle) -> Result<Option<BandPlan>, Error> {
+        let c = &self.call;
+        // (LAPACK: no reflector below order kd + 2.)
+        if c.n <= c.kd + 1 {
+            return Ok(None);
+        }
+        exec_cuda::take_engine(h, &mut self.lt)?;
+        let shape = BandShape {
+            n: c.n,
+            kd: c.kd,
+            elem: std::mem::size_of::<T>(),
+            complex: T::COMPLEX,
+            sms: h.device().multiprocessor_count(),
+            cholqr: crate::qr::cholqr_device::<T>(h),
+            nb: SYMM_NB,
+            eblocks: SYMM_EBLOCKS,
+        };
+        let plan = shape.plan();
+        self.plan = Some(plan);
+        let limit = plan.qr.params.engine_budget.min(LT_MAX_WORKSPACE);
+        self.with_engine_need(plan, limit).map(Some)
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        let c = &self.call;
+        let ck = Checker { h, call: NAME };
+        let why = || format!("A of order n = {} with lda = {}", c.n, c.lda);
+        let need = span_or(NAME, mat_span(c.n, c.n, c.lda), &why)?;
+        ck.batch("A", &Batch::Single(&*c.a), need, &why, true, None)?;
+        let kt = c.n.saturating_sub(c.kd);
+        ck.batch(
+            "tau",
+            &Batch::Single(&*c.tau),
+            kt,
+            &|| format!("n − kd = {kt} scalars"),
+            true,
+            None,
+        )
+    }
+
+    fn fitted(&mut self, cap: usize) -> Result<Option<BandPlan>, Error> {
+        let Some(p) = self.plan else {
+            return Ok(None);
+        };
+        let limit = p.qr.params.engine_budget.min(LT_MAX_WORKSPACE);
+        match exec_cuda::engine_room(cap, p.own_bytes(), limit) {
+            Some(room) => self.with_engine_need(p, room).map(Some),
+            None if self.lt.is_none() && p.own_bytes() <= cap => Ok(Some(p)),
+            None => Ok(None),
+        }
+    }
+
+    fn minimum(&self) -> String {
+        self.plan
+            .map(|p| format!("needs {} bytes (panels, products' blocks)", p.own_bytes()))
+            .unwrap_or_default()
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &BandPlan) -> Result<(), Error> {
+        let steps = build(plan, self.call.lda);
+        let ws = QrWorkspace::leased(lease);
+        let kt = self.call.n - self.call.kd;
+        match self.lt.take() {
+            Some(mut lt) => {
+                let family = QrFamily::<T>::Dev(crate::qr::cuda::DevTaus {
+                    tau: self.call.tau.device_ptr().unwrap_or(0),
+                    tau_s: 0,
+                    ex: address(ws.exchange),
+                    ex_s: plan.qr.exchange_per_entry(),
+                    grid: plan.qr.grid,
+                    info: 0,
+                    info_s: 0,
+                    cq: address(ws.cholqr),
+                    cq_s: plan.qr.cholqr_per_entry(),
+                    cq_blocks: plan.qr.cq,
+                });
+                let layout = plan.layout();
+                let r = {
+                    let ops = self.operands();
+                    exec_cuda::run(
+                        lease.handle(),
+                        &ws.blocks,
+                        &mut lt,
+                        &ops,
+                        &layout,
+                        &steps,
+                        &family,
+                        NAME,
+                    )
+                };
+                self.lt = Some(lt);
+                r
+            }
+            None => {
+                let mut family = QrFamily::Host {
+                    tau: vec![T::zero(); kt],
+                    kt,
+                    info: Vec::new(),
+                };
+                {
+                    let mut ops = self.operands();
+                    exec_host::run(lease.handle(), &ws.blocks, &mut ops, &steps, &mut family)?;
+                }
+                if let QrFamily::Host { tau, .. } = &family {
+                    let dst = self
+                        .call
+                        .tau
+                        .host_slice_mut()
+                        .ok_or_else(crate::common::host::not_host)?;
+                    dst[..kt].copy_from_slice(tau);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        exec_cuda::give_back(h, self.lt.take());
+    }
+}
+
+/// Reduces `call.a` to a band of `call.kd` subdiagonals (stage 1 of `syevd`).
+pub(crate) fn sy2sb<T: Scalar>(h: &mut Handle, call: BandCall<'_, T>) -> Result<Status, Error> {
+    let mut r = BandRoutine {
+        call,
+        lt: None,
+        plan: None,
+        placeholder: DeviceBuffer::<T>::placeholder(0),
+    };
+    drive(h, &mut r)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The reduction against its definition, in plain f64 loops: `A = Q B Qᴴ` with `B` the
+    //! band left in the lower triangle and `Q` built from the stored reflectors, `Q` unitary,
+    //! the upper triangle untouched.
+
+    use super::*;
+    use crate::{Complex64, Device};
+    use num_complex::Complex;
+
+    type C = Complex<f64>;
+
+    trait Elem: Scalar {
+        fn make(v: C) -> Self;
+        fn get(self) -> C;
+    }
+    impl Elem for f64 {
+        fn make(v: C) -> Self {
+            v.re
+        }
+        fn get(self) -> C {
+            C::new(self, 0.0)
+        }
+    }
+    impl Elem for Complex64 {
+        fn make(v: C) -> Self {
+            Complex64::new(v.re, v.im)
+        }
+        fn get(self) -> C {
+            C::new(self.re, self.im)
+        }
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn uni(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        }
+    }
+
+    fn mul(a: &[C], b: &[C], n: usize) -> Vec<C> {
+        let mut c = vec![C::new(0.0, 0.0); n * n];
+        for j in 0..n {
+            for k in 0..n {
+                let bkj = b[k + j * n];
+                if bkj == C::new(0.0, 0.0) {
+                    continue;
+                }
+                for i in 0..n {
+                    c[i + j * n] += a[i + k * n] * bkj;
+                }
+            }
+        }
+        c
+    }
+
+    fn adjoint(a: &[C], n: usize) -> Vec<C> {
+        let mut t = vec![C::new(0.0, 0.0); n * n];
+        for j in 0..n {
+            for i in 0..n {
+                t[j + i * n] = a[i + j * n].conj();
+            }
+        }
+        t
+    }
+
+    fn max_abs(a: &[C]) -> f64 {
+        a.iter().map(|v| v.norm()).fold(0.0, f64::max)
+    }
+
+    fn check<T: Elem>(dev: &Device, n: usize, kd: usize, seed: u64) {
+        let cplx = T::COMPLEX;
+        let lda = n + 3;
+        let mut r = Lcg(seed);
+        let mut a0 = vec![C::new(0.0, 0.0); n * n];
+        for j in 0..n {
+            for i in j..n {
+                let im = if cplx && i != j { r.uni() } else { 0.0 };
+                let v = C::new(r.uni(), im);
+                a0[i + j * n] = v;
+                a0[j + i * n] = v.conj();
+            }
+        }
+        let poison = T::make(C::new(f64::NAN, f64::NAN));
+        let mut host = vec![poison; lda * n];
+        for j in 0..n {
+            for i in j..n {
+                host[i + j * lda] = T::make(a0[i + j * n]);
+            }
+        }
+        let mut h = Handle::new(dev).unwrap();
+        let mut a = dev.upload(&host).unwrap();
+        // (no reflector below order kd + 2, LAPACK's quick return)
+        let kt = if n > kd + 1 { n - kd } else { 0 };
+        let mut tau = dev.upload(&vec![poison; kt + 1]).unwrap();
+        let st = sy2sb(
+            &mut h,
+            BandCall {
+                n,
+                kd,
+                a: &mut a,
+                lda,
+                tau: &mut tau,
+            },
+        )
+        .unwrap();
+        assert_eq!(st, Status::Success);
+        let out = a.to_vec().unwrap();
+        let taus = tau.to_vec().unwrap();
+        let what = format!("n = {n}, kd = {kd}, complex = {cplx}");
+        // The upper triangle and the padding rows untouched; tau's end untouched.
+        for j in 0..n {
+            for i in 0..lda {
+                if i < j || i >= n {
+                    assert!(
+                        out[i + j * lda].get().re.is_nan(),
+                        "{what}: ({i}, {j}) written"
+                    );
+                }
+            }
+        }
+        assert!(
+            taus[kt].get().re.is_nan(),
+            "{what}: tau past its end written"
+        );
+        // B from the band, Q from the reflectors.
+        let mut b = vec![C::new(0.0, 0.0); n * n];
+        for j in 0..n {
+            for i in j..(j + kd + 1).min(n) {
+                let v = out[i + j * lda].get();
+                let v = if i == j { C::new(v.re, 0.0) } else { v };
+                b[i + j * n] = v;
+                b[j + i * n] = v.conj();
+            }
+        }
+        let mut q = vec![C::new(0.0, 0.0); n * n];
+        for i in 0..n {
+            q[i + i * n] = C::new(1.0, 0.0);
+        }
+        for k in 0..kt {
+            let top = k + kd;
+            let mut v = vec![C::new(0.0, 0.0); n];
+            v[top] = C::new(1.0, 0.0);
+            for (i, vi) in v.iter_mut().enumerate().skip(top + 1) {
+                *vi = out[i + k * lda].get();
+            }
+            let t = taus[k].get();
+            // Q := Q (I − t v vᴴ)
+            for row in 0..n {
+                let mut s = C::new(0.0, 0.0);
+                for i in top..n {
+                    s += q[row + i * n] * v[i];
+                }
+                let s = s * t;
+                for i in top..n {
+                    q[row + i * n] -= s * v[i].conj();
+                }
+            }
+        }
+        let qb = mul(&q, &b, n);
+        let rec = mul(&qb, &adjoint(&q, n), n);
+        let diff: Vec<C> = rec.iter().zip(&a0).map(|(x, y)| x - y).collect();
+        let eps = f64::EPSILON;
+        let res = max_abs(&diff) / (max_abs(&a0) * n as f64 * eps);
+        let qq = mul(&adjoint(&q, n), &q, n);
+        let orth = (0..n * n)
+            .map(|x| (qq[x] - if x % (n + 1) == 0 { 1.0 } else { 0.0 }).norm())
+            .fold(0.0, f64::max)
+            / (n as f64 * eps);
+        assert!(
+            res < 30.0 && orth < 30.0,
+            "{what}: ‖A − QBQᴴ‖ {res:.2}, ‖QᴴQ − I‖ {orth:.2} (× n ε)"
+        );
+    }
+
+    fn all(dev: &Device) {
+        for &(n, kd) in &[
+            (1, 4),
+            (5, 4),
+            (6, 4),
+            (10, 3),
+            (40, 8),
+            (97, 16),
+            (130, 32),
+            (300, 64),
+            (700, 64),
+        ] {
+            check::<f64>(dev, n, kd, n as u64);
+            check::<Complex64>(dev, n, kd, 7 + n as u64);
+        }
+    }
+
+    #[test]
+    fn f1_sy2sb_host() {
+        all(&Device::host());
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
+    fn f1_sy2sb_cuda() {
+        all(&Device::cuda(0).unwrap());
+    }
+}

@@ -369,6 +369,265 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
     }
 }
 
+// ---- stage 2 of the two-stage reduction: band to tridiagonal (bulge chasing) ----------------
+//
+// The Hermitian band of `kd` subdiagonals in `ab` (lower band storage with room for the
+// bulge: element (i, j), 0 <= i - j < 2 kd, at (i - j) + j ldab) becomes real tridiagonal by
+// the sweeps of LAPACK's hb2st: sweep s (s = 0 .. n - 2) reduces column s and chases the bulge
+// it makes down the band, task by task. Task 0: the reflector H of column s below its
+// subdiagonal (larfg), then the diagonal block D = B[s+1 .., s+1 ..] (order nc = min(kd,
+// n - 1 - s)) becomes H^H D H. Task t >= 1 (rows j0 = s + 1 + t kd .., nr = min(kd, n - j0)
+// of them): the block O = B[j0 .., j0 - kd ..] (nr x kd) becomes O H_prev (the sweep's
+// previous reflector, which made the bulge), then the reflector of O's first column, O's
+// other columns H^H O, and D = B[j0 .., j0 ..] becomes H^H D H. E[s] is the beta of task 0 (real).
+//
+// Scheduling: one block per sweep at a time, sweep s on block s mod gridDim.x (cooperative
+// launch: every block resident). Task t of sweep s needs task t + 1 of sweep s - 1 done (they
+// share one row); tasks further apart touch disjoint rows. Progress: prog[s] = tasks of sweep
+// s done, published with release after the block's writes, read with acquire; the band is
+// read through L2 (another SM wrote it).
+//
+// The reflectors (with vectors): reflector (s, t) of length len is stored in column n - 1 - s
+// of A's strict upper triangle at rows t kd ..: its tau first, then v[1 .. len) (v[0] = 1).
+// The sweep's reflectors cover rows s + 1 .. n - 1 once, so they fill that column exactly.
+
+struct Sb2stp {
+    u64 ab;          // the band, T
+    i64 ldab;        // 2 kd
+    u64 a;           // A (reflectors to its strict upper triangle); 0: not stored
+    i64 lda;
+    u64 e;           // the subdiagonal, n - 1 reals
+    u64 prog;        // n - 1 counters, zeroed
+    i64 n;
+    int kd, pad;
+};
+
+template <class T> __device__ __forceinline__ T eadd(T a, T b) {
+    return emake<T>(ere(a) + ere(b), eim(a) + eim(b));
+}
+template <class T> __device__ __forceinline__ T esub(T a, T b) {
+    return emake<T>(ere(a) - ere(b), eim(a) - eim(b));
+}
+// conj(a) b
+template <class T> __device__ __forceinline__ T ecmul(T a, T b) { return emul(econj(a), b); }
+
+// The block's sum of reals (every thread gets it). `buf` holds one per warp.
+template <class R> __device__ __forceinline__ R sb_sum(R v, R* buf) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) buf[threadIdx.x >> 5] = v;
+    __syncthreads();
+    R s = 0;
+    for (int k = 0; k < (int)(blockDim.x >> 5); ++k) s += buf[k];
+    return s;
+}
+
+// LAPACK's larfg for alpha and a vector of norm^2 xn2: beta, tau and the factor the vector is
+// multiplied by (H^H (alpha; x) = (beta; 0), H = I - tau v v^H, v = (1; x scal)); tau = 0
+// (H = I) when there is nothing to reflect and alpha is real.
+template <class T> struct SbRefl {
+    typename EigReal<T>::R beta;
+    T tau, scal;
+};
+template <class T> __device__ SbRefl<T> sb_larfg(T alpha, typename EigReal<T>::R xn2) {
+    typedef typename EigReal<T>::R R;
+    SbRefl<T> f;
+    const R ar = ere(alpha), ai = eim(alpha);
+    if (xn2 == (R)0 && ai == (R)0) {
+        f.beta = ar;
+        f.tau = emake<T>(0, 0);
+        f.scal = emake<T>(0, 0);
+        return f;
+    }
+    R beta = sqrt(ar * ar + ai * ai + xn2);
+    if (ar >= (R)0) beta = -beta;
+    f.beta = beta;
+    f.tau = emake<T>((beta - ar) / beta, -ai / beta);
+    // 1 / (alpha - beta)
+    const R dr = ar - beta, di = ai;
+    const R q = dr * dr + di * di;
+    f.scal = emake<T>(dr / q, -di / q);
+    return f;
+}
+
+template <class T, int KD>
+__device__ void eig_sb2st(const Sb2stp& p) {
+    typedef typename EigReal<T>::R R;
+    constexpr int LD = KD + 1;
+    extern __shared__ __align__(16) unsigned char sb_smem[];
+    T* O = (T*)sb_smem;       // KD x KD (ld LD)
+    T* D = O + KD * LD;        // KD x KD (ld LD), full Hermitian
+    T* v = D + KD * LD;        // the task's reflector
+    T* vp = v + KD;            // the sweep's previous one
+    T* y = vp + KD;            // products
+    __shared__ R s_red[32];
+    __shared__ T s_tau, s_taup;
+    pdl_enter();
+    const int tid = threadIdx.x, nt = blockDim.x;
+    const i64 n = p.n, ldab = p.ldab;
+    T* ab = (T*)p.ab;
+    T* A = (T*)p.a;
+    R* E = (R*)p.e;
+    unsigned* prog = (unsigned*)p.prog;
+#define SB(i, j) ab[((i) - (j)) + (j) * ldab]
+    for (i64 s = blockIdx.x; s < n - 1; s += gridDim.x) {
+        const i64 ts = (n - 1 - s + KD - 1) / KD;
+        const i64 tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
+        for (i64 t = 0; t < ts; ++t) {
+            if (s > 0) {
+                if (tid == 0) {
+                    const unsigned need = (unsigned)min(t + 2, tprev);
+                    const unsigned* f = prog + (s - 1);
+                    unsigned got;
+                    for (;;) {
+                        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(got) : "l"(f) : "memory");
+                        if (got >= need) break;
+                        __nanosleep(64);
+                    }
+                }
+                __syncthreads();
+            }
+            const i64 j0 = s + 1 + t * KD;
+            const int nr = (int)min((i64)KD, n - j0);
+            T tau;
+            if (t == 0) {
+                // column s below its diagonal
+                for (int i = tid; i < nr; i += nt) y[i] = __ldcg(&SB(j0 + i, s));
+                __syncthreads();
+                R part = 0;
+                for (int i = 1 + tid; i < nr; i += nt) part += eabs2(y[i]);
+                const R xn2 = sb_sum(part, s_red);
+                const SbRefl<T> f = sb_larfg(y[0], xn2);
+                tau = f.tau;
+                for (int i = tid; i < nr; i += nt) {
+                    v[i] = i == 0 ? emake<T>(1, 0) : emul(y[i], f.scal);
+                    SB(j0 + i, s) = i == 0 ? emake<T>(f.beta, 0) : emake<T>(0, 0);
+                }
+                if (tid == 0) E[s] = f.beta;
+            } else {
+                const i64 jp = j0 - KD;
+                for (int x = tid; x < nr * KD; x += nt) {
+                    const int i = x % nr, k = x / nr;
+                    O[i + k * LD] = __ldcg(&SB(j0 + i, jp + k));
+                }
+                __syncthreads();
+                // O H_prev = O - tau_p (O vp) vp^H
+                const T taup = s_taup;
+                if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
+                    for (int i = tid; i < nr; i += nt) {
+                        T acc = emake<T>(0, 0);
+                        for (int k = 0; k < KD; ++k) acc = eadd(acc, emul(O[i + k * LD], vp[k]));
+                        y[i] = emul(acc, taup);
+                    }
+                    __syncthreads();
+                    for (int x = tid; x < nr * KD; x += nt) {
+                        const int i = x % nr, k = x / nr;
+                        O[i + k * LD] = esub(O[i + k * LD], emul(y[i], econj(vp[k])));
+                    }
+                    __syncthreads();
+                }
+                // the reflector of O's first column
+                R part = 0;
+                for (int i = 1 + tid; i < nr; i += nt) part += eabs2(O[i]);
+                const R xn2 = sb_sum(part, s_red);
+                const SbRefl<T> f = sb_larfg(O[0], xn2);
+                tau = f.tau;
+                for (int i = tid; i < nr; i += nt) v[i] = i == 0 ? emake<T>(1, 0) : emul(O[i], f.scal);
+                __syncthreads();
+                if (tid == 0) O[0] = emake<T>(f.beta, 0);
+                for (int i = 1 + tid; i < nr; i += nt) O[i] = emake<T>(0, 0);
+                // O's other columns: H^H O = O - conj(tau) v (v^H O)
+                if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
+                    for (int k = 1 + tid; k < KD; k += nt) {
+                        T acc = emake<T>(0, 0);
+                        for (int i = 0; i < nr; ++i) acc = eadd(acc, ecmul(v[i], O[i + k * LD]));
+                        y[k] = emul(econj(tau), acc);
+                    }
+                    __syncthreads();
+                    for (int x = tid; x < nr * (KD - 1); x += nt) {
+                        const int i = x % nr, k = 1 + x / nr;
+                        O[i + k * LD] = esub(O[i + k * LD], emul(v[i], y[k]));
+                    }
+                }
+                __syncthreads();
+                for (int x = tid; x < nr * KD; x += nt) {
+                    const int i = x % nr, k = x / nr;
+                    SB(j0 + i, jp + k) = O[i + k * LD];
+                }
+            }
+            // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
+            // D -= v w^H + w v^H (the lower triangle written back).
+            for (int x = tid; x < nr * nr; x += nt) {
+                const int i = x % nr, k = x / nr;
+                if (i >= k) {
+                    const T d = __ldcg(&SB(j0 + i, j0 + k));
+                    D[i + k * LD] = i == k ? emake<T>(ere(d), 0) : d;
+                    D[k + i * LD] = i == k ? emake<T>(ere(d), 0) : econj(d);
+                }
+            }
+            __syncthreads();
+            if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
+                for (int i = tid; i < nr; i += nt) {
+                    T acc = emake<T>(0, 0);
+                    for (int k = 0; k < nr; ++k) acc = eadd(acc, emul(D[i + k * LD], v[k]));
+                    y[i] = emul(tau, acc);
+                }
+                __syncthreads();
+                R part = 0;
+                for (int i = tid; i < nr; i += nt) part += ere(emul(econj(tau), ecmul(v[i], y[i])));
+                const R c = sb_sum(part, s_red);
+                for (int i = tid; i < nr; i += nt) y[i] = esub(y[i], escale(v[i], c / 2));
+                __syncthreads();
+                for (int x = tid; x < nr * nr; x += nt) {
+                    const int i = x % nr, k = x / nr;
+                    if (i >= k) {
+                        T d = esub(D[i + k * LD], eadd(emul(v[i], econj(y[k])), emul(y[i], econj(v[k]))));
+                        if (i == k) d = emake<T>(ere(d), 0);
+                        SB(j0 + i, j0 + k) = d;
+                    }
+                }
+            }
+            // the reflector to A's triangle; it stays as the sweep's previous one
+            if (A) {
+                T* col = A + (n - 1 - s) * p.lda + t * KD;
+                for (int i = tid; i < nr; i += nt) col[i] = i == 0 ? tau : v[i];
+            }
+            __syncthreads();
+            for (int i = tid; i < nr; i += nt) vp[i] = v[i];
+            if (tid == 0) {
+                s_taup = tau;
+                asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(prog + s), "r"((unsigned)(t + 1)) : "memory");
+            }
+            __syncthreads();
+        }
+    }
+#undef SB
+}
+
+// The band's copy with room for the bulge: the lower band of A (kd subdiagonals) into ab,
+// zeros below it. One thread per element of ab.
+template <class T>
+__device__ void eig_bandcopy(const Sb2stp& p) {
+    const i64 total = p.n * p.ldab;
+    const i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_enter();
+    if (x >= total) return;
+    const i64 r = x % p.ldab, j = x / p.ldab;
+    T v = emake<T>(0, 0);
+    if (r <= p.kd && j + r < p.n) v = ((const T*)p.a)[(j + r) + j * p.lda];
+    ((T*)p.ab)[x] = v;
+}
+
+// The tridiagonal's diagonal (real) from the band: d[i] = Re ab[i ldab]; `e` is d here.
+template <class T>
+__device__ void eig_banddiag(const Sb2stp& p) {
+    typedef typename EigReal<T>::R R;
+    const i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_enter();
+    if (i < p.n) ((R*)p.e)[i] = ere(((const T*)p.ab)[i * p.ldab]);
+}
+
 #ifdef GPUBLAS_FAMILY_EIG
 #define EIG_JACOBI(TAG, T, NP)                                                                     \
     extern "C" __global__ void __launch_bounds__(NP <= 32 ? 32 : 256)                              \
@@ -379,11 +638,20 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
         eig_jacobi##NP##l_##TAG(Eigp j, EigList l) {                                               \
         eig_jacobi<T, NP>(j, blockIdx.x < (unsigned)j.ne ? l.p[blockIdx.x] : 0);                   \
     }
-#define EIG_KERNELS(TAG, T) \
-    EIG_JACOBI(TAG, T, 8)   \
-    EIG_JACOBI(TAG, T, 16)  \
-    EIG_JACOBI(TAG, T, 32)  \
-    EIG_JACOBI(TAG, T, 64)
+#define EIG_SB2ST(TAG, T, KD)                                                                      \
+    extern "C" __global__ void __launch_bounds__(128) eig_sb2st##KD##_##TAG(Sb2stp p) {            \
+        eig_sb2st<T, KD>(p);                                                                       \
+    }
+#define EIG_KERNELS(TAG, T)                                                                        \
+    EIG_JACOBI(TAG, T, 8)                                                                          \
+    EIG_JACOBI(TAG, T, 16)                                                                         \
+    EIG_JACOBI(TAG, T, 32)                                                                         \
+    EIG_JACOBI(TAG, T, 64)                                                                         \
+    EIG_SB2ST(TAG, T, 16)                                                                          \
+    EIG_SB2ST(TAG, T, 32)                                                                          \
+    EIG_SB2ST(TAG, T, 64)                                                                          \
+    extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
+    extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }
 EIG_KERNELS(s, float)
 EIG_KERNELS(d, double)
 EIG_KERNELS(c, float2)

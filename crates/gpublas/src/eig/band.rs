@@ -559,7 +559,7 @@ pub(crate) fn sy2sb<T: Scalar>(h: &mut Handle, call: BandCall<'_, T>) -> Result<
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The reduction against its definition, in plain f64 loops: `A = Q B Qᴴ` with `B` the
     //! band left in the lower triangle and `Q` built from the stored reflectors, `Q` unitary,
     //! the upper triangle untouched.
@@ -568,9 +568,9 @@ mod tests {
     use crate::{Complex64, Device};
     use num_complex::Complex;
 
-    type C = Complex<f64>;
+    pub(crate) type C = Complex<f64>;
 
-    trait Elem: Scalar {
+    pub(crate) trait Elem: Scalar {
         fn make(v: C) -> Self;
         fn get(self) -> C;
     }
@@ -591,9 +591,9 @@ mod tests {
         }
     }
 
-    struct Lcg(u64);
+    pub(crate) struct Lcg(pub(crate) u64);
     impl Lcg {
-        fn uni(&mut self) -> f64 {
+        pub(crate) fn uni(&mut self) -> f64 {
             self.0 = self
                 .0
                 .wrapping_mul(6364136223846793005)
@@ -602,7 +602,7 @@ mod tests {
         }
     }
 
-    fn mul(a: &[C], b: &[C], n: usize) -> Vec<C> {
+    pub(crate) fn mul(a: &[C], b: &[C], n: usize) -> Vec<C> {
         let mut c = vec![C::new(0.0, 0.0); n * n];
         for j in 0..n {
             for k in 0..n {
@@ -618,7 +618,7 @@ mod tests {
         c
     }
 
-    fn adjoint(a: &[C], n: usize) -> Vec<C> {
+    pub(crate) fn adjoint(a: &[C], n: usize) -> Vec<C> {
         let mut t = vec![C::new(0.0, 0.0); n * n];
         for j in 0..n {
             for i in 0..n {
@@ -628,7 +628,7 @@ mod tests {
         t
     }
 
-    fn max_abs(a: &[C]) -> f64 {
+    pub(crate) fn max_abs(a: &[C]) -> f64 {
         a.iter().map(|v| v.norm()).fold(0.0, f64::max)
     }
 

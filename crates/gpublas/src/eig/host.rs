@@ -259,13 +259,13 @@ fn evd_typed<F: faer::traits::ComplexField + bytemuck::Pod>(
 // ---- the Jacobi algorithm of kernels/eig.cu ---------------------------------------------
 
 /// The real and imaginary parts of a value (imaginary 0 for real types).
-fn split<T: Scalar>(v: T) -> (T::Real, T::Real) {
+pub(super) fn split<T: Scalar>(v: T) -> (T::Real, T::Real) {
     let parts: &[T::Real] = bytemuck::cast_slice(std::slice::from_ref(&v));
     (parts[0], parts.get(1).copied().unwrap_or(T::Real::zero()))
 }
 
 /// The value of these parts (the imaginary part dropped for real types).
-fn join<T: Scalar>(re: T::Real, im: T::Real) -> T {
+pub(super) fn join<T: Scalar>(re: T::Real, im: T::Real) -> T {
     let mut v = T::zero();
     let parts: &mut [T::Real] = bytemuck::cast_slice_mut(std::slice::from_mut(&mut v));
     parts[0] = re;
@@ -278,32 +278,41 @@ fn join<T: Scalar>(re: T::Real, im: T::Real) -> T {
 /// A value as the kernel holds it: two parts of the real type (the imaginary one 0 for real
 /// types, so the real arithmetic is the same as the kernel's real instantiation).
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Cx<R> {
-    re: R,
-    im: R,
+pub(super) struct Cx<R> {
+    pub(super) re: R,
+    pub(super) im: R,
 }
 
 impl<R: RealScalar> Cx<R> {
-    fn new(re: R, im: R) -> Self {
+    pub(super) fn new(re: R, im: R) -> Self {
         Cx { re, im }
     }
-    fn zero() -> Self {
+    pub(super) fn zero() -> Self {
         Cx::new(R::zero(), R::zero())
     }
+    pub(super) fn add(self, b: Self) -> Self {
+        Cx::new(self.re + b.re, self.im + b.im)
+    }
+    pub(super) fn sub(self, b: Self) -> Self {
+        Cx::new(self.re - b.re, self.im - b.im)
+    }
+    pub(super) fn is_zero(self) -> bool {
+        self.re == R::zero() && self.im == R::zero()
+    }
     /// `a b` (`emul`).
-    fn mul(self, b: Self) -> Self {
+    pub(super) fn mul(self, b: Self) -> Self {
         Cx::new(
             self.re * b.re - self.im * b.im,
             self.re * b.im + self.im * b.re,
         )
     }
-    fn conj(self) -> Self {
+    pub(super) fn conj(self) -> Self {
         Cx::new(self.re, -self.im)
     }
-    fn scale(self, s: R) -> Self {
+    pub(super) fn scale(self, s: R) -> Self {
         Cx::new(self.re * s, self.im * s)
     }
-    fn abs2(self) -> R {
+    pub(super) fn abs2(self) -> R {
         self.re * self.re + self.im * self.im
     }
     /// `x c − y d` (`erot`).

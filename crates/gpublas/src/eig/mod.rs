@@ -22,6 +22,7 @@
 
 pub(crate) mod api;
 pub(crate) mod band;
+pub(crate) mod bulge;
 mod cuda;
 mod host;
 pub(crate) mod plan;

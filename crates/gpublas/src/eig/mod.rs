@@ -24,8 +24,10 @@ pub(crate) mod api;
 pub(crate) mod band;
 pub(crate) mod bulge;
 mod cuda;
+mod family;
 mod host;
 pub(crate) mod plan;
+pub(crate) mod q2;
 
 use crate::common::operand::{check_int_buffer, check_ld, mat_span, span_or, BatchMut, Checker};
 use crate::common::operand::{Batch, Results};

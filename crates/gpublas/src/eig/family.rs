@@ -165,9 +165,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                         let base = a.off + (n - 1 - s) * a.ld + t * kd;
                         tb[c] = src[base];
                         col[c] = U::one();
-                        for i in 1..len {
-                            col[c + i] = src[base + i];
-                        }
+                        col[c + 1..c + len].copy_from_slice(&src[base + 1..base + len]);
                     }
                 }
                 spaces.put(Space::R, out);

@@ -169,6 +169,9 @@ pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
             ldc: lda,
             complex: s.complex,
             c_off: top + c0 * lda,
+            c_sp: Space::C,
+            v_sp: Space::A,
+            v_off: 0,
             k_off: c0,
         };
         factor_steps(&mut v, &prog, &p.qr);

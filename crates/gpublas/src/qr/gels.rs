@@ -262,6 +262,9 @@ impl<T: Scalar> GelsCall<'_, '_, '_, T> {
             ldc: self.lda,
             complex: T::COMPLEX,
             c_off: 0,
+            c_sp: crate::exec::program::Space::C,
+            v_sp: crate::exec::program::Space::A,
+            v_off: 0,
             k_off: 0,
         }
     }

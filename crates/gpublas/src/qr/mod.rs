@@ -353,6 +353,9 @@ impl<T: Scalar> Call<'_, '_, T> {
             ldc: self.ld_written,
             complex: T::COMPLEX,
             c_off: 0,
+            c_sp: crate::exec::program::Space::C,
+            v_sp: crate::exec::program::Space::A,
+            v_off: 0,
             k_off: 0,
         }
     }

@@ -119,9 +119,15 @@ pub(crate) struct Prog {
     pub ldc: usize,
     /// The element type is complex (`ᴴ` is `C`, else `T`).
     pub complex: bool,
-    /// Where the matrix written starts in space C (elements; 0 but for a block of a larger
-    /// matrix: the eigensolvers' band reduction factors panels below the band).
+    /// Where the matrix written starts (elements; 0 but for a block of a larger matrix: the
+    /// eigensolvers' band reduction factors panels below the band), and its space (C but
+    /// where a program applies `Q` to a matrix of its own workspace).
     pub c_off: usize,
+    pub c_sp: Space,
+    /// Where ormqr's vectors are: their space (A but where they are the matrix another
+    /// program reduced, in C) and first element.
+    pub v_sp: Space,
+    pub v_off: usize,
     /// The index of geqrf's first scalar in `tau` (0 but for such a block).
     pub k_off: usize,
 }
@@ -129,7 +135,12 @@ pub(crate) struct Prog {
 impl Prog {
     /// Element (`r`, `c`) of the matrix written, as an operand.
     fn c(&self, r: usize, c: usize) -> M {
-        mat(Space::C, self.c_off + r + c * self.ldc, self.ldc, 0)
+        mat(self.c_sp, self.c_off + r + c * self.ldc, self.ldc, 0)
+    }
+
+    /// Element (`r`, `c`) of ormqr's vectors, as an operand.
+    fn v(&self, r: usize, c: usize) -> M {
+        mat(self.v_sp, self.v_off + r + c * self.ldv, self.ldv, 0)
     }
 
     fn hop(&self) -> Op {
@@ -744,7 +755,7 @@ pub(crate) fn build(p: &Prog, plan: &QrPlan) -> Vec<Step> {
             let forward = left != (p.op == Op::N);
             let all: Vec<_> = blocks(p.k, s.nb)
                 .into_iter()
-                .map(|(j, w)| (j, w, nq - j, at(Space::A, p.ldv, j, j)))
+                .map(|(j, w)| (j, w, nq - j, p.v(j, j)))
                 .collect();
             let ahead = if plan.tall == all.len() {
                 tfactors_ahead(&mut v, p, &s, plan, &all)
@@ -808,6 +819,9 @@ impl GelsSolve {
             ldc: self.ldb,
             complex: self.complex,
             c_off: 0,
+            c_sp: Space::C,
+            v_sp: Space::A,
+            v_off: 0,
             k_off: 0,
         }
     }
@@ -958,6 +972,9 @@ mod tests {
             ldc: m,
             complex: false,
             c_off: 0,
+            c_sp: Space::C,
+            v_sp: Space::A,
+            v_off: 0,
             k_off: 0,
         };
         let plan = shape.full();

@@ -674,6 +674,24 @@ __device__ void eig_diamonds(const Diap& p) {
     }
 }
 
+// The upper triangle's conjugate transpose into the lower triangle (its diagonal real): the
+// lower-triangle algorithm then sees the same Hermitian matrix. src and dst may be the same
+// matrix (each element of the lower triangle is read from the upper one).
+struct Uplop {
+    u64 src, dst;
+    i64 lds, ldd, n;
+};
+template <class T>
+__device__ void eig_uplo(const Uplop& p) {
+    pdl_enter();
+    const i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= p.n * p.n) return;
+    const i64 i = x % p.n, j = x / p.n;
+    if (i < j) return;
+    const T v = ((const T*)p.src)[j + i * p.lds];
+    ((T*)p.dst)[i + j * p.ldd] = i == j ? emake<T>(ere(v), 0) : econj(v);
+}
+
 #ifdef GPUBLAS_FAMILY_EIG
 #define EIG_JACOBI(TAG, T, NP)                                                                     \
     extern "C" __global__ void __launch_bounds__(NP <= 32 ? 32 : 256)                              \
@@ -698,7 +716,8 @@ __device__ void eig_diamonds(const Diap& p) {
     EIG_SB2ST(TAG, T, 64)                                                                          \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
-    extern "C" __global__ void eig_diamonds_##TAG(Diap p) { eig_diamonds<T>(p); }
+    extern "C" __global__ void eig_diamonds_##TAG(Diap p) { eig_diamonds<T>(p); }               \
+    extern "C" __global__ void eig_uplo_##TAG(Uplop p) { eig_uplo<T>(p); }
 EIG_KERNELS(s, float)
 EIG_KERNELS(d, double)
 EIG_KERNELS(c, float2)

@@ -135,13 +135,20 @@ impl BandPlan {
 /// The program: every panel's QR, `T`, the products and the trailing update, in order. The
 /// matrix is space C (`lda`), `tau` the QR steps' scalars.
 pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
+    build_at(p, mat(Space::C, 0, lda, 0))
+}
+
+/// The program for the matrix whose first element is `a` (in C, or in R: a copy the
+/// eigensolver works on).
+pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
+    let lda = a.ld;
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let hop = if s.complex { Op::C } else { Op::T };
     let (e0, r0) = p.bases();
     let t = mat(Space::E, e0, kd, 0);
     let e_blocks = e0 + kd * kd;
-    let c = |r: usize, col: usize| mat(Space::C, r + col * lda, lda, 0);
+    let c = |r: usize, col: usize| at(a, r, col);
     let mut v: Vec<Step> = Vec::new();
     init_steps(&mut v, &p.qr);
     if n <= kd + 1 {
@@ -168,8 +175,8 @@ pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
             ldv: lda,
             ldc: lda,
             complex: s.complex,
-            c_off: top + c0 * lda,
-            c_sp: Space::C,
+            c_off: a.off + top + c0 * lda,
+            c_sp: a.sp,
             v_sp: Space::A,
             v_off: 0,
             k_off: c0,

@@ -182,16 +182,42 @@ fn run_cuda<T: Scalar>(
     let h = lease.handle();
     let stream = h.stream();
     stream.bind()?;
-    let (n, kd) = (c.n, c.kd);
+    launch_sweeps::<T>(
+        stream,
+        h.device().multiprocessor_count(),
+        (c.a.device_ptr().unwrap_or(0), c.lda),
+        address(lease.buffer(0)),
+        (
+            c.d.device_ptr().unwrap_or(0),
+            c.e.device_ptr().unwrap_or(0),
+            address(lease.buffer(1)),
+        ),
+        (c.n, c.kd),
+        c.vectors,
+    )
+}
+
+/// Stage 2 on `stream`: the band of the order-`n` matrix at `a` (`lda`) copied to `ab`
+/// (`2 kd · n` elements), the counters at `prog` zeroed, the sweeps, the diagonal to `d`
+/// (`e` from the sweeps).
+pub(super) fn launch_sweeps<T: Scalar>(
+    stream: &crate::device::Stream,
+    sms: usize,
+    (a, lda): (u64, usize),
+    ab: u64,
+    (d, e, prog): (u64, u64, u64),
+    (n, kd): (usize, usize),
+    vectors: bool,
+) -> Result<(), Error> {
     let elem = std::mem::size_of::<T>();
     let ldab = 2 * kd;
     let mut p = Sb2stp {
-        ab: address(lease.buffer(0)),
+        ab,
         ldab: ldab as i64,
-        a: c.a.device_ptr().unwrap_or(0),
-        lda: c.lda as i64,
-        e: c.e.device_ptr().unwrap_or(0),
-        prog: address(lease.buffer(1)),
+        a,
+        lda: lda as i64,
+        e,
+        prog,
         n: n as i64,
         kd: kd as i32,
         pad: 0,
@@ -208,13 +234,12 @@ fn run_cuda<T: Scalar>(
         &mut prm,
     )?;
     if n > 1 {
-        stream.memset32(p.prog, 0, n - 1)?;
+        stream.memset32(prog, 0, n - 1)?;
         // Sweeps in flight: a sweep starts two tasks behind the one before it.
         let tasks0 = (n - 1).div_ceil(kd);
-        let sms = h.device().multiprocessor_count().max(1);
-        let grid = (tasks0 / 2 + 2).min(n - 1).min(sms) as u32;
+        let grid = (tasks0 / 2 + 2).min(n - 1).min(sms.max(1)) as u32;
         let smem = ((2 * kd * (kd + 1) + 3 * kd) * elem) as u32;
-        if !c.vectors {
+        if !vectors {
             p.a = 0;
         }
         let mut prm = [param(&p)];
@@ -227,7 +252,7 @@ fn run_cuda<T: Scalar>(
             &mut prm,
         )?;
     }
-    p.e = c.d.device_ptr().unwrap_or(0);
+    p.e = d;
     let mut prm = [param(&p)];
     stream.launch_with(
         &EIG,
@@ -255,11 +280,25 @@ fn larfg<R: RealScalar>(alpha: Cx<R>, xn2: R) -> (R, Cx<R>, Cx<R>) {
     (beta, tau, Cx::new(dr / q, -di / q))
 }
 
-/// The host's sweeps: the kernel's arithmetic, one task after another.
+/// The host's sweeps for `call`.
 fn run_host<T: Scalar>(c: &mut BulgeCall<'_, T>) -> Result<(), Error> {
-    let (n, kd, lda) = (c.n, c.kd, c.lda);
     let not_host = crate::common::host::not_host;
     let a = c.a.host_slice_mut().ok_or_else(not_host)?;
+    let (d, e) = sweeps(c.n, c.kd, a, c.lda, c.vectors);
+    c.d.host_slice_mut().ok_or_else(not_host)?[..c.n].copy_from_slice(&d);
+    c.e.host_slice_mut().ok_or_else(not_host)?[..e.len()].copy_from_slice(&e);
+    Ok(())
+}
+
+/// The kernel's sweeps on the host, one task after another: the band of the order-`n` matrix
+/// `a` (`lda`) to (`d`, `e`); with `vectors` the reflectors to `a`'s strict upper triangle.
+pub(super) fn sweeps<T: Scalar>(
+    n: usize,
+    kd: usize,
+    a: &mut [T],
+    lda: usize,
+    vectors: bool,
+) -> (Vec<T::Real>, Vec<T::Real>) {
     let ldab = 2 * kd;
     let cx = |v: T| {
         let (re, im) = split(v);
@@ -382,7 +421,7 @@ fn run_host<T: Scalar>(c: &mut BulgeCall<'_, T>) -> Result<(), Error> {
                     }
                 }
             }
-            if c.vectors {
+            if vectors {
                 let col = (n - 1 - s) * lda + t * kd;
                 for i in 0..nr {
                     let x = if i == 0 { tau } else { v[i] };
@@ -393,13 +432,8 @@ fn run_host<T: Scalar>(c: &mut BulgeCall<'_, T>) -> Result<(), Error> {
             taup = tau;
         }
     }
-    let d = c.d.host_slice_mut().ok_or_else(not_host)?;
-    for (i, x) in d.iter_mut().enumerate().take(n) {
-        *x = ab[i * ldab].re;
-    }
-    let es = c.e.host_slice_mut().ok_or_else(not_host)?;
-    es[..e.len()].copy_from_slice(&e);
-    Ok(())
+    let d = (0..n).map(|i| ab[i * ldab].re).collect();
+    (d, e)
 }
 
 #[cfg(test)]

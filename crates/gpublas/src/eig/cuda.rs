@@ -64,53 +64,7 @@ fn read_back<R: Element>(
     Ok(())
 }
 
-/// Whether the call runs on the host: `syevd` above the Jacobi kernel's orders, whose GPU
-/// path is not built yet.
-pub(super) fn staged_on_host<T: Scalar>(c: &Call<'_, '_, T>, params: &EigParams) -> bool {
-    c.kind == Kind::Syevd && c.n > params.jacobi_max
-}
-
-/// `syevd` on the host, entry by entry: each matrix copied to host memory, solved by the host
-/// backend's routine, its eigenvalues (and vectors) and `info` copied back in stream order.
-/// It waits for the stream, so it is refused while the stream captures a graph.
-fn run_on_host<T: Scalar>(h: &Handle, c: &mut Call<'_, '_, T>) -> Result<(), Error> {
-    let stream = h.stream();
-    if stream.is_capturing()? {
-        return Err(Error::Unsupported(format!(
-            "{}: n = {} on CUDA runs on the host for now (orders above the Jacobi kernel's), \
-             which waits for the stream: not during graph capture",
-            c.name, c.n
-        )));
-    }
-    stream.bind()?;
-    let par = h.host_par.clone();
-    let _threads = par.enter();
-    let (n, lda, batch) = (c.n, c.lda, c.a.count());
-    let vectors = c.evect == Evect::Original;
-    let real = std::mem::size_of::<T::Real>();
-    let mut host = vec![T::zero(); (n - 1) * lda + n];
-    let w_base = device_addr(c.w);
-    let mut infos = Vec::with_capacity(batch);
-    for e in 0..batch {
-        let addr = c.a.view().entry_addr(e);
-        stream.read_bytes(addr, bytemuck::cast_slice_mut(&mut host))?;
-        let (w, info) = super::host::syevd_entry(vectors, c.uplo, n, lda, &mut host)?;
-        let w_addr = w_base + (e * c.stride_w * real) as u64;
-        stream.write_bytes(w_addr, bytemuck::cast_slice(&w))?;
-        if vectors {
-            // The whole span: the rows between n and lda go back as they were read.
-            stream.write_bytes(addr, bytemuck::cast_slice(&host))?;
-        }
-        infos.push(info);
-    }
-    match &mut c.info {
-        Results::Host(s) => s[..batch].copy_from_slice(&infos),
-        Results::Device(b) => stream.write_bytes(device_addr(b), bytemuck::cast_slice(&infos))?,
-    }
-    Ok(())
-}
-
-/// Runs every entry of `c`: through the Jacobi kernel (`n ≤ 64`), or on the host.
+/// Runs every entry of `c` through the Jacobi kernel (`n ≤ 64`).
 pub(super) fn run<T: Scalar>(
     lease: &WorkspaceLease<'_>,
     c: &mut Call<'_, '_, T>,
@@ -118,9 +72,6 @@ pub(super) fn run<T: Scalar>(
     params: &EigParams,
 ) -> Result<(), Error> {
     let h = lease.handle();
-    if staged_on_host(c, params) {
-        return run_on_host(h, c);
-    }
     let stream = h.stream();
     stream.bind()?;
     let ws = EigWorkspace::leased(lease);

@@ -9,7 +9,7 @@ use crate::exec::FamilySteps;
 use crate::kernels::EIG;
 use crate::qr::program::QrStep;
 use crate::qr::QrFamily;
-use crate::{Error, Scalar};
+use crate::{Error, RealScalar, Scalar};
 
 /// A step of an eigensolver program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,35 @@ pub(crate) enum EigStep {
         v: M,
         k0: usize,
     },
+    /// The lower triangle of `dst` (order `n`) := the conjugate transpose of `src`'s upper
+    /// one, the diagonal real (`uplo = U` becomes the lower-triangle algorithm's input).
+    Uplo { n: usize, src: M, dst: M },
+    /// Stage 2 (`bulge.rs`): the band of `kd` in the lower triangle of the order-`n` matrix at
+    /// `a` to the tridiagonal (the family's `d`, `e`), through the band copy at `ab` (R);
+    /// with `vectors` the reflectors to `a`'s strict upper triangle.
+    Sb2st {
+        n: usize,
+        kd: usize,
+        a: M,
+        ab: M,
+        vectors: bool,
+    },
+    /// Stage 3 on the host: the tridiagonal's eigenvalues to the call's `W` and `info` (and,
+    /// with `vectors`, its eigenvectors to `z`, `n × n`); it waits for the stream. A
+    /// tridiagonal that is not finite (the input was not) gives NaN values and vectors and
+    /// `info = n + 1`.
+    Tridiag { n: usize, vectors: bool, z: M },
+}
+
+/// Mirrors `Uplop` in eig.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Uplop {
+    src: u64,
+    dst: u64,
+    lds: i64,
+    ldd: i64,
+    n: i64,
 }
 
 /// Mirrors `Diap` in eig.cu.
@@ -49,9 +78,33 @@ struct Diap {
 }
 
 /// What runs an eigensolver program's own steps: the QR family's runner (its taus are the
-/// program's taus) and the eigensolvers' steps.
-pub(crate) struct EigFamily<T> {
+/// program's taus) and the eigensolvers' steps, with where the tridiagonal and the results
+/// are (none for programs without stages 2 and 3).
+pub(crate) struct EigFamily<T: Scalar> {
     pub qr: QrFamily<T>,
+    pub tri: Option<Tri<T::Real>>,
+    /// The device's multiprocessors (stage 2's blocks in flight).
+    pub sms: usize,
+}
+
+/// The tridiagonal and the call's results: device addresses on CUDA (`info` kept here: stage
+/// 3 runs on the host), the values on the host.
+pub(crate) enum Tri<R> {
+    Dev {
+        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n` u32).
+        d: u64,
+        e: u64,
+        prog: u64,
+        /// The entry's eigenvalues.
+        w: u64,
+        info: std::cell::Cell<i32>,
+    },
+    Host {
+        d: Vec<R>,
+        e: Vec<R>,
+        w: Vec<R>,
+        info: i32,
+    },
 }
 
 /// Where the elements of a diamond's reflector lie: (group, task, first row).
@@ -112,6 +165,76 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     &mut prm,
                 )
             }
+            &EigStep::Uplo { n, src, dst } => {
+                let elem = std::mem::size_of::<U>() as u64;
+                let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
+                let p = Uplop {
+                    src: addr(src),
+                    dst: addr(dst),
+                    lds: src.ld as i64,
+                    ldd: dst.ld as i64,
+                    n: n as i64,
+                };
+                let mut prm = [param(&p)];
+                let total = (n * n) as u32;
+                stream.launch_with(
+                    &EIG,
+                    &format!("eig_uplo_{}", U::TAG),
+                    (total.div_ceil(256), 1, 1),
+                    (256, 0),
+                    false,
+                    &mut prm,
+                )
+            }
+            &EigStep::Sb2st {
+                n,
+                kd,
+                a,
+                ab,
+                vectors,
+            } => {
+                let Some(Tri::Dev { d, e, prog, .. }) = &self.tri else {
+                    return Err(wrong_backend());
+                };
+                let elem = std::mem::size_of::<U>() as u64;
+                let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
+                super::bulge::launch_sweeps::<U>(
+                    stream,
+                    self.sms,
+                    (addr(a), a.ld),
+                    addr(ab),
+                    (*d, *e, *prog),
+                    (n, kd),
+                    vectors,
+                )
+            }
+            &EigStep::Tridiag { n, vectors, z } => {
+                let Some(Tri::Dev { d, e, w, info, .. }) = &self.tri else {
+                    return Err(wrong_backend());
+                };
+                let real = std::mem::size_of::<T::Real>();
+                let mut dv = vec![T::Real::zero(); n];
+                let mut ev = vec![T::Real::zero(); n];
+                stream.read_bytes(*d, bytemuck::cast_slice_mut(&mut dv))?;
+                stream.read_bytes(*e, bytemuck::cast_slice_mut(&mut ev[..n - 1]))?;
+                let (wv, zv, code) = stage3::<T>(&dv, &ev[..n - 1], vectors)?;
+                stream.write_bytes(*w, bytemuck::cast_slice(&wv))?;
+                let _ = real;
+                if vectors {
+                    let elem = std::mem::size_of::<U>() as u64;
+                    let base = bases.of(z.sp).0 + z.off as u64 * elem;
+                    if z.ld == n {
+                        stream.write_bytes(base, bytemuck::cast_slice(&zv))?;
+                    } else {
+                        for j in 0..n {
+                            let col = bytemuck::cast_slice(&zv[j * n..(j + 1) * n]);
+                            stream.write_bytes(base + (j * z.ld) as u64 * elem, col)?;
+                        }
+                    }
+                }
+                info.set(code);
+                Ok(())
+            }
         }
     }
 
@@ -171,6 +294,98 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 spaces.put(Space::R, out);
                 Ok(())
             }
+            &EigStep::Uplo { n, src, dst } => {
+                let mut out = spaces.take(dst.sp)?;
+                let lower = |v: U, diag: bool| {
+                    let (re, im) = super::host::split(v);
+                    let im = if diag { U::Real::zero() } else { -im };
+                    super::host::join::<U>(re, im)
+                };
+                for j in 0..n {
+                    for i in j..n {
+                        let at = src.off + j + i * src.ld;
+                        let v = if src.sp == dst.sp {
+                            out[at]
+                        } else {
+                            spaces.get(src.sp)[at]
+                        };
+                        out[dst.off + i + j * dst.ld] = lower(v, i == j);
+                    }
+                }
+                let _ = &mut out;
+                spaces.put(dst.sp, out);
+                Ok(())
+            }
+            &EigStep::Sb2st {
+                n, kd, a, vectors, ..
+            } => {
+                let Some(Tri::Host { d, e, .. }) = &mut self.tri else {
+                    return Err(wrong_backend());
+                };
+                let m = spaces.take(a.sp)?;
+                let (dv, ev) = super::bulge::sweeps(n, kd, &mut m[a.off..], a.ld, vectors);
+                spaces.put(a.sp, m);
+                *d = cast_reals(&dv)?;
+                *e = cast_reals(&ev)?;
+                Ok(())
+            }
+            &EigStep::Tridiag { n, vectors, z } => {
+                let Some(Tri::Host { d, e, w, info }) = &mut self.tri else {
+                    return Err(wrong_backend());
+                };
+                let (wv, zv, code) = stage3::<T>(d, &e[..n.saturating_sub(1)], vectors)?;
+                *w = wv;
+                *info = code;
+                if vectors {
+                    let out = spaces.take(z.sp)?;
+                    let zs: &[U] = bytemuck::try_cast_slice(&zv)
+                        .map_err(|e| Error::InvalidValue(format!("Z of another type: {e}")))?;
+                    for j in 0..n {
+                        out[z.off + j * z.ld..][..n].copy_from_slice(&zs[j * n..(j + 1) * n]);
+                    }
+                    spaces.put(z.sp, out);
+                }
+                Ok(())
+            }
         }
     }
+}
+
+fn wrong_backend() -> Error {
+    Error::InvalidValue("an eigensolver step ran on the other backend than its program's".into())
+}
+
+/// Reals of the program's type from reals of the step's (the same type, by its size).
+fn cast_reals<X: bytemuck::Pod, Y: bytemuck::Pod>(v: &[X]) -> Result<Vec<Y>, Error> {
+    bytemuck::try_cast_slice(v)
+        .map(|s: &[Y]| s.to_vec())
+        .map_err(|e| Error::InvalidValue(format!("reals of another type: {e}")))
+}
+
+/// Stage 3 of the tridiagonal (`d`, `e`): the eigenvalues ascending, with `vectors` the
+/// eigenvectors as `T` (`n × n`), and `info` (0; 1: not converged; `n + 1`: not finite, the
+/// values and vectors NaN).
+#[allow(clippy::type_complexity)]
+fn stage3<T: Scalar>(
+    d: &[T::Real],
+    e: &[T::Real],
+    vectors: bool,
+) -> Result<(Vec<T::Real>, Vec<T>, i32), Error> {
+    let n = d.len();
+    let finite = d.iter().chain(e).all(|x| x.to_f64().is_finite());
+    if !finite {
+        let nan = T::Real::from_f64(f64::NAN);
+        let zs = if vectors {
+            vec![super::host::join::<T>(nan, nan); n * n]
+        } else {
+            Vec::new()
+        };
+        return Ok((vec![nan; n], zs, i32::try_from(n + 1).unwrap_or(i32::MAX)));
+    }
+    let (w, z, ok) = super::host::tridiagonal(d, e, vectors)?;
+    let zs = z
+        .iter()
+        .map(|&x| super::host::join::<T>(x, T::Real::zero()))
+        .collect();
+    Ok((w, zs, if ok { 0 } else { 1 }))
 }

@@ -89,30 +89,6 @@ struct Spec<R> {
     max_sweeps: usize,
 }
 
-/// `syevd` of one matrix in host memory (its slice starts at the first element, `lda` apart):
-/// the eigenvalues ascending and `info`; with `vectors` the eigenvectors replace the matrix.
-/// The CUDA backend's path for orders above the Jacobi kernel's.
-pub(super) fn syevd_entry<T: Scalar>(
-    vectors: bool,
-    uplo: Uplo,
-    n: usize,
-    lda: usize,
-    a: &mut [T],
-) -> Result<(Vec<T::Real>, i32), Error> {
-    let spec = Spec {
-        kind: Kind::Syevd,
-        vectors,
-        sort: true,
-        uplo,
-        n,
-        lda,
-        tol: None,
-        max_sweeps: 0,
-    };
-    let out = one(&spec, a)?;
-    Ok((out.w, out.info))
-}
-
 /// A NaN of the real type.
 fn nan<R: RealScalar>() -> R {
     R::from_f64(f64::NAN)
@@ -587,6 +563,75 @@ fn jacobi<T: Scalar>(m: &mut [T], n: usize, abstol: T::Real, max_sweeps: usize) 
         sweeps: i32::try_from(sweeps).unwrap_or(i32::MAX),
         residual: off / sigma,
     }
+}
+
+/// The eigenvalues (ascending) and, with `vectors`, the eigenvectors (`n × n`, column-major)
+/// of the real symmetric tridiagonal matrix of diagonal `d` and subdiagonal `e`, by faer
+/// (divide and conquer, or QR iteration for small orders); `false`: faer did not converge.
+/// Stage 3 of the two-stage `syevd`.
+#[allow(clippy::type_complexity)]
+pub(super) fn tridiagonal<R: RealScalar>(
+    d: &[R],
+    e: &[R],
+    vectors: bool,
+) -> Result<(Vec<R>, Vec<R>, bool), Error> {
+    let n = d.len();
+    let mut w = vec![R::zero(); n];
+    let mut z = vec![R::zero(); if vectors { n * n } else { 0 }];
+    let par = par_for(n.saturating_mul(n).saturating_mul(n));
+    let threads = crate::common::host::current_par();
+    let ok = threads.install(|| {
+        if std::mem::size_of::<R>() == 4 {
+            tridiagonal_typed::<f32, R>(d, e, &mut w, &mut z, vectors, par)
+        } else {
+            tridiagonal_typed::<f64, R>(d, e, &mut w, &mut z, vectors, par)
+        }
+    })?;
+    Ok((w, z, ok))
+}
+
+fn tridiagonal_typed<F: faer::traits::RealField + bytemuck::Pod, R: RealScalar>(
+    d: &[R],
+    e: &[R],
+    w: &mut [R],
+    z: &mut [R],
+    vectors: bool,
+    par: faer::Par,
+) -> Result<bool, Error> {
+    use faer::linalg::evd::{
+        self_adjoint_evd_scratch, tridiagonal_self_adjoint_evd, ComputeEigenvectors,
+    };
+    let n = d.len();
+    let d: &[F] = bytemuck::try_cast_slice(d).map_err(cast_err)?;
+    let mut sub: Vec<F> = bytemuck::try_cast_slice(e).map_err(cast_err)?.to_vec();
+    sub.resize(n, F::zero_impl());
+    let w: &mut [F] = bytemuck::try_cast_slice_mut(w).map_err(cast_err)?;
+    let z: &mut [F] = bytemuck::try_cast_slice_mut(z).map_err(cast_err)?;
+    let compute = if vectors {
+        ComputeEigenvectors::Yes
+    } else {
+        ComputeEigenvectors::No
+    };
+    let params = Default::default();
+    let req = self_adjoint_evd_scratch::<F>(n, compute, par, params);
+    let mut mem = faer::dyn_stack::MemBuffer::try_new(req).map_err(|_| Error::MemoryError {
+        needed: req.size_bytes(),
+        available: 0,
+        detail: "the host tridiagonal eigensolver's scratch could not be allocated".into(),
+    })?;
+    let stack = faer::dyn_stack::MemStack::new(&mut mem);
+    let zm = vectors.then(|| faer::MatMut::from_column_major_slice_mut(z, n, n));
+    let ok = tridiagonal_self_adjoint_evd(
+        faer::diag::DiagRef::from_slice(d),
+        faer::diag::DiagRef::from_slice(&sub),
+        faer::diag::DiagMut::from_slice_mut(w),
+        zm,
+        par,
+        stack,
+        params,
+    )
+    .is_ok();
+    Ok(ok)
 }
 
 #[cfg(test)]

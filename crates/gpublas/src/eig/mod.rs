@@ -9,9 +9,11 @@
 //! cyclic Jacobi algorithm as the CUDA kernel (`kernels/eig.cu`, described there), in plain
 //! loops. On CUDA both run the Jacobi kernel — one thread block per matrix, the matrix and
 //! its eigenvectors in shared memory — for orders up to 64 (`syevd` to full precision, sorted).
-//! `syevd` of larger orders on CUDA runs each entry on the host (copied down, solved by the
-//! host backend's routine, copied back in stream order) until its GPU path is built: it waits
-//! for the stream, so it is refused during graph capture.
+//! `syevd` of larger orders on CUDA runs the two-stage reduction (`two_stage.rs`: dense to
+//! band by blocked Householder and products, band to tridiagonal by bulge chasing, faer's
+//! divide and conquer on the host for the tridiagonal, the eigenvectors back through both
+//! stages' reflectors by products); its tridiagonal stage waits for the stream, so it is
+//! refused during graph capture.
 //!
 //! Non-finite input: a NaN or infinity in the referenced triangle gives NaN eigenvalues (and,
 //! with eigenvectors, a NaN `A`) and `info = n + 1` (`syevd`) or `info = 1` with a NaN residual
@@ -28,6 +30,7 @@ mod family;
 mod host;
 pub(crate) mod plan;
 pub(crate) mod q2;
+mod two_stage;
 
 use crate::common::operand::{check_int_buffer, check_ld, mat_span, span_or, BatchMut, Checker};
 use crate::common::operand::{Batch, Results};
@@ -252,18 +255,8 @@ struct EigRoutine<'a, 'b, T: Scalar> {
 }
 
 impl<T: Scalar> EigRoutine<'_, '_, T> {
-    /// Whether the call runs on the host (`syevd` above the Jacobi kernel's orders on CUDA).
-    fn on_host(&self) -> bool {
-        self.cuda && cuda::staged_on_host(&self.call, &self.params)
-    }
-
-    /// The call's shape; the host path gathers no results in the workspace.
     fn shape(&self) -> EigShape {
-        let mut s = self.call.shape();
-        if self.on_host() {
-            (s.info_host, s.sweeps_host, s.residual_host) = (false, false, false);
-        }
-        s
+        self.call.shape()
     }
 }
 
@@ -323,6 +316,9 @@ impl<T: Scalar> Routine for EigRoutine<'_, '_, T> {
 /// The one implementation behind every eigensolver routine (F1, F2).
 pub(crate) fn run<T: Scalar>(h: &mut Handle, call: Call<'_, '_, T>) -> Result<Status, Error> {
     let cuda = h.device().backend() == Backend::Cuda;
+    if cuda && call.kind == Kind::Syevd && call.n > EigParams::auto().jacobi_max {
+        return two_stage::run(h, call);
+    }
     let mut r = EigRoutine {
         call,
         params: EigParams::auto(),

@@ -421,6 +421,8 @@ impl<T: Scalar> Routine for Q2Routine<'_, T> {
                         tau: address(taus),
                         ..Default::default()
                     }),
+                    tri: None,
+                    sms: 0,
                 };
                 let r = {
                     let ops = Operands::lapack(
@@ -450,6 +452,8 @@ impl<T: Scalar> Routine for Q2Routine<'_, T> {
                         kt,
                         info: Vec::new(),
                     },
+                    tri: None,
+                    sms: 0,
                 };
                 let mut ops = Operands::lapack(
                     Some(Batch::Single(a)),

@@ -219,13 +219,10 @@ fn exec<T: Scalar, F: std::fmt::Debug>(
             count,
         } => {
             let d = sp.take(dst.sp)?;
-            // In place (`src` in the space written, as orgqr's `V1`): every element keeps its
-            // value or is made from one of the stored triangle, which keeps its values.
+            // Within one space: in place (orgqr's `V1`: every element keeps its value or is
+            // made from one of the stored triangle, which keeps its values), or from a region
+            // apart (the eigensolvers' working copy in R).
             let in_place = src.sp == dst.sp;
-            debug_assert!(
-                !in_place || (src.off, src.ld, src.bs) == (dst.off, dst.ld, dst.bs),
-                "an Expand within one space is in place: {src:?} {dst:?}"
-            );
             for i in 0..count {
                 let s0 = src.off + i * src.bs;
                 let d0 = dst.off + i * dst.bs;
@@ -422,10 +419,14 @@ fn exec<T: Scalar, F: std::fmt::Debug>(
         }
         Step::Copy { m, n, src, dst } => {
             let d = sp.take(dst.sp)?;
-            let s = sp.get(src.sp);
             for j in 0..n {
                 let (s0, d0) = (src.off + j * src.ld, dst.off + j * dst.ld);
-                d[d0..d0 + m].copy_from_slice(&s[s0..s0 + m]);
+                if src.sp == dst.sp {
+                    // (regions apart within one space)
+                    d.copy_within(s0..s0 + m, d0);
+                } else {
+                    d[d0..d0 + m].copy_from_slice(&sp.get(src.sp)[s0..s0 + m]);
+                }
             }
             sp.put(dst.sp, d);
             Ok(())

@@ -177,6 +177,129 @@ pub(crate) enum Step<F> {
 }
 
 impl<F> Step<F> {
+    /// The same step in a program whose family steps are `G`s (a family that runs another
+    /// family's steps among its own: the eigensolvers run QR's).
+    pub(crate) fn map<G>(self, f: impl FnOnce(F) -> G) -> Step<G> {
+        match self {
+            Step::Gemm {
+                ta,
+                tb,
+                m,
+                n,
+                k,
+                alpha,
+                a,
+                b,
+                beta,
+                c,
+                count,
+            } => Step::Gemm {
+                ta,
+                tb,
+                m,
+                n,
+                k,
+                alpha,
+                a,
+                b,
+                beta,
+                c,
+                count,
+            },
+            Step::Expand {
+                fill,
+                lower,
+                n,
+                src,
+                dst,
+                count,
+            } => Step::Expand {
+                fill,
+                lower,
+                n,
+                src,
+                dst,
+                count,
+            },
+            Step::Tri {
+                lower,
+                herm,
+                n,
+                src,
+                dst,
+                beta,
+                count,
+            } => Step::Tri {
+                lower,
+                herm,
+                n,
+                src,
+                dst,
+                beta,
+                count,
+            },
+            Step::Scale {
+                tri,
+                herm,
+                m,
+                n,
+                dst,
+                beta,
+            } => Step::Scale {
+                tri,
+                herm,
+                m,
+                n,
+                dst,
+                beta,
+            },
+            Step::Copy { m, n, src, dst } => Step::Copy { m, n, src, dst },
+            Step::TriInv {
+                lower,
+                unit,
+                n,
+                src,
+                dst,
+                count,
+            } => Step::TriInv {
+                lower,
+                unit,
+                n,
+                src,
+                dst,
+                count,
+            },
+            Step::TriSolve {
+                left,
+                lower,
+                op,
+                unit,
+                m,
+                n,
+                a,
+                b,
+                alpha,
+            } => Step::TriSolve {
+                left,
+                lower,
+                op,
+                unit,
+                m,
+                n,
+                a,
+                b,
+                alpha,
+            },
+            Step::Family(x) => Step::Family(f(x)),
+            Step::Fork => Step::Fork,
+            Step::Back => Step::Back,
+            Step::Join => Step::Join,
+            Step::ForkAux => Step::ForkAux,
+            Step::BackAux => Step::BackAux,
+            Step::JoinAux => Step::JoinAux,
+        }
+    }
+
     /// The step's operands as (operand, rows, columns, blocks): mutable, for `relocate`.
     fn operands_mut(&mut self) -> Vec<(&mut M, usize, usize, usize)> {
         match self {

@@ -1,0 +1,610 @@
+//! `syevd` on CUDA above the Jacobi kernel's orders: the two-stage pipeline as one program of
+//! the executor, per batch entry.
+//!
+//! 1. (`uplo = U`) the upper triangle's conjugate transpose into the lower one — in place with
+//!    vectors (A is overwritten anyway), into a workspace copy without (A's lower triangle is
+//!    not the call's to touch).
+//! 2. Stage 1 (`band.rs`): dense to a band of `kd`, the reflectors `V1` below the band.
+//! 3. Stage 2 (`bulge.rs`): the band to real tridiagonal, with vectors the reflectors `V2` into
+//!    the free upper triangle.
+//! 4. Stage 3 on the host (faer's divide and conquer): the eigenvalues to `W`; with vectors the
+//!    tridiagonal's eigenvectors to `Z` in the workspace. The one wait for the stream.
+//! 5. With vectors: `Z ← Q2 Z` (`q2.rs`), `Z ← Q1 Z` (QR's ormqr program on `V1`), `A ← Z`.
+//!
+//! Workspace (elements of the type unless said): R holds a scratch region every stage reuses
+//! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, `Q2`'s diamonds
+//! and `W` ring `≈ n²/2`, ormqr's blocks) and then `Z` (`n²`, with vectors or for `U`
+//! without); E the larger of stage 1's and ormqr's blocks; the taus (`n` + the diamonds');
+//! `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the panels' exchange.
+
+use super::band::{BandPlan, BandShape};
+use super::family::{EigFamily, EigStep, Tri};
+use super::{Call, Kind};
+use crate::common::operand::{BatchMut, Results};
+use crate::common::plan::{drive, Routine, WorkspacePlan};
+use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
+use crate::device::{Backend, DeviceBuffer};
+use crate::exec::program::{mat, Space, Step};
+use crate::exec::workspace::BlockWorkspace;
+use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands, ScalarArg};
+use crate::memory::address;
+use crate::qr::plan::{QrParams, QrPlan, QrShape};
+use crate::qr::program::Prog;
+use crate::qr::QrFamily;
+use crate::{Coef, Error, Evect, Handle, Op, RealScalar, Scalar, Side, Status, Uplo};
+use crate::{Esort, WorkspaceLease};
+
+/// The band width stage 1 leaves for an order-`n` matrix (one the stage-2 kernel is built for).
+pub(crate) fn band_width(n: usize) -> usize {
+    if n <= 256 {
+        16
+    } else if n <= 2048 {
+        32
+    } else {
+        64
+    }
+}
+
+/// What the plan depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TwoStageShape {
+    pub n: usize,
+    pub kd: usize,
+    pub elem: usize,
+    pub real: usize,
+    pub complex: bool,
+    pub vectors: bool,
+    pub upper: bool,
+    pub sms: usize,
+    pub cholqr: bool,
+}
+
+/// The plan: stage 1's and ormqr's plans, the layout of R and E, the family's parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TwoStagePlan {
+    pub shape: TwoStageShape,
+    pub band: BandPlan,
+    pub q1: Option<QrPlan>,
+    pub q2: Option<super::q2::Q2Parts>,
+    /// Where `Z` (or the working copy) starts in R.
+    pub z_off: usize,
+    pub e_elems: usize,
+    pub r_elems: usize,
+    /// Taus (elements): stage 1's (`n`), then the diamonds'.
+    pub taus: usize,
+    pub lt: usize,
+}
+
+/// Stage 1's symm/syr2k leaves, and how many are expanded at once.
+const SYMM_NB: usize = 256;
+const SYMM_EBLOCKS: usize = 4;
+
+impl TwoStageShape {
+    /// Whether Z's region is needed (the eigenvectors, or the working copy of `U` without).
+    fn z_region(&self) -> bool {
+        self.vectors || self.upper
+    }
+
+    /// The plan (F4: every part from the arguments alone).
+    pub(crate) fn plan(&self) -> TwoStagePlan {
+        let (n, kd) = (self.n, self.kd);
+        let band = BandShape {
+            n,
+            kd,
+            elem: self.elem,
+            complex: self.complex,
+            sms: self.sms,
+            cholqr: self.cholqr,
+            nb: SYMM_NB,
+            eblocks: SYMM_EBLOCKS,
+        }
+        .plan();
+        let reflectors = n > kd + 1;
+        let q1 = (self.vectors && reflectors).then(|| {
+            QrShape {
+                kind: crate::qr::Kind::Ormqr,
+                left: true,
+                m: n - kd,
+                n,
+                k: n - kd,
+                batch: 1,
+                list: false,
+                elem: self.elem,
+                sms: self.sms,
+                cholqr: false,
+                whole_smem: 0,
+                params: QrParams::auto(),
+            }
+            .full()
+        });
+        let q2 = self.vectors.then(|| super::q2::Q2Parts::new(n, kd, n, 0));
+        let bl = band.layout();
+        let scratch = [
+            bl.r_elems,
+            2 * kd * n,
+            q2.map_or(0, |p| p.r_elems),
+            q1.map_or(0, |p| p.layout().r_elems),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        let z = if self.z_region() { n * n } else { 0 };
+        let e_elems = bl.e_elems.max(q1.map_or(0, |p| p.layout().e_elems));
+        TwoStagePlan {
+            shape: *self,
+            band,
+            q1,
+            q2,
+            z_off: scratch,
+            e_elems,
+            r_elems: scratch + z,
+            taus: n + q2.map_or(0, |p| p.diamonds * kd),
+            lt: 0,
+        }
+    }
+}
+
+impl TwoStagePlan {
+    fn layout(&self) -> Layout {
+        Layout {
+            entries: 1,
+            e_elems: self.e_elems,
+            r_elems: self.r_elems,
+        }
+    }
+
+    /// The program for an entry whose matrix has leading dimension `lda`.
+    pub(crate) fn build(&self, lda: usize) -> Vec<Step<EigStep>> {
+        let s = &self.shape;
+        let (n, kd) = (s.n, s.kd);
+        let user = mat(Space::C, 0, lda, 0);
+        let zm = mat(Space::R, self.z_off, n, 0);
+        let work = if s.upper && !s.vectors { zm } else { user };
+        let mut v: Vec<Step<EigStep>> = Vec::new();
+        if s.upper {
+            v.push(Step::Family(EigStep::Uplo {
+                n,
+                src: user,
+                dst: work,
+            }));
+        }
+        v.extend(
+            super::band::build_at(&self.band, work)
+                .into_iter()
+                .map(|st| st.map(EigStep::Qr)),
+        );
+        v.push(Step::Family(EigStep::Sb2st {
+            n,
+            kd,
+            a: work,
+            ab: mat(Space::R, 0, 2 * kd, 0),
+            vectors: s.vectors,
+        }));
+        v.push(Step::Family(EigStep::Tridiag {
+            n,
+            vectors: s.vectors,
+            z: zm,
+        }));
+        if !s.vectors {
+            return v;
+        }
+        if let Some(q2) = &self.q2 {
+            super::q2::build(&mut v, (n, kd, n), work, zm, q2, n, s.complex);
+        }
+        if let Some(q1) = &self.q1 {
+            let prog = Prog {
+                kind: crate::qr::Kind::Ormqr,
+                side: Side::Left,
+                op: Op::N,
+                m: n - kd,
+                n,
+                k: n - kd,
+                ldv: lda,
+                ldc: n,
+                complex: s.complex,
+                c_off: self.z_off + kd,
+                c_sp: Space::R,
+                v_sp: Space::C,
+                v_off: kd,
+                k_off: 0,
+            };
+            v.extend(
+                crate::qr::program::build(&prog, q1)
+                    .into_iter()
+                    .map(|st| st.map(EigStep::Qr)),
+            );
+        }
+        v.push(Step::Copy {
+            m: n,
+            n,
+            src: zm,
+            dst: user,
+        });
+        v
+    }
+}
+
+impl WorkspacePlan for TwoStagePlan {
+    fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
+        let s = &self.shape;
+        let b = BlockWorkspace {
+            lt: self.lt,
+            slots: 0,
+            e_blocks: self.e_elems * s.elem,
+            r_results: self.r_elems * s.elem,
+        };
+        let mut v = smallvec::SmallVec::from_buf(b.list());
+        v.push(self.band.qr.exchange_per_entry());
+        v.push(self.band.qr.cholqr_per_entry());
+        v.push(self.taus * s.elem);
+        v.push(2 * s.n * s.real);
+        v.push(4 * s.n);
+        v
+    }
+}
+
+/// A two-stage `syevd` call on its way through the driver.
+struct TwoStage<'a, 'b, T: Scalar> {
+    call: Call<'a, 'b, T>,
+    lt: Option<Lt>,
+    plan: Option<TwoStagePlan>,
+    /// Space A (the programs read no A).
+    placeholder: DeviceBuffer<T>,
+}
+
+/// The executor's operands of entry `e` (`alpha` = −½ for stage 1's `W`).
+fn operands<'x, 'b, T: Scalar>(
+    a: &'x mut BatchMut<'_, 'b, T>,
+    placeholder: &'x DeviceBuffer<T>,
+    e: usize,
+) -> Operands<'x, 'b, T> {
+    let mut ops = Operands::lapack(None, placeholder, a.reborrow(), (e, e + 1));
+    ops.alpha = ScalarArg::Full(Coef::Host(T::from_real(T::Real::from_f64(-0.5))));
+    ops
+}
+
+impl<T: Scalar> TwoStage<'_, '_, T> {
+    fn shape(&self, h: &Handle) -> TwoStageShape {
+        let n = self.call.n;
+        TwoStageShape {
+            n,
+            kd: band_width(n),
+            elem: std::mem::size_of::<T>(),
+            real: std::mem::size_of::<T::Real>(),
+            complex: T::COMPLEX,
+            vectors: self.call.evect == Evect::Original,
+            upper: self.call.uplo == Uplo::Upper,
+            sms: h.device().multiprocessor_count(),
+            cholqr: crate::qr::cholqr_device::<T>(h),
+        }
+    }
+}
+
+const NAME_S: &str = "syevd";
+
+impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
+    type Plan = TwoStagePlan;
+
+    fn name(&self) -> &'static str {
+        self.call.name
+    }
+
+    fn check_sizes(&mut self) -> Result<(), Error> {
+        self.call.check_sizes(&super::plan::EigParams::auto())
+    }
+
+    fn full(&mut self, h: &mut Handle) -> Result<Option<TwoStagePlan>, Error> {
+        if self.call.quick() {
+            return Ok(None);
+        }
+        exec_cuda::take_engine(h, &mut self.lt)?;
+        let mut plan = self.shape(h).plan();
+        if let Some(mut lt) = self.lt.take() {
+            let steps = plan.build(self.call.lda);
+            let layout = plan.layout();
+            let need = {
+                let ops = operands(&mut self.call.a, &self.placeholder, 0);
+                exec_cuda::lt_need(&mut lt, &ops, &layout, &steps, LT_MAX_WORKSPACE)
+            };
+            self.lt = Some(lt);
+            plan.lt = need?;
+        }
+        self.plan = Some(plan);
+        Ok(Some(plan))
+    }
+
+    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+        self.call.check_operands(h)?;
+        if h.device().backend() == Backend::Cuda && h.stream().is_capturing()? {
+            return Err(Error::Unsupported(format!(
+                "{}: n = {} runs its tridiagonal stage on the host, which waits for the \
+                 stream: not during graph capture",
+                self.call.name, self.call.n
+            )));
+        }
+        Ok(())
+    }
+
+    fn quick_return(&mut self, h: &mut Handle) -> Result<Status, Error> {
+        let batch = self.call.batch();
+        if batch > 0 {
+            super::zero_results(h, &mut self.call.info, batch)?;
+        }
+        Ok(Status::Success)
+    }
+
+    fn fitted(&mut self, cap: usize) -> Result<Option<TwoStagePlan>, Error> {
+        Ok(self.plan.filter(|p| p.total() <= cap))
+    }
+
+    fn minimum(&self) -> String {
+        self.plan
+            .map(|p| {
+                format!(
+                    "needs {} bytes (the eigenvectors' n² and the stages' scratch); the reduced \
+                     plans are not built yet",
+                    p.total()
+                )
+            })
+            .unwrap_or_default()
+    }
+
+    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &TwoStagePlan) -> Result<(), Error> {
+        let h = lease.handle();
+        let steps = plan.build(self.call.lda);
+        let ws = BlockWorkspace::leased(lease, 0);
+        let exchange = lease.buffer(BlockWorkspace::PARTS);
+        let cholqr = lease.buffer(BlockWorkspace::PARTS + 1);
+        let taus = lease.buffer(BlockWorkspace::PARTS + 2);
+        let reals = lease.buffer(BlockWorkspace::PARTS + 3);
+        let prog = lease.buffer(BlockWorkspace::PARTS + 4);
+        let layout = plan.layout();
+        let (n, batch) = (self.call.n, self.call.batch());
+        let real = std::mem::size_of::<T::Real>();
+        let mut infos = Vec::with_capacity(batch);
+        let q = &plan.band.qr;
+        match self.lt.take() {
+            Some(mut lt) => {
+                let w_base = self.call.w.device_ptr().unwrap_or(0);
+                for e in 0..batch {
+                    let family = EigFamily::<T> {
+                        qr: QrFamily::Dev(crate::qr::cuda::DevTaus {
+                            tau: address(taus),
+                            tau_s: 0,
+                            ex: address(exchange),
+                            ex_s: q.exchange_per_entry(),
+                            grid: q.grid,
+                            info: 0,
+                            info_s: 0,
+                            cq: address(cholqr),
+                            cq_s: q.cholqr_per_entry(),
+                            cq_blocks: q.cq,
+                        }),
+                        tri: Some(Tri::Dev {
+                            d: address(reals),
+                            e: address(reals) + (n * real) as u64,
+                            prog: address(prog),
+                            w: w_base + (e * self.call.stride_w * real) as u64,
+                            info: std::cell::Cell::new(0),
+                        }),
+                        sms: plan.shape.sms,
+                    };
+                    let r = {
+                        let ops = operands(&mut self.call.a, &self.placeholder, e);
+                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &steps, &family, NAME_S)
+                    };
+                    if let Err(err) = r {
+                        self.lt = Some(lt);
+                        return Err(err);
+                    }
+                    if let Some(Tri::Dev { info, .. }) = &family.tri {
+                        infos.push(info.get());
+                    }
+                }
+                self.lt = Some(lt);
+            }
+            None => {
+                for e in 0..batch {
+                    let mut family = EigFamily::<T> {
+                        qr: QrFamily::Host {
+                            tau: vec![T::zero(); plan.taus],
+                            kt: plan.taus,
+                            info: Vec::new(),
+                        },
+                        tri: Some(Tri::Host {
+                            d: Vec::new(),
+                            e: Vec::new(),
+                            w: Vec::new(),
+                            info: 0,
+                        }),
+                        sms: 0,
+                    };
+                    {
+                        let mut ops = operands(&mut self.call.a, &self.placeholder, e);
+                        exec_host::run(h, &ws, &mut ops, &steps, &mut family)?;
+                    }
+                    if let Some(Tri::Host { w, info, .. }) = &family.tri {
+                        let dst = self
+                            .call
+                            .w
+                            .host_slice_mut()
+                            .ok_or_else(crate::common::host::not_host)?;
+                        let at = e * self.call.stride_w;
+                        dst[at..at + n].copy_from_slice(w);
+                        infos.push(*info);
+                    }
+                }
+            }
+        }
+        match &mut self.call.info {
+            Results::Host(s) => s[..batch].copy_from_slice(&infos),
+            Results::Device(b) => match b.host_slice_mut() {
+                Some(s) => s[..batch].copy_from_slice(&infos),
+                None => h
+                    .stream()
+                    .write_bytes(b.device_ptr().unwrap_or(0), bytemuck::cast_slice(&infos))?,
+            },
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, h: &mut Handle) {
+        exec_cuda::give_back(h, self.lt.take());
+    }
+}
+
+/// `syevd` (`heevd`) of every entry of `call` by the two-stage pipeline.
+pub(crate) fn run<T: Scalar>(h: &mut Handle, call: Call<'_, '_, T>) -> Result<Status, Error> {
+    debug_assert!(call.kind == Kind::Syevd && call.sort == Esort::Ascending);
+    drive(
+        h,
+        &mut TwoStage {
+            call,
+            lt: None,
+            plan: None,
+            placeholder: DeviceBuffer::<T>::placeholder(0),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    //! The whole pipeline against the definition in f64 loops: `‖A Z − Z Λ‖` and `‖ZᴴZ − I‖`
+    //! below 30 `n ε ‖A‖`, `W` ascending, values alone equal to those with vectors, `U` and
+    //! `L`, and without vectors the other triangle untouched.
+
+    use super::super::band::tests::{adjoint, max_abs, mul, Elem, Lcg, C};
+    use super::*;
+    use crate::{Complex64, Device};
+
+    fn check<T: Elem>(dev: &Device, n: usize, upper: bool, vectors: bool, seed: u64) {
+        let cplx = T::COMPLEX;
+        let lda = n + 2;
+        let mut r = Lcg(seed);
+        let mut a0 = vec![C::new(0.0, 0.0); n * n];
+        for j in 0..n {
+            for i in j..n {
+                let im = if cplx && i != j { r.uni() } else { 0.0 };
+                let v = C::new(r.uni(), im);
+                a0[i + j * n] = v;
+                a0[j + i * n] = v.conj();
+            }
+        }
+        let poison = T::make(C::new(f64::NAN, f64::NAN));
+        let mut host = vec![poison; lda * n];
+        for j in 0..n {
+            for i in 0..n {
+                if (i >= j) != upper || i == j {
+                    host[i + j * lda] = T::make(a0[i + j * n]);
+                }
+            }
+        }
+        let mut h = Handle::new(dev).unwrap();
+        let mut a = dev.upload(&host).unwrap();
+        let nan = <T::Real as RealScalar>::from_f64(f64::NAN);
+        let mut w = dev.upload(&vec![nan; n + 1]).unwrap();
+        let mut info = [7i32];
+        let call = Call {
+            name: "syevd",
+            kind: Kind::Syevd,
+            evect: if vectors {
+                Evect::Original
+            } else {
+                Evect::None
+            },
+            sort: Esort::Ascending,
+            uplo: if upper { Uplo::Upper } else { Uplo::Lower },
+            n,
+            a: BatchMut::Single(&mut a),
+            lda,
+            w: &mut w,
+            stride_w: n,
+            info: Results::Host(&mut info),
+            jacobi: None,
+        };
+        assert_eq!(run(&mut h, call).unwrap(), Status::Success);
+        let what = format!("n = {n}, complex = {cplx}, upper = {upper}, vectors = {vectors}");
+        assert_eq!(info[0], 0, "{what}");
+        let wv: Vec<f64> = w.to_vec().unwrap().iter().map(|x| x.to_f64()).collect();
+        assert!(wv[n].is_nan(), "{what}: W past n written");
+        assert!(
+            wv[..n].windows(2).all(|p| p[0] <= p[1]),
+            "{what}: W not ascending"
+        );
+        let out = a.to_vec().unwrap();
+        let eps = f64::EPSILON;
+        let an = max_abs(&a0);
+        // The trace and the Frobenius norm are the spectrum's.
+        let tr: f64 = (0..n).map(|i| a0[i + i * n].re).sum();
+        let fro: f64 = a0.iter().map(|x| x.norm_sqr()).sum();
+        let tol = 30.0 * n as f64 * eps * fro.sqrt() * (n as f64).sqrt();
+        assert!(
+            (wv[..n].iter().sum::<f64>() - tr).abs() < tol,
+            "{what}: trace"
+        );
+        let f2: f64 = wv[..n].iter().map(|x| x * x).sum();
+        let tol = 30.0 * n as f64 * eps * fro;
+        assert!((f2 - fro).abs() < tol, "{what}: ‖A‖_F² {f2} vs {fro}");
+        if !vectors {
+            // The other triangle (and the padding) untouched.
+            for j in 0..n {
+                for i in 0..lda {
+                    let other = i >= n || (if upper { i > j } else { i < j });
+                    if other {
+                        assert!(
+                            out[i + j * lda].get().re.is_nan(),
+                            "{what}: ({i}, {j}) written"
+                        );
+                    }
+                }
+            }
+            return;
+        }
+        let mut z = vec![C::new(0.0, 0.0); n * n];
+        for j in 0..n {
+            for i in 0..n {
+                z[i + j * n] = out[i + j * lda].get();
+            }
+        }
+        let az = mul(&a0, &z, n);
+        let mut res = 0.0f64;
+        for j in 0..n {
+            for i in 0..n {
+                res = res.max((az[i + j * n] - z[i + j * n] * wv[j]).norm());
+            }
+        }
+        let zz = mul(&adjoint(&z, n), &z, n);
+        let orth = (0..n * n)
+            .map(|x| (zz[x] - if x % (n + 1) == 0 { 1.0 } else { 0.0 }).norm())
+            .fold(0.0, f64::max);
+        let (res, orth) = (res / (an * n as f64 * eps), orth / (n as f64 * eps));
+        assert!(
+            res < 30.0 && orth < 30.0,
+            "{what}: ‖AZ − ZΛ‖ {res:.2}, ‖ZᴴZ − I‖ {orth:.2}"
+        );
+    }
+
+    pub(crate) fn all(dev: &Device) {
+        for &n in &[65usize, 66, 100, 129, 300] {
+            for (k, &(upper, vectors)) in
+                [(false, true), (true, true), (false, false), (true, false)]
+                    .iter()
+                    .enumerate()
+            {
+                check::<f64>(dev, n, upper, vectors, (n + k) as u64);
+                check::<Complex64>(dev, n, upper, vectors, (3 * n + k) as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn f1_two_stage_host() {
+        all(&Device::host());
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
+    fn f1_two_stage_cuda() {
+        all(&Device::cuda(0).unwrap());
+    }
+}

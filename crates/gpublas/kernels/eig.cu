@@ -692,6 +692,56 @@ __device__ void eig_uplo(const Uplop& p) {
     ((T*)p.dst)[i + j * p.ldd] = i == j ? emake<T>(ere(v), 0) : econj(v);
 }
 
+// The two-stage syevd's scaling (LAPACK's): amax = the largest |re|, |im| of the lower
+// triangle (as double bits, atomicMax: non-negative doubles order as their bits, NaN above
+// infinity), then, when it lies outside [LO, HI], the triangle times 2^-exponent(amax) (exact),
+// so that stage 2's plain sums of squares neither overflow nor underflow. Stage 3 divides the
+// eigenvalues by the same factor.
+struct Scalep {
+    u64 a;
+    i64 lda, n;
+    u64 amax;  // one double's bits, zeroed
+};
+template <class T>
+__device__ void eig_amax(const Scalep& p) {
+    typedef typename EigReal<T>::R R;
+    pdl_enter();
+    double m = 0;
+    for (i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x; x < p.n * p.n;
+         x += (i64)gridDim.x * blockDim.x) {
+        const i64 i = x % p.n, j = x / p.n;
+        if (i < j) continue;
+        const T v = ((const T*)p.a)[i + j * p.lda];
+        const R re = fabs(ere(v)), im = i == j ? (R)0 : fabs(eim(v));
+        const double here = (double)(re != re ? re : (im != im ? im : fmax(re, im)));
+        m = (here != here || m != m) ? __longlong_as_double(0x7ff8000000000000ll) : fmax(m, here);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const double u = __shfl_xor_sync(0xffffffffu, m, o);
+        m = (u != u || m != m) ? __longlong_as_double(0x7ff8000000000000ll) : fmax(m, u);
+    }
+    if ((threadIdx.x & 31) == 0)
+        atomicMax((unsigned long long*)p.amax, (unsigned long long)__double_as_longlong(m));
+}
+template <class T>
+__device__ void eig_scale(const Scalep& p) {
+    typedef typename EigReal<T>::R R;
+    typedef EigLimits<R> L;
+    pdl_enter();
+    const double amax = __longlong_as_double((long long)*(const unsigned long long*)p.amax);
+    if (!(amax > 0) || !isfinite(amax) || (amax >= (double)L::lo() && amax <= (double)L::hi()))
+        return;
+    const R sigma = L::pow2(-L::exponent((R)amax));
+    for (i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x; x < p.n * p.n;
+         x += (i64)gridDim.x * blockDim.x) {
+        const i64 i = x % p.n, j = x / p.n;
+        if (i < j) continue;
+        T* e = (T*)p.a + i + j * p.lda;
+        *e = escale(*e, sigma);
+    }
+}
+
 #ifdef GPUBLAS_FAMILY_EIG
 #define EIG_JACOBI(TAG, T, NP)                                                                     \
     extern "C" __global__ void __launch_bounds__(NP <= 32 ? 32 : 256)                              \
@@ -717,7 +767,9 @@ __device__ void eig_uplo(const Uplop& p) {
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_diamonds_##TAG(Diap p) { eig_diamonds<T>(p); }               \
-    extern "C" __global__ void eig_uplo_##TAG(Uplop p) { eig_uplo<T>(p); }
+    extern "C" __global__ void eig_uplo_##TAG(Uplop p) { eig_uplo<T>(p); }                     \
+    extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \
+    extern "C" __global__ void eig_scale_##TAG(Scalep p) { eig_scale<T>(p); }
 EIG_KERNELS(s, float)
 EIG_KERNELS(d, double)
 EIG_KERNELS(c, float2)

@@ -34,6 +34,10 @@ pub(crate) enum EigStep {
     /// The lower triangle of `dst` (order `n`) := the conjugate transpose of `src`'s upper
     /// one, the diagonal real (`uplo = U` becomes the lower-triangle algorithm's input).
     Uplo { n: usize, src: M, dst: M },
+    /// The lower triangle of the order-`n` matrix at `a` scaled by a power of two into the
+    /// range stage 2's sums of squares take, when its largest magnitude lies outside it
+    /// (stage 3 unscales the eigenvalues).
+    Scale { n: usize, a: M },
     /// Stage 2 (`bulge.rs`): the band of `kd` in the lower triangle of the order-`n` matrix at
     /// `a` to the tridiagonal (the family's `d`, `e`), through the band copy at `ab` (R);
     /// with `vectors` the reflectors to `a`'s strict upper triangle.
@@ -49,6 +53,16 @@ pub(crate) enum EigStep {
     /// tridiagonal that is not finite (the input was not) gives NaN values and vectors and
     /// `info = n + 1`.
     Tridiag { n: usize, vectors: bool, z: M },
+}
+
+/// Mirrors `Scalep` in eig.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Scalep {
+    a: u64,
+    lda: i64,
+    n: i64,
+    amax: u64,
 }
 
 /// Mirrors `Uplop` in eig.cu.
@@ -95,6 +109,8 @@ pub(crate) enum Tri<R> {
         d: u64,
         e: u64,
         prog: u64,
+        /// The largest magnitude (a double's bits, `Scale`'s).
+        amax: u64,
         /// The entry's eigenvalues.
         w: u64,
         info: std::cell::Cell<i32>,
@@ -104,6 +120,8 @@ pub(crate) enum Tri<R> {
         e: Vec<R>,
         w: Vec<R>,
         info: i32,
+        /// The scale factor `Scale` applied.
+        sigma: f64,
     },
 }
 
@@ -186,6 +204,32 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     &mut prm,
                 )
             }
+            &EigStep::Scale { n, a } => {
+                let Some(Tri::Dev { amax, .. }) = &self.tri else {
+                    return Err(wrong_backend());
+                };
+                let elem = std::mem::size_of::<U>() as u64;
+                let p = Scalep {
+                    a: bases.of(a.sp).0 + a.off as u64 * elem,
+                    lda: a.ld as i64,
+                    n: n as i64,
+                    amax: *amax,
+                };
+                stream.memset32(*amax, 0, 2)?;
+                let blocks = (n * n).div_ceil(256).min(4 * self.sms.max(1)) as u32;
+                for k in ["amax", "scale"] {
+                    let mut prm = [param(&p)];
+                    stream.launch_with(
+                        &EIG,
+                        &format!("eig_{k}_{}", U::TAG),
+                        (blocks.max(1), 1, 1),
+                        (256, 0),
+                        false,
+                        &mut prm,
+                    )?;
+                }
+                Ok(())
+            }
             &EigStep::Sb2st {
                 n,
                 kd,
@@ -209,15 +253,26 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 )
             }
             &EigStep::Tridiag { n, vectors, z } => {
-                let Some(Tri::Dev { d, e, w, info, .. }) = &self.tri else {
+                let Some(Tri::Dev {
+                    d,
+                    e,
+                    amax,
+                    w,
+                    info,
+                    ..
+                }) = &self.tri
+                else {
                     return Err(wrong_backend());
                 };
                 let real = std::mem::size_of::<T::Real>();
                 let mut dv = vec![T::Real::zero(); n];
                 let mut ev = vec![T::Real::zero(); n];
+                let mut am = [0u64];
                 stream.read_bytes(*d, bytemuck::cast_slice_mut(&mut dv))?;
                 stream.read_bytes(*e, bytemuck::cast_slice_mut(&mut ev[..n - 1]))?;
-                let (wv, zv, code) = stage3::<T>(&dv, &ev[..n - 1], vectors)?;
+                stream.read_bytes(*amax, bytemuck::cast_slice_mut(&mut am))?;
+                let sigma = super::host::scale_factor::<T::Real>(f64::from_bits(am[0]));
+                let (wv, zv, code) = stage3::<T>(&dv, &ev[..n - 1], vectors, sigma)?;
                 stream.write_bytes(*w, bytemuck::cast_slice(&wv))?;
                 let _ = real;
                 if vectors {
@@ -316,6 +371,38 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 spaces.put(dst.sp, out);
                 Ok(())
             }
+            &EigStep::Scale { n, a } => {
+                let Some(Tri::Host { sigma, .. }) = &mut self.tri else {
+                    return Err(wrong_backend());
+                };
+                let m = spaces.take(a.sp)?;
+                let mut amax = 0.0f64;
+                for j in 0..n {
+                    for i in j..n {
+                        let (re, im) = super::host::split(m[a.off + i + j * a.ld]);
+                        let im = if i == j { 0.0 } else { im.to_f64().abs() };
+                        let (re, im) = (re.to_f64().abs(), im);
+                        amax = if re.is_nan() || im.is_nan() || amax.is_nan() {
+                            f64::NAN
+                        } else {
+                            amax.max(re).max(im)
+                        };
+                    }
+                }
+                *sigma = super::host::scale_factor::<U::Real>(amax);
+                if *sigma != 1.0 {
+                    let f = U::Real::from_f64(*sigma);
+                    for j in 0..n {
+                        for i in j..n {
+                            let x = &mut m[a.off + i + j * a.ld];
+                            let (re, im) = super::host::split(*x);
+                            *x = super::host::join::<U>(re * f, im * f);
+                        }
+                    }
+                }
+                spaces.put(a.sp, m);
+                Ok(())
+            }
             &EigStep::Sb2st {
                 n, kd, a, vectors, ..
             } => {
@@ -330,10 +417,17 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 Ok(())
             }
             &EigStep::Tridiag { n, vectors, z } => {
-                let Some(Tri::Host { d, e, w, info }) = &mut self.tri else {
+                let Some(Tri::Host {
+                    d,
+                    e,
+                    w,
+                    info,
+                    sigma,
+                }) = &mut self.tri
+                else {
                     return Err(wrong_backend());
                 };
-                let (wv, zv, code) = stage3::<T>(d, &e[..n.saturating_sub(1)], vectors)?;
+                let (wv, zv, code) = stage3::<T>(d, &e[..n.saturating_sub(1)], vectors, *sigma)?;
                 *w = wv;
                 *info = code;
                 if vectors {
@@ -364,12 +458,13 @@ fn cast_reals<X: bytemuck::Pod, Y: bytemuck::Pod>(v: &[X]) -> Result<Vec<Y>, Err
 
 /// Stage 3 of the tridiagonal (`d`, `e`): the eigenvalues ascending, with `vectors` the
 /// eigenvectors as `T` (`n × n`), and `info` (0; 1: not converged; `n + 1`: not finite, the
-/// values and vectors NaN).
+/// values and vectors NaN); the eigenvalues divided by `sigma` (`Scale`'s factor).
 #[allow(clippy::type_complexity)]
 fn stage3<T: Scalar>(
     d: &[T::Real],
     e: &[T::Real],
     vectors: bool,
+    sigma: f64,
 ) -> Result<(Vec<T::Real>, Vec<T>, i32), Error> {
     let n = d.len();
     let finite = d.iter().chain(e).all(|x| x.to_f64().is_finite());
@@ -382,7 +477,14 @@ fn stage3<T: Scalar>(
         };
         return Ok((vec![nan; n], zs, i32::try_from(n + 1).unwrap_or(i32::MAX)));
     }
-    let (w, z, ok) = super::host::tridiagonal(d, e, vectors)?;
+    let (mut w, z, ok) = super::host::tridiagonal(d, e, vectors)?;
+    if sigma != 1.0 {
+        // (σ a power of two: exact)
+        let inv = T::Real::from_f64(1.0 / sigma);
+        for x in &mut w {
+            *x = *x * inv;
+        }
+    }
     let zs = z
         .iter()
         .map(|&x| super::host::join::<T>(x, T::Real::zero()))

@@ -89,6 +89,20 @@ struct Spec<R> {
     max_sweeps: usize,
 }
 
+/// The two-stage `syevd`'s scale factor for a largest magnitude `amax` (`eig_scale`): 1
+/// within `[lo, hi]` (and for 0 or non-finite), else `2^−exponent(amax)`.
+pub(super) fn scale_factor<R: RealScalar>(amax: f64) -> f64 {
+    let l = limits::<R>();
+    if amax.is_nan()
+        || amax <= 0.0
+        || amax.is_infinite()
+        || (l.lo.to_f64()..=l.hi.to_f64()).contains(&amax)
+    {
+        return 1.0;
+    }
+    2f64.powi(-exponent(R::from_f64(amax)))
+}
+
 /// A NaN of the real type.
 fn nan<R: RealScalar>() -> R {
     R::from_f64(f64::NAN)
@@ -304,17 +318,17 @@ impl<R: RealScalar> Cx<R> {
 }
 
 /// The kernel's constants for the real type (`EigLimits` in eig.cu).
-struct Limits<R> {
+pub(super) struct Limits<R> {
     eps: R,
-    lo: R,
-    hi: R,
+    pub(super) lo: R,
+    pub(super) hi: R,
     huge_theta: R,
     /// Exponent range of the scale factor `2^k`.
     kmin: i32,
     kmax: i32,
 }
 
-fn limits<R: RealScalar>() -> Limits<R> {
+pub(super) fn limits<R: RealScalar>() -> Limits<R> {
     if std::mem::size_of::<R>() == 4 {
         Limits {
             eps: R::from_f64(f32::EPSILON as f64),
@@ -338,7 +352,7 @@ fn limits<R: RealScalar>() -> Limits<R> {
 
 /// The exponent field of `v` (unbiased; the kernel reads it from the type's own bits: the
 /// same for normal values, and clamped alike for the others).
-fn exponent<R: RealScalar>(v: R) -> i32 {
+pub(super) fn exponent<R: RealScalar>(v: R) -> i32 {
     let e = ((v.to_f64().to_bits() >> 52) & 0x7ff) as i32 - 1023;
     if std::mem::size_of::<R>() == 4 && v.to_f64() < 2f64.powi(-126) {
         -127

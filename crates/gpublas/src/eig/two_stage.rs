@@ -168,6 +168,7 @@ impl TwoStagePlan {
                 dst: work,
             }));
         }
+        v.push(Step::Family(EigStep::Scale { n, a: work }));
         v.extend(
             super::band::build_at(&self.band, work)
                 .into_iter()
@@ -237,7 +238,7 @@ impl WorkspacePlan for TwoStagePlan {
         v.push(self.band.qr.exchange_per_entry());
         v.push(self.band.qr.cholqr_per_entry());
         v.push(self.taus * s.elem);
-        v.push(2 * s.n * s.real);
+        v.push(2 * s.n * s.real + 8);
         v.push(4 * s.n);
         v
     }
@@ -384,6 +385,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             d: address(reals),
                             e: address(reals) + (n * real) as u64,
                             prog: address(prog),
+                            amax: address(reals) + (2 * n * real) as u64,
                             w: w_base + (e * self.call.stride_w * real) as u64,
                             info: std::cell::Cell::new(0),
                         }),
@@ -416,6 +418,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             e: Vec::new(),
                             w: Vec::new(),
                             info: 0,
+                            sigma: 1.0,
                         }),
                         sms: 0,
                     };
@@ -477,7 +480,13 @@ mod tests {
     use super::*;
     use crate::{Complex64, Device};
 
-    fn check<T: Elem>(dev: &Device, n: usize, upper: bool, vectors: bool, seed: u64) {
+    fn check<T: Elem>(
+        dev: &Device,
+        n: usize,
+        (upper, vectors): (bool, bool),
+        scale: f64,
+        seed: u64,
+    ) {
         let cplx = T::COMPLEX;
         let lda = n + 2;
         let mut r = Lcg(seed);
@@ -485,7 +494,7 @@ mod tests {
         for j in 0..n {
             for i in j..n {
                 let im = if cplx && i != j { r.uni() } else { 0.0 };
-                let v = C::new(r.uni(), im);
+                let v = C::new(r.uni(), im) * scale;
                 a0[i + j * n] = v;
                 a0[j + i * n] = v.conj();
             }
@@ -523,7 +532,9 @@ mod tests {
             jacobi: None,
         };
         assert_eq!(run(&mut h, call).unwrap(), Status::Success);
-        let what = format!("n = {n}, complex = {cplx}, upper = {upper}, vectors = {vectors}");
+        let what = format!(
+            "n = {n}, complex = {cplx}, upper = {upper}, vectors = {vectors}, scale = {scale:e}"
+        );
         assert_eq!(info[0], 0, "{what}");
         let wv: Vec<f64> = w.to_vec().unwrap().iter().map(|x| x.to_f64()).collect();
         assert!(wv[n].is_nan(), "{what}: W past n written");
@@ -534,15 +545,13 @@ mod tests {
         let out = a.to_vec().unwrap();
         let eps = f64::EPSILON;
         let an = max_abs(&a0);
-        // The trace and the Frobenius norm are the spectrum's.
-        let tr: f64 = (0..n).map(|i| a0[i + i * n].re).sum();
-        let fro: f64 = a0.iter().map(|x| x.norm_sqr()).sum();
+        // The trace and the Frobenius norm are the spectrum's (compared unscaled).
+        let tr: f64 = (0..n).map(|i| a0[i + i * n].re / scale).sum();
+        let fro: f64 = a0.iter().map(|x| (x / scale).norm_sqr()).sum();
+        let ws: Vec<f64> = wv[..n].iter().map(|x| x / scale).collect();
         let tol = 30.0 * n as f64 * eps * fro.sqrt() * (n as f64).sqrt();
-        assert!(
-            (wv[..n].iter().sum::<f64>() - tr).abs() < tol,
-            "{what}: trace"
-        );
-        let f2: f64 = wv[..n].iter().map(|x| x * x).sum();
+        assert!((ws.iter().sum::<f64>() - tr).abs() < tol, "{what}: trace");
+        let f2: f64 = ws.iter().map(|x| x * x).sum();
         let tol = 30.0 * n as f64 * eps * fro;
         assert!((f2 - fro).abs() < tol, "{what}: ‖A‖_F² {f2} vs {fro}");
         if !vectors {
@@ -591,9 +600,14 @@ mod tests {
                     .iter()
                     .enumerate()
             {
-                check::<f64>(dev, n, upper, vectors, (n + k) as u64);
-                check::<Complex64>(dev, n, upper, vectors, (3 * n + k) as u64);
+                check::<f64>(dev, n, (upper, vectors), 1.0, (n + k) as u64);
+                check::<Complex64>(dev, n, (upper, vectors), 1.0, (3 * n + k) as u64);
             }
+        }
+        // Magnitudes whose squares leave the range: the scaling path.
+        for (k, &scale) in [1e200, 1e-200].iter().enumerate() {
+            check::<f64>(dev, 100, (k == 1, true), scale, 40 + k as u64);
+            check::<Complex64>(dev, 100, (k == 0, false), scale, 50 + k as u64);
         }
     }
 

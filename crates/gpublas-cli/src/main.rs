@@ -1340,6 +1340,78 @@ fn tour_least_squares(dev: &Device) -> Result<(), Error> {
     Ok(())
 }
 
+fn tour_eig(dev: &Device) -> Result<(), Error> {
+    use gpublas::{solver, Evect, Results, Uplo};
+    let n = 500;
+    println!(
+        "
+12. Eigenvalues and eigenvectors by syevd (n = {n}; on a GPU the two-stage reduction): a size
+    query, then that workspace"
+    );
+    let a: Vec<f64> = (0..n * n)
+        .map(|x| {
+            let (i, j) = (x % n, x / n);
+            let (i, j) = (i.max(j), i.min(j));
+            ((i * 7919 + j * 104_729) % 1009) as f64 / 1009.0 - 0.5
+        })
+        .collect();
+    let mut h = Handle::with_config(
+        dev,
+        &HandleConfig {
+            device_memory_size: Some(0),
+            ..Default::default()
+        },
+    )?;
+    h.start_device_memory_size_query()?;
+    let _ = solver::syevd(
+        &mut h,
+        Evect::Original,
+        Uplo::Lower,
+        n,
+        &mut DeviceBuffer::<f64>::placeholder(n * n),
+        n,
+        &mut DeviceBuffer::placeholder(n),
+        Results::Host(&mut [0]),
+    )?;
+    let need = h.stop_device_memory_size_query()?;
+    let _ = h.set_device_memory_size(need)?;
+    let (mut ad, mut wd) = (dev.upload(&a)?, dev.upload(&vec![0.0f64; n])?);
+    let mut info = [0i32];
+    let st = solver::syevd(
+        &mut h,
+        Evect::Original,
+        Uplo::Lower,
+        n,
+        &mut ad,
+        n,
+        &mut wd,
+        Results::Host(&mut info),
+    )?;
+    let (z, w) = (ad.to_vec()?, wd.to_vec()?);
+    // max over the eigenpairs of ‖A z − λ z‖ / (‖A‖ ‖z‖), ‖A‖ by its largest row sum.
+    let norm_a = (0..n)
+        .map(|i| (0..n).map(|j| a[i + j * n].abs()).sum::<f64>())
+        .fold(0.0, f64::max);
+    let mut worst = 0.0f64;
+    for (k, &lam) in w.iter().enumerate() {
+        let zk = &z[k * n..(k + 1) * n];
+        let r = (0..n)
+            .map(|i| (0..n).map(|j| a[i + j * n] * zk[j]).sum::<f64>() - lam * zk[i])
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        worst = worst.max(r / norm_a);
+    }
+    println!(
+        "  query: {need} bytes; syevd -> {st:?} (info {}); λ from {:.4} to {:.4}, ascending: {}; \
+         max ‖Az − λz‖ / ‖A‖ = {worst:.1e}",
+        info[0],
+        w[0],
+        w[n - 1],
+        w.windows(2).all(|p| p[0] <= p[1])
+    );
+    println!("  stats: {}", h.workspace_stats());
+    Ok(())
+}
+
 fn tour_solver(dev: &Device) -> Result<(), Error> {
     use gpublas::{blas3, solver, Op, Results, Uplo};
     let mut h = Handle::with_config(dev, &HandleConfig::default())?;
@@ -1458,5 +1530,6 @@ fn tour_solver(dev: &Device) -> Result<(), Error> {
     );
     println!("  stats: {}", h.workspace_stats());
 
+    tour_eig(dev)?;
     Ok(())
 }

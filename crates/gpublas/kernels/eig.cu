@@ -742,6 +742,75 @@ __device__ void eig_scale(const Scalep& p) {
     }
 }
 
+// Eigenvalues of the real symmetric tridiagonal (d, e) by bisection (LAPACK's dstebz): thread k
+// finds the k-th smallest in the Gershgorin interval by a fixed number of halvings, each a
+// Sturm count q_i = d_i - x - e_{i-1}^2 / q_{i-1} (|q| <= pivmin taken as -pivmin), so no loop
+// depends on the data. A NaN in d or e gives NaN eigenvalues and info = n + 1. The eigenvalues
+// are divided by the scale factor eig_scale applied (from amax).
+struct Bisectp {
+    u64 d, e, w;     // n, n - 1, n reals
+    u64 amax;        // eig_amax's double bits (0: no scaling)
+    u64 info;        // one i32 (0: not written)
+    i64 n;
+    int iters, pad;
+};
+template <class R>
+__device__ void eig_bisect(const Bisectp& p) {
+    typedef EigLimits<R> L;
+    pdl_enter();
+    const i64 n = p.n, k = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const R* d = (const R*)p.d;
+    const R* e = (const R*)p.e;
+    // Gershgorin bounds, the largest e^2, and whether all is finite.
+    R lo = d[0], hi = d[0], e2max = 0;
+    bool finite = true;
+    for (i64 i = 0; i < n; ++i) {
+        const R el = i > 0 ? fabs(e[i - 1]) : (R)0, er = i + 1 < n ? fabs(e[i]) : (R)0;
+        finite = finite && isfinite(d[i]) && isfinite(el) && isfinite(er);
+        lo = fmin(lo, d[i] - el - er);
+        hi = fmax(hi, d[i] + el + er);
+        e2max = fmax(e2max, er * er);
+    }
+    double sigma = 1;
+    if (p.amax) {
+        const double amax = __longlong_as_double((long long)*(const unsigned long long*)p.amax);
+        if (amax > 0 && isfinite(amax) && (amax < (double)L::lo() || amax > (double)L::hi()))
+            sigma = (double)L::pow2(-L::exponent((R)amax));
+    }
+    R* w = (R*)p.w;
+    if (!finite) {
+        w[k] = L::nan();
+        if (k == 0 && p.info) *(int*)p.info = (int)(n + 1);
+        return;
+    }
+    const R tiny = sizeof(R) == 4 ? (R)0x1p-126f : (R)0x1p-1022;
+    const R pivmin = tiny * fmax((R)1, e2max);
+    // widen a little so the ends are strictly outside
+    const R span = fmax(hi - lo, fmax(fabs(lo), fabs(hi)) * L::eps());
+    lo -= span * L::eps() * 4 + pivmin;
+    hi += span * L::eps() * 4 + pivmin;
+    for (int it = 0; it < p.iters; ++it) {
+        const R x = lo + (hi - lo) / 2;
+        if (x == lo || x == hi) break;
+        // eigenvalues below x
+        i64 cnt = 0;
+        R q = d[0] - x;
+        if (fabs(q) <= pivmin) q = -pivmin;
+        cnt += q < 0;
+        for (i64 i = 1; i < n; ++i) {
+            const R ei = e[i - 1];
+            q = d[i] - x - ei * ei / q;
+            if (fabs(q) <= pivmin) q = -pivmin;
+            cnt += q < 0;
+        }
+        if (cnt > k) hi = x;
+        else lo = x;
+    }
+    w[k] = (R)((double)(lo + (hi - lo) / 2) / sigma);
+    if (k == 0 && p.info) *(int*)p.info = 0;
+}
+
 #ifdef GPUBLAS_FAMILY_EIG
 #define EIG_JACOBI(TAG, T, NP)                                                                     \
     extern "C" __global__ void __launch_bounds__(NP <= 32 ? 32 : 256)                              \
@@ -770,6 +839,8 @@ __device__ void eig_scale(const Scalep& p) {
     extern "C" __global__ void eig_uplo_##TAG(Uplop p) { eig_uplo<T>(p); }                     \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \
     extern "C" __global__ void eig_scale_##TAG(Scalep p) { eig_scale<T>(p); }
+extern "C" __global__ void eig_bisect_s(Bisectp p) { eig_bisect<float>(p); }
+extern "C" __global__ void eig_bisect_d(Bisectp p) { eig_bisect<double>(p); }
 EIG_KERNELS(s, float)
 EIG_KERNELS(d, double)
 EIG_KERNELS(c, float2)

@@ -53,6 +53,33 @@ pub(crate) enum EigStep {
     /// tridiagonal that is not finite (the input was not) gives NaN values and vectors and
     /// `info = n + 1`.
     Tridiag { n: usize, vectors: bool, z: M },
+    /// Stage 3 without vectors, on the device: the tridiagonal's eigenvalues by bisection to
+    /// the call's `W`, `info` to the family's `info_dev` (`n + 1` when not finite).
+    Bisect { n: usize },
+}
+
+/// Mirrors `Bisectp` in eig.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Bisectp {
+    d: u64,
+    e: u64,
+    w: u64,
+    amax: u64,
+    info: u64,
+    n: i64,
+    iters: i32,
+    pad: i32,
+}
+
+/// Halvings of the bisection: enough to reach adjacent values from the Gershgorin interval
+/// (it stops there).
+fn bisect_iters(real: usize) -> i32 {
+    if real == 4 {
+        48
+    } else {
+        96
+    }
 }
 
 /// Mirrors `Scalep` in eig.cu.
@@ -114,6 +141,8 @@ pub(crate) enum Tri<R> {
         /// The entry's eigenvalues.
         w: u64,
         info: std::cell::Cell<i32>,
+        /// Where `Bisect` writes the entry's `info` (an i32).
+        info_dev: u64,
     },
     Host {
         d: Vec<R>,
@@ -250,6 +279,40 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     (*d, *e, *prog),
                     (n, kd),
                     vectors,
+                )
+            }
+            &EigStep::Bisect { n } => {
+                let Some(Tri::Dev {
+                    d,
+                    e,
+                    amax,
+                    w,
+                    info_dev,
+                    ..
+                }) = &self.tri
+                else {
+                    return Err(wrong_backend());
+                };
+                let real = std::mem::size_of::<T::Real>();
+                let p = Bisectp {
+                    d: *d,
+                    e: *e,
+                    w: *w,
+                    amax: *amax,
+                    info: *info_dev,
+                    n: n as i64,
+                    iters: bisect_iters(real),
+                    pad: 0,
+                };
+                let tag = if real == 4 { "s" } else { "d" };
+                let mut prm = [param(&p)];
+                stream.launch_with(
+                    &EIG,
+                    &format!("eig_bisect_{tag}"),
+                    ((n as u32).div_ceil(128), 1, 1),
+                    (128, 0),
+                    false,
+                    &mut prm,
                 )
             }
             &EigStep::Tridiag { n, vectors, z } => {
@@ -414,6 +477,24 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 spaces.put(a.sp, m);
                 *d = cast_reals(&dv)?;
                 *e = cast_reals(&ev)?;
+                Ok(())
+            }
+            &EigStep::Bisect { n } => {
+                let Some(Tri::Host {
+                    d,
+                    e,
+                    w,
+                    info,
+                    sigma,
+                }) = &mut self.tri
+                else {
+                    return Err(wrong_backend());
+                };
+                let real = std::mem::size_of::<T::Real>();
+                let (wv, code) =
+                    super::host::bisect(d, &e[..n.saturating_sub(1)], *sigma, bisect_iters(real));
+                *w = wv;
+                *info = code;
                 Ok(())
             }
             &EigStep::Tridiag { n, vectors, z } => {

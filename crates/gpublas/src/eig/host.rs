@@ -103,6 +103,78 @@ pub(super) fn scale_factor<R: RealScalar>(amax: f64) -> f64 {
     2f64.powi(-exponent(R::from_f64(amax)))
 }
 
+/// The eigenvalues of the tridiagonal (`d`, `e`) by bisection, `eig_bisect`'s algorithm (the
+/// same Gershgorin interval, Sturm counts and halvings), divided by `sigma`; `info` `n + 1` and
+/// NaN values when `d` or `e` is not finite.
+pub(super) fn bisect<R: RealScalar>(d: &[R], e: &[R], sigma: f64, iters: i32) -> (Vec<R>, i32) {
+    let n = d.len();
+    let l = limits::<R>();
+    let finite = d.iter().chain(e).all(|x| x.to_f64().is_finite());
+    if !finite {
+        return (
+            vec![nan::<R>(); n],
+            i32::try_from(n + 1).unwrap_or(i32::MAX),
+        );
+    }
+    let ab = |x: R| if x < R::zero() { R::zero() - x } else { x };
+    let (mut lo0, mut hi0, mut e2max) = (d[0], d[0], R::zero());
+    for i in 0..n {
+        let el = if i > 0 { ab(e[i - 1]) } else { R::zero() };
+        let er = if i + 1 < n { ab(e[i]) } else { R::zero() };
+        let (a, b) = (d[i] - el - er, d[i] + el + er);
+        lo0 = if a < lo0 { a } else { lo0 };
+        hi0 = if b > hi0 { b } else { hi0 };
+        e2max = if er * er > e2max { er * er } else { e2max };
+    }
+    let tiny = R::from_f64(if std::mem::size_of::<R>() == 4 {
+        2f64.powi(-126)
+    } else {
+        2f64.powi(-1022)
+    });
+    let pivmin = tiny * if e2max > R::one() { e2max } else { R::one() };
+    let big = if ab(lo0) > ab(hi0) { ab(lo0) } else { ab(hi0) };
+    let width = hi0 - lo0;
+    let span = if width > big * l.eps {
+        width
+    } else {
+        big * l.eps
+    };
+    let pad = span * l.eps * R::from_f64(4.0) + pivmin;
+    let (lo0, hi0) = (lo0 - pad, hi0 + pad);
+    let two = R::from_f64(2.0);
+    let w = (0..n)
+        .map(|k| {
+            let (mut lo, mut hi) = (lo0, hi0);
+            for _ in 0..iters {
+                let x = lo + (hi - lo) / two;
+                if x == lo || x == hi {
+                    break;
+                }
+                let mut cnt = 0;
+                let mut q = d[0] - x;
+                if ab(q) <= pivmin {
+                    q = R::zero() - pivmin;
+                }
+                cnt += usize::from(q < R::zero());
+                for i in 1..n {
+                    q = d[i] - x - e[i - 1] * e[i - 1] / q;
+                    if ab(q) <= pivmin {
+                        q = R::zero() - pivmin;
+                    }
+                    cnt += usize::from(q < R::zero());
+                }
+                if cnt > k {
+                    hi = x;
+                } else {
+                    lo = x;
+                }
+            }
+            R::from_f64((lo + (hi - lo) / two).to_f64() / sigma)
+        })
+        .collect();
+    (w, 0)
+}
+
 /// A NaN of the real type.
 fn nan<R: RealScalar>() -> R {
     R::from_f64(f64::NAN)

@@ -57,6 +57,9 @@ pub(crate) struct TwoStageShape {
     pub upper: bool,
     pub sms: usize,
     pub cholqr: bool,
+    /// Bytes gathering the entries' `info` on the device for host memory (without vectors,
+    /// where stage 3 runs on the device).
+    pub infos: usize,
 }
 
 /// The plan: stage 1's and ormqr's plans, the layout of R and E, the family's parts.
@@ -181,14 +184,15 @@ impl TwoStagePlan {
             ab: mat(Space::R, 0, 2 * kd, 0),
             vectors: s.vectors,
         }));
-        v.push(Step::Family(EigStep::Tridiag {
-            n,
-            vectors: s.vectors,
-            z: zm,
-        }));
         if !s.vectors {
+            v.push(Step::Family(EigStep::Bisect { n }));
             return v;
         }
+        v.push(Step::Family(EigStep::Tridiag {
+            n,
+            vectors: true,
+            z: zm,
+        }));
         if let Some(q2) = &self.q2 {
             super::q2::build(&mut v, (n, kd, n), work, zm, q2, n, s.complex);
         }
@@ -240,6 +244,7 @@ impl WorkspacePlan for TwoStagePlan {
         v.push(self.taus * s.elem);
         v.push(2 * s.n * s.real + 8);
         v.push(4 * s.n);
+        v.push(s.infos);
         v
     }
 }
@@ -277,6 +282,14 @@ impl<T: Scalar> TwoStage<'_, '_, T> {
             upper: self.call.uplo == Uplo::Upper,
             sms: h.device().multiprocessor_count(),
             cholqr: crate::qr::cholqr_device::<T>(h),
+            infos: if self.call.evect == Evect::None
+                && self.call.info.is_host()
+                && h.device().backend() == Backend::Cuda
+            {
+                4 * self.call.batch()
+            } else {
+                0
+            },
         }
     }
 }
@@ -316,10 +329,12 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
 
     fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
         self.call.check_operands(h)?;
-        if h.device().backend() == Backend::Cuda && h.stream().is_capturing()? {
+        let waits = self.call.evect == Evect::Original || self.call.info.is_host();
+        if h.device().backend() == Backend::Cuda && waits && h.stream().is_capturing()? {
             return Err(Error::Unsupported(format!(
-                "{}: n = {} runs its tridiagonal stage on the host, which waits for the \
-                 stream: not during graph capture",
+                "{}: n = {} with vectors runs its tridiagonal stage on the host (and info to \
+                 host memory needs the results), which waits for the stream: not during graph \
+                 capture",
                 self.call.name, self.call.n
             )));
         }
@@ -359,6 +374,11 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
         let taus = lease.buffer(BlockWorkspace::PARTS + 2);
         let reals = lease.buffer(BlockWorkspace::PARTS + 3);
         let prog = lease.buffer(BlockWorkspace::PARTS + 4);
+        let info_part = lease.buffer(BlockWorkspace::PARTS + 5);
+        let info_user = match &self.call.info {
+            Results::Device(b) => b.device_ptr(),
+            Results::Host(_) => None,
+        };
         let layout = plan.layout();
         let (n, batch) = (self.call.n, self.call.batch());
         let real = std::mem::size_of::<T::Real>();
@@ -388,6 +408,8 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             amax: address(reals) + (2 * n * real) as u64,
                             w: w_base + (e * self.call.stride_w * real) as u64,
                             info: std::cell::Cell::new(0),
+                            info_dev: info_user.unwrap_or_else(|| address(info_part))
+                                + 4 * e as u64,
                         }),
                         sms: plan.shape.sms,
                     };
@@ -439,7 +461,14 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                 }
             }
         }
+        let on_device = h.device().backend() == Backend::Cuda && !plan.shape.vectors;
         match &mut self.call.info {
+            // (stage 3 on the device wrote them; host results gathered in the workspace)
+            Results::Host(s) if on_device => h.stream().read_bytes(
+                address(info_part),
+                bytemuck::cast_slice_mut(&mut s[..batch]),
+            )?,
+            Results::Device(_) if on_device => {}
             Results::Host(s) => s[..batch].copy_from_slice(&infos),
             Results::Device(b) => match b.host_slice_mut() {
                 Some(s) => s[..batch].copy_from_slice(&infos),

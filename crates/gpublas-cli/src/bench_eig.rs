@@ -19,9 +19,9 @@
 //! timed as one region). The routines work in place: before every call `A` is copied back from
 //! a pristine device buffer (a cuBLAS copy on the same stream, enqueued before the start
 //! event, outside the timed region). `speedup` = reference time / gpublas time. gpublas's CUDA
-//! `syevd` takes orders up to 64 for now: larger rows show "unsupported (n > 64 on CUDA)" and
-//! record cuSOLVER's time and workspace alone (the gpublas call is still made, so the row
-//! fills in once the routine is built).
+//! `syevd` above order 64 is the two-stage reduction (its tridiagonal eigenvectors from faer on
+//! the host for now); a row whose gpublas call is refused shows the error and records
+//! cuSOLVER's time and workspace alone.
 //!
 //! Inputs: random symmetric (Hermitian) matrices `(G + Gᴴ) / 2`, `G` from the shared
 //! generator (entries uniform in ±[0.25, 1), complex: both parts), fixed seeds. The Jacobi

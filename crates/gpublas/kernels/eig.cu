@@ -391,6 +391,8 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
 // of A's strict upper triangle at rows t kd ..: its tau first, then v[1 .. len) (v[0] = 1).
 // The sweep's reflectors cover rows s + 1 .. n - 1 once, so they fill that column exactly.
 
+#define SB2ST_THREADS 256  // THREADS in src/eig/bulge.rs
+
 struct Sb2stp {
     u64 ab;          // the band, T
     i64 ldab;        // 2 kd
@@ -421,6 +423,19 @@ template <class R> __device__ __forceinline__ R sb_sum(R v, R* buf) {
     R s = 0;
     for (int k = 0; k < (int)(blockDim.x >> 5); ++k) s += buf[k];
     return s;
+}
+
+// The sum over groups of W consecutive lanes (W a power of two up to 32; every lane of the
+// group gets it).
+template <int W, class T> __device__ __forceinline__ T sb_gsum(T v) {
+    typedef typename EigReal<T>::R R;
+    R re = ere(v), im = eim(v);
+#pragma unroll
+    for (int o = W / 2; o > 0; o >>= 1) {
+        re += __shfl_xor_sync(0xffffffffu, re, o);
+        im += __shfl_xor_sync(0xffffffffu, im, o);
+    }
+    return emake<T>(re, im);
 }
 
 // LAPACK's larfg for alpha and a vector of norm^2 xn2: beta, tau and the factor the vector is
@@ -455,6 +470,8 @@ template <class T, int KD>
 __device__ void eig_sb2st(const Sb2stp& p) {
     typedef typename EigReal<T>::R R;
     constexpr int LD = KD + 1;
+    // The block's threads (SB2ST_THREADS), TPR of them to a row's or column's dot product.
+    constexpr int TPR = SB2ST_THREADS / KD;
     extern __shared__ __align__(16) unsigned char sb_smem[];
     T* O = (T*)sb_smem;       // KD x KD (ld LD)
     T* D = O + KD * LD;        // KD x KD (ld LD), full Hermitian
@@ -515,10 +532,14 @@ __device__ void eig_sb2st(const Sb2stp& p) {
                 // O H_prev = O - tau_p (O vp) vp^H
                 const T taup = s_taup;
                 if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
-                    for (int i = tid; i < nr; i += nt) {
+                    {
+                        // TPR threads a row
+                        const int i = tid / TPR, part = tid % TPR;
                         T acc = emake<T>(0, 0);
-                        for (int k = 0; k < KD; ++k) acc = eadd(acc, emul(O[i + k * LD], vp[k]));
-                        y[i] = emul(acc, taup);
+                        if (i < nr)
+                            for (int k = part; k < KD; k += TPR) acc = eadd(acc, emul(O[i + k * LD], vp[k]));
+                        acc = sb_gsum<TPR>(acc);
+                        if (i < nr && part == 0) y[i] = emul(acc, taup);
                     }
                     __syncthreads();
                     for (int x = tid; x < nr * KD; x += nt) {
@@ -539,10 +560,14 @@ __device__ void eig_sb2st(const Sb2stp& p) {
                 for (int i = 1 + tid; i < nr; i += nt) O[i] = emake<T>(0, 0);
                 // O's other columns: H^H O = O - conj(tau) v (v^H O)
                 if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
-                    for (int k = 1 + tid; k < KD; k += nt) {
+                    {
+                        // TPR threads a column
+                        const int k = tid / TPR, part = tid % TPR;
                         T acc = emake<T>(0, 0);
-                        for (int i = 0; i < nr; ++i) acc = eadd(acc, ecmul(v[i], O[i + k * LD]));
-                        y[k] = emul(econj(tau), acc);
+                        if (k >= 1)
+                            for (int i = part; i < nr; i += TPR) acc = eadd(acc, ecmul(v[i], O[i + k * LD]));
+                        acc = sb_gsum<TPR>(acc);
+                        if (k >= 1 && part == 0) y[k] = emul(econj(tau), acc);
                     }
                     __syncthreads();
                     for (int x = tid; x < nr * (KD - 1); x += nt) {
@@ -568,10 +593,13 @@ __device__ void eig_sb2st(const Sb2stp& p) {
             }
             __syncthreads();
             if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
-                for (int i = tid; i < nr; i += nt) {
+                {
+                    const int i = tid / TPR, part = tid % TPR;
                     T acc = emake<T>(0, 0);
-                    for (int k = 0; k < nr; ++k) acc = eadd(acc, emul(D[i + k * LD], v[k]));
-                    y[i] = emul(tau, acc);
+                    if (i < nr)
+                        for (int k = part; k < nr; k += TPR) acc = eadd(acc, emul(D[i + k * LD], v[k]));
+                    acc = sb_gsum<TPR>(acc);
+                    if (i < nr && part == 0) y[i] = emul(tau, acc);
                 }
                 __syncthreads();
                 R part = 0;
@@ -822,7 +850,7 @@ __device__ void eig_bisect(const Bisectp& p) {
         eig_jacobi<T, NP>(j, blockIdx.x < (unsigned)j.ne ? l.p[blockIdx.x] : 0);                   \
     }
 #define EIG_SB2ST(TAG, T, KD)                                                                      \
-    extern "C" __global__ void __launch_bounds__(128) eig_sb2st##KD##_##TAG(Sb2stp p) {            \
+    extern "C" __global__ void __launch_bounds__(SB2ST_THREADS) eig_sb2st##KD##_##TAG(Sb2stp p) {  \
         eig_sb2st<T, KD>(p);                                                                       \
     }
 #define EIG_KERNELS(TAG, T)                                                                        \

@@ -25,7 +25,7 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 /// Band widths the kernel is built for (`EIG_SB2ST` in eig.cu).
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
 /// Threads of `eig_sb2st` (its launch bound).
-const THREADS: u32 = 128;
+const THREADS: u32 = 256;
 
 /// Mirrors `Sb2stp` in eig.cu.
 #[repr(C)]

@@ -758,15 +758,16 @@ __device__ void eig_scale(const Scalep& p) {
     typedef EigLimits<R> L;
     pdl_enter();
     const double amax = __longlong_as_double((long long)*(const unsigned long long*)p.amax);
-    if (!(amax > 0) || !isfinite(amax) || (amax >= (double)L::lo() && amax <= (double)L::hi()))
-        return;
-    const R sigma = L::pow2(-L::exponent((R)amax));
+    const bool keep = !(amax > 0) || !isfinite(amax) || (amax >= (double)L::lo() && amax <= (double)L::hi());
+    const R sigma = keep ? (R)1 : L::pow2(-L::exponent((R)amax));
+    // (the diagonal's imaginary parts, never read, zeroed: a product by 1 + 0i keeps the real
+    // part only if the imaginary one is finite)
     for (i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x; x < p.n * p.n;
          x += (i64)gridDim.x * blockDim.x) {
         const i64 i = x % p.n, j = x / p.n;
-        if (i < j) continue;
+        if (i < j || (keep && i != j)) continue;
         T* e = (T*)p.a + i + j * p.lda;
-        *e = escale(*e, sigma);
+        *e = i == j ? emake<T>(ere(*e) * sigma, 0) : escale(*e, sigma);
     }
 }
 

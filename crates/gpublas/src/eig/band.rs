@@ -600,6 +600,22 @@ pub(crate) mod tests {
             C::new(self.re, self.im)
         }
     }
+    impl Elem for f32 {
+        fn make(v: C) -> Self {
+            v.re as f32
+        }
+        fn get(self) -> C {
+            C::new(self as f64, 0.0)
+        }
+    }
+    impl Elem for crate::Complex32 {
+        fn make(v: C) -> Self {
+            crate::Complex32::new(v.re as f32, v.im as f32)
+        }
+        fn get(self) -> C {
+            C::new(self.re as f64, self.im as f64)
+        }
+    }
 
     pub(crate) struct Lcg(pub(crate) u64);
     impl Lcg {

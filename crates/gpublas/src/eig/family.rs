@@ -36,7 +36,7 @@ pub(crate) enum EigStep {
     Uplo { n: usize, src: M, dst: M },
     /// The lower triangle of the order-`n` matrix at `a` scaled by a power of two into the
     /// range stage 2's sums of squares take, when its largest magnitude lies outside it
-    /// (stage 3 unscales the eigenvalues).
+    /// (stage 3 unscales the eigenvalues); its diagonal's imaginary parts (not read) zeroed.
     Scale { n: usize, a: M },
     /// Stage 2 (`bulge.rs`): the band of `kd` in the lower triangle of the order-`n` matrix at
     /// `a` to the tridiagonal (the family's `d`, `e`), through the band copy at `ab` (R);
@@ -453,14 +453,17 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     }
                 }
                 *sigma = super::host::scale_factor::<U::Real>(amax);
-                if *sigma != 1.0 {
-                    let f = U::Real::from_f64(*sigma);
-                    for j in 0..n {
-                        for i in j..n {
-                            let x = &mut m[a.off + i + j * a.ld];
-                            let (re, im) = super::host::split(*x);
-                            *x = super::host::join::<U>(re * f, im * f);
+                // (the diagonal's imaginary parts zeroed, as `eig_scale` does)
+                let f = U::Real::from_f64(*sigma);
+                for j in 0..n {
+                    for i in j..n {
+                        if *sigma == 1.0 && i != j {
+                            continue;
                         }
+                        let x = &mut m[a.off + i + j * a.ld];
+                        let (re, im) = super::host::split(*x);
+                        let im = if i == j { U::Real::zero() } else { im * f };
+                        *x = super::host::join::<U>(re * f, im);
                     }
                 }
                 spaces.put(a.sp, m);

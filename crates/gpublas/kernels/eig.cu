@@ -524,9 +524,9 @@ __device__ void eig_sb2st(const Sb2stp& p) {
                 if (tid == 0) E[s] = f.beta;
             } else {
                 const i64 jp = j0 - KD;
-                for (int x = tid; x < nr * KD; x += nt) {
-                    const int i = x % nr, k = x / nr;
-                    O[i + k * LD] = __ldcg(&SB(j0 + i, jp + k));
+                for (int x = tid; x < KD * KD; x += nt) {
+                    const int i = x % KD, k = x / KD;
+                    if (i < nr) O[i + k * LD] = __ldcg(&SB(j0 + i, jp + k));
                 }
                 __syncthreads();
                 // O H_prev = O - tau_p (O vp) vp^H
@@ -542,9 +542,9 @@ __device__ void eig_sb2st(const Sb2stp& p) {
                         if (i < nr && part == 0) y[i] = emul(acc, taup);
                     }
                     __syncthreads();
-                    for (int x = tid; x < nr * KD; x += nt) {
-                        const int i = x % nr, k = x / nr;
-                        O[i + k * LD] = esub(O[i + k * LD], emul(y[i], econj(vp[k])));
+                    for (int x = tid; x < KD * KD; x += nt) {
+                        const int i = x % KD, k = x / KD;
+                        if (i < nr) O[i + k * LD] = esub(O[i + k * LD], emul(y[i], econj(vp[k])));
                     }
                     __syncthreads();
                 }
@@ -570,22 +570,22 @@ __device__ void eig_sb2st(const Sb2stp& p) {
                         if (k >= 1 && part == 0) y[k] = emul(econj(tau), acc);
                     }
                     __syncthreads();
-                    for (int x = tid; x < nr * (KD - 1); x += nt) {
-                        const int i = x % nr, k = 1 + x / nr;
-                        O[i + k * LD] = esub(O[i + k * LD], emul(v[i], y[k]));
+                    for (int x = KD + tid; x < KD * KD; x += nt) {
+                        const int i = x % KD, k = x / KD;
+                        if (i < nr) O[i + k * LD] = esub(O[i + k * LD], emul(v[i], y[k]));
                     }
                 }
                 __syncthreads();
-                for (int x = tid; x < nr * KD; x += nt) {
-                    const int i = x % nr, k = x / nr;
-                    SB(j0 + i, jp + k) = O[i + k * LD];
+                for (int x = tid; x < KD * KD; x += nt) {
+                    const int i = x % KD, k = x / KD;
+                    if (i < nr) SB(j0 + i, jp + k) = O[i + k * LD];
                 }
             }
             // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
             // D -= v w^H + w v^H (the lower triangle written back).
-            for (int x = tid; x < nr * nr; x += nt) {
-                const int i = x % nr, k = x / nr;
-                if (i >= k) {
+            for (int x = tid; x < KD * KD; x += nt) {
+                const int i = x % KD, k = x / KD;
+                if (i >= k && i < nr) {
                     const T d = __ldcg(&SB(j0 + i, j0 + k));
                     D[i + k * LD] = i == k ? emake<T>(ere(d), 0) : d;
                     D[k + i * LD] = i == k ? emake<T>(ere(d), 0) : econj(d);
@@ -607,9 +607,9 @@ __device__ void eig_sb2st(const Sb2stp& p) {
                 const R c = sb_sum(part, s_red);
                 for (int i = tid; i < nr; i += nt) y[i] = esub(y[i], escale(v[i], c / 2));
                 __syncthreads();
-                for (int x = tid; x < nr * nr; x += nt) {
-                    const int i = x % nr, k = x / nr;
-                    if (i >= k) {
+                for (int x = tid; x < KD * KD; x += nt) {
+                    const int i = x % KD, k = x / KD;
+                    if (i >= k && i < nr) {
                         T d = esub(D[i + k * LD], eadd(emul(v[i], econj(y[k])), emul(y[i], econj(v[k]))));
                         if (i == k) d = emake<T>(ere(d), 0);
                         SB(j0 + i, j0 + k) = d;
@@ -702,27 +702,10 @@ __device__ void eig_diamonds(const Diap& p) {
     }
 }
 
-// The upper triangle's conjugate transpose into the lower triangle (its diagonal real): the
-// lower-triangle algorithm then sees the same Hermitian matrix. src and dst may be the same
-// matrix (each element of the lower triangle is read from the upper one).
-struct Uplop {
-    u64 src, dst;
-    i64 lds, ldd, n;
-};
-template <class T>
-__device__ void eig_uplo(const Uplop& p) {
-    pdl_enter();
-    const i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= p.n * p.n) return;
-    const i64 i = x % p.n, j = x / p.n;
-    if (i < j) return;
-    const T v = ((const T*)p.src)[j + i * p.lds];
-    ((T*)p.dst)[i + j * p.ldd] = i == j ? emake<T>(ere(v), 0) : econj(v);
-}
-
 // The two-stage syevd's scaling (LAPACK's): amax = the largest |re|, |im| of the lower
 // triangle (as double bits, atomicMax: non-negative doubles order as their bits, NaN above
-// infinity), then, when it lies outside [LO, HI], the triangle times 2^-exponent(amax) (exact),
+// infinity), then, when it lies outside [LO, HI], the whole matrix (both triangles) times
+// 2^-exponent(amax) (exact),
 // so that stage 2's plain sums of squares neither overflow nor underflow. Stage 3 divides the
 // eigenvalues by the same factor.
 struct Scalep {
@@ -765,7 +748,7 @@ __device__ void eig_scale(const Scalep& p) {
     for (i64 x = (i64)blockIdx.x * blockDim.x + threadIdx.x; x < p.n * p.n;
          x += (i64)gridDim.x * blockDim.x) {
         const i64 i = x % p.n, j = x / p.n;
-        if (i < j || (keep && i != j)) continue;
+        if (keep && i != j) continue;
         T* e = (T*)p.a + i + j * p.lda;
         *e = i == j ? emake<T>(ere(*e) * sigma, 0) : escale(*e, sigma);
     }
@@ -865,7 +848,6 @@ __device__ void eig_bisect(const Bisectp& p) {
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_diamonds_##TAG(Diap p) { eig_diamonds<T>(p); }               \
-    extern "C" __global__ void eig_uplo_##TAG(Uplop p) { eig_uplo<T>(p); }                     \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \
     extern "C" __global__ void eig_scale_##TAG(Scalep p) { eig_scale<T>(p); }
 extern "C" __global__ void eig_bisect_s(Bisectp p) { eig_bisect<float>(p); }

@@ -47,6 +47,10 @@ pub(crate) struct BandShape {
     /// Leaves of the symm and syr2k, and how many of them are expanded at once.
     pub nb: usize,
     pub eblocks: usize,
+    /// The matrix holds both triangles (the two-stage `syevd`'s working matrix): the trailing
+    /// products are plain products over the whole trailing matrix (twice the update's flops,
+    /// a tenth of the steps), not symm and syr2k on its lower triangle.
+    pub full: bool,
 }
 
 /// How a band reduction runs, and its workspace.
@@ -126,7 +130,7 @@ impl BandPlan {
         let (e0, r0) = self.bases();
         Layout {
             entries: 1,
-            e_elems: e0 + s.kd * s.kd + s.nb * s.nb * s.eblocks,
+            e_elems: e0 + s.kd * s.kd + if s.full { 0 } else { s.nb * s.nb * s.eblocks },
             r_elems: r0 + 3 * s.rows() * s.kd + 2 * s.kd * s.kd,
         }
     }
@@ -253,24 +257,37 @@ pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
             K::Zero,
             vt,
         );
-        crate::blas3::program::symm_steps(
-            &mut v,
-            &crate::blas3::program::Symm {
-                left: true,
-                lower: true,
-                herm: s.complex,
-                m: pm,
-                n: w,
-                a: c(top, top),
-                b: vt,
-                c: x,
-                alpha: K::One,
-                beta: K::Zero,
-                e_off: e_blocks,
-            },
-            s.nb,
-            s.eblocks,
-        );
+        if s.full {
+            gemm(
+                &mut v,
+                (Op::N, Op::N),
+                (pm, w, pm),
+                K::One,
+                c(top, top),
+                vt,
+                K::Zero,
+                x,
+            );
+        } else {
+            crate::blas3::program::symm_steps(
+                &mut v,
+                &crate::blas3::program::Symm {
+                    left: true,
+                    lower: true,
+                    herm: s.complex,
+                    m: pm,
+                    n: w,
+                    a: c(top, top),
+                    b: vt,
+                    c: x,
+                    alpha: K::One,
+                    beta: K::Zero,
+                    e_off: e_blocks,
+                },
+                s.nb,
+                s.eblocks,
+            );
+        }
         gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
         // W = X − ½ Vf M (the program's alpha is −½).
         gemm(
@@ -283,26 +300,51 @@ pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
             K::One,
             x,
         );
-        crate::blas3::program::rank_k_steps(
-            &mut v,
-            &crate::blas3::program::RankK {
-                lower: true,
-                herm: s.complex,
-                notrans: true,
-                n: pm,
-                k: w,
-                x: vf,
-                y: x,
-                two: true,
-                alpha: K::MinusOne,
-                alpha2: K::MinusOne,
-                beta: K::One,
-                c: c(top, top),
-                e_off: e_blocks,
-            },
-            s.nb,
-            s.eblocks,
-        );
+        if s.full {
+            // A22 −= Vf Wᴴ + W Vfᴴ over both triangles.
+            let a22 = c(top, top);
+            gemm(
+                &mut v,
+                (Op::N, hop),
+                (pm, pm, w),
+                K::MinusOne,
+                vf,
+                x,
+                K::One,
+                a22,
+            );
+            gemm(
+                &mut v,
+                (Op::N, hop),
+                (pm, pm, w),
+                K::MinusOne,
+                x,
+                vf,
+                K::One,
+                a22,
+            );
+        } else {
+            crate::blas3::program::rank_k_steps(
+                &mut v,
+                &crate::blas3::program::RankK {
+                    lower: true,
+                    herm: s.complex,
+                    notrans: true,
+                    n: pm,
+                    k: w,
+                    x: vf,
+                    y: x,
+                    two: true,
+                    alpha: K::MinusOne,
+                    alpha2: K::MinusOne,
+                    beta: K::One,
+                    c: c(top, top),
+                    e_off: e_blocks,
+                },
+                s.nb,
+                s.eblocks,
+            );
+        }
         c0 += kd;
     }
     v
@@ -452,6 +494,7 @@ impl<T: Scalar> Routine for BandRoutine<'_, T> {
             cholqr: crate::qr::cholqr_device::<T>(h),
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
+            full: false,
         };
         let plan = shape.plan();
         self.plan = Some(plan);

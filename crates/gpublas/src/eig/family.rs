@@ -31,12 +31,9 @@ pub(crate) enum EigStep {
         v: M,
         k0: usize,
     },
-    /// The lower triangle of `dst` (order `n`) := the conjugate transpose of `src`'s upper
-    /// one, the diagonal real (`uplo = U` becomes the lower-triangle algorithm's input).
-    Uplo { n: usize, src: M, dst: M },
-    /// The lower triangle of the order-`n` matrix at `a` scaled by a power of two into the
-    /// range stage 2's sums of squares take, when its largest magnitude lies outside it
-    /// (stage 3 unscales the eigenvalues); its diagonal's imaginary parts (not read) zeroed.
+    /// The order-`n` matrix at `a` (both triangles) scaled by a power of two into the range
+    /// stage 2's sums of squares take, when the largest magnitude of its lower triangle lies
+    /// outside it (stage 3 unscales the eigenvalues); its diagonal's imaginary parts zeroed.
     Scale { n: usize, a: M },
     /// Stage 2 (`bulge.rs`): the band of `kd` in the lower triangle of the order-`n` matrix at
     /// `a` to the tridiagonal (the family's `d`, `e`), through the band copy at `ab` (R);
@@ -90,17 +87,6 @@ struct Scalep {
     lda: i64,
     n: i64,
     amax: u64,
-}
-
-/// Mirrors `Uplop` in eig.cu.
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-struct Uplop {
-    src: u64,
-    dst: u64,
-    lds: i64,
-    ldd: i64,
-    n: i64,
 }
 
 /// Mirrors `Diap` in eig.cu.
@@ -207,27 +193,6 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     &EIG,
                     &format!("eig_diamonds_{}", U::TAG),
                     (count as u32, 1, 1),
-                    (256, 0),
-                    false,
-                    &mut prm,
-                )
-            }
-            &EigStep::Uplo { n, src, dst } => {
-                let elem = std::mem::size_of::<U>() as u64;
-                let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
-                let p = Uplop {
-                    src: addr(src),
-                    dst: addr(dst),
-                    lds: src.ld as i64,
-                    ldd: dst.ld as i64,
-                    n: n as i64,
-                };
-                let mut prm = [param(&p)];
-                let total = (n * n) as u32;
-                stream.launch_with(
-                    &EIG,
-                    &format!("eig_uplo_{}", U::TAG),
-                    (total.div_ceil(256), 1, 1),
                     (256, 0),
                     false,
                     &mut prm,
@@ -412,28 +377,6 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 spaces.put(Space::R, out);
                 Ok(())
             }
-            &EigStep::Uplo { n, src, dst } => {
-                let mut out = spaces.take(dst.sp)?;
-                let lower = |v: U, diag: bool| {
-                    let (re, im) = super::host::split(v);
-                    let im = if diag { U::Real::zero() } else { -im };
-                    super::host::join::<U>(re, im)
-                };
-                for j in 0..n {
-                    for i in j..n {
-                        let at = src.off + j + i * src.ld;
-                        let v = if src.sp == dst.sp {
-                            out[at]
-                        } else {
-                            spaces.get(src.sp)[at]
-                        };
-                        out[dst.off + i + j * dst.ld] = lower(v, i == j);
-                    }
-                }
-                let _ = &mut out;
-                spaces.put(dst.sp, out);
-                Ok(())
-            }
             &EigStep::Scale { n, a } => {
                 let Some(Tri::Host { sigma, .. }) = &mut self.tri else {
                     return Err(wrong_backend());
@@ -456,7 +399,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 // (the diagonal's imaginary parts zeroed, as `eig_scale` does)
                 let f = U::Real::from_f64(*sigma);
                 for j in 0..n {
-                    for i in j..n {
+                    for i in 0..n {
                         if *sigma == 1.0 && i != j {
                             continue;
                         }

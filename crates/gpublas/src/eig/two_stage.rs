@@ -1,10 +1,11 @@
 //! `syevd` on CUDA above the Jacobi kernel's orders: the two-stage pipeline as one program of
 //! the executor, per batch entry.
 //!
-//! 1. (`uplo = U`) the upper triangle's conjugate transpose into the lower one — in place with
-//!    vectors (A is overwritten anyway), into a workspace copy without (A's lower triangle is
-//!    not the call's to touch).
-//! 2. Stage 1 (`band.rs`): dense to a band of `kd`, the reflectors `V1` below the band.
+//! 1. The working matrix with both triangles (the stored one expanded): A itself with vectors
+//!    (it is overwritten anyway), a workspace copy without (A's other triangle is not the
+//!    call's to touch); scaled by a power of two where its magnitude calls for it.
+//! 2. Stage 1 (`band.rs`): dense to a band of `kd` by products over the whole trailing
+//!    matrix, the reflectors `V1` below the band.
 //! 3. Stage 2 (`bulge.rs`): the band to real tridiagonal, with vectors the reflectors `V2` into
 //!    the free upper triangle.
 //! 4. Stage 3 on the host (faer's divide and conquer): the eigenvalues to `W`; with vectors the
@@ -13,8 +14,8 @@
 //!
 //! Workspace (elements of the type unless said): R holds a scratch region every stage reuses
 //! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, `Q2`'s diamonds
-//! and `W` ring `≈ n²/2`, ormqr's blocks) and then `Z` (`n²`, with vectors or for `U`
-//! without); E the larger of stage 1's and ormqr's blocks; the taus (`n` + the diamonds');
+//! and `W` ring `≈ n²/2`, ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or without
+//! them the working copy); E the larger of stage 1's and ormqr's blocks; the taus (`n` + the diamonds');
 //! `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the panels' exchange.
 
 use super::band::{BandPlan, BandShape};
@@ -24,7 +25,7 @@ use crate::common::operand::{BatchMut, Results};
 use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::{Backend, DeviceBuffer};
-use crate::exec::program::{mat, Space, Step};
+use crate::exec::program::{mat, Fill, Space, Step};
 use crate::exec::workspace::BlockWorkspace;
 use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands, ScalarArg};
 use crate::memory::address;
@@ -34,14 +35,21 @@ use crate::qr::QrFamily;
 use crate::{Coef, Error, Evect, Handle, Op, RealScalar, Scalar, Side, Status, Uplo};
 use crate::{Esort, WorkspaceLease};
 
-/// The band width stage 1 leaves for an order-`n` matrix (one the stage-2 kernel is built for).
+/// The band width stage 1 leaves for an order-`n` matrix (one the stage-2 kernel is built
+/// for): narrow, as stage 2's tasks cost about kd² each on its critical path of 2n of them
+/// (H200, first measurements: kd 32 chased 8192 in a third of kd 64's time).
 pub(crate) fn band_width(n: usize) -> usize {
+    if let Some(kd) = std::env::var("GPUBLAS_EIG_KD")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|k| super::bulge::KDS.contains(k))
+    {
+        return kd;
+    }
     if n <= 256 {
         16
-    } else if n <= 2048 {
-        32
     } else {
-        64
+        32
     }
 }
 
@@ -83,11 +91,6 @@ const SYMM_NB: usize = 256;
 const SYMM_EBLOCKS: usize = 4;
 
 impl TwoStageShape {
-    /// Whether Z's region is needed (the eigenvectors, or the working copy of `U` without).
-    fn z_region(&self) -> bool {
-        self.vectors || self.upper
-    }
-
     /// The plan (F4: every part from the arguments alone).
     pub(crate) fn plan(&self) -> TwoStagePlan {
         let (n, kd) = (self.n, self.kd);
@@ -100,6 +103,7 @@ impl TwoStageShape {
             cholqr: self.cholqr,
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
+            full: true,
         }
         .plan();
         let reflectors = n > kd + 1;
@@ -131,7 +135,8 @@ impl TwoStageShape {
         .into_iter()
         .max()
         .unwrap_or(0);
-        let z = if self.z_region() { n * n } else { 0 };
+        // (Z: the eigenvectors, or without them the working copy)
+        let z = n * n;
         let e_elems = bl.e_elems.max(q1.map_or(0, |p| p.layout().e_elems));
         TwoStagePlan {
             shape: *self,
@@ -162,15 +167,17 @@ impl TwoStagePlan {
         let (n, kd) = (s.n, s.kd);
         let user = mat(Space::C, 0, lda, 0);
         let zm = mat(Space::R, self.z_off, n, 0);
-        let work = if s.upper && !s.vectors { zm } else { user };
-        let mut v: Vec<Step<EigStep>> = Vec::new();
-        if s.upper {
-            v.push(Step::Family(EigStep::Uplo {
-                n,
-                src: user,
-                dst: work,
-            }));
-        }
+        // The working matrix holds both triangles: A itself with vectors (it is overwritten
+        // anyway), else a copy (A's other triangle is not the call's to touch).
+        let work = if s.vectors { user } else { zm };
+        let mut v: Vec<Step<EigStep>> = vec![Step::Expand {
+            fill: if s.complex { Fill::Herm } else { Fill::Sym },
+            lower: !s.upper,
+            n,
+            src: user,
+            dst: work,
+            count: 1,
+        }];
         v.push(Step::Family(EigStep::Scale { n, a: work }));
         v.extend(
             super::band::build_at(&self.band, work)
@@ -665,5 +672,60 @@ mod tests {
     #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
     fn f1_two_stage_cuda() {
         all(&Device::cuda(0).unwrap());
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    //! Development timing of the whole two-stage `syevd` on a GPU
+    //! (`GPUBLAS_PROFILE_STAGES=1`, filter `probe`; with `GPUBLAS_PROFILE_STEPS` the executor
+    //! prints its time per step kind); it asserts nothing about speed.
+
+    use super::*;
+    use crate::Device;
+    use std::time::Instant;
+
+    #[test]
+    #[ignore = "a development timing probe for a GPU; set GPUBLAS_PROFILE_STAGES"]
+    fn probe_syevd_cuda() {
+        if std::env::var_os("GPUBLAS_PROFILE_STAGES").is_none() {
+            return;
+        }
+        let dev = Device::cuda(0).unwrap();
+        let mut h = Handle::new(&dev).unwrap();
+        for &n in &[4096usize, 8192] {
+            let host: Vec<f64> = (0..n * n)
+                .map(|x| ((x * 7919) % 1000) as f64 / 1000.0 - 0.5)
+                .collect();
+            let mut a = dev.upload(&host).unwrap();
+            let mut w = dev.upload(&vec![0.0f64; n]).unwrap();
+            for evect in [Evect::Original, Evect::None] {
+                for rep in 0..2 {
+                    a.copy_from_host(&host).unwrap();
+                    h.stream().synchronize().unwrap();
+                    let t0 = Instant::now();
+                    let mut info = [0i32];
+                    let st = crate::solver::syevd(
+                        &mut h,
+                        evect,
+                        Uplo::Lower,
+                        n,
+                        &mut a,
+                        n,
+                        &mut w,
+                        Results::Host(&mut info),
+                    )
+                    .unwrap();
+                    h.stream().synchronize().unwrap();
+                    if rep == 1 {
+                        eprintln!(
+                            "probe syevd n {n} {evect:?}: {:.2} ms ({st:?}, info {})",
+                            t0.elapsed().as_secs_f64() * 1e3,
+                            info[0]
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -14,8 +14,9 @@
 //! 4. `A22 −= Vf Wᴴ + W Vfᴴ` (a syr2k/her2k on the trailing triangle).
 //!
 //! Workspace per call (elements): QR's panel parts (its plan for the largest panel, its E and R
-//! first), then in E `T` (`kd²`) and the symm's and syr2k's diagonal blocks (`nb² · eblocks`),
-//! in R `Vf`, `VT`, `X` (`(n − kd) · kd` each) and `G`, `M` (`kd²` each).
+//! first), then in E `T` (`kd²`) and the symm's and syr2k's diagonal blocks (`nb² · eblocks`,
+//! not for a full matrix), in R `Vf`, `X`, `Vf` again (side by side), `VT` (`(n − kd) · kd`
+//! each) and `G`, `M` (`kd²` each).
 
 // (Stage 1 of the GPU `syevd`, whose later stages are not in yet: only its tests call it so far.)
 #![allow(dead_code)]
@@ -131,7 +132,7 @@ impl BandPlan {
         Layout {
             entries: 1,
             e_elems: e0 + s.kd * s.kd + if s.full { 0 } else { s.nb * s.nb * s.eblocks },
-            r_elems: r0 + 3 * s.rows() * s.kd + 2 * s.kd * s.kd,
+            r_elems: r0 + 4 * s.rows() * s.kd + 2 * s.kd * s.kd,
         }
     }
 }
@@ -164,11 +165,14 @@ pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
         let pm = n - top;
         let w = kd.min(pm);
         // R's parts at this panel's row count (leading dimension pm).
+        // [Vf | X | Vf] side by side (leading dimension pm), so that the full update is one
+        // product of rank 2w: [Vf X] [X Vf]ᴴ = Vf Xᴴ + X Vfᴴ.
         let vf = mat(Space::R, r0, pm, 0);
-        let vt = mat(Space::R, r0 + s.rows() * kd, pm, 0);
-        let x = mat(Space::R, r0 + 2 * s.rows() * kd, pm, 0);
-        let g = mat(Space::R, r0 + 3 * s.rows() * kd, kd, 0);
-        let m = mat(Space::R, r0 + 3 * s.rows() * kd + kd * kd, kd, 0);
+        let x = mat(Space::R, r0 + pm * w, pm, 0);
+        let vf_again = mat(Space::R, r0 + 2 * pm * w, pm, 0);
+        let vt = mat(Space::R, r0 + 3 * s.rows() * kd, pm, 0);
+        let g = mat(Space::R, r0 + 4 * s.rows() * kd, kd, 0);
+        let m = mat(Space::R, r0 + 4 * s.rows() * kd + kd * kd, kd, 0);
         let prog = Prog {
             kind: QrKind::Geqrf,
             side: Side::Left,
@@ -301,25 +305,22 @@ pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
             x,
         );
         if s.full {
-            // A22 −= Vf Wᴴ + W Vfᴴ over both triangles.
+            // A22 −= Vf Wᴴ + W Vfᴴ over both triangles, as one product of rank 2w (one pass
+            // over A22, where two products of rank w made two).
+            v.push(Block::Copy {
+                m: pm,
+                n: w,
+                src: vf,
+                dst: vf_again,
+            });
             let a22 = c(top, top);
             gemm(
                 &mut v,
                 (Op::N, hop),
-                (pm, pm, w),
+                (pm, pm, 2 * w),
                 K::MinusOne,
                 vf,
                 x,
-                K::One,
-                a22,
-            );
-            gemm(
-                &mut v,
-                (Op::N, hop),
-                (pm, pm, w),
-                K::MinusOne,
-                x,
-                vf,
                 K::One,
                 a22,
             );

@@ -25,12 +25,12 @@ use crate::common::operand::{check_ld, mat_span, span_or, Batch, BatchMut, Check
 use crate::common::plan::{drive, Routine, WorkspacePlan};
 use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
 use crate::device::DeviceBuffer;
-use crate::exec::program::{mat, Fill, Space, Step as Block, K, M};
+use crate::exec::program::{at, mat, Fill, Space, Step as Block, K, M};
 use crate::exec::workspace::BlockWorkspace;
 use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands, ScalarArg};
 use crate::memory::{address, rounded_total};
 use crate::qr::plan::{QrPlan, QrShape, QrWorkspace};
-use crate::qr::program::{factor_steps, init_steps, Prog, QrStep, Step};
+use crate::qr::program::{factor_steps, gemm, init_steps, Prog, QrStep, Step};
 use crate::qr::{Kind as QrKind, QrFamily};
 use crate::{Coef, Error, Handle, Op, RealScalar, Scalar, Side, Status, WorkspaceLease};
 
@@ -349,43 +349,6 @@ pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
         c0 += kd;
     }
     v
-}
-
-/// Element (`r`, `col`) of operand `x`.
-fn at(x: M, r: usize, col: usize) -> M {
-    M {
-        off: x.off + r + col * x.ld,
-        ..x
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn gemm(
-    v: &mut Vec<Step>,
-    (ta, tb): (Op, Op),
-    (m, n, k): (usize, usize, usize),
-    alpha: K,
-    a: M,
-    b: M,
-    beta: K,
-    c: M,
-) {
-    if m == 0 || n == 0 {
-        return;
-    }
-    v.push(Block::Gemm {
-        ta,
-        tb,
-        m,
-        n,
-        k,
-        alpha,
-        a,
-        b,
-        beta,
-        c,
-        count: 1,
-    });
 }
 
 impl WorkspacePlan for BandPlan {

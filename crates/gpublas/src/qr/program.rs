@@ -211,8 +211,9 @@ fn at(sp: Space, ld: usize, r: usize, c: usize) -> M {
     mat(sp, r + c * ld, ld, 0)
 }
 
+/// Appends `c = alpha op(a) op(b) + beta c` (nothing for an empty result).
 #[allow(clippy::too_many_arguments)]
-fn gemm(
+pub(crate) fn gemm(
     v: &mut Vec<Step>,
     (ta, tb): (Op, Op),
     (m, n, k): (usize, usize, usize),

@@ -103,8 +103,8 @@ pub(super) fn scale_factor<R: RealScalar>(amax: f64) -> f64 {
     2f64.powi(-exponent(R::from_f64(amax)))
 }
 
-/// The eigenvalues of the tridiagonal (`d`, `e`) by multisection, `eig_bisect`'s algorithm (the
-/// same Gershgorin interval, Sturm counts and cuts), divided by `sigma`; `info` `n + 1` and
+/// The eigenvalues of the tridiagonal (`d`, `e`) by bisection, `eig_bisect`'s algorithm (the
+/// same Gershgorin interval, Sturm counts and halvings), divided by `sigma`; `info` `n + 1` and
 /// NaN values when `d` or `e` is not finite.
 pub(super) fn bisect<R: RealScalar>(d: &[R], e: &[R], sigma: f64, iters: i32) -> (Vec<R>, i32) {
     let n = d.len();
@@ -145,45 +145,29 @@ pub(super) fn bisect<R: RealScalar>(d: &[R], e: &[R], sigma: f64, iters: i32) ->
     let w = (0..n)
         .map(|k| {
             let (mut lo, mut hi) = (lo0, hi0);
-            // Multisection: the counts at four inner points, the interval cut to the fifth
-            // holding the k-th (`eig_bisect`).
-            let sect = R::from_f64(5.0);
             for _ in 0..iters {
-                let step = (hi - lo) / sect;
-                let x: [R; 4] = std::array::from_fn(|j| lo + step * R::from_f64((j + 1) as f64));
-                if x[0] <= lo || x[3] >= hi {
+                let x = lo + (hi - lo) / two;
+                if x == lo || x == hi {
                     break;
                 }
-                let mut q: [R; 4] = std::array::from_fn(|j| d[0] - x[j]);
-                let mut cnt = [0usize; 4];
-                for j in 0..4 {
-                    if ab(q[j]) <= pivmin {
-                        q[j] = R::zero() - pivmin;
-                    }
-                    cnt[j] += usize::from(q[j] < R::zero());
+                let mut cnt = 0;
+                let mut q = d[0] - x;
+                if ab(q) <= pivmin {
+                    q = R::zero() - pivmin;
                 }
+                cnt += usize::from(q < R::zero());
                 for i in 1..n {
-                    let e2 = e[i - 1] * e[i - 1];
-                    for j in 0..4 {
-                        q[j] = d[i] - x[j] - e2 / q[j];
-                        if ab(q[j]) <= pivmin {
-                            q[j] = R::zero() - pivmin;
-                        }
-                        cnt[j] += usize::from(q[j] < R::zero());
+                    q = d[i] - x - e[i - 1] * e[i - 1] / q;
+                    if ab(q) <= pivmin {
+                        q = R::zero() - pivmin;
                     }
+                    cnt += usize::from(q < R::zero());
                 }
-                let (mut nlo, mut nhi) = (lo, hi);
-                for j in (0..4).rev() {
-                    if cnt[j] > k {
-                        nhi = x[j];
-                    }
+                if cnt > k {
+                    hi = x;
+                } else {
+                    lo = x;
                 }
-                for j in 0..4 {
-                    if cnt[j] <= k {
-                        nlo = x[j];
-                    }
-                }
-                (lo, hi) = (nlo, nhi);
             }
             R::from_f64((lo + (hi - lo) / two).to_f64() / sigma)
         })

@@ -400,21 +400,14 @@ impl<T: Scalar> BandRoutine<'_, T> {
     }
 
     fn with_engine_need(&mut self, mut plan: BandPlan, limit: usize) -> Result<BandPlan, Error> {
-        if self.lt.is_some() {
+        if let Some(mut lt) = self.lt.take() {
             let steps = build(&plan, self.call.lda);
             let layout = plan.layout();
-            let mut lt = self.lt.take();
             let need = {
                 let ops = self.operands();
-                exec_cuda::lt_need(
-                    lt.as_mut().unwrap_or_else(|| unreachable!()),
-                    &ops,
-                    &layout,
-                    &steps,
-                    limit,
-                )
+                exec_cuda::lt_need(&mut lt, &ops, &layout, &steps, limit)
             };
-            self.lt = lt;
+            self.lt = Some(lt);
             plan.lt = need?;
         }
         Ok(plan)

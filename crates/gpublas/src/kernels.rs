@@ -141,6 +141,16 @@ pub(crate) const EIG: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_EIG",
 };
 
+const EIG_DC_SRC: &str = kernel_source!("eig_dc.cu", "lapack.cuh");
+
+/// The eigensolvers' divide and conquer for the tridiagonal stage (its own module: the
+/// stage kernels of `eig.cu` keep their cached builds).
+pub(crate) const EIG_DC: KernelModule = KernelModule {
+    name: "eig.dc",
+    source: EIG_DC_SRC,
+    define: "GPUBLAS_FAMILY_EIG_DC",
+};
+
 const TRANSFER_SRC: &str = kernel_source!("transfer.cu");
 
 pub(crate) const TRANSFER: KernelModule = KernelModule {
@@ -151,7 +161,8 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 
 /// Every kernel module of the library.
 pub const MODULES: &[KernelModule] = &[
-    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, CHOLQR, EIG, TRANSFER,
+    ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, CHOLQR, EIG, EIG_DC,
+    TRANSFER,
 ];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to

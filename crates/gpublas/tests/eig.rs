@@ -687,7 +687,7 @@ fn f1_eig_sizes_and_matrix_kinds(dev: &Device) {
     sizes_and_kinds::<Complex32>(dev, 14);
 }
 
-/// `syevd` above the Jacobi kernel's orders (on CUDA for now through the host) in every form,
+/// `syevd` above the Jacobi kernel's orders (the two-stage pipeline on CUDA) in every form,
 /// both triangles, with and without vectors, results to host and device memory.
 fn f1_syevd_large_orders_every_form(dev: &Device) {
     let mut r = Gen::new(31);
@@ -721,6 +721,44 @@ fn f1_syevd_large_orders_every_form(dev: &Device) {
                 .map(|_| matrix::<f32>(&mut r, kind, n))
                 .collect();
             run_and_check::<f32>(dev, &case, &mats, &format!("{kind:?}"));
+        }
+    }
+}
+
+/// `syevd` with vectors at orders where the divide and conquer of stage 3 has four to five
+/// merge levels and a partial last merge (257, 500), on the spectra that deflate (repeated,
+/// clustered, a diagonal) and on ones that do not.
+fn f1_syevd_divide_and_conquer_levels(dev: &Device) {
+    let mut r = Gen::new(41);
+    for (k, &n) in [257usize, 500].iter().enumerate() {
+        let kinds = [
+            Kind::Repeated,
+            Kind::Clustered,
+            Kind::Diagonal,
+            Kind::Spread,
+            Kind::Spectrum,
+        ];
+        for (q, &kind) in kinds.iter().enumerate() {
+            let case = Case {
+                solver: Solver::Syevd,
+                form: Form::Single,
+                n,
+                lda: n + 1,
+                uplo: if (k + q) % 2 == 0 {
+                    Uplo::Lower
+                } else {
+                    Uplo::Upper
+                },
+                evect: Evect::Original,
+                w_gap: 0,
+                device_results: q % 2 == 1,
+            };
+            let m = matrix::<f64>(&mut r, kind, n);
+            run_and_check::<f64>(dev, &case, std::slice::from_ref(&m), &format!("{kind:?}"));
+            if q % 2 == 0 {
+                let m = matrix::<Complex32>(&mut r, kind, n);
+                run_and_check::<Complex32>(dev, &case, &[m], &format!("{kind:?}"));
+            }
         }
     }
 }
@@ -1335,6 +1373,7 @@ on_both_backends!(
     f1_syevj_every_type_and_form,
     f1_eig_sizes_and_matrix_kinds,
     f1_syevd_large_orders_every_form,
+    f1_syevd_divide_and_conquer_levels,
     f1_syevj_unsorted_and_tolerances,
     f1_syevj_max_sweeps_one_reports_no_convergence,
     f1_eig_nan_input_flags_the_entry_only,

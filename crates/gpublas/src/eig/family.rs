@@ -1,12 +1,14 @@
 //! The eigensolvers' own program steps, beside the QR family's (their programs run QR's
 //! panels and `T` factors too), and what runs them on either backend.
 
+use super::dc::{self, DcReal, DcState};
 use crate::device::{param, Stream};
 use crate::exec::cuda::Bases;
 use crate::exec::host::Spaces;
 use crate::exec::program::{Space, M};
 use crate::exec::FamilySteps;
 use crate::kernels::EIG;
+use crate::kernels::EIG_DC;
 use crate::qr::program::QrStep;
 use crate::qr::QrFamily;
 use crate::{Error, RealScalar, Scalar};
@@ -45,14 +47,19 @@ pub(crate) enum EigStep {
         ab: M,
         vectors: bool,
     },
-    /// Stage 3 on the host: the tridiagonal's eigenvalues to the call's `W` and `info` (and,
-    /// with `vectors`, its eigenvectors to `z`, `n × n`); it waits for the stream. A
-    /// tridiagonal that is not finite (the input was not) gives NaN values and vectors and
-    /// `info = n + 1`.
-    Tridiag { n: usize, vectors: bool, z: M },
     /// Stage 3 without vectors, on the device: the tridiagonal's eigenvalues by bisection to
     /// the call's `W`, `info` to the family's `info_dev` (`n + 1` when not finite).
     Bisect { n: usize },
+    /// Stage 3 with vectors (`dc.rs`, a program over reals): the tridiagonal scaled and torn.
+    DcInit { n: usize },
+    /// The leaves' eigenvalues to `d`, their vectors to the diagonal blocks of `z`.
+    DcLeaves { n: usize, z: M },
+    /// The merges of the level with children of `half`: their `U` at the diagonal blocks of
+    /// `u`, from the children's vectors in `z`; the merged eigenvalues to `d`.
+    DcMerge { n: usize, half: usize, z: M, u: M },
+    /// The eigenvalues unscaled to the call's `W`, `info`; with `widen` the eigenvectors `z`
+    /// widened into the complex matrix there (elements of the complex type).
+    DcFinish { n: usize, z: M, widen: Option<M> },
 }
 
 /// Mirrors `Bisectp` in eig.cu.
@@ -114,8 +121,7 @@ pub(crate) struct EigFamily<T: Scalar> {
     pub sms: usize,
 }
 
-/// The tridiagonal and the call's results: device addresses on CUDA (`info` kept here: stage
-/// 3 runs on the host), the values on the host.
+/// The tridiagonal and the call's results: device addresses on CUDA, the values on the host.
 pub(crate) enum Tri<R> {
     Dev {
         /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n` u32).
@@ -126,9 +132,10 @@ pub(crate) enum Tri<R> {
         amax: u64,
         /// The entry's eigenvalues.
         w: u64,
-        info: std::cell::Cell<i32>,
-        /// Where `Bisect` writes the entry's `info` (an i32).
+        /// Where stage 3 writes the entry's `info` (an i32).
         info_dev: u64,
+        /// The divide and conquer's scratch (`dc::scratch_bytes`; 0 without vectors).
+        dc: u64,
     },
     Host {
         d: Vec<R>,
@@ -137,6 +144,8 @@ pub(crate) enum Tri<R> {
         info: i32,
         /// The scale factor `Scale` applied.
         sigma: f64,
+        /// The divide and conquer's state between its steps.
+        dc: DcState,
     },
 }
 
@@ -280,44 +289,10 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     &mut prm,
                 )
             }
-            &EigStep::Tridiag { n, vectors, z } => {
-                let Some(Tri::Dev {
-                    d,
-                    e,
-                    amax,
-                    w,
-                    info,
-                    ..
-                }) = &self.tri
-                else {
-                    return Err(wrong_backend());
-                };
-                let real = std::mem::size_of::<T::Real>();
-                let mut dv = vec![T::Real::zero(); n];
-                let mut ev = vec![T::Real::zero(); n];
-                let mut am = [0u64];
-                stream.read_bytes(*d, bytemuck::cast_slice_mut(&mut dv))?;
-                stream.read_bytes(*e, bytemuck::cast_slice_mut(&mut ev[..n - 1]))?;
-                stream.read_bytes(*amax, bytemuck::cast_slice_mut(&mut am))?;
-                let sigma = super::host::scale_factor::<T::Real>(f64::from_bits(am[0]));
-                let (wv, zv, code) = stage3::<T>(&dv, &ev[..n - 1], vectors, sigma)?;
-                stream.write_bytes(*w, bytemuck::cast_slice(&wv))?;
-                let _ = real;
-                if vectors {
-                    let elem = std::mem::size_of::<U>() as u64;
-                    let base = bases.of(z.sp).0 + z.off as u64 * elem;
-                    if z.ld == n {
-                        stream.write_bytes(base, bytemuck::cast_slice(&zv))?;
-                    } else {
-                        for j in 0..n {
-                            let col = bytemuck::cast_slice(&zv[j * n..(j + 1) * n]);
-                            stream.write_bytes(base + (j * z.ld) as u64 * elem, col)?;
-                        }
-                    }
-                }
-                info.set(code);
-                Ok(())
-            }
+            EigStep::DcInit { .. }
+            | EigStep::DcLeaves { .. }
+            | EigStep::DcMerge { .. }
+            | EigStep::DcFinish { .. } => self.launch_dc::<U>(stream, step, bases),
         }
     }
 
@@ -432,6 +407,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     w,
                     info,
                     sigma,
+                    ..
                 }) = &mut self.tri
                 else {
                     return Err(wrong_backend());
@@ -443,31 +419,10 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 *info = code;
                 Ok(())
             }
-            &EigStep::Tridiag { n, vectors, z } => {
-                let Some(Tri::Host {
-                    d,
-                    e,
-                    w,
-                    info,
-                    sigma,
-                }) = &mut self.tri
-                else {
-                    return Err(wrong_backend());
-                };
-                let (wv, zv, code) = stage3::<T>(d, &e[..n.saturating_sub(1)], vectors, *sigma)?;
-                *w = wv;
-                *info = code;
-                if vectors {
-                    let out = spaces.take(z.sp)?;
-                    let zs: &[U] = bytemuck::try_cast_slice(&zv)
-                        .map_err(|e| Error::InvalidValue(format!("Z of another type: {e}")))?;
-                    for j in 0..n {
-                        out[z.off + j * z.ld..][..n].copy_from_slice(&zs[j * n..(j + 1) * n]);
-                    }
-                    spaces.put(z.sp, out);
-                }
-                Ok(())
-            }
+            EigStep::DcInit { .. }
+            | EigStep::DcLeaves { .. }
+            | EigStep::DcMerge { .. }
+            | EigStep::DcFinish { .. } => self.exec_dc(spaces, step),
         }
     }
 }
@@ -483,38 +438,194 @@ fn cast_reals<X: bytemuck::Pod, Y: bytemuck::Pod>(v: &[X]) -> Result<Vec<Y>, Err
         .map_err(|e| Error::InvalidValue(format!("reals of another type: {e}")))
 }
 
-/// Stage 3 of the tridiagonal (`d`, `e`): the eigenvalues ascending, with `vectors` the
-/// eigenvectors as `T` (`n × n`), and `info` (0; 1: not converged; `n + 1`: not finite, the
-/// values and vectors NaN); the eigenvalues divided by `sigma` (`Scale`'s factor).
-#[allow(clippy::type_complexity)]
-fn stage3<T: Scalar>(
-    d: &[T::Real],
-    e: &[T::Real],
-    vectors: bool,
-    sigma: f64,
-) -> Result<(Vec<T::Real>, Vec<T>, i32), Error> {
-    let n = d.len();
-    let finite = d.iter().chain(e).all(|x| x.to_f64().is_finite());
-    if !finite {
-        let nan = T::Real::from_f64(f64::NAN);
-        let zs = if vectors {
-            vec![super::host::join::<T>(nan, nan); n * n]
-        } else {
-            Vec::new()
+/// Mirrors `Dcp` in eig_dc.cu.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Dcp {
+    d: u64,
+    e: u64,
+    w: u64,
+    amax: u64,
+    info: u64,
+    scratch: u64,
+    z: u64,
+    u: u64,
+    zc: u64,
+    n: i64,
+    ldz: i64,
+    ldu: i64,
+    ldc: i64,
+    half: i64,
+}
+
+/// Threads of the merge kernels' blocks (`DC_THREADS` in eig_dc.cu).
+const DC_THREADS: u32 = 128;
+
+impl<T: Scalar> EigFamily<T> {
+    /// The divide and conquer's steps on the device (a program over `T::Real`).
+    fn launch_dc<U: Scalar>(
+        &self,
+        stream: &Stream,
+        step: &EigStep,
+        bases: &Bases,
+    ) -> Result<(), Error> {
+        let Some(Tri::Dev {
+            d,
+            e,
+            amax,
+            w,
+            info_dev,
+            dc,
+            ..
+        }) = &self.tri
+        else {
+            return Err(wrong_backend());
         };
-        return Ok((vec![nan; n], zs, i32::try_from(n + 1).unwrap_or(i32::MAX)));
-    }
-    let (mut w, z, ok) = super::host::tridiagonal(d, e, vectors)?;
-    if sigma != 1.0 {
-        // (σ a power of two: exact)
-        let inv = T::Real::from_f64(1.0 / sigma);
-        for x in &mut w {
-            *x = *x * inv;
+        let real = std::mem::size_of::<T::Real>();
+        if std::mem::size_of::<U>() != real {
+            return Err(Error::InvalidValue(
+                "the divide and conquer runs in a program over reals".into(),
+            ));
+        }
+        let addr = |x: M| bases.of(x.sp).0 + (x.off * real) as u64;
+        let mut p = Dcp {
+            d: *d,
+            e: *e,
+            w: *w,
+            amax: *amax,
+            info: *info_dev,
+            scratch: *dc,
+            ..Dcp::default()
+        };
+        let tag = if real == 4 { "s" } else { "d" };
+        let go = |name: &str, p: &Dcp, grid: usize, threads: u32| {
+            let mut prm = [param(p)];
+            stream.launch_with(
+                &EIG_DC,
+                &format!("eig_dc_{name}_{tag}"),
+                (grid.max(1) as u32, 1, 1),
+                (threads, 0),
+                false,
+                &mut prm,
+            )
+        };
+        match *step {
+            EigStep::DcInit { n } => {
+                p.n = n as i64;
+                go("init", &p, 1, 1024)
+            }
+            EigStep::DcLeaves { n, z } => {
+                (p.n, p.z, p.ldz) = (n as i64, addr(z), z.ld as i64);
+                go("leaves", &p, n.div_ceil(dc::LEAF), 32)
+            }
+            EigStep::DcMerge { n, half, z, u } => {
+                (p.n, p.half) = (n as i64, half as i64);
+                (p.z, p.ldz, p.u, p.ldu) = (addr(z), z.ld as i64, addr(u), u.ld as i64);
+                let merges = n.div_ceil(2 * half);
+                go("prep", &p, merges, DC_THREADS)?;
+                // (a warp per root)
+                go(
+                    "secular",
+                    &p,
+                    (n * 32).div_ceil(DC_THREADS as usize),
+                    DC_THREADS,
+                )?;
+                go("weights", &p, n.div_ceil(DC_THREADS as usize), DC_THREADS)?;
+                go("vectors", &p, n, DC_THREADS)
+            }
+            EigStep::DcFinish { n, z, widen } => {
+                (p.n, p.z, p.ldz) = (n as i64, addr(z), z.ld as i64);
+                if let Some(c) = widen {
+                    p.zc = bases.of(c.sp).0 + (c.off * 2 * real) as u64;
+                    p.ldc = c.ld as i64;
+                }
+                go("finish", &p, (n * n).div_ceil(256).min(1024), 256)
+            }
+            _ => Err(wrong_backend()),
         }
     }
-    let zs = z
-        .iter()
-        .map(|&x| super::host::join::<T>(x, T::Real::zero()))
-        .collect();
-    Ok((w, zs, if ok { 0 } else { 1 }))
+
+    /// The divide and conquer's steps on the host (`dc.rs`'s algorithm).
+    fn exec_dc<U: Scalar>(
+        &mut self,
+        spaces: &mut Spaces<'_, U>,
+        step: &EigStep,
+    ) -> Result<(), Error> {
+        let r = spaces.take(Space::R)?;
+        let out = if std::mem::size_of::<T::Real>() == 4 {
+            self.exec_dc_in::<f32, U>(r, step)
+        } else {
+            self.exec_dc_in::<f64, U>(r, step)
+        };
+        spaces.put(Space::R, r);
+        out
+    }
+
+    fn exec_dc_in<R: DcReal + bytemuck::Pod, U: Scalar>(
+        &mut self,
+        r: &mut [U],
+        step: &EigStep,
+    ) -> Result<(), Error> {
+        let Some(Tri::Host {
+            d,
+            e,
+            w,
+            info,
+            sigma,
+            dc: st,
+        }) = &mut self.tri
+        else {
+            return Err(wrong_backend());
+        };
+        let cast = |e: bytemuck::PodCastError| Error::InvalidValue(format!("reals: {e}"));
+        let space: &mut [R] = bytemuck::try_cast_slice_mut(r).map_err(cast)?;
+        let dv: &mut [R] = bytemuck::try_cast_slice_mut(&mut d[..]).map_err(cast)?;
+        let ev: &mut [R] = bytemuck::try_cast_slice_mut(&mut e[..]).map_err(cast)?;
+        match *step {
+            EigStep::DcInit { .. } => *st = dc::init(dv, ev),
+            EigStep::DcLeaves { z, .. } => {
+                st.failed |= !dc::leaves(dv, ev, &mut space[z.off..], z.ld);
+            }
+            EigStep::DcMerge { n, half, z, u } => {
+                for s in (0..n).step_by(2 * half) {
+                    if n - s <= half {
+                        continue;
+                    }
+                    let len = (2 * half).min(n - s);
+                    let at = (z.off + s + s * z.ld, z.ld, u.off + s + s * u.ld, u.ld);
+                    dc::merge(space, at, &mut dv[s..s + len], half, ev[s + half - 1]);
+                }
+            }
+            EigStep::DcFinish { n, z, widen } => {
+                let nan = R::from_f64(f64::NAN);
+                let f = R::from_f64(st.tnorm / *sigma);
+                let wv: Vec<R> = dv[..n]
+                    .iter()
+                    .map(|&x| if st.finite { x * f } else { nan })
+                    .collect();
+                *w = cast_reals(&wv)?;
+                *info = if !st.finite {
+                    i32::try_from(n + 1).unwrap_or(i32::MAX)
+                } else {
+                    i32::from(st.failed)
+                };
+                for j in 0..n {
+                    for i in 0..n {
+                        let x = &mut space[z.off + i + j * z.ld];
+                        if !st.finite {
+                            *x = nan;
+                        }
+                        if let Some(c) = widen {
+                            let v = *x;
+                            let at = 2 * (c.off + i + j * c.ld);
+                            space[at] = v;
+                            space[at + 1] = R::zero();
+                        }
+                    }
+                }
+            }
+            _ => return Err(wrong_backend()),
+        }
+        Ok(())
+    }
 }

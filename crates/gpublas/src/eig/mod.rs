@@ -26,6 +26,7 @@ pub(crate) mod api;
 pub(crate) mod band;
 pub(crate) mod bulge;
 mod cuda;
+pub(crate) mod dc;
 mod family;
 mod host;
 pub(crate) mod plan;

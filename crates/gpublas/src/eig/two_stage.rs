@@ -8,17 +8,20 @@
 //!    matrix, the reflectors `V1` below the band.
 //! 3. Stage 2 (`bulge.rs`): the band to real tridiagonal, with vectors the reflectors `V2` into
 //!    the free upper triangle.
-//! 4. Stage 3 on the host (faer's divide and conquer): the eigenvalues to `W`; with vectors the
-//!    tridiagonal's eigenvectors to `Z` in the workspace. The one wait for the stream.
+//! 4. Stage 3: without vectors bisection; with vectors the divide and conquer (`dc.rs`, its
+//!    own program over reals), the tridiagonal's eigenvectors to `Z` in the workspace.
 //! 5. With vectors: `Z ← Q2 Z` (`q2.rs`), `Z ← Q1 Z` (QR's ormqr program on `V1`), `A ← Z`.
 //!
 //! Workspace (elements of the type unless said): R holds a scratch region every stage reuses
 //! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, `Q2`'s diamonds
-//! and `W` ring `≈ n²/2`, ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or without
-//! them the working copy); E the larger of stage 1's and ormqr's blocks; the taus (`n` + the diamonds');
-//! `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the panels' exchange.
+//! and `W` ring `≈ n²/2`, the divide and conquer's second buffer and `U` (`2n²` reals, and its
+//! real `Z` for complex types), ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or
+//! without them the working copy); E the larger of stage 1's and ormqr's blocks; the taus (`n`
+//! + the diamonds'); `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the panels'
+//! exchange; the divide and conquer's scratch (`O(n)`).
 
 use super::band::{BandPlan, BandShape};
+use super::dc::DcState;
 use super::family::{EigFamily, EigStep, Tri};
 use super::{Call, Kind};
 use crate::common::operand::{BatchMut, Results};
@@ -58,8 +61,8 @@ pub(crate) struct TwoStageShape {
     pub upper: bool,
     pub sms: usize,
     pub cholqr: bool,
-    /// Bytes gathering the entries' `info` on the device for host memory (without vectors,
-    /// where stage 3 runs on the device).
+    /// Bytes gathering the entries' `info` on the device for host memory (stage 3 writes
+    /// them on the device).
     pub infos: usize,
 }
 
@@ -119,11 +122,20 @@ impl TwoStageShape {
         });
         let q2 = self.vectors.then(|| super::q2::Q2Parts::new(n, kd, n, 0));
         let bl = band.layout();
+        // (the divide and conquer's buffers in reals: Y and U, and for complex types its Z)
+        let dc = if !self.vectors {
+            0
+        } else if self.complex {
+            (3 * n * n).div_ceil(2)
+        } else {
+            2 * n * n
+        };
         let scratch = [
             bl.r_elems,
             2 * kd * n,
             q2.map_or(0, |p| p.r_elems),
             q1.map_or(0, |p| p.layout().r_elems),
+            dc,
         ]
         .into_iter()
         .max()
@@ -154,8 +166,14 @@ impl TwoStagePlan {
         }
     }
 
-    /// The program for an entry whose matrix has leading dimension `lda`.
-    pub(crate) fn build(&self, lda: usize) -> Vec<Step<EigStep>> {
+    /// The programs for an entry whose matrix has leading dimension `lda`: up to stage 3's
+    /// values (`T`), the divide and conquer with vectors (reals), the back-transformations
+    /// (`T`).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn build(
+        &self,
+        lda: usize,
+    ) -> (Vec<Step<EigStep>>, Vec<Step<EigStep>>, Vec<Step<EigStep>>) {
         let s = &self.shape;
         let (n, kd) = (s.n, s.kd);
         let user = mat(Space::C, 0, lda, 0);
@@ -186,13 +204,17 @@ impl TwoStagePlan {
         }));
         if !s.vectors {
             v.push(Step::Family(EigStep::Bisect { n }));
-            return v;
+            return (v, Vec::new(), Vec::new());
         }
-        v.push(Step::Family(EigStep::Tridiag {
-            n,
-            vectors: true,
-            z: zm,
-        }));
+        let n2 = n * n;
+        let dc = if s.complex {
+            // (over reals: Z, Y, U in the scratch, Z widened into the complex one at the end)
+            let r = |k: usize| mat(Space::R, k * n2, n, 0);
+            super::dc::build(n, r(0), r(1), r(2), Some(zm))
+        } else {
+            super::dc::build(n, zm, mat(Space::R, 0, n, 0), mat(Space::R, n2, n, 0), None)
+        };
+        let pre = std::mem::take(&mut v);
         if let Some(q2) = &self.q2 {
             super::q2::build(&mut v, (n, kd, n), work, zm, q2, n, s.complex);
         }
@@ -225,7 +247,17 @@ impl TwoStagePlan {
             src: zm,
             dst: user,
         });
-        v
+        (pre, dc, v)
+    }
+
+    /// The layout of the divide and conquer's program (reals).
+    fn real_layout(&self) -> Layout {
+        let k = self.shape.elem / self.shape.real;
+        Layout {
+            entries: 1,
+            e_elems: self.e_elems * k,
+            r_elems: self.r_elems * k,
+        }
     }
 }
 
@@ -245,6 +277,11 @@ impl WorkspacePlan for TwoStagePlan {
         v.push(2 * s.n * s.real + 8);
         v.push(4 * s.n);
         v.push(s.infos);
+        v.push(if s.vectors {
+            super::dc::scratch_bytes(s.n, s.real)
+        } else {
+            0
+        });
         v
     }
 }
@@ -256,6 +293,18 @@ struct TwoStage<'a, 'b, T: Scalar> {
     plan: Option<TwoStagePlan>,
     /// Space A (the programs read no A).
     placeholder: DeviceBuffer<T>,
+}
+
+/// The divide and conquer program's operands (it reads and writes only the workspace).
+fn real_placeholders<T: Scalar>() -> (DeviceBuffer<T::Real>, DeviceBuffer<T::Real>) {
+    (DeviceBuffer::placeholder(0), DeviceBuffer::placeholder(0))
+}
+
+fn real_operands<'x, R: Scalar>(
+    c: &'x mut DeviceBuffer<R>,
+    a: &'x DeviceBuffer<R>,
+) -> Operands<'x, 'x, R> {
+    Operands::lapack(None, a, BatchMut::Single(c), (0, 1))
 }
 
 /// The executor's operands of entry `e` (`alpha` = −½ for stage 1's `W`).
@@ -282,10 +331,7 @@ impl<T: Scalar> TwoStage<'_, '_, T> {
             upper: self.call.uplo == Uplo::Upper,
             sms: h.device().multiprocessor_count(),
             cholqr: crate::qr::cholqr_device::<T>(h),
-            infos: if self.call.evect == Evect::None
-                && self.call.info.is_host()
-                && h.device().backend() == Backend::Cuda
-            {
+            infos: if self.call.info.is_host() && h.device().backend() == Backend::Cuda {
                 4 * self.call.batch()
             } else {
                 0
@@ -314,12 +360,20 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
         exec_cuda::take_engine(h, &mut self.lt)?;
         let mut plan = self.shape(h).plan();
         if let Some(mut lt) = self.lt.take() {
-            let steps = plan.build(self.call.lda);
+            let (pre, dc, post) = plan.build(self.call.lda);
+            let steps: Vec<_> = pre.into_iter().chain(post).collect();
             let layout = plan.layout();
             let need = {
                 let ops = operands(&mut self.call.a, &self.placeholder, 0);
                 exec_cuda::lt_need(&mut lt, &ops, &layout, &steps, LT_MAX_WORKSPACE)
-            };
+            }
+            .and_then(|a| {
+                let (mut c, r) = real_placeholders::<T>();
+                let ops = real_operands(&mut c, &r);
+                let b =
+                    exec_cuda::lt_need(&mut lt, &ops, &plan.real_layout(), &dc, LT_MAX_WORKSPACE)?;
+                Ok(a.max(b))
+            });
             self.lt = Some(lt);
             plan.lt = need?;
         }
@@ -329,12 +383,11 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
 
     fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
         self.call.check_operands(h)?;
-        let waits = self.call.evect == Evect::Original || self.call.info.is_host();
+        let waits = self.call.info.is_host();
         if h.device().backend() == Backend::Cuda && waits && h.stream().is_capturing()? {
             return Err(Error::Unsupported(format!(
-                "{}: n = {} with vectors runs its tridiagonal stage on the host (and info to \
-                 host memory needs the results), which waits for the stream: not during graph \
-                 capture",
+                "{}: n = {}: info to host memory needs the results, which waits for the \
+                 stream: not during graph capture (pass info in device memory)",
                 self.call.name, self.call.n
             )));
         }
@@ -367,7 +420,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
 
     fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &TwoStagePlan) -> Result<(), Error> {
         let h = lease.handle();
-        let steps = plan.build(self.call.lda);
+        let (pre, dc, post) = plan.build(self.call.lda);
         let ws = BlockWorkspace::leased(lease, 0);
         let exchange = lease.buffer(BlockWorkspace::PARTS);
         let cholqr = lease.buffer(BlockWorkspace::PARTS + 1);
@@ -375,6 +428,8 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
         let reals = lease.buffer(BlockWorkspace::PARTS + 3);
         let prog = lease.buffer(BlockWorkspace::PARTS + 4);
         let info_part = lease.buffer(BlockWorkspace::PARTS + 5);
+        let dc_part = lease.buffer(BlockWorkspace::PARTS + 6);
+        let (mut real_c, real_a) = real_placeholders::<T>();
         let info_user = match &self.call.info {
             Results::Device(b) => b.device_ptr(),
             Results::Host(_) => None,
@@ -407,22 +462,31 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             prog: address(prog),
                             amax: address(reals) + (2 * n * real) as u64,
                             w: w_base + (e * self.call.stride_w * real) as u64,
-                            info: std::cell::Cell::new(0),
                             info_dev: info_user.unwrap_or_else(|| address(info_part))
                                 + 4 * e as u64,
+                            dc: address(dc_part),
                         }),
                         sms: plan.shape.sms,
                     };
                     let r = {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
-                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &steps, &family, NAME_S)
-                    };
+                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &pre, &family, NAME_S)
+                    }
+                    .and_then(|_| {
+                        if dc.is_empty() {
+                            return Ok(());
+                        }
+                        let ops = real_operands(&mut real_c, &real_a);
+                        let layout = plan.real_layout();
+                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &dc, &family, NAME_S)
+                    })
+                    .and_then(|_| {
+                        let ops = operands(&mut self.call.a, &self.placeholder, e);
+                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &post, &family, NAME_S)
+                    });
                     if let Err(err) = r {
                         self.lt = Some(lt);
                         return Err(err);
-                    }
-                    if let Some(Tri::Dev { info, .. }) = &family.tri {
-                        infos.push(info.get());
                     }
                 }
                 self.lt = Some(lt);
@@ -441,12 +505,16 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             w: Vec::new(),
                             info: 0,
                             sigma: 1.0,
+                            dc: DcState::default(),
                         }),
                         sms: 0,
                     };
                     {
                         let mut ops = operands(&mut self.call.a, &self.placeholder, e);
-                        exec_host::run(h, &ws, &mut ops, &steps, &mut family)?;
+                        exec_host::run(h, &ws, &mut ops, &pre, &mut family)?;
+                        let mut rops = real_operands(&mut real_c, &real_a);
+                        exec_host::run(h, &ws, &mut rops, &dc, &mut family)?;
+                        exec_host::run(h, &ws, &mut ops, &post, &mut family)?;
                     }
                     if let Some(Tri::Host { w, info, .. }) = &family.tri {
                         let dst = self
@@ -461,7 +529,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                 }
             }
         }
-        let on_device = h.device().backend() == Backend::Cuda && !plan.shape.vectors;
+        let on_device = h.device().backend() == Backend::Cuda;
         match &mut self.call.info {
             // (stage 3 on the device wrote them; host results gathered in the workspace)
             Results::Host(s) if on_device => h.stream().read_bytes(

@@ -125,7 +125,12 @@ pub(crate) fn run<T: Scalar, F: FamilySteps>(
                 Some(b) => b.host_entry(e).ok_or_else(not_host)?,
                 None => &[],
             },
-            c: ops.c.host_entry_mut(e).ok_or_else(not_host)?,
+            // (programs over the workspace alone have a placeholder C, with no memory)
+            c: if ops.c.view().entry(e).0.is_empty() {
+                &mut []
+            } else {
+                ops.c.host_entry_mut(e).ok_or_else(not_host)?
+            },
             e: &mut *e_all,
             r: &mut *r_all,
         };

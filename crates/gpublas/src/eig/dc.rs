@@ -192,7 +192,7 @@ pub(crate) fn init<R: DcReal>(d: &mut [R], e: &mut [R]) -> DcState {
         finite &= x.finite();
         m = m.max(x.abs());
     }
-    if !(m > R::zero()) || !finite {
+    if m <= R::zero() || !finite {
         m = R::one();
     }
     for x in d.iter_mut().chain(e.iter_mut()) {
@@ -302,7 +302,7 @@ fn ranks<R: DcReal>(v: &[R]) -> Vec<usize> {
     (0..v.len())
         .map(|j| {
             (0..v.len())
-                .filter(|&i| v[i] < v[j] || (v[i] == v[j] && i < j) || (v[j] != v[j] && i < j))
+                .filter(|&i| v[i] < v[j] || (v[i] == v[j] && i < j) || (v[j].to_f64().is_nan() && i < j))
                 .count()
         })
         .collect()

@@ -16,9 +16,9 @@
 //! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, `Q2`'s diamonds
 //! and `W` ring `≈ n²/2`, the divide and conquer's second buffer and `U` (`2n²` reals, and its
 //! real `Z` for complex types), ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or
-//! without them the working copy); E the larger of stage 1's and ormqr's blocks; the taus (`n`
-//! + the diamonds'); `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the panels'
-//! exchange; the divide and conquer's scratch (`O(n)`).
+//! without them the working copy); E the larger of stage 1's and ormqr's blocks; the taus
+//! (`n`, then the diamonds'); `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the
+//! panels' exchange; the divide and conquer's scratch (`O(n)`).
 
 use super::band::{BandPlan, BandShape};
 use super::dc::DcState;

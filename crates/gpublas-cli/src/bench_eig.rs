@@ -19,8 +19,8 @@
 //! timed as one region). The routines work in place: before every call `A` is copied back from
 //! a pristine device buffer (a cuBLAS copy on the same stream, enqueued before the start
 //! event, outside the timed region). `speedup` = reference time / gpublas time. gpublas's CUDA
-//! `syevd` above order 64 is the two-stage reduction (its tridiagonal eigenvectors from faer on
-//! the host for now); a row whose gpublas call is refused shows the error and records
+//! `syevd` above order 64 is the two-stage reduction (the tridiagonal's eigenvectors by divide
+//! and conquer on the device); a row whose gpublas call is refused shows the error and records
 //! cuSOLVER's time and workspace alone.
 //!
 //! Inputs: random symmetric (Hermitian) matrices `(G + Gᴴ) / 2`, `G` from the shared

@@ -2,7 +2,7 @@
 // of the real symmetric tridiagonal of the two-stage syevd, float (s) and double (d).
 // src/eig/dc.rs says the algorithm and runs it on the host step for step:
 //   eig_dc_init:     one block: the tridiagonal scaled by its largest magnitude, torn every
-//                    DC_LEAF rows, the non-finite flag.
+//                    `leaf` rows (p.half), the non-finite flag.
 //   eig_dc_leaves:   a warp per leaf: implicit QL, every lane running the scalar recurrence on
 //                    its own copy (the same bits) and rotating its own row of the vectors.
 //   eig_dc_prep:     a block per merge: z, the merged order, the deflation scan (one thread).
@@ -21,9 +21,10 @@ struct Dcp {
     u64 amax;      // eig_amax's double bits (the syevd scaling)
     u64 info;      // one i32
     u64 scratch;   // dc::scratch_bytes
-    u64 z, u;      // Z and U (reals), leading dimensions ldz, ldu
+    u64 z, u;      // Z and U (reals), compact (dc.rs): U's blocks leading dimension ldu
     u64 zc;        // the complex eigenvector matrix to widen into (0: none), ldc
-    i64 n, ldz, ldu, ldc, half;
+    i64 n, ldz, ldu, ldc;
+    i64 half;      // the level's child size (init and leaves: the leaf size)
 };
 
 template <class R> struct DcT;
@@ -123,7 +124,8 @@ __device__ void dc_init(const Dcp& p) {
         else e[x - n] = e[x - n] / m;
     }
     __syncthreads();
-    for (i64 t = DC_LEAF - 1 + (i64)threadIdx.x * DC_LEAF; t + 1 < n; t += (i64)blockDim.x * DC_LEAF) {
+    const i64 lf = p.half;
+    for (i64 t = lf - 1 + (i64)threadIdx.x * lf; t + 1 < n; t += (i64)blockDim.x * lf) {
         const R a = fabs(e[t]);
         d[t] = d[t] - a;
         d[t + 1] = d[t + 1] - a;
@@ -139,9 +141,9 @@ template <class R>
 __device__ void dc_leaves(const Dcp& p) {
     pdl_enter();
     const DcS<R> S(p);
-    const i64 n = p.n, s = (i64)blockIdx.x * DC_LEAF;
+    const i64 n = p.n, lf = p.half, s = (i64)blockIdx.x * lf;
     if (s >= n) return;
-    const int len = (int)min((i64)DC_LEAF, n - s), r = threadIdx.x;
+    const int len = (int)min(lf, n - s), r = threadIdx.x;
     R* d = (R*)p.d + s;
     const R* e = (const R*)p.e + s;
     const R eps = DcT<R>::eps();
@@ -199,13 +201,14 @@ __device__ void dc_leaves(const Dcp& p) {
             el[m] = 0;
         }
     }
-    // Ascending, ties in index order; lane r writes row r of the block.
-    R* Z = (R*)p.z;
+    // Ascending, ties in index order; lane r writes row r of the block (compact: at s lf,
+    // leading dimension lf).
+    R* Z = (R*)p.z + s * lf;
     for (int j = 0; j < len; ++j) {
         int rk = 0;
         for (int i = 0; i < len; ++i)
             rk += (dl[i] < dl[j]) || (dl[i] == dl[j] && i < j) || (dl[j] != dl[j] && i < j);
-        if (r < len) Z[(s + r) + (s + rk) * p.ldz] = zr[j];
+        if (r < len) Z[r + rk * lf] = zr[j];
         if (r == 0) d[rk] = dl[j];
     }
     if (!ok && r == 0) S.flags()[1] = 1;
@@ -228,7 +231,9 @@ __device__ void dc_prep(const Dcp& p) {
     if (!dc_merge_of((i64)blockIdx.x * 2 * p.half, p, S.flags(), s, len)) return;
     const i64 n1 = p.half, m = s + n1 - 1;
     const R* d = (const R*)p.d;
-    const R* Z = (const R*)p.z;
+    // (the children compact: Q1 at s L, Q2 at (s + L) L, leading dimension L)
+    const R* q1 = (const R*)p.z + s * n1;
+    const R* q2 = (const R*)p.z + (s + n1) * n1;
     const R rr = ((const R*)p.e)[m];
     const bool neg = rr < 0;
     const R half = (R)1 / sqrt((R)2);
@@ -237,7 +242,7 @@ __device__ void dc_prep(const Dcp& p) {
     int* PERM = S.ia(I_PERM) + s;
     R dmax = 0, zmax = 0;
     for (i64 t = threadIdx.x; t < len; t += blockDim.x) {
-        R z = t < n1 ? Z[m + (s + t) * p.ldz] : Z[(m + 1) + (s + t) * p.ldz];
+        R z = t < n1 ? q1[(n1 - 1) + t * n1] : q2[(t - n1) * n1];
         if (t >= n1 && neg) z = -z;
         z = z * half;
         const R dt = d[s + t];
@@ -411,7 +416,7 @@ __device__ void dc_vectors(const Dcp& p) {
     for (int i = threadIdx.x; i < len; i += blockDim.x)
         cnt += (val[i] < vt) || (val[i] == vt && i < t) || (vt != vt && i < t);
     const int rank = dc_bsum(cnt);
-    R* U = (R*)p.u + s + (s + rank) * p.ldu;
+    R* U = (R*)p.u + (s + rank) * p.ldu;
     for (int i = threadIdx.x; i < len; i += blockDim.x) U[i] = 0;
     __syncthreads();
     const R* dl = S.ra(R_DL) + s;

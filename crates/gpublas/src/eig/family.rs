@@ -52,10 +52,12 @@ pub(crate) enum EigStep {
     Bisect { n: usize },
     /// Stage 3 with vectors (`dc.rs`, a program over reals): the tridiagonal scaled and torn.
     DcInit { n: usize },
-    /// The leaves' eigenvalues to `d`, their vectors to the diagonal blocks of `z`.
-    DcLeaves { n: usize, z: M },
-    /// The merges of the level with children of `half`: their `U` at the diagonal blocks of
-    /// `u`, from the children's vectors in `z`; the merged eigenvalues to `d`.
+    /// The leaves (`leaf` rows) eigenvalues to `d`, their vectors to their compact blocks at
+    /// `z` (`dc.rs` says the layout).
+    DcLeaves { n: usize, leaf: usize, z: M },
+    /// The merges of the level with children of `half`: their `U` to the compact blocks at
+    /// `u` (leading dimension `u.ld`), from the children's vectors compact at `z`; the merged
+    /// eigenvalues to `d`.
     DcMerge { n: usize, half: usize, z: M, u: M },
     /// The eigenvalues unscaled to the call's `W`, `info`; with `widen` the eigenvectors `z`
     /// widened into the complex matrix there (elements of the complex type).
@@ -511,16 +513,16 @@ impl<T: Scalar> EigFamily<T> {
         };
         match *step {
             EigStep::DcInit { n } => {
-                p.n = n as i64;
+                (p.n, p.half) = (n as i64, dc::leaf(n) as i64);
                 go("init", &p, 1, 1024)
             }
-            EigStep::DcLeaves { n, z } => {
-                (p.n, p.z, p.ldz) = (n as i64, addr(z), z.ld as i64);
-                go("leaves", &p, n.div_ceil(dc::LEAF), 32)
+            EigStep::DcLeaves { n, leaf, z } => {
+                (p.n, p.z, p.half) = (n as i64, addr(z), leaf as i64);
+                go("leaves", &p, n.div_ceil(leaf), 32)
             }
             EigStep::DcMerge { n, half, z, u } => {
                 (p.n, p.half) = (n as i64, half as i64);
-                (p.z, p.ldz, p.u, p.ldu) = (addr(z), z.ld as i64, addr(u), u.ld as i64);
+                (p.z, p.u, p.ldu) = (addr(z), addr(u), u.ld as i64);
                 let merges = n.div_ceil(2 * half);
                 go("prep", &p, merges, DC_THREADS)?;
                 // (a warp per root)
@@ -583,18 +585,11 @@ impl<T: Scalar> EigFamily<T> {
         let ev: &mut [R] = bytemuck::try_cast_slice_mut(&mut e[..]).map_err(cast)?;
         match *step {
             EigStep::DcInit { .. } => *st = dc::init(dv, ev),
-            EigStep::DcLeaves { z, .. } => {
-                st.failed |= !dc::leaves(dv, ev, &mut space[z.off..], z.ld);
+            EigStep::DcLeaves { n, leaf, z } => {
+                st.failed |= !dc::leaves(&mut dv[..n], ev, &mut space[z.off..], leaf);
             }
             EigStep::DcMerge { n, half, z, u } => {
-                for s in (0..n).step_by(2 * half) {
-                    if n - s <= half {
-                        continue;
-                    }
-                    let len = (2 * half).min(n - s);
-                    let at = (z.off + s + s * z.ld, z.ld, u.off + s + s * u.ld, u.ld);
-                    dc::merge(space, at, &mut dv[s..s + len], half, ev[s + half - 1]);
-                }
+                dc::merge_level(space, &mut dv[..n], ev, half, z, u);
             }
             EigStep::DcFinish { n, z, widen } => {
                 let nan = R::from_f64(f64::NAN);

@@ -14,8 +14,8 @@
 //!
 //! Workspace (elements of the type unless said): R holds a scratch region every stage reuses
 //! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, `Q2`'s diamonds
-//! and `W` ring `≈ n²/2`, the divide and conquer's second buffer and `U` (`2n²` reals, and its
-//! real `Z` for complex types), ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or
+//! and `W` ring `≈ n²/2`, the divide and conquer's second buffer and `U` (`≈ 1.5 n²` reals,
+//! and its real `Z` for complex types), ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or
 //! without them the working copy); E the larger of stage 1's and ormqr's blocks; the taus
 //! (`n`, then the diamonds'); `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the
 //! panels' exchange; the divide and conquer's scratch (`O(n)`).
@@ -123,12 +123,13 @@ impl TwoStageShape {
         let q2 = self.vectors.then(|| super::q2::Q2Parts::new(n, kd, n, 0));
         let bl = band.layout();
         // (the divide and conquer's buffers in reals: Y and U, and for complex types its Z)
+        let (dy, du) = super::dc::buffers(n);
         let dc = if !self.vectors {
             0
         } else if self.complex {
-            (3 * n * n).div_ceil(2)
+            (n * n + dy + du).div_ceil(2)
         } else {
-            2 * n * n
+            dy + du
         };
         let scratch = [
             bl.r_elems,
@@ -206,13 +207,13 @@ impl TwoStagePlan {
             v.push(Step::Family(EigStep::Bisect { n }));
             return (v, Vec::new(), Vec::new());
         }
-        let n2 = n * n;
+        let (dy, _) = super::dc::buffers(n);
+        let r = |off: usize| mat(Space::R, off, n, 0);
         let dc = if s.complex {
             // (over reals: Z, Y, U in the scratch, Z widened into the complex one at the end)
-            let r = |k: usize| mat(Space::R, k * n2, n, 0);
-            super::dc::build(n, r(0), r(1), r(2), Some(zm))
+            super::dc::build(n, r(0), r(n * n), r(n * n + dy), Some(zm))
         } else {
-            super::dc::build(n, zm, mat(Space::R, 0, n, 0), mat(Space::R, n2, n, 0), None)
+            super::dc::build(n, zm, r(0), r(dy), None)
         };
         let pre = std::mem::take(&mut v);
         if let Some(q2) = &self.q2 {

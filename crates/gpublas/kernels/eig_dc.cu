@@ -23,7 +23,8 @@ struct Dcp {
     u64 scratch;   // dc::scratch_bytes
     u64 z, u;      // Z and U (reals), compact (dc.rs): U's blocks leading dimension ldu
     u64 zc;        // the complex eigenvector matrix to widen into (0: none), ldc
-    i64 n, ldz, ldu, ldc;
+    u64 u2;        // the top merge's U rows from `half` on (0: none), ldu2
+    i64 n, ldz, ldu, ldu2, ldc;
     i64 half;      // the level's child size (init and leaves: the leaf size)
 };
 
@@ -416,8 +417,12 @@ __device__ void dc_vectors(const Dcp& p) {
     for (int i = threadIdx.x; i < len; i += blockDim.x)
         cnt += (val[i] < vt) || (val[i] == vt && i < t) || (vt != vt && i < t);
     const int rank = dc_bsum(cnt);
-    R* U = (R*)p.u + (s + rank) * p.ldu;
-    for (int i = threadIdx.x; i < len; i += blockDim.x) U[i] = 0;
+    // Row r of the column: in U below `split`, else in the second part (the top merge's).
+    R* U1 = (R*)p.u + (s + rank) * p.ldu;
+    const int split = p.u2 ? (int)p.half : (int)len;
+    R* U2 = p.u2 ? (R*)p.u2 + rank * p.ldu2 - split : U1;
+#define UROW(r) (*((r) < split ? U1 + (r) : U2 + (r)))
+    for (int i = threadIdx.x; i < len; i += blockDim.x) UROW(i) = 0;
     __syncthreads();
     const R* dl = S.ra(R_DL) + s;
     const R* w = S.ra(R_WZ) + s;
@@ -431,9 +436,9 @@ __device__ void dc_vectors(const Dcp& p) {
             acc += x * x;
         }
         const R nrm = sqrt(dc_bsum(acc));
-        for (int i = threadIdx.x; i < k; i += blockDim.x) U[col[i]] = w[i] / ((dl[i] - dlo) - tau) / nrm;
+        for (int i = threadIdx.x; i < k; i += blockDim.x) UROW(col[i]) = w[i] / ((dl[i] - dlo) - tau) / nrm;
     } else if (threadIdx.x == 0) {
-        U[S.ia(I_DCOL)[s + t - k]] = 1;
+        UROW(S.ia(I_DCOL)[s + t - k]) = 1;
     }
     __syncthreads();
     if (threadIdx.x != 0) return;
@@ -442,10 +447,11 @@ __device__ void dc_vectors(const Dcp& p) {
     const R* C = S.ra(R_RC) + s;
     const R* SN = S.ra(R_RS) + s;
     for (int q = nr - 1; q >= 0; --q) {
-        const R xa = U[A[q]], xb = U[B[q]];
-        U[A[q]] = C[q] * xa - SN[q] * xb;
-        U[B[q]] = SN[q] * xa + C[q] * xb;
+        const R xa = UROW(A[q]), xb = UROW(B[q]);
+        UROW(A[q]) = C[q] * xa - SN[q] * xb;
+        UROW(B[q]) = SN[q] * xa + C[q] * xb;
     }
+#undef UROW
     ((R*)p.d)[s + rank] = vt;
 }
 

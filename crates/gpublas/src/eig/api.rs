@@ -21,8 +21,11 @@ use crate::{Error, Esort, Evect, Handle, Scalar, Status, Uplo};
 /// infinity (then `W`, and `A` with `Evect::Original`, are NaN); another positive value when
 /// the iteration did not converge.
 ///
-/// Backends: the host takes every order; CUDA takes `n ≤ 64` for now (the Jacobi kernel of
-/// [`syevj_batched`], converged to full precision) and returns `Error::Unsupported` above.
+/// Backends: the host runs faer's eigensolver. CUDA runs `n ≤ 64` by the Jacobi kernel of
+/// [`syevj_batched`] (converged to full precision), larger orders by a two-stage reduction
+/// (dense to band by blocked Householder products, band to tridiagonal by bulge chasing) with
+/// bisection (values only) or divide and conquer (with vectors) for the tridiagonal, all on
+/// the device; only `info` in host memory waits for the stream.
 ///
 /// ```
 /// use gpublas::{solver, Device, Evect, Handle, Results, Uplo};

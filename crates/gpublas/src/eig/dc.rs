@@ -21,7 +21,9 @@
 //! Blocks are stored compact: a level whose blocks have `b` rows keeps the block of rows
 //! `[s, s + b)` at `s · b` with leading dimension `b` (`b = min(2L, n)` for a level's output
 //! and `U`), so a level takes `n · b` elements: the top level's output is `Z` itself, the
-//! levels alternate between `Z` and a second buffer of `≈ n²/2`, and `U` takes `n²`.
+//! levels alternate between `Z` and a second buffer of `≈ n²/2`. The top merge's `U` is split:
+//! its first `L` rows in the `U` buffer (`≈ n²/2`, as the level below needs), the others in the
+//! first rows of `Z` (free until its products), whose bottom product runs first.
 //! - `DcFinish`: the eigenvalues unscaled into `W`, `info` (`n + 1` when the tridiagonal was
 //!   not finite: NaN values and vectors; 1 when a leaf did not converge), and for complex calls
 //!   `Z` widened into the complex eigenvector matrix.
@@ -65,7 +67,14 @@ pub(crate) fn buffers(n: usize) -> (usize, usize) {
         .collect();
     outs.reverse();
     let y = outs.iter().skip(1).step_by(2).max().copied().unwrap_or(0) * n;
-    let u = sizes.last().map_or(0, |&l| (2 * l).min(n) * n);
+    // (below the top, a level's U; at the top its first L rows)
+    let top = sizes.len().saturating_sub(1);
+    let u = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| if i == top { l * n } else { (2 * l).min(n) * n })
+        .max()
+        .unwrap_or(0);
     (y, u)
 }
 
@@ -100,13 +109,47 @@ pub(crate) fn build(n: usize, z: M, y: M, u: M, widen: Option<M>) -> Vec<Step<Ei
             z: blk(cur, lf, 0),
         }),
     ];
-    for &l in &sizes {
+    for (i, &l) in sizes.iter().enumerate() {
         let b = (2 * l).min(n);
+        if i + 1 == sizes.len() {
+            // The top merge (the whole matrix): U's rows from L on in Z's first rows, the
+            // bottom product first.
+            let n2 = n - l;
+            let (top, bottom) = (mat(u.sp, u.off, l, 0), mat(z.sp, z.off, n, 0));
+            v.push(Step::Family(EigStep::DcMerge {
+                n,
+                half: l,
+                z: blk(cur, l, 0),
+                u: top,
+                u_bottom: Some(bottom),
+            }));
+            for (rows, a, bm, c) in [
+                (n2, blk(cur, l, l), bottom, at(z, l, 0)),
+                (l, blk(cur, l, 0), top, z),
+            ] {
+                v.push(Step::Gemm {
+                    ta: crate::Op::N,
+                    tb: crate::Op::N,
+                    m: rows,
+                    n,
+                    k: rows,
+                    alpha: crate::exec::program::K::One,
+                    a,
+                    b: bm,
+                    beta: crate::exec::program::K::Zero,
+                    c,
+                    count: 1,
+                });
+            }
+            cur = z;
+            break;
+        }
         v.push(Step::Family(EigStep::DcMerge {
             n,
             half: l,
             z: blk(cur, l, 0),
             u: blk(u, b, 0),
+            u_bottom: None,
         }));
         let full = n / (2 * l);
         let batched = |x: M, stride: usize| mat(x.sp, x.off, x.ld, stride);
@@ -365,14 +408,14 @@ pub(crate) fn leaves<R: DcReal>(d: &mut [R], e: &[R], z: &mut [R], lf: usize) ->
 }
 
 /// `DcMerge` on the host: every merge of the level with children of `half` (compact at `z`,
-/// `U` compact at `u`, both in `space`), the couplings in `e`.
+/// `U` compact at `u`, or split with `u_bottom`: `dc::build` says how; all in `space`), the
+/// couplings in `e`.
 pub(crate) fn merge_level<R: DcReal>(
     space: &mut [R],
     d: &mut [R],
     e: &[R],
     half: usize,
-    z: M,
-    u: M,
+    (z, u, u_bottom): (M, M, Option<M>),
 ) {
     let n = d.len();
     for s in (0..n).step_by(2 * half) {
@@ -380,13 +423,12 @@ pub(crate) fn merge_level<R: DcReal>(
             continue;
         }
         let len = (2 * half).min(n - s);
-        let at = (
-            z.off + s * half,
-            z.off + (s + half) * half,
-            u.off + s * u.ld,
-            u.ld,
-        );
-        merge(space, at, &mut d[s..s + len], half, e[s + half - 1]);
+        let q = (z.off + s * half, z.off + (s + half) * half);
+        let out = match u_bottom {
+            Some(b) => (u.off, u.ld, half, b.off, b.ld),
+            None => (u.off + s * u.ld, u.ld, len, 0, 0),
+        };
+        merge(space, q, out, &mut d[s..s + len], half, e[s + half - 1]);
     }
 }
 
@@ -519,10 +561,12 @@ pub(crate) fn secular<R: DcReal>(dl: &[R], w: &[R], rho: R, j: usize) -> (usize,
 
 /// One merge on the host: `z`'s rows from the children `Q1` at `q1` and `Q2` at `q2` (leading
 /// dimension `n1` both), the children's values `d` (`len`), `rho_raw` the coupling `e[m]`;
-/// writes the merge's `U` at `uoff` (leading dimension `uld`) and the merged values to `d`.
+/// writes the merge's `U` (rows below `split` at `u1` with leading dimension `ld1`, the others
+/// at `u2`, `ld2`) and the merged values to `d`.
 pub(crate) fn merge<R: DcReal>(
     space: &mut [R],
-    (q1, q2, uoff, uld): (usize, usize, usize, usize),
+    (q1, q2): (usize, usize),
+    (u1, ld1, split, u2, ld2): (usize, usize, usize, usize, usize),
     d: &mut [R],
     n1: usize,
     rho_raw: R,
@@ -588,7 +632,10 @@ pub(crate) fn merge<R: DcReal>(
             col[a] = c * xa - s * xb;
             col[b] = s * xa + c * xb;
         }
-        space[uoff + r * uld..][..len].copy_from_slice(&col);
+        space[u1 + r * ld1..][..split].copy_from_slice(&col[..split]);
+        if split < len {
+            space[u2 + r * ld2..][..len - split].copy_from_slice(&col[split..]);
+        }
         d[r] = vals[t];
     }
 }
@@ -622,8 +669,14 @@ mod tests {
                 Step::Family(EigStep::DcLeaves { leaf, z, .. }) => {
                     assert!(leaves(&mut d, &e, &mut space[z.off..], leaf));
                 }
-                Step::Family(EigStep::DcMerge { half, z, u, .. }) => {
-                    merge_level(&mut space, &mut d, &e, half, z, u);
+                Step::Family(EigStep::DcMerge {
+                    half,
+                    z,
+                    u,
+                    u_bottom,
+                    ..
+                }) => {
+                    merge_level(&mut space, &mut d, &e, half, (z, u, u_bottom));
                 }
                 Step::Gemm {
                     m,

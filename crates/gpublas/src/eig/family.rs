@@ -56,9 +56,15 @@ pub(crate) enum EigStep {
     /// `z` (`dc.rs` says the layout).
     DcLeaves { n: usize, leaf: usize, z: M },
     /// The merges of the level with children of `half`: their `U` to the compact blocks at
-    /// `u` (leading dimension `u.ld`), from the children's vectors compact at `z`; the merged
-    /// eigenvalues to `d`.
-    DcMerge { n: usize, half: usize, z: M, u: M },
+    /// `u` (leading dimension `u.ld`; with `u_bottom`, the one merge's rows from `half` on
+    /// there), from the children's vectors compact at `z`; the merged eigenvalues to `d`.
+    DcMerge {
+        n: usize,
+        half: usize,
+        z: M,
+        u: M,
+        u_bottom: Option<M>,
+    },
     /// The eigenvalues unscaled to the call's `W`, `info`; with `widen` the eigenvectors `z`
     /// widened into the complex matrix there (elements of the complex type).
     DcFinish { n: usize, z: M, widen: Option<M> },
@@ -453,9 +459,11 @@ struct Dcp {
     z: u64,
     u: u64,
     zc: u64,
+    u2: u64,
     n: i64,
     ldz: i64,
     ldu: i64,
+    ldu2: i64,
     ldc: i64,
     half: i64,
 }
@@ -520,9 +528,18 @@ impl<T: Scalar> EigFamily<T> {
                 (p.n, p.z, p.half) = (n as i64, addr(z), leaf as i64);
                 go("leaves", &p, n.div_ceil(leaf), 32)
             }
-            EigStep::DcMerge { n, half, z, u } => {
+            EigStep::DcMerge {
+                n,
+                half,
+                z,
+                u,
+                u_bottom,
+            } => {
                 (p.n, p.half) = (n as i64, half as i64);
                 (p.z, p.u, p.ldu) = (addr(z), addr(u), u.ld as i64);
+                if let Some(b) = u_bottom {
+                    (p.u2, p.ldu2) = (addr(b), b.ld as i64);
+                }
                 let merges = n.div_ceil(2 * half);
                 go("prep", &p, merges, DC_THREADS)?;
                 // (a warp per root)
@@ -588,8 +605,14 @@ impl<T: Scalar> EigFamily<T> {
             EigStep::DcLeaves { n, leaf, z } => {
                 st.failed |= !dc::leaves(&mut dv[..n], ev, &mut space[z.off..], leaf);
             }
-            EigStep::DcMerge { n, half, z, u } => {
-                dc::merge_level(space, &mut dv[..n], ev, half, z, u);
+            EigStep::DcMerge {
+                n,
+                half,
+                z,
+                u,
+                u_bottom,
+            } => {
+                dc::merge_level(space, &mut dv[..n], ev, half, (z, u, u_bottom));
             }
             EigStep::DcFinish { n, z, widen } => {
                 let nan = R::from_f64(f64::NAN);

@@ -656,52 +656,6 @@ __device__ void eig_banddiag(const Sb2stp& p) {
     if (i < p.n) ((R*)p.e)[i] = ere(((const T*)p.ab)[i * p.ldab]);
 }
 
-// ---- applying Q2 (the stage-2 reflectors) by diamonds ----------------------------------------
-//
-// Diamond (g, t): the reflectors of task t of the kd sweeps g kd .. g kd + kd - 1, rows z0 =
-// g kd + 1 + t kd .. (a parallelogram of 2 kd - 1 rows); their product is I - V T V^H with V
-// (2 kd x kd) holding reflector c in rows c .. c + len of column c (unit at row c). One block
-// per diamond of a level writes V (zeros outside the parallelogram, ld 2 kd, 2 kd^2 apart) and
-// the taus (kd apart), from the reflectors in A's strict upper triangle (eig_sb2st's layout). A
-// reflector past the matrix's end (the last sweeps) is a zero column with tau 0.
-struct Diap {
-    u64 a;        // A, with the reflectors
-    i64 lda;
-    u64 v;        // V of the level's first diamond
-    u64 tau;      // its taus
-    i64 n;
-    int kd, g_lo, level, groups;
-};
-
-template <class T>
-__device__ void eig_diamonds(const Diap& p) {
-    pdl_enter();
-    const int kd = p.kd;
-    const i64 n = p.n;
-    const i64 g = p.g_lo + blockIdx.x;
-    const i64 t = p.level - (p.groups - 1 - g);
-    const i64 z0 = g * kd + 1 + t * kd;
-    T* V = (T*)p.v + (i64)blockIdx.x * 2 * kd * kd;
-    T* tau = (T*)p.tau + (i64)blockIdx.x * kd;
-    const T* A = (const T*)p.a;
-    for (int x = threadIdx.x; x < 2 * kd * kd; x += blockDim.x) {
-        const int r = x % (2 * kd), c = x / (2 * kd);
-        const i64 s = g * kd + c;
-        const bool exists = s <= n - 2 && z0 + c < n;
-        T val = emake<T>(0, 0);
-        if (exists) {
-            const i64 len = min((i64)kd, n - z0 - c);
-            const T* col = A + (n - 1 - s) * p.lda + t * kd;
-            if (r == c) val = emake<T>(1, 0);
-            else if (r > c && r < c + len) val = col[r - c];
-            if (r == 0) tau[c] = col[0];
-        } else if (r == 0) {
-            tau[c] = emake<T>(0, 0);
-        }
-        V[x] = val;
-    }
-}
-
 // The two-stage syevd's scaling (LAPACK's): amax = the largest |re|, |im| of the lower
 // triangle (as double bits, atomicMax: non-negative doubles order as their bits, NaN above
 // infinity), then, when it lies outside [LO, HI], the whole matrix (both triangles) times
@@ -848,7 +802,6 @@ __device__ void eig_bisect(const Bisectp& p) {
     EIG_SB2ST(TAG, T, 64)                                                                          \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
-    extern "C" __global__ void eig_diamonds_##TAG(Diap p) { eig_diamonds<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \
     extern "C" __global__ void eig_scale_##TAG(Scalep p) { eig_scale<T>(p); }
 extern "C" __global__ void eig_bisect_s(Bisectp p) { eig_bisect<float>(p); }

@@ -151,6 +151,15 @@ pub(crate) const EIG_DC: KernelModule = KernelModule {
     define: "GPUBLAS_FAMILY_EIG_DC",
 };
 
+const EIG_Q2_SRC: &str = kernel_source!("eig_q2.cu", "lapack.cuh");
+
+/// The eigensolvers' application of stage 2's reflectors (`Z ← Q2 Z`, one launch).
+pub(crate) const EIG_Q2: KernelModule = KernelModule {
+    name: "eig.q2",
+    source: EIG_Q2_SRC,
+    define: "GPUBLAS_FAMILY_EIG_Q2",
+};
+
 const TRANSFER_SRC: &str = kernel_source!("transfer.cu");
 
 pub(crate) const TRANSFER: KernelModule = KernelModule {
@@ -162,7 +171,7 @@ pub(crate) const TRANSFER: KernelModule = KernelModule {
 /// Every kernel module of the library.
 pub const MODULES: &[KernelModule] = &[
     ASUM, NRM2, DOT, IAMAX, UPDATE, MV, SV, RANKUPD, L3, SOLVER, CHOL, QR, CHOLQR, EIG, EIG_DC,
-    TRANSFER,
+    EIG_Q2, TRANSFER,
 ];
 
 /// Compiles every kernel module for `arch` (e.g. `"sm_90"`) with NVRTC, without a GPU, to

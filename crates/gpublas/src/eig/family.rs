@@ -9,6 +9,7 @@ use crate::exec::program::{Space, M};
 use crate::exec::FamilySteps;
 use crate::kernels::EIG;
 use crate::kernels::EIG_DC;
+use crate::kernels::EIG_Q2;
 use crate::qr::program::QrStep;
 use crate::qr::QrFamily;
 use crate::{Error, RealScalar, Scalar};
@@ -18,20 +19,14 @@ use crate::{Error, RealScalar, Scalar};
 pub(crate) enum EigStep {
     /// A step of the QR family.
     Qr(QrStep),
-    /// The dense `V` (`2 kd × kd` each, `2 kd²` apart, at `v`) and the taus (`kd` each, from
-    /// the family's `tau[k0]`) of the `count` diamonds of level `level` from group `g_lo` on,
-    /// from the stage-2 reflectors in the strict upper triangle of the order-`n` matrix at
-    /// `a` (`q2.rs` says what a diamond and a level are).
-    Diamonds {
+    /// `Z ← Q2 Z` (`q2.rs`): the stage-2 reflectors of band `kd` in the strict upper triangle
+    /// of the order-`n` matrix at `a`, `Z` (`n × m`) at `z`, in another space than `a`.
+    ApplyQ2 {
         a: M,
         n: usize,
         kd: usize,
-        groups: usize,
-        level: usize,
-        g_lo: usize,
-        count: usize,
-        v: M,
-        k0: usize,
+        z: M,
+        m: usize,
     },
     /// The order-`n` matrix at `a` (both triangles) scaled by a power of two into the range
     /// stage 2's sums of squares take, when the largest magnitude of its lower triangle lies
@@ -104,19 +99,16 @@ struct Scalep {
     amax: u64,
 }
 
-/// Mirrors `Diap` in eig.cu.
+/// Mirrors `Q2p` in eig_q2.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
-struct Diap {
+struct Q2p {
     a: u64,
     lda: i64,
-    v: u64,
-    tau: u64,
+    z: u64,
+    ldz: i64,
     n: i64,
-    kd: i32,
-    g_lo: i32,
-    level: i32,
-    groups: i32,
+    m: i64,
 }
 
 /// What runs an eigensolver program's own steps: the QR family's runner (its taus are the
@@ -157,12 +149,6 @@ pub(crate) enum Tri<R> {
     },
 }
 
-/// Where the elements of a diamond's reflector lie: (group, task, first row).
-fn diamond(kd: usize, groups: usize, level: usize, g: usize) -> (usize, usize, usize) {
-    let t = level + g + 1 - groups;
-    (g, t, g * kd + 1 + t * kd)
-}
-
 impl<T: Scalar> FamilySteps for EigFamily<T> {
     type Step = EigStep;
 
@@ -176,41 +162,31 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
     ) -> Result<(), Error> {
         match step {
             EigStep::Qr(s) => self.qr.launch::<U>(stream, s, bases, entries, side),
-            &EigStep::Diamonds {
-                a,
-                n,
-                kd,
-                groups,
-                level,
-                g_lo,
-                count,
-                v,
-                k0,
-            } => {
-                let QrFamily::Dev(d) = &self.qr else {
-                    return Err(Error::InvalidValue(
-                        "an eigensolver step ran on the other backend than its program's".into(),
-                    ));
-                };
-                let elem = std::mem::size_of::<U>() as u64;
-                let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
-                let p = Diap {
+            &EigStep::ApplyQ2 { a, n, kd, z, m } => {
+                if !super::q2::KDS.contains(&kd) {
+                    return Err(Error::InvalidSize(format!(
+                        "Q2's kernel takes bands of {:?}, not kd = {kd}",
+                        super::q2::KDS
+                    )));
+                }
+                let elem = std::mem::size_of::<U>();
+                let addr = |x: M| bases.of(x.sp).0 + (x.off * elem) as u64;
+                let p = Q2p {
                     a: addr(a),
                     lda: a.ld as i64,
-                    v: addr(v),
-                    tau: d.tau + k0 as u64 * elem,
+                    z: addr(z),
+                    ldz: z.ld as i64,
                     n: n as i64,
-                    kd: kd as i32,
-                    g_lo: g_lo as i32,
-                    level: level as i32,
-                    groups: groups as i32,
+                    m: m as i64,
                 };
+                let cols = super::q2::columns_per_block(U::COMPLEX);
+                let smem = super::q2::smem_bytes(kd, elem, U::COMPLEX);
                 let mut prm = [param(&p)];
                 stream.launch_with(
-                    &EIG,
-                    &format!("eig_diamonds_{}", U::TAG),
-                    (count as u32, 1, 1),
-                    (256, 0),
+                    &EIG_Q2,
+                    &format!("eig_q2_{kd}_{}", U::TAG),
+                    (m.div_ceil(cols) as u32, 1, 1),
+                    (32 * super::q2::warps(elem) as u32, smem as u32),
                     false,
                     &mut prm,
                 )
@@ -312,52 +288,16 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
     ) -> Result<(), Error> {
         match step {
             EigStep::Qr(s) => self.qr.exec(spaces, s, entry),
-            &EigStep::Diamonds {
-                a,
-                n,
-                kd,
-                groups,
-                level,
-                g_lo,
-                count,
-                v,
-                k0,
-            } => {
-                let QrFamily::Host { tau, .. } = &mut self.qr else {
+            &EigStep::ApplyQ2 { a, n, kd, z, m } => {
+                if a.sp == z.sp {
                     return Err(Error::InvalidValue(
-                        "an eigensolver step ran on the other backend than its program's".into(),
-                    ));
-                };
-                let taus: &mut [U] = bytemuck::try_cast_slice_mut(&mut tau[..])
-                    .map_err(|e| Error::InvalidValue(format!("taus of another type: {e}")))?;
-                if a.sp == Space::R || v.sp != Space::R {
-                    return Err(Error::InvalidValue(
-                        "diamonds read the reflectors outside R and write V in R".into(),
+                        "Q2's reflectors and Z in one space".into(),
                     ));
                 }
-                let out = spaces.take(Space::R)?;
+                let out = spaces.take(z.sp)?;
                 let src = spaces.get(a.sp);
-                for b in 0..count {
-                    let (g, t, z0) = diamond(kd, groups, level, g_lo + b);
-                    let vb = &mut out[v.off + b * 2 * kd * kd..][..2 * kd * kd];
-                    let tb = &mut taus[k0 + b * kd..][..kd];
-                    for c in 0..kd {
-                        let s = g * kd + c;
-                        let exists = s + 2 <= n && z0 + c < n;
-                        let col = &mut vb[c * 2 * kd..][..2 * kd];
-                        col.fill(U::zero());
-                        tb[c] = U::zero();
-                        if !exists {
-                            continue;
-                        }
-                        let len = kd.min(n - z0 - c);
-                        let base = a.off + (n - 1 - s) * a.ld + t * kd;
-                        tb[c] = src[base];
-                        col[c] = U::one();
-                        col[c + 1..c + len].copy_from_slice(&src[base + 1..base + len]);
-                    }
-                }
-                spaces.put(Space::R, out);
+                super::q2::apply_host((n, kd, m), &src[a.off..], a.ld, &mut out[z.off..], z.ld);
+                spaces.put(z.sp, out);
                 Ok(())
             }
             &EigStep::Scale { n, a } => {

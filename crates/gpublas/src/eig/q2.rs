@@ -1,44 +1,25 @@
-//! Applying stage 2's reflectors: `Z ← Q2 Z` (the back-transformation's first half), as
-//! block reflectors over diamonds and batched products.
+//! Applying stage 2's reflectors: `Z ← Q2 Z` (the back-transformation's first half), one
+//! reflector at a time in one launch (`kernels/eig_q2.cu`).
 //!
-//! A diamond `(g, t)` groups task `t` of the `kd` sweeps of group `g` (sweeps `g·kd ..`): rows
-//! `z0 = g·kd + 1 + t·kd ..` (`2 kd − 1` of them), their product `I − V T Vᴴ` (`V` the
-//! parallelogram, `T` by `larft`). `Q2` is the product over groups ascending of each group's
-//! diamonds with `t` descending (a reflector commutes with those it shares no row with), so
-//! `Q2 Z` applies groups descending and `t` ascending. Diamond `(g, t)` must follow `(g, t − 1)`
-//! and the diamonds of group `g + 1` whose rows meet its own; level `(G − 1 − g) + t` orders
-//! them all (`G` groups), and the diamonds of one level (`g` consecutive, their rows `2 kd`
-//! apart) share no row, so each level is one batched product of each kind:
-//! `G = Vᴴ V`, `T` (QR's kernel), `VT = V T`, `W = Vᴴ Z_rows`, `Z_rows −= VT W` — the last two
-//! for the level's full-height diamonds at once and a clipped last one alone.
+//! Stage 2 (`bulge.rs`) leaves reflector `(s, t)` of sweep `s`, task `t` (rows `s + 1 + t·kd ..`,
+//! at most `kd` of them) in column `n − 1 − s` of A's strict upper triangle. `Q2` is their
+//! product in the order the sweeps made them; a sweep's reflectors share no row, so they
+//! commute. The order applied here: group `g` holds sweeps `g·kd .. g·kd + kd`, diamond
+//! `(g, t)` task `t` of those (rows `g·kd + 1 + t·kd ..`, `2 kd − 1` of them). `Q2 Z` applies
+//! the groups descending, a group's diamonds `t` ascending, a diamond's sweeps descending: each
+//! reflector after every one that `Q2` puts right of it and whose rows it meets.
 //!
-//! Workspace per call (elements): in R `V`, `VT` (`2 kd² · d` each), `T` (`kd² · d`) and `W`
-//! (`kd · m · d`), `d` the most diamonds of a level; the taus (`kd · d`).
+//! CUDA: a block per slab of `Z`'s columns walks that order with several groups in flight, a
+//! window of `2 kd` rows per group in registers (the kernel's header says how), so `Z` is read
+//! and written once per round of groups instead of once per diamond level; no workspace. The
+//! host applies the reflectors one by one in the same order.
 
-// (Part of the GPU `syevd`, whose other stages are not joined yet: only its tests call it.)
-#![allow(dead_code)]
+use super::family::EigStep;
+use crate::exec::program::{Step, M};
+use crate::Scalar;
 
-use super::family::{EigFamily, EigStep};
-use crate::common::operand::{check_ld, mat_span, span_or, Batch, BatchMut, Checker};
-use crate::common::plan::{drive, Routine, WorkspacePlan};
-use crate::device::lt::{Lt, LT_MAX_WORKSPACE};
-use crate::device::DeviceBuffer;
-use crate::exec::program::{mat, Space, Step, K, M};
-use crate::exec::workspace::BlockWorkspace;
-use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands};
-use crate::memory::address;
-use crate::qr::program::QrStep;
-use crate::qr::QrFamily;
-use crate::{Error, Handle, Op, Scalar, Status, WorkspaceLease};
-
-/// A level's diamonds: the first group, how many, and how many of them (the first ones) are
-/// full height (`z0 + 2 kd ≤ n`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Level {
-    pub g_lo: usize,
-    pub count: usize,
-    pub full: usize,
-}
+/// Band widths the kernel is built for (`eig_q2_<kd>` in eig_q2.cu).
+pub(crate) const KDS: [usize; 2] = [16, 32];
 
 /// Groups of sweeps of an order-`n` band of `kd`.
 pub(crate) fn groups(n: usize, kd: usize) -> usize {
@@ -47,440 +28,257 @@ pub(crate) fn groups(n: usize, kd: usize) -> usize {
 
 /// Tasks of sweep `s`.
 fn tasks(n: usize, kd: usize, s: usize) -> usize {
-    (n - 1 - s).div_ceil(kd)
+    n.saturating_sub(1 + s).div_ceil(kd)
 }
 
-/// Level `l`'s diamonds.
-pub(crate) fn level(n: usize, kd: usize, l: usize) -> Level {
-    let gs = groups(n, kd);
-    let g_lo = (gs - 1).saturating_sub(l);
-    let mut count = 0;
-    let mut full = 0;
-    let mut g = g_lo;
-    while g < gs {
-        let t = l + g + 1 - gs;
-        if t >= tasks(n, kd, g * kd) {
-            break;
-        }
-        let z0 = g * kd + 1 + t * kd;
-        if z0 + 2 * kd <= n {
-            full += 1;
-        }
-        count += 1;
-        g += 1;
+/// Warps (groups in flight) of the kernel's block for elements of `elem` bytes
+/// (`Q2_WARPS` in eig_q2.cu).
+pub(crate) fn warps(elem: usize) -> usize {
+    if elem == 16 {
+        4
+    } else {
+        8
     }
-    Level { g_lo, count, full }
 }
 
-/// The number of levels (`2 G − 1`; 0 without reflectors).
-pub(crate) fn levels(n: usize, kd: usize) -> usize {
-    (2 * groups(n, kd)).saturating_sub(1)
-}
-
-/// The most diamonds of any level.
-pub(crate) fn most_diamonds(n: usize, kd: usize) -> usize {
-    (0..levels(n, kd))
-        .map(|l| level(n, kd, l).count)
-        .max()
-        .unwrap_or(0)
-}
-
-/// Where the parts are in R (element offsets) and the ring's size in diamonds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Q2Parts {
-    pub v: usize,
-    pub vt: usize,
-    pub t: usize,
-    pub w: usize,
-    /// Elements of R in all.
-    pub r_elems: usize,
-    pub diamonds: usize,
-}
-
-impl Q2Parts {
-    /// The parts after `r0` elements of R, for `Z` of `m` columns.
-    pub(crate) fn new(n: usize, kd: usize, m: usize, r0: usize) -> Q2Parts {
-        let d = most_diamonds(n, kd);
-        let v = r0;
-        let vt = v + 2 * kd * kd * d;
-        let t = vt + 2 * kd * kd * d;
-        let w = t + kd * kd * d;
-        Q2Parts {
-            v,
-            vt,
-            t,
-            w,
-            r_elems: w + kd * m * d - r0,
-            diamonds: d,
-        }
+/// Columns of `Z` per block: a lane per column, two for complex types.
+pub(crate) fn columns_per_block(complex: bool) -> usize {
+    if complex {
+        16
+    } else {
+        32
     }
+}
+
+/// The kernel's shared memory in bytes (its layout in eig_q2.cu): per warp two diamonds'
+/// reflectors and a half window, and two half windows of rows for the first warp.
+pub(crate) fn smem_bytes(kd: usize, elem: usize, complex: bool) -> usize {
+    let tile = columns_per_block(complex) * (kd + 1) * elem;
+    warps(elem) * (2 * kd * kd * elem + tile) + 2 * tile
 }
 
 /// Appends `Z ← Q2 Z`: `z` the first element of `Z` (`n × m`), `a` the matrix holding the
-/// reflectors, the parts in R at `p`, the taus from the family's `tau[k0]`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn build(
-    v: &mut Vec<Step<EigStep>>,
+/// reflectors (band `kd`, one of [`KDS`] on CUDA).
+pub(crate) fn build(v: &mut Vec<Step<EigStep>>, (n, kd, m): (usize, usize, usize), a: M, z: M) {
+    if groups(n, kd) > 0 && m > 0 {
+        v.push(Step::Family(EigStep::ApplyQ2 { a, n, kd, z, m }));
+    }
+}
+
+/// `Z ← Q2 Z` on the host, reflector by reflector in the kernel's order: `a` holds the
+/// reflectors (leading dimension `lda`), `z` is `n × m` (`ldz`).
+pub(crate) fn apply_host<T: Scalar>(
     (n, kd, m): (usize, usize, usize),
-    a: M,
-    z: M,
-    p: &Q2Parts,
-    k0: usize,
-    complex: bool,
+    a: &[T],
+    lda: usize,
+    z: &mut [T],
+    ldz: usize,
 ) {
-    let hop = if complex { Op::C } else { Op::T };
-    let gs = groups(n, kd);
-    let vm = mat(Space::R, p.v, 2 * kd, 2 * kd * kd);
-    let vtm = mat(Space::R, p.vt, 2 * kd, 2 * kd * kd);
-    let tm = mat(Space::R, p.t, kd, kd * kd);
-    let wm = mat(Space::R, p.w, kd, kd * m);
-    for l in 0..levels(n, kd) {
-        let lv = level(n, kd, l);
-        if lv.count == 0 {
-            continue;
-        }
-        let cnt = lv.count;
-        v.push(Step::Family(EigStep::Diamonds {
-            a,
-            n,
-            kd,
-            groups: gs,
-            level: l,
-            g_lo: lv.g_lo,
-            count: cnt,
-            v: vm,
-            k0,
-        }));
-        let gemm = |ta, tb, (mm, nn, kk), alpha, x: M, y: M, beta, c: M, count| Step::Gemm {
-            ta,
-            tb,
-            m: mm,
-            n: nn,
-            k: kk,
-            alpha,
-            a: x,
-            b: y,
-            beta,
-            c,
-            count,
-        };
-        v.push(gemm(
-            hop,
-            Op::N,
-            (kd, kd, 2 * kd),
-            K::One,
-            vm,
-            vm,
-            K::Zero,
-            tm,
-            cnt,
-        ));
-        v.push(Step::Family(EigStep::Qr(QrStep::TFactor {
-            k: kd,
-            g: tm,
-            t: tm,
-            k0,
-            count: cnt,
-        })));
-        v.push(gemm(
-            Op::N,
-            Op::N,
-            (2 * kd, kd, kd),
-            K::One,
-            vm,
-            tm,
-            K::Zero,
-            vtm,
-            cnt,
-        ));
-        if m == 0 {
-            continue;
-        }
-        // The first diamond's rows; the next ones 2 kd further each.
-        let z0 = (lv.g_lo + l + lv.g_lo + 1 - gs) * kd + 1;
-        let zrows = |b: usize, bs: usize| M {
-            off: z.off + z0 + b * 2 * kd,
-            bs,
-            ..z
-        };
-        let nth = |x: M, b: usize, each: usize| M {
-            off: x.off + b * each,
-            ..x
-        };
-        if lv.full > 0 {
-            let zr = zrows(0, 2 * kd);
-            v.push(gemm(
-                hop,
-                Op::N,
-                (kd, m, 2 * kd),
-                K::One,
-                vm,
-                zr,
-                K::Zero,
-                wm,
-                lv.full,
-            ));
-            v.push(gemm(
-                Op::N,
-                Op::N,
-                (2 * kd, m, kd),
-                K::MinusOne,
-                vtm,
-                wm,
-                K::One,
-                zr,
-                lv.full,
-            ));
-        }
-        if lv.full < cnt {
-            // The clipped last diamond: its rows up to n.
-            let b = lv.full;
-            let rows = n - (z0 + b * 2 * kd);
-            let zr = zrows(b, 0);
-            let (vb, vtb) = (nth(vm, b, 2 * kd * kd), nth(vtm, b, 2 * kd * kd));
-            let wb = nth(wm, b, kd * m);
-            v.push(gemm(
-                hop,
-                Op::N,
-                (kd, m, rows),
-                K::One,
-                vb,
-                zr,
-                K::Zero,
-                wb,
-                1,
-            ));
-            v.push(gemm(
-                Op::N,
-                Op::N,
-                (rows, m, kd),
-                K::MinusOne,
-                vtb,
-                wb,
-                K::One,
-                zr,
-                1,
-            ));
+    let mut v = vec![T::zero(); kd];
+    for g in (0..groups(n, kd)).rev() {
+        for t in 0..tasks(n, kd, g * kd) {
+            for c in (0..kd).rev() {
+                let s = g * kd + c;
+                let row = s + 1 + t * kd;
+                if s + 2 > n || row >= n {
+                    continue;
+                }
+                let len = kd.min(n - row);
+                let col = &a[(n - 1 - s) * lda + t * kd..][..len];
+                let tau = col[0];
+                v[0] = T::one();
+                v[1..len].copy_from_slice(&col[1..len]);
+                for j in 0..m {
+                    let zc = &mut z[row + j * ldz..][..len];
+                    let mut d = T::zero();
+                    for i in 0..len {
+                        d = d + v[i].conj() * zc[i];
+                    }
+                    let w = tau * d;
+                    for i in 0..len {
+                        zc[i] = zc[i] - v[i] * w;
+                    }
+                }
+            }
         }
     }
 }
 
-/// One `Z ← Q2 Z` on its own (the stages' tests): `a` holds the reflectors (order `n`, band
-/// `kd`), `z` is `n × m` (`ldz`).
-pub(crate) struct Q2Call<'a, T: Scalar> {
-    pub n: usize,
-    pub kd: usize,
-    pub a: &'a DeviceBuffer<T>,
-    pub lda: usize,
-    pub z: &'a mut DeviceBuffer<T>,
-    pub ldz: usize,
-    pub m: usize,
-}
+/// `Q2` on its own, for the stages' tests.
+#[cfg(test)]
+pub(crate) mod single {
+    use super::{build, EigStep, KDS};
+    use crate::common::operand::{check_ld, mat_span, span_or, Batch, BatchMut, Checker};
+    use crate::common::plan::{drive, Routine, WorkspacePlan};
+    use crate::device::lt::Lt;
+    use crate::device::DeviceBuffer;
+    use crate::exec::program::{mat, Space, Step};
+    use crate::exec::workspace::BlockWorkspace;
+    use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands};
+    use crate::{Error, Handle, Scalar, Status, WorkspaceLease};
 
-/// Its plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Q2Plan {
-    pub parts: Q2Parts,
-    pub kd: usize,
-    pub elem: usize,
-    pub lt: usize,
-}
-
-impl Q2Plan {
-    fn layout(&self) -> Layout {
-        Layout {
-            entries: 1,
-            e_elems: 0,
-            r_elems: self.parts.r_elems,
-        }
+    /// One `Z ← Q2 Z` on its own (the stages' tests): `a` holds the reflectors (order `n`, band
+    /// `kd`), `z` is `n × m` (`ldz`).
+    pub(crate) struct Q2Call<'a, T: Scalar> {
+        pub n: usize,
+        pub kd: usize,
+        pub a: &'a DeviceBuffer<T>,
+        pub lda: usize,
+        pub z: &'a mut DeviceBuffer<T>,
+        pub ldz: usize,
+        pub m: usize,
     }
 
-    fn taus(&self) -> usize {
-        self.parts.diamonds * self.kd
-    }
-}
+    /// Its plan: no workspace beside the engine's (none: the program has no products).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) struct Q2Plan;
 
-impl WorkspacePlan for Q2Plan {
-    fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
-        let b = BlockWorkspace {
-            lt: self.lt,
-            slots: 0,
-            e_blocks: 0,
-            r_results: self.parts.r_elems * self.elem,
-        };
-        let mut s = smallvec::SmallVec::from_buf(b.list());
-        s.push(self.taus() * self.elem);
-        s
-    }
-}
-
-const NAME: &str = "ormtr_sb2st";
-
-struct Q2Routine<'a, T: Scalar> {
-    call: Q2Call<'a, T>,
-    lt: Option<Lt>,
-    plan: Option<Q2Plan>,
-}
-
-impl<T: Scalar> Q2Routine<'_, T> {
-    fn steps(&self, p: &Q2Plan) -> Vec<Step<EigStep>> {
-        let c = &self.call;
-        let mut v = Vec::new();
-        build(
-            &mut v,
-            (c.n, c.kd, c.m),
-            mat(Space::A, 0, c.lda, 0),
-            mat(Space::C, 0, c.ldz, 0),
-            &p.parts,
-            0,
-            T::COMPLEX,
-        );
-        v
-    }
-}
-
-impl<T: Scalar> Routine for Q2Routine<'_, T> {
-    type Plan = Q2Plan;
-
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn check_sizes(&mut self) -> Result<(), Error> {
-        let c = &self.call;
-        check_ld(NAME, "lda", c.lda, c.n, "n")?;
-        check_ld(NAME, "ldz", c.ldz, c.n, "n")?;
-        if c.kd == 0 {
-            return Err(Error::InvalidSize(format!("{NAME}: kd = 0")));
-        }
-        Ok(())
-    }
-
-    fn full(&mut self, h: &mut Handle) -> Result<Option<Q2Plan>, Error> {
-        let c = &self.call;
-        if levels(c.n, c.kd) == 0 {
-            return Ok(None);
-        }
-        exec_cuda::take_engine(h, &mut self.lt)?;
-        let mut p = Q2Plan {
-            parts: Q2Parts::new(c.n, c.kd, c.m, 0),
-            kd: c.kd,
-            elem: std::mem::size_of::<T>(),
-            lt: 0,
-        };
-        if let Some(mut lt) = self.lt.take() {
-            let steps = self.steps(&p);
-            let layout = p.layout();
-            let need = {
-                let a = self.call.a;
-                let ops = Operands::lapack(
-                    Some(Batch::Single(a)),
-                    a,
-                    BatchMut::Single(&mut *self.call.z),
-                    (0, 1),
-                );
-                exec_cuda::lt_need(&mut lt, &ops, &layout, &steps, LT_MAX_WORKSPACE)
+    impl WorkspacePlan for Q2Plan {
+        fn sizes(&self) -> smallvec::SmallVec<[usize; 4]> {
+            let b = BlockWorkspace {
+                lt: 0,
+                slots: 0,
+                e_blocks: 0,
+                r_results: 0,
             };
-            self.lt = Some(lt);
-            p.lt = need?;
+            smallvec::SmallVec::from_buf(b.list())
         }
-        self.plan = Some(p);
-        Ok(Some(p))
     }
 
-    fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
-        let c = &self.call;
-        let ck = Checker { h, call: NAME };
-        let why = || format!("A of order n = {} with lda = {}", c.n, c.lda);
-        let need = span_or(NAME, mat_span(c.n, c.n, c.lda), &why)?;
-        ck.batch("A", &Batch::Single(c.a), need, &why, false, None)?;
-        let why = || format!("Z of {} x {} with ldz = {}", c.n, c.m, c.ldz);
-        let need = span_or(NAME, mat_span(c.n, c.m, c.ldz), &why)?;
-        ck.batch("Z", &Batch::Single(&*c.z), need, &why, true, None)
+    const NAME: &str = "ormtr_sb2st";
+
+    struct Q2Routine<'a, T: Scalar> {
+        call: Q2Call<'a, T>,
+        lt: Option<Lt>,
     }
 
-    fn fitted(&mut self, cap: usize) -> Result<Option<Q2Plan>, Error> {
-        Ok(self.plan.filter(|p| p.total() <= cap))
+    impl<T: Scalar> Q2Routine<'_, T> {
+        fn steps(&self) -> Vec<Step<EigStep>> {
+            let c = &self.call;
+            let mut v = Vec::new();
+            build(
+                &mut v,
+                (c.n, c.kd, c.m),
+                mat(Space::A, 0, c.lda, 0),
+                mat(Space::C, 0, c.ldz, 0),
+            );
+            v
+        }
     }
 
-    fn minimum(&self) -> String {
-        "needs the diamonds' V, VT, T and W of a level".into()
-    }
+    impl<T: Scalar> Routine for Q2Routine<'_, T> {
+        type Plan = Q2Plan;
 
-    fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &Q2Plan) -> Result<(), Error> {
-        let steps = self.steps(plan);
-        let ws = BlockWorkspace::leased(lease, 0);
-        let taus = lease.buffer(BlockWorkspace::PARTS);
-        let layout = plan.layout();
-        let kt = plan.taus();
-        let a = self.call.a;
-        match self.lt.take() {
-            Some(mut lt) => {
-                let family = EigFamily::<T> {
-                    qr: QrFamily::Dev(crate::qr::cuda::DevTaus {
-                        tau: address(taus),
-                        ..Default::default()
-                    }),
-                    tri: None,
-                    sms: 0,
-                };
-                let r = {
-                    let ops = Operands::lapack(
+        fn name(&self) -> &'static str {
+            NAME
+        }
+
+        fn check_sizes(&mut self) -> Result<(), Error> {
+            let c = &self.call;
+            check_ld(NAME, "lda", c.lda, c.n, "n")?;
+            check_ld(NAME, "ldz", c.ldz, c.n, "n")?;
+            if !KDS.contains(&c.kd) {
+                return Err(Error::InvalidSize(format!(
+                    "{NAME}: kd = {} (the kernel takes {KDS:?})",
+                    c.kd
+                )));
+            }
+            Ok(())
+        }
+
+        fn full(&mut self, h: &mut Handle) -> Result<Option<Q2Plan>, Error> {
+            if self.steps().is_empty() {
+                return Ok(None);
+            }
+            exec_cuda::take_engine(h, &mut self.lt)?;
+            Ok(Some(Q2Plan))
+        }
+
+        fn check_operands(&mut self, h: &mut Handle) -> Result<(), Error> {
+            let c = &self.call;
+            let ck = Checker { h, call: NAME };
+            let why = || format!("A of order n = {} with lda = {}", c.n, c.lda);
+            let need = span_or(NAME, mat_span(c.n, c.n, c.lda), &why)?;
+            ck.batch("A", &Batch::Single(c.a), need, &why, false, None)?;
+            let why = || format!("Z of {} x {} with ldz = {}", c.n, c.m, c.ldz);
+            let need = span_or(NAME, mat_span(c.n, c.m, c.ldz), &why)?;
+            ck.batch("Z", &Batch::Single(&*c.z), need, &why, true, None)
+        }
+
+        fn fitted(&mut self, _cap: usize) -> Result<Option<Q2Plan>, Error> {
+            Ok(Some(Q2Plan))
+        }
+
+        fn minimum(&self) -> String {
+            "needs no workspace".into()
+        }
+
+        fn run(&mut self, lease: &WorkspaceLease<'_>, _plan: &Q2Plan) -> Result<(), Error> {
+            let steps = self.steps();
+            let ws = BlockWorkspace::leased(lease, 0);
+            let layout = Layout {
+                entries: 1,
+                e_elems: 0,
+                r_elems: 0,
+            };
+            let a = self.call.a;
+            let family = crate::eig::family::EigFamily::<T> {
+                qr: crate::qr::QrFamily::Host {
+                    tau: Vec::new(),
+                    kt: 0,
+                    info: Vec::new(),
+                },
+                tri: None,
+                sms: 0,
+            };
+            match self.lt.take() {
+                Some(mut lt) => {
+                    let r = {
+                        let ops = Operands::lapack(
+                            Some(Batch::Single(a)),
+                            a,
+                            BatchMut::Single(&mut *self.call.z),
+                            (0, 1),
+                        );
+                        exec_cuda::run(
+                            lease.handle(),
+                            &ws,
+                            &mut lt,
+                            &ops,
+                            &layout,
+                            &steps,
+                            &family,
+                            NAME,
+                        )
+                    };
+                    self.lt = Some(lt);
+                    r
+                }
+                None => {
+                    let mut family = family;
+                    let mut ops = Operands::lapack(
                         Some(Batch::Single(a)),
                         a,
                         BatchMut::Single(&mut *self.call.z),
                         (0, 1),
                     );
-                    exec_cuda::run(
-                        lease.handle(),
-                        &ws,
-                        &mut lt,
-                        &ops,
-                        &layout,
-                        &steps,
-                        &family,
-                        NAME,
-                    )
-                };
-                self.lt = Some(lt);
-                r
+                    exec_host::run(lease.handle(), &ws, &mut ops, &steps, &mut family)
+                }
             }
-            None => {
-                let mut family = EigFamily::<T> {
-                    qr: QrFamily::Host {
-                        tau: vec![T::zero(); kt],
-                        kt,
-                        info: Vec::new(),
-                    },
-                    tri: None,
-                    sms: 0,
-                };
-                let mut ops = Operands::lapack(
-                    Some(Batch::Single(a)),
-                    a,
-                    BatchMut::Single(&mut *self.call.z),
-                    (0, 1),
-                );
-                exec_host::run(lease.handle(), &ws, &mut ops, &steps, &mut family)
-            }
+        }
+
+        fn finish(&mut self, h: &mut Handle) {
+            exec_cuda::give_back(h, self.lt.take());
         }
     }
 
-    fn finish(&mut self, h: &mut Handle) {
-        exec_cuda::give_back(h, self.lt.take());
+    /// `Z ← Q2 Z` of `call`.
+    pub(crate) fn q2_apply<T: Scalar>(
+        h: &mut Handle,
+        call: Q2Call<'_, T>,
+    ) -> Result<Status, Error> {
+        drive(h, &mut Q2Routine { call, lt: None })
     }
-}
-
-/// `Z ← Q2 Z` of `call`.
-pub(crate) fn q2_apply<T: Scalar>(h: &mut Handle, call: Q2Call<'_, T>) -> Result<Status, Error> {
-    drive(
-        h,
-        &mut Q2Routine {
-            call,
-            lt: None,
-            plan: None,
-        },
-    )
 }
 
 #[cfg(test)]
@@ -493,8 +291,9 @@ mod tests {
     use super::super::band::{sy2sb, BandCall};
     use super::super::bulge::tests::q2_reference;
     use super::super::bulge::{sb2st, BulgeCall};
+    use super::single::{q2_apply, Q2Call};
     use super::*;
-    use crate::{Complex64, Device, RealScalar};
+    use crate::{Complex64, Device, Handle, RealScalar, Status};
 
     fn check<T: Elem>(dev: &Device, n: usize, kd: usize, seed: u64) {
         let cplx = T::COMPLEX;
@@ -614,7 +413,9 @@ mod tests {
             (50, 16),
             (97, 32),
             (130, 32),
-            (300, 64),
+            (300, 16),
+            (300, 32),
+            (513, 32),
         ] {
             check::<f64>(dev, n, kd, n as u64);
             check::<Complex64>(dev, n, kd, 3 + n as u64);
@@ -633,19 +434,13 @@ mod tests {
     }
 
     #[test]
-    fn levels_cover_every_diamond_once() {
-        for &(n, kd) in &[(2usize, 16usize), (17, 16), (50, 16), (300, 64), (1000, 32)] {
-            let gs = groups(n, kd);
-            let mut seen = std::collections::HashSet::new();
-            for l in 0..levels(n, kd) {
-                let lv = level(n, kd, l);
-                for b in 0..lv.count {
-                    let g = lv.g_lo + b;
-                    assert!(seen.insert((g, l + g + 1 - gs)));
-                }
+    fn smem_fits_a_block() {
+        // (Hopper's 227 KiB a block may opt into; the four types' element sizes)
+        for kd in KDS {
+            for (elem, complex) in [(4, false), (8, false), (8, true), (16, true)] {
+                let b = smem_bytes(kd, elem, complex);
+                assert!(b <= 227 * 1024, "kd {kd}, {elem}-byte elements: {b} bytes");
             }
-            let all: usize = (0..gs).map(|g| tasks(n, kd, g * kd)).sum();
-            assert_eq!(seen.len(), all, "n = {n}, kd = {kd}");
         }
     }
 }

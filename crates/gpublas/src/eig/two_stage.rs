@@ -13,12 +13,12 @@
 //! 5. With vectors: `Z ← Q2 Z` (`q2.rs`), `Z ← Q1 Z` (QR's ormqr program on `V1`), `A ← Z`.
 //!
 //! Workspace (elements of the type unless said): R holds a scratch region every stage reuses
-//! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, `Q2`'s diamonds
-//! and `W` ring `≈ n²/2`, the divide and conquer's second buffer and `U` (`≈ 1.5 n²` reals,
-//! and its real `Z` for complex types), ormqr's blocks) and then `Z` (`n²`: the eigenvectors, or
-//! without them the working copy); E the larger of stage 1's and ormqr's blocks; the taus
-//! (`n`, then the diamonds'); `d`, `e` (`2n` reals); the sweeps' counters (`n` u32); the
-//! panels' exchange; the divide and conquer's scratch (`O(n)`).
+//! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, the divide and
+//! conquer's second buffer and `U` (`≈ n²` reals, and its real `Z` for complex types), ormqr's
+//! blocks) and then `Z` (`n²`: the eigenvectors, or without them the working copy); E the
+//! larger of stage 1's and ormqr's blocks; the taus (`n`); `d`, `e` (`2n` reals); the sweeps'
+//! counters (`n` u32); the panels' exchange; the divide and conquer's scratch (`O(n)`).
+//! `Z ← Q2 Z` takes none.
 
 use super::band::{BandPlan, BandShape};
 use super::dc::DcState;
@@ -72,12 +72,11 @@ pub(crate) struct TwoStagePlan {
     pub shape: TwoStageShape,
     pub band: BandPlan,
     pub q1: Option<QrPlan>,
-    pub q2: Option<super::q2::Q2Parts>,
     /// Where `Z` (or the working copy) starts in R.
     pub z_off: usize,
     pub e_elems: usize,
     pub r_elems: usize,
-    /// Taus (elements): stage 1's (`n`), then the diamonds'.
+    /// Taus (elements): stage 1's (`n`).
     pub taus: usize,
     pub lt: usize,
 }
@@ -120,7 +119,6 @@ impl TwoStageShape {
             }
             .full()
         });
-        let q2 = self.vectors.then(|| super::q2::Q2Parts::new(n, kd, n, 0));
         let bl = band.layout();
         // (the divide and conquer's buffers in reals: Y and U, and for complex types its Z)
         let (dy, du) = super::dc::buffers(n);
@@ -134,7 +132,6 @@ impl TwoStageShape {
         let scratch = [
             bl.r_elems,
             2 * kd * n,
-            q2.map_or(0, |p| p.r_elems),
             q1.map_or(0, |p| p.layout().r_elems),
             dc,
         ]
@@ -148,11 +145,10 @@ impl TwoStageShape {
             shape: *self,
             band,
             q1,
-            q2,
             z_off: scratch,
             e_elems,
             r_elems: scratch + z,
-            taus: n + q2.map_or(0, |p| p.diamonds * kd),
+            taus: n,
             lt: 0,
         }
     }
@@ -216,9 +212,7 @@ impl TwoStagePlan {
             super::dc::build(n, zm, r(0), r(dy), None)
         };
         let pre = std::mem::take(&mut v);
-        if let Some(q2) = &self.q2 {
-            super::q2::build(&mut v, (n, kd, n), work, zm, q2, n, s.complex);
-        }
+        super::q2::build(&mut v, (n, kd, n), work, zm);
         if let Some(q1) = &self.q1 {
             let prog = Prog {
                 kind: crate::qr::Kind::Ormqr,

@@ -1,0 +1,261 @@
+// Applying stage 2's reflectors (GPUBLAS_FAMILY_EIG_Q2): Z <- Q2 Z of the two-stage syevd in
+// one launch, for float (s), double (d), float2 (c) and double2 (z), bands KD of 16 and 32.
+// src/eig/q2.rs says the order and runs it on the host reflector by reflector.
+//
+// The reflectors (eig_sb2st's layout, eig.cu): H(s, t) = I - tau v v^H of sweep s, task t, on
+// rows s + 1 + t KD .. (len = min(KD, n - that) of them), stored in column n - 1 - s of A's
+// strict upper triangle from row t KD: tau, then v[1 .. len) (v[0] = 1). Group g: sweeps
+// g KD .. g KD + KD - 1; diamond (g, t): task t of those, rows S = g KD + 1 + t KD .. S + 2 KD
+// - 2. Q2 Z applies the groups descending, a group's diamonds t ascending, a diamond's sweeps
+// descending (reflector c = KD - 1 .. 0 on window rows c .. c + KD - 1).
+//
+// A block per slab of Z's columns: a lane per column (real types: 32 columns), or a lane pair
+// per column (complex: lanes j and j + 16 hold column j's real and imaginary parts; 16
+// columns). Its Q2_WARPS warps take as many consecutive groups at once (a round, the highest
+// first): at step tau warp k applies diamond t = tau - k of its group, its window (rows S ..
+// S + 2 KD) in registers. Warp k's window at a step starts 2 KD below warp k - 1's, so the
+// step's diamonds share no row, and warp k's diamond t comes a step after warp k - 1's, the
+// last one whose rows it meets. After a diamond the window's top half is final for the group
+// and goes to warp k + 1 through shared memory (its window's bottom half a step later); the
+// bottom half moves up. Warp 0 reads its bottom halves from Z (staged a step ahead), the last
+// warp writes its top halves to Z, and each warp reads its first top half from Z (rows no
+// higher group of the round touches). The reflectors are staged a step ahead too (cp.async).
+// Each round reads and writes Z's rows below its groups once: n^2 / (KD Q2_WARPS) elements per
+// column in all, where applying the diamonds one by one over Z would move n^2 / KD.
+
+#define Q2_THREADS(T) (32 * Q2_WARPS(T))
+// Warps (groups in flight) per block: shared memory holds two diamonds and a half window per
+// warp (src/eig/q2.rs, `smem_bytes`, mirrors this and the layout below).
+#define Q2_WARPS(T) (sizeof(T) == 16 ? 4 : 8)
+
+struct Q2p {
+    u64 a;    // the matrix whose strict upper triangle holds the reflectors
+    i64 lda;
+    u64 z;    // Z, n x m
+    i64 ldz;
+    i64 n, m;
+};
+
+template <class T> struct Q2Real;
+template <> struct Q2Real<float> { typedef float R; enum { C = 1 }; };
+template <> struct Q2Real<double> { typedef double R; enum { C = 1 }; };
+template <> struct Q2Real<float2> { typedef float R; enum { C = 2 }; };
+template <> struct Q2Real<double2> { typedef double R; enum { C = 2 }; };
+
+// One element of sizeof(T) bytes from global to shared memory, asynchronously from sm_80 (a
+// zero stored instead when !read; `s` stays a valid address either way).
+template <class T> __device__ __forceinline__ void q2_cp(T* d, const T* s, bool read) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"((unsigned)__cvta_generic_to_shared(d)),
+                 "l"(s), "n"((int)sizeof(T)), "r"(read ? (int)sizeof(T) : 0)
+                 : "memory");
+#else
+    if (read) *d = *s;
+    else *d = T{};
+#endif
+}
+__device__ __forceinline__ void q2_commit() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void q2_wait() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+// A shared-memory element read where it stands in the code (not hoisted by the compiler,
+// which would hold a complex diamond's reflector in registers the window needs).
+__device__ __forceinline__ float2 q2_lds(const float2* p) {
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"((unsigned)__cvta_generic_to_shared(p)));
+    return v;
+}
+__device__ __forceinline__ double2 q2_lds(const double2* p) {
+    double2 v;
+    asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"((unsigned)__cvta_generic_to_shared(p)));
+    return v;
+}
+
+// Tasks of sweep s: ceil((n - 1 - s) / KD).
+template <int KD> __device__ __forceinline__ i64 q2_tasks(i64 n, i64 s) {
+    return n - 1 - s <= 0 ? 0 : (n - 1 - s + KD - 1) / KD;
+}
+
+// Diamond (g, t)'s reflectors to `vs` (KD x KD, reflector c at c KD: tau, v[1..), zeros past
+// its length; a reflector past the matrix's end is all zeros), by the warp's lanes.
+template <class T, int KD>
+__device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, i64 g, i64 t, int lane) {
+    const T* A = (const T*)p.a;
+    const i64 S = g * KD + 1 + t * KD;
+    for (int x = lane; x < KD * KD; x += 32) {
+        const int c = x / KD, i = x % KD;
+        const i64 s = g * KD + c;
+        const bool exists = s <= p.n - 2 && S + c < p.n;
+        const bool read = exists && i < min((i64)KD, p.n - S - c);
+        q2_cp(vs + x, read ? A + (p.n - 1 - s) * p.lda + t * KD + i : A, read);
+    }
+}
+
+// Rows r0 .. r0 + KD of the slab's columns from Z to the tile `tl` (column j's rows at
+// j (KD + 1)), zeros past Z's rows and columns.
+template <class T, int KD>
+__device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, i64 r0, i64 col0, int lane) {
+    constexpr int CPW = 32 / Q2Real<T>::C;
+    const T* Z = (const T*)p.z;
+    for (int x = lane; x < CPW * KD; x += 32) {
+        const int j = x / KD, r = x % KD;
+        const i64 row = r0 + r, col = col0 + j;
+        const bool read = row < p.n && col < p.m;
+        q2_cp(tl + j * (KD + 1) + r, read ? Z + row + col * p.ldz : Z, read);
+    }
+}
+
+// The diamond whose reflectors are in `vs` applied to the window: reflector c = KD - 1 .. 0 on
+// window rows c .. c + KD - 1, z -= tau v (v^H z) in each column.
+template <class T, int KD>
+__device__ __forceinline__ void q2_diamond(typename Q2Real<T>::R (&win)[2 * KD], const T* vs, int part) {
+    typedef typename Q2Real<T>::R R;
+#define Q2_W(r) win[r]
+#pragma unroll
+    for (int c = KD - 1; c >= 0; --c) {
+        const T* v = vs + c * KD;
+        if constexpr (Q2Real<T>::C == 1) {
+            const R tau = v[0];
+            R vr[KD];
+            R d[4] = {Q2_W(c), 0, 0, 0};
+#pragma unroll
+            for (int i = 1; i < KD; ++i) {
+                vr[i] = v[i];
+                d[i % 4] = fma(vr[i], Q2_W(c + i), d[i % 4]);
+            }
+            const R w = tau * ((d[0] + d[1]) + (d[2] + d[3]));
+            Q2_W(c) -= w;
+#pragma unroll
+            for (int i = 1; i < KD; ++i) Q2_W(c + i) = fma(-vr[i], w, Q2_W(c + i));
+        } else {
+            // Lane part 0 holds Re z, part 1 Im z; each sums Re v x and Im v x over its part x,
+            // the pair exchanges them: v^H z = (P1 + Q2) + i (Q1 - P2) with (P1, P2) part 0's
+            // sums and (Q1, Q2) part 1's.
+            const T tau = v[0];
+            // (one sum each: split sums make the compiler spill)
+            R s1 = Q2_W(c), s2 = 0;
+#pragma unroll
+            for (int i = 1; i < KD; ++i) {
+                const T vi = q2_lds(v + i);
+                s1 = fma(vi.x, Q2_W(c + i), s1);
+                s2 = fma(vi.y, Q2_W(c + i), s2);
+            }
+            const R m1 = s1, m2 = s2;
+            const R o1 = __shfl_xor_sync(0xffffffffu, m1, 16), o2 = __shfl_xor_sync(0xffffffffu, m2, 16);
+            const R p1 = part ? o1 : m1, p2 = part ? o2 : m2, q1 = part ? m1 : o1, q2 = part ? m2 : o2;
+            const R dre = p1 + q2, dim = q1 - p2;
+            const R wre = tau.x * dre - tau.y * dim, wim = tau.x * dim + tau.y * dre;
+            // Re z -= Re v wre - Im v wim; Im z -= Re v wim + Im v wre
+            const R c1 = part ? wim : wre, c2 = part ? wre : -wim;
+            Q2_W(c) -= c1;
+#pragma unroll
+            for (int i = 1; i < KD; ++i) {
+                const T vi = q2_lds(v + i);
+                Q2_W(c + i) = fma(-vi.x, c1, fma(-vi.y, c2, Q2_W(c + i)));
+            }
+        }
+    }
+#undef Q2_W
+}
+
+template <class T, int KD>
+__device__ void eig_q2(const Q2p& p) {
+    typedef typename Q2Real<T>::R R;
+    constexpr int C = Q2Real<T>::C, CPW = 32 / C, P = Q2_WARPS(T), TILE = CPW * (KD + 1);
+    pdl_enter();
+    extern __shared__ __align__(16) unsigned char q2_smem[];
+    T* vbuf = (T*)q2_smem;                 // [P][2][KD * KD]: each warp's diamond, two steps
+    T* hand = vbuf + P * 2 * KD * KD;      // [P][TILE]: each warp's released top half
+    T* hin = hand + P * TILE;              // [2][TILE]: warp 0's next bottom half
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int j = lane % CPW, part = lane / CPW;
+    const i64 n = p.n, col0 = (i64)blockIdx.x * CPW, col = col0 + j;
+    const i64 groups = n <= 1 ? 0 : (n - 2) / KD + 1;
+    T* vmine = vbuf + warp * 2 * KD * KD;
+    T* hmine = hand + warp * TILE;
+    const R* Zr = (const R*)p.z;
+    R win[2 * KD];  // rows S .. S + 2 KD of the lane's column (part)
+    for (i64 gb = groups - 1; gb >= 0; gb -= P) {
+        // This round: warp k takes group gb - k; the lowest group's warp has the most tasks.
+        const i64 g = gb - warp;
+        const i64 tasks = g >= 0 ? q2_tasks<KD>(n, g * KD) : 0;
+        const int last = (int)min((i64)P - 1, gb);
+        const i64 steps = last + q2_tasks<KD>(n, (gb - last) * KD);
+        const bool writer = warp == P - 1 || g == 0;
+        __syncthreads();  // the previous round's writes to Z before this round reads them
+        if (warp == 0 && tasks > 0) {
+            q2_stage<T, KD>(p, vmine, g, 0, lane);
+            q2_stage_rows<T, KD>(p, hin, g * KD + 1 + KD, col0, lane);
+        }
+        q2_commit();
+        for (i64 tau = 0; tau < steps; ++tau) {
+            const i64 t = tau - warp;
+            const bool active = g >= 0 && t >= 0 && t < tasks;
+            const i64 S = g * KD + 1 + t * KD;
+            const int buf = (int)(tau & 1);
+            q2_wait();
+            __syncthreads();  // (A) this step's reflectors and rows staged, the hand-offs written
+            if (active) {
+                if (t == 0) {
+#pragma unroll
+                    for (int i = 0; i < KD; ++i) {
+                        const i64 row = S + i;
+                        win[i] = row < n && col < p.m ? Zr[(row + col * p.ldz) * C + part] : (R)0;
+                    }
+                }
+                const R* src = (const R*)(warp == 0 ? hin + buf * TILE : hand + (warp - 1) * TILE);
+#pragma unroll
+                for (int i = 0; i < KD; ++i)
+                    win[KD + i] = S + KD + i < n ? src[(j * (KD + 1) + i) * C + part] : (R)0;
+            }
+            __syncthreads();  // (B) the hand-offs read: they may be overwritten
+            // The next step's reflectors (and warp 0's rows), while this one computes.
+            const i64 tn = t + 1;
+            if (g >= 0 && tn >= 0 && tn < tasks) {
+                q2_stage<T, KD>(p, vmine + (buf ^ 1) * KD * KD, g, tn, lane);
+                if (warp == 0) q2_stage_rows<T, KD>(p, hin + (buf ^ 1) * TILE, S + 2 * KD, col0, lane);
+            }
+            q2_commit();
+            if (active) {
+                q2_diamond<T, KD>(win, vmine + buf * KD * KD, part);
+                R* out = (R*)hmine;
+#pragma unroll
+                for (int i = 0; i < KD; ++i) out[(j * (KD + 1) + i) * C + part] = win[i];
+                if (writer) {
+                    // the group's last warp: the final rows to Z, a column's rows by the lanes
+                    __syncwarp();
+                    T* Z = (T*)p.z;
+                    for (int x = lane; x < CPW * KD; x += 32) {
+                        const int jj = x / KD, r = x % KD;
+                        const i64 row = S + r, cc = col0 + jj;
+                        if (row < n && cc < p.m) Z[row + cc * p.ldz] = hmine[jj * (KD + 1) + r];
+                    }
+                    __syncwarp();
+                }
+#pragma unroll
+                for (int i = 0; i < KD; ++i) win[i] = win[KD + i];
+            }
+        }
+    }
+}
+
+#ifdef GPUBLAS_FAMILY_EIG_Q2
+#define EIG_Q2_KERNELS(TAG, T)                                                                     \
+    extern "C" __global__ void __launch_bounds__(Q2_THREADS(T), 1) eig_q2_16_##TAG(Q2p p) {        \
+        eig_q2<T, 16>(p);                                                                          \
+    }                                                                                              \
+    extern "C" __global__ void __launch_bounds__(Q2_THREADS(T), 1) eig_q2_32_##TAG(Q2p p) {        \
+        eig_q2<T, 32>(p);                                                                          \
+    }
+EIG_Q2_KERNELS(s, float)
+EIG_Q2_KERNELS(d, double)
+EIG_Q2_KERNELS(c, float2)
+EIG_Q2_KERNELS(z, double2)
+#endif

@@ -391,6 +391,7 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
 // of A's strict upper triangle at rows t kd ..: its tau first, then v[1 .. len) (v[0] = 1).
 // The sweep's reflectors cover rows s + 1 .. n - 1 once, so they fill that column exactly.
 
+#define SB2ST_THREADS 256  // THREADS in src/eig/bulge.rs
 
 struct Sb2stp {
     u64 ab;          // the band, T
@@ -465,13 +466,12 @@ template <class T> __device__ SbRefl<T> sb_larfg(T alpha, typename EigReal<T>::R
     return f;
 }
 
-template <class T, int KD, int NT>
+template <class T, int KD>
 __device__ void eig_sb2st(const Sb2stp& p) {
     typedef typename EigReal<T>::R R;
     constexpr int LD = KD + 1;
-    // The block's NT threads, TPR of them to a row's or column's dot product.
-    constexpr int TPR = NT / KD;
-    static_assert(NT >= KD && NT % 32 == 0, "a thread per row at least, whole warps");
+    // The block's threads (SB2ST_THREADS), TPR of them to a row's or column's dot product.
+    constexpr int TPR = SB2ST_THREADS / KD;
     extern __shared__ __align__(16) unsigned char sb_smem[];
     T* O = (T*)sb_smem;       // KD x KD (ld LD)
     T* D = O + KD * LD;        // KD x KD (ld LD), full Hermitian
@@ -788,22 +788,18 @@ __device__ void eig_bisect(const Bisectp& p) {
         eig_jacobi##NP##l_##TAG(Eigp j, EigList l) {                                               \
         eig_jacobi<T, NP>(j, blockIdx.x < (unsigned)j.ne ? l.p[blockIdx.x] : 0);                   \
     }
-#define EIG_SB2ST(TAG, T, KD, NT)                                                                  \
-    extern "C" __global__ void __launch_bounds__(NT) eig_sb2st##KD##_##NT##_##TAG(Sb2stp p) {      \
-        eig_sb2st<T, KD, NT>(p);                                                                   \
+#define EIG_SB2ST(TAG, T, KD)                                                                      \
+    extern "C" __global__ void __launch_bounds__(SB2ST_THREADS) eig_sb2st##KD##_##TAG(Sb2stp p) {  \
+        eig_sb2st<T, KD>(p);                                                                       \
     }
 #define EIG_KERNELS(TAG, T)                                                                        \
     EIG_JACOBI(TAG, T, 8)                                                                          \
     EIG_JACOBI(TAG, T, 16)                                                                         \
     EIG_JACOBI(TAG, T, 32)                                                                         \
     EIG_JACOBI(TAG, T, 64)                                                                         \
-    EIG_SB2ST(TAG, T, 16, 32)                                                                      \
-    EIG_SB2ST(TAG, T, 16, 256)                                                                     \
-    EIG_SB2ST(TAG, T, 32, 32)                                                                      \
-    EIG_SB2ST(TAG, T, 32, 64)                                                                      \
-    EIG_SB2ST(TAG, T, 32, 256)                                                                     \
-    EIG_SB2ST(TAG, T, 64, 64)                                                                      \
-    EIG_SB2ST(TAG, T, 64, 256)                                                                     \
+    EIG_SB2ST(TAG, T, 16)                                                                          \
+    EIG_SB2ST(TAG, T, 32)                                                                          \
+    EIG_SB2ST(TAG, T, 64)                                                                          \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \

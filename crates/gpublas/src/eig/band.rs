@@ -13,14 +13,10 @@
 //!    `W = X − ½ Vf M`.
 //! 4. `A22 −= Vf Wᴴ + W Vfᴴ` (a syr2k/her2k on the trailing triangle).
 //!
-//! With both triangles stored (`full`, the two-stage `syevd`), the products are plain ones over
-//! the whole trailing matrix and step 4 is gathered over a group of panels (`full_panels`).
-//!
 //! Workspace per call (elements): QR's panel parts (its plan for the largest panel, its E and R
 //! first), then in E `T` (`kd²`) and the symm's and syr2k's diagonal blocks (`nb² · eblocks`,
-//! not for a full matrix), in R `Vf`, `X` (`(n − kd) · kd` each; with `full` a group's
-//! `V | W | V`, `3 (n − kd) · kb`), `VT` (`(n − kd) · kd`), `G`, `M` (`kd²` each) and with `full`
-//! `Y` (`kb · kd`).
+//! not for a full matrix), in R `Vf`, `X`, `Vf` again (side by side), `VT` (`(n − kd) · kd`
+//! each) and `G`, `M` (`kd²` each).
 
 // (Stage 1 of the GPU `syevd`, whose later stages are not in yet: only its tests call it so far.)
 #![allow(dead_code)]
@@ -56,8 +52,6 @@ pub(crate) struct BandShape {
     /// products are plain products over the whole trailing matrix (twice the update's flops,
     /// a tenth of the steps), not symm and syr2k on its lower triangle.
     pub full: bool,
-    /// With `full`: panels whose trailing updates are gathered into one (`full_panels`).
-    pub update_panels: usize,
 }
 
 /// How a band reduction runs, and its workspace.
@@ -138,13 +132,7 @@ impl BandPlan {
         Layout {
             entries: 1,
             e_elems: e0 + s.kd * s.kd + if s.full { 0 } else { s.nb * s.nb * s.eblocks },
-            r_elems: if s.full {
-                // (V | W | V of a group, VT, G and M, Y)
-                let kb = s.update_panels.max(1) * s.kd;
-                r0 + 3 * s.rows() * kb + s.rows() * s.kd + 2 * s.kd * s.kd + kb * s.kd
-            } else {
-                r0 + 3 * s.rows() * s.kd + 2 * s.kd * s.kd
-            },
+            r_elems: r0 + 4 * s.rows() * s.kd + 2 * s.kd * s.kd,
         }
     }
 }
@@ -155,375 +143,212 @@ pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
     build_at(p, mat(Space::C, 0, lda, 0))
 }
 
-/// Where a panel's parts are: `Vf` and `X` (then `W`), each `pm × w` at its leading dimension;
-/// `VT`, `G`, `M` and `T` as [`build_at`] lays them out.
-struct PanelParts {
-    vf: M,
-    x: M,
-    vt: M,
-    g: M,
-    m: M,
-    t: M,
-}
-
-/// Panel `c0`'s QR, `Vf`, `T` (with the last panel's columns right of its reflectors) and
-/// `VT = Vf T`; returns the panel's rows below the band (`pm`) and reflectors (`w`).
-fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, q: &PanelParts) -> (usize, usize) {
-    let s = &p.shape;
-    let (n, kd) = (s.n, s.kd);
-    let hop = if s.complex { Op::C } else { Op::T };
-    let c = |r: usize, col: usize| at(a, r, col);
-    let top = c0 + kd;
-    let pm = n - top;
-    let w = kd.min(pm);
-    let prog = Prog {
-        kind: QrKind::Geqrf,
-        side: Side::Left,
-        op: Op::N,
-        m: pm,
-        n: w,
-        k: w,
-        ldv: a.ld,
-        ldc: a.ld,
-        complex: s.complex,
-        c_off: a.off + top + c0 * a.ld,
-        c_sp: a.sp,
-        v_sp: Space::A,
-        v_off: 0,
-        k_off: c0,
-    };
-    factor_steps(v, &prog, &p.qr);
-    // Vf: the unit upper triangle written out, the rest copied.
-    v.push(Block::Expand {
-        fill: Fill::Tri { unit: true },
-        lower: true,
-        n: w,
-        src: c(top, c0),
-        dst: q.vf,
-        count: 1,
-    });
-    if pm > w {
-        v.push(Block::Copy {
-            m: pm - w,
-            n: w,
-            src: c(top + w, c0),
-            dst: at(q.vf, w, 0),
-        });
-    }
-    gemm(
-        v,
-        (hop, Op::N),
-        (w, w, pm),
-        K::One,
-        q.vf,
-        q.vf,
-        K::Zero,
-        q.g,
-    );
-    v.push(Block::Family(QrStep::TFactor {
-        k: w,
-        g: q.g,
-        t: q.t,
-        k0: c0,
-        count: 1,
-    }));
-    if w < kd {
-        // The last panel has fewer rows than columns (LAPACK factors all `kd` columns): the
-        // columns right of its reflectors, `Qᴴ C = C − Vf (Tᴴ (Vfᴴ C))` (in the slots of G,
-        // used, and M, not yet).
-        let (rest, extra) = (c(top, c0 + w), kd - w);
-        gemm(
-            v,
-            (hop, Op::N),
-            (w, extra, pm),
-            K::One,
-            q.vf,
-            rest,
-            K::Zero,
-            q.g,
-        );
-        gemm(
-            v,
-            (hop, Op::N),
-            (w, extra, w),
-            K::One,
-            q.t,
-            q.g,
-            K::Zero,
-            q.m,
-        );
-        gemm(
-            v,
-            (Op::N, Op::N),
-            (pm, extra, w),
-            K::MinusOne,
-            q.vf,
-            q.m,
-            K::One,
-            rest,
-        );
-    }
-    gemm(
-        v,
-        (Op::N, Op::N),
-        (pm, w, w),
-        K::One,
-        q.vf,
-        q.t,
-        K::Zero,
-        q.vt,
-    );
-    (pm, w)
-}
-
-/// `W = X − ½ Vf M` with `M = VTᴴ X` (the program's alpha is −½).
-fn panel_w(v: &mut Vec<Step>, hop: Op, (pm, w): (usize, usize), q: &PanelParts) {
-    gemm(v, (hop, Op::N), (w, w, pm), K::One, q.vt, q.x, K::Zero, q.m);
-    gemm(
-        v,
-        (Op::N, Op::N),
-        (pm, w, w),
-        K::Alpha,
-        q.vf,
-        q.m,
-        K::One,
-        q.x,
-    );
-}
-
 /// The program for the matrix whose first element is `a` (in C, or in R: a copy the
 /// eigensolver works on).
 pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
-    let mut v: Vec<Step> = Vec::new();
-    init_steps(&mut v, &p.qr);
-    if p.shape.n <= p.shape.kd + 1 {
-        return v;
-    }
-    if p.shape.full {
-        full_panels(&mut v, p, a);
-    } else {
-        lower_panels(&mut v, p, a);
-    }
-    v
-}
-
-/// The lower triangle only: per panel `X = A22 VT` by a symm, `W`, and the syr2k.
-fn lower_panels(v: &mut Vec<Step>, p: &BandPlan, a: M) {
+    let lda = a.ld;
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let hop = if s.complex { Op::C } else { Op::T };
     let (e0, r0) = p.bases();
+    let t = mat(Space::E, e0, kd, 0);
     let e_blocks = e0 + kd * kd;
     let c = |r: usize, col: usize| at(a, r, col);
+    let mut v: Vec<Step> = Vec::new();
+    init_steps(&mut v, &p.qr);
+    if n <= kd + 1 {
+        return v;
+    }
     let mut c0 = 0;
     while c0 + kd < n {
         let top = c0 + kd;
         let pm = n - top;
+        let w = kd.min(pm);
         // R's parts at this panel's row count (leading dimension pm).
-        let q = PanelParts {
-            vf: mat(Space::R, r0, pm, 0),
-            x: mat(Space::R, r0 + pm * kd, pm, 0),
-            vt: mat(Space::R, r0 + 2 * s.rows() * kd, pm, 0),
-            g: mat(Space::R, r0 + 3 * s.rows() * kd, kd, 0),
-            m: mat(Space::R, r0 + 3 * s.rows() * kd + kd * kd, kd, 0),
-            t: mat(Space::E, e0, kd, 0),
+        // [Vf | X | Vf] side by side (leading dimension pm), so that the full update is one
+        // product of rank 2w: [Vf X] [X Vf]ᴴ = Vf Xᴴ + X Vfᴴ.
+        let vf = mat(Space::R, r0, pm, 0);
+        let x = mat(Space::R, r0 + pm * w, pm, 0);
+        let vf_again = mat(Space::R, r0 + 2 * pm * w, pm, 0);
+        let vt = mat(Space::R, r0 + 3 * s.rows() * kd, pm, 0);
+        let g = mat(Space::R, r0 + 4 * s.rows() * kd, kd, 0);
+        let m = mat(Space::R, r0 + 4 * s.rows() * kd + kd * kd, kd, 0);
+        let prog = Prog {
+            kind: QrKind::Geqrf,
+            side: Side::Left,
+            op: Op::N,
+            m: pm,
+            n: w,
+            k: w,
+            ldv: lda,
+            ldc: lda,
+            complex: s.complex,
+            c_off: a.off + top + c0 * lda,
+            c_sp: a.sp,
+            v_sp: Space::A,
+            v_off: 0,
+            k_off: c0,
         };
-        let (pm, w) = panel_head(v, p, a, c0, &q);
-        crate::blas3::program::symm_steps(
-            v,
-            &crate::blas3::program::Symm {
-                left: true,
-                lower: true,
-                herm: s.complex,
-                m: pm,
+        factor_steps(&mut v, &prog, &p.qr);
+        // Vf: the unit upper triangle written out, the rest copied.
+        v.push(Block::Expand {
+            fill: Fill::Tri { unit: true },
+            lower: true,
+            n: w,
+            src: c(top, c0),
+            dst: vf,
+            count: 1,
+        });
+        if pm > w {
+            v.push(Block::Copy {
+                m: pm - w,
                 n: w,
-                a: c(top, top),
-                b: q.vt,
-                c: q.x,
-                alpha: K::One,
-                beta: K::Zero,
-                e_off: e_blocks,
-            },
-            s.nb,
-            s.eblocks,
-        );
-        panel_w(v, hop, (pm, w), &q);
-        crate::blas3::program::rank_k_steps(
-            v,
-            &crate::blas3::program::RankK {
-                lower: true,
-                herm: s.complex,
-                notrans: true,
-                n: pm,
-                k: w,
-                x: q.vf,
-                y: q.x,
-                two: true,
-                alpha: K::MinusOne,
-                alpha2: K::MinusOne,
-                beta: K::One,
-                c: c(top, top),
-                e_off: e_blocks,
-            },
-            s.nb,
-            s.eblocks,
-        );
-        c0 += kd;
-    }
-}
-
-/// Both triangles (the two-stage `syevd`'s working matrix), the trailing update delayed over
-/// `update_panels` panels (LAPACK `latrd`'s idea at panel granularity): the panels of a group
-/// keep their `Vf` and `W` side by side; a panel's columns first take the group's pending
-/// updates, its `X = A22 VT` is taken from the stale `A22` and corrected by the pending ones
-/// (`X −= V (Wᴴ VT) + W (Vᴴ VT)`), and the group ends with one product of rank `2 kb` over the
-/// trailing matrix (`kb` the group's columns): one pass over it per group where each panel
-/// made one, plus one for its `X`.
-///
-/// The group's `V | W | V` (each `L × kb`, `L = n − top` of its first panel, the same leading
-/// dimension) hold panel `j`'s columns at `j kd`, its rows from its own `top`; a product only
-/// reads rows at or below the latest panel's top, where every earlier panel's rows are set.
-fn full_panels(v: &mut Vec<Step>, p: &BandPlan, a: M) {
-    let s = &p.shape;
-    let (n, kd) = (s.n, s.kd);
-    let hop = if s.complex { Op::C } else { Op::T };
-    let (e0, r0) = p.bases();
-    let c = |r: usize, col: usize| at(a, r, col);
-    let per = s.update_panels.max(1);
-    let kbmax = per * kd;
-    let vt_at = r0 + 3 * s.rows() * kbmax;
-    let g_at = vt_at + s.rows() * kd;
-    let y_at = g_at + 2 * kd * kd;
-    let mut c0 = 0;
-    while c0 + kd < n {
-        // A group of panels from c0: its columns, its first top and row count.
-        let panels = (n - kd - c0).div_ceil(kd).min(per);
-        let kb = panels * kd;
-        let top0 = c0 + kd;
-        let l = n - top0;
-        let (vb, wb, vb2) = (r0, r0 + l * kb, r0 + 2 * l * kb);
-        // Matrix row r, column j of the part at `base`.
-        let acc = |base: usize, r: usize, j: usize| mat(Space::R, base + (r - top0) + j * l, l, 0);
-        let mut last_top = top0;
-        // (the group's reflectors: kb, but for a last panel with fewer rows than columns)
-        let mut used = 0;
-        for j in 0..panels {
-            let c0 = c0 + j * kd;
-            let top = c0 + kd;
-            let pm = n - top;
-            let kacc = j * kd;
-            if j > 0 {
-                // The panel's columns (rows from its diagonal block down) take the group's
-                // pending updates: C −= V Wᴴ + W Vᴴ over the earlier panels' columns.
-                let cols = c(c0, c0);
-                let rows = n - c0;
-                gemm(
-                    v,
-                    (Op::N, hop),
-                    (rows, kd, kacc),
-                    K::MinusOne,
-                    acc(vb, c0, 0),
-                    acc(wb, c0, 0),
-                    K::One,
-                    cols,
-                );
-                gemm(
-                    v,
-                    (Op::N, hop),
-                    (rows, kd, kacc),
-                    K::MinusOne,
-                    acc(wb, c0, 0),
-                    acc(vb, c0, 0),
-                    K::One,
-                    cols,
-                );
-            }
-            let q = PanelParts {
-                vf: acc(vb, top, kacc),
-                x: acc(wb, top, kacc),
-                vt: mat(Space::R, vt_at, pm, 0),
-                g: mat(Space::R, g_at, kd, 0),
-                m: mat(Space::R, g_at + kd * kd, kd, 0),
-                t: mat(Space::E, e0, kd, 0),
-            };
-            let (pm, w) = panel_head(v, p, a, c0, &q);
+                src: c(top + w, c0),
+                dst: at(vf, w, 0),
+            });
+        }
+        gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vf, vf, K::Zero, g);
+        v.push(Block::Family(QrStep::TFactor {
+            k: w,
+            g,
+            t,
+            k0: c0,
+            count: 1,
+        }));
+        if w < kd {
+            // The last panel has fewer rows than columns (LAPACK factors all `kd` columns):
+            // the columns right of its reflectors, `Qᴴ C = C − Vf (Tᴴ (Vfᴴ C))` (in the slots of
+            // G, used, and M, not yet).
+            let (rest, extra) = (c(top, c0 + w), kd - w);
             gemm(
-                v,
+                &mut v,
+                (hop, Op::N),
+                (w, extra, pm),
+                K::One,
+                vf,
+                rest,
+                K::Zero,
+                g,
+            );
+            gemm(
+                &mut v,
+                (hop, Op::N),
+                (w, extra, w),
+                K::One,
+                t,
+                g,
+                K::Zero,
+                m,
+            );
+            gemm(
+                &mut v,
+                (Op::N, Op::N),
+                (pm, extra, w),
+                K::MinusOne,
+                vf,
+                m,
+                K::One,
+                rest,
+            );
+        }
+        gemm(
+            &mut v,
+            (Op::N, Op::N),
+            (pm, w, w),
+            K::One,
+            vf,
+            t,
+            K::Zero,
+            vt,
+        );
+        if s.full {
+            gemm(
+                &mut v,
                 (Op::N, Op::N),
                 (pm, w, pm),
                 K::One,
                 c(top, top),
-                q.vt,
+                vt,
                 K::Zero,
-                q.x,
+                x,
             );
-            if j > 0 {
-                // X −= V (Wᴴ VT) + W (Vᴴ VT), the earlier panels' parts at rows from top.
-                let y = mat(Space::R, y_at, kbmax, 0);
-                for (first, second) in [(wb, vb), (vb, wb)] {
-                    gemm(
-                        v,
-                        (hop, Op::N),
-                        (kacc, w, pm),
-                        K::One,
-                        acc(first, top, 0),
-                        q.vt,
-                        K::Zero,
-                        y,
-                    );
-                    gemm(
-                        v,
-                        (Op::N, Op::N),
-                        (pm, w, kacc),
-                        K::MinusOne,
-                        acc(second, top, 0),
-                        y,
-                        K::One,
-                        q.x,
-                    );
-                }
-            }
-            panel_w(v, hop, (pm, w), &q);
-            last_top = top;
-            used += w;
-        }
-        // The group's update of the trailing matrix (both triangles) as one product of rank
-        // 2 kb: [V W] [W V]ᴴ = V Wᴴ + W Vᴴ, from the rows of its last panel's top.
-        let rows = n - last_top;
-        if used < kb {
-            // (V and W are not side by side over `used` columns: two products)
-            for (x, y) in [(vb, wb), (wb, vb)] {
-                gemm(
-                    v,
-                    (Op::N, hop),
-                    (rows, rows, used),
-                    K::MinusOne,
-                    acc(x, last_top, 0),
-                    acc(y, last_top, 0),
-                    K::One,
-                    c(last_top, last_top),
-                );
-            }
         } else {
-            v.push(Block::Copy {
-                m: rows,
-                n: kb,
-                src: acc(vb, last_top, 0),
-                dst: acc(vb2, last_top, 0),
-            });
-            gemm(
-                v,
-                (Op::N, hop),
-                (rows, rows, 2 * kb),
-                K::MinusOne,
-                acc(vb, last_top, 0),
-                acc(wb, last_top, 0),
-                K::One,
-                c(last_top, last_top),
+            crate::blas3::program::symm_steps(
+                &mut v,
+                &crate::blas3::program::Symm {
+                    left: true,
+                    lower: true,
+                    herm: s.complex,
+                    m: pm,
+                    n: w,
+                    a: c(top, top),
+                    b: vt,
+                    c: x,
+                    alpha: K::One,
+                    beta: K::Zero,
+                    e_off: e_blocks,
+                },
+                s.nb,
+                s.eblocks,
             );
         }
-        c0 += kb;
+        gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
+        // W = X − ½ Vf M (the program's alpha is −½).
+        gemm(
+            &mut v,
+            (Op::N, Op::N),
+            (pm, w, w),
+            K::Alpha,
+            vf,
+            m,
+            K::One,
+            x,
+        );
+        if s.full {
+            // A22 −= Vf Wᴴ + W Vfᴴ over both triangles, as one product of rank 2w (one pass
+            // over A22, where two products of rank w made two).
+            v.push(Block::Copy {
+                m: pm,
+                n: w,
+                src: vf,
+                dst: vf_again,
+            });
+            let a22 = c(top, top);
+            gemm(
+                &mut v,
+                (Op::N, hop),
+                (pm, pm, 2 * w),
+                K::MinusOne,
+                vf,
+                x,
+                K::One,
+                a22,
+            );
+        } else {
+            crate::blas3::program::rank_k_steps(
+                &mut v,
+                &crate::blas3::program::RankK {
+                    lower: true,
+                    herm: s.complex,
+                    notrans: true,
+                    n: pm,
+                    k: w,
+                    x: vf,
+                    y: x,
+                    two: true,
+                    alpha: K::MinusOne,
+                    alpha2: K::MinusOne,
+                    beta: K::One,
+                    c: c(top, top),
+                    e_off: e_blocks,
+                },
+                s.nb,
+                s.eblocks,
+            );
+        }
+        c0 += kd;
     }
+    v
 }
 
 impl WorkspacePlan for BandPlan {
@@ -627,7 +452,6 @@ impl<T: Scalar> Routine for BandRoutine<'_, T> {
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: false,
-            update_panels: 1,
         };
         let plan = shape.plan();
         self.plan = Some(plan);

@@ -24,21 +24,8 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 
 /// Band widths the kernel is built for (`EIG_SB2ST` in eig.cu).
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
-/// The block size of `eig_sb2st` for band `kd` when `want` threads are asked for: `want`
-/// (at least `kd`, a thread per row) if built (`EIG_SB2ST` in eig.cu), else 256.
-pub(crate) fn block_threads(kd: usize, want: usize) -> usize {
-    let t = want.max(kd);
-    let built: &[usize] = match kd {
-        16 => &[32, 256],
-        32 => &[32, 64, 256],
-        _ => &[64, 256],
-    };
-    if built.contains(&t) {
-        t
-    } else {
-        256
-    }
-}
+/// Threads of `eig_sb2st` (its launch bound).
+const THREADS: u32 = 256;
 
 /// Mirrors `Sb2stp` in eig.cu.
 #[repr(C)]
@@ -66,8 +53,6 @@ pub(crate) struct BulgeCall<'a, T: Scalar> {
     pub d: &'a mut DeviceBuffer<T::Real>,
     pub e: &'a mut DeviceBuffer<T::Real>,
     pub vectors: bool,
-    /// CUDA: threads per sweep's block ([`block_threads`]).
-    pub threads: usize,
 }
 
 /// The workspace: the band copy and the progress counters (bytes).
@@ -207,7 +192,7 @@ fn run_cuda<T: Scalar>(
             c.e.device_ptr().unwrap_or(0),
             address(lease.buffer(1)),
         ),
-        (c.n, c.kd, c.threads),
+        (c.n, c.kd),
         c.vectors,
     )
 }
@@ -221,11 +206,10 @@ pub(super) fn launch_sweeps<T: Scalar>(
     (a, lda): (u64, usize),
     ab: u64,
     (d, e, prog): (u64, u64, u64),
-    (n, kd, threads): (usize, usize, usize),
+    (n, kd): (usize, usize),
     vectors: bool,
 ) -> Result<(), Error> {
     let elem = std::mem::size_of::<T>();
-    let threads = block_threads(kd, threads);
     let ldab = 2 * kd;
     let mut p = Sb2stp {
         ab,
@@ -261,9 +245,9 @@ pub(super) fn launch_sweeps<T: Scalar>(
         let mut prm = [param(&p)];
         stream.launch_with(
             &EIG,
-            &format!("eig_sb2st{kd}_{threads}_{tag}"),
+            &format!("eig_sb2st{kd}_{tag}"),
             (grid, 1, 1),
-            (threads as u32, smem),
+            (THREADS, smem),
             true,
             &mut prm,
         )?;
@@ -463,13 +447,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::{Complex64, Device};
 
-    fn check<T: Elem>(
-        dev: &Device,
-        n: usize,
-        kd: usize,
-        (vectors, threads): (bool, usize),
-        seed: u64,
-    ) {
+    fn check<T: Elem>(dev: &Device, n: usize, kd: usize, vectors: bool, seed: u64) {
         let cplx = T::COMPLEX;
         let lda = n + 2;
         let mut r = Lcg(seed);
@@ -506,7 +484,6 @@ pub(crate) mod tests {
                 d: &mut d,
                 e: &mut e,
                 vectors,
-                threads,
             },
         )
         .unwrap();
@@ -629,11 +606,9 @@ pub(crate) mod tests {
             (200, 64),
             (300, 64),
         ] {
-            // (both block sizes the kernel is built for: one warp or two, and 256 threads)
-            for (k, vectors) in [true, false].into_iter().enumerate() {
-                let threads = if k == 0 { 32 } else { 256 };
-                check::<f64>(dev, n, kd, (vectors, threads), n as u64);
-                check::<Complex64>(dev, n, kd, (vectors, 288 - threads), 5 + n as u64);
+            for vectors in [true, false] {
+                check::<f64>(dev, n, kd, vectors, n as u64);
+                check::<Complex64>(dev, n, kd, vectors, 5 + n as u64);
             }
         }
     }
@@ -669,7 +644,7 @@ mod probe {
         let dev = Device::cuda(0).unwrap();
         let mut h = Handle::new(&dev).unwrap();
         for &n in &[2048usize, 4096, 8192] {
-            for (kd, threads) in [(32usize, 32usize), (32, 64), (32, 256), (64, 64)] {
+            for &kd in &[32usize, 64] {
                 let host: Vec<f64> = (0..n * n)
                     .map(|x| ((x * 7919) % 1000) as f64 / 1000.0 - 0.5)
                     .collect();
@@ -699,14 +674,13 @@ mod probe {
                         d: &mut d,
                         e: &mut e,
                         vectors: true,
-                        threads,
                     };
                     assert_eq!(sb2st(&mut h, call).unwrap(), Status::Success);
                     h.stream().synchronize().unwrap();
                     let t2 = Instant::now();
                     if rep == 1 {
                         eprintln!(
-                            "probe n {n} kd {kd} threads {threads}: sy2sb {:.2} ms, sb2st {:.2} ms",
+                            "probe n {n} kd {kd}: sy2sb {:.2} ms, sb2st {:.2} ms",
                             (t1 - t0).as_secs_f64() * 1e3,
                             (t2 - t1).as_secs_f64() * 1e3
                         );

@@ -235,7 +235,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     (addr(a), a.ld),
                     addr(ab),
                     (*d, *e, *prog),
-                    (n, kd, super::plan::EigParams::auto().sb2st_threads),
+                    (n, kd),
                     vectors,
                 )
             }

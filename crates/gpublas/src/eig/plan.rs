@@ -25,14 +25,6 @@ pub(crate) struct EigParams {
     pub list_chunk: usize,
     /// Most matrices of a strided batch per launch (one block each: the grid's limit).
     pub strided_chunk: usize,
-    /// Stage 1 of the two-stage `syevd`: panels whose trailing updates are gathered into one
-    /// product (`band.rs`, `full_panels`): fewer passes over the trailing matrix, more scratch
-    /// (`3 (n − kd) · kd` elements per panel).
-    pub band_update_panels: usize,
-    /// Stage 2's threads per sweep (`bulge.rs`): its tasks are small (`kd²`) and in a chain of
-    /// about `2n` of them, so a block's barriers and reductions, not its arithmetic, set their
-    /// time.
-    pub sb2st_threads: usize,
 }
 
 impl EigParams {
@@ -43,8 +35,6 @@ impl EigParams {
             syevd_sweeps: 100,
             list_chunk: LIST_MAX,
             strided_chunk: 1 << 24,
-            band_update_panels: 4,
-            sb2st_threads: 32,
         }
     }
 }

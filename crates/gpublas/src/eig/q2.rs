@@ -328,7 +328,6 @@ mod tests {
             d: &mut d,
             e: &mut e,
             vectors: true,
-            threads: crate::eig::plan::EigParams::auto().sb2st_threads,
         };
         assert_eq!(sb2st(&mut h, call).unwrap(), Status::Success);
         let q = q2_reference(&a.to_vec().unwrap(), n, kd, lda);

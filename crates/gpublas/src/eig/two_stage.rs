@@ -99,7 +99,6 @@ impl TwoStageShape {
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: true,
-            update_panels: super::plan::EigParams::auto().band_update_panels,
         }
         .plan();
         let reflectors = n > kd + 1;

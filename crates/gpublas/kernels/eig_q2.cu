@@ -84,17 +84,21 @@ template <int KD> __device__ __forceinline__ i64 q2_tasks(i64 n, i64 s) {
 }
 
 // Diamond (g, t)'s reflectors to `vs` (KD x KD, reflector c at c KD: tau, v[1..), zeros past
-// its length; a reflector past the matrix's end is all zeros), by the warp's lanes.
+// its length; a reflector past the matrix's end is all zeros), by the warp's lanes: element i
+// of reflector c exists when i + c < n - S (S its first row), reflector c in column
+// n - 1 - g KD - c.
 template <class T, int KD>
 __device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, i64 g, i64 t, int lane) {
+    constexpr int CS = 32 / KD;  // reflectors a pass
     const T* A = (const T*)p.a;
-    const i64 S = g * KD + 1 + t * KD;
-    for (int x = lane; x < KD * KD; x += 32) {
-        const int c = x / KD, i = x % KD;
-        const i64 s = g * KD + c;
-        const bool exists = s <= p.n - 2 && S + c < p.n;
-        const bool read = exists && i < min((i64)KD, p.n - S - c);
-        q2_cp(vs + x, read ? A + (p.n - 1 - s) * p.lda + t * KD + i : A, read);
+    const i64 rem = p.n - (g * KD + 1 + t * KD);
+    const int i = lane % KD;
+    int c = lane / KD;
+    const T* src = A + (p.n - 1 - g * KD - c) * p.lda + t * KD + i;
+#pragma unroll 4
+    for (; c < KD; c += CS, src -= CS * p.lda) {
+        const bool read = i + c < rem;
+        q2_cp(vs + c * KD + i, read ? src : A, read);
     }
 }
 
@@ -102,13 +106,16 @@ __device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, i64 g, i64 t, int 
 // j (KD + 1)), zeros past Z's rows and columns.
 template <class T, int KD>
 __device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, i64 r0, i64 col0, int lane) {
-    constexpr int CPW = 32 / Q2Real<T>::C;
+    constexpr int CPW = 32 / Q2Real<T>::C, CS = 32 / KD;
     const T* Z = (const T*)p.z;
-    for (int x = lane; x < CPW * KD; x += 32) {
-        const int j = x / KD, r = x % KD;
-        const i64 row = r0 + r, col = col0 + j;
-        const bool read = row < p.n && col < p.m;
-        q2_cp(tl + j * (KD + 1) + r, read ? Z + row + col * p.ldz : Z, read);
+    const int r = lane % KD;
+    int j = lane / KD;
+    const bool row_in = r0 + r < p.n;
+    const T* src = Z + r0 + r + (col0 + j) * p.ldz;
+#pragma unroll 4
+    for (; j < CPW; j += CS, src += CS * p.ldz) {
+        const bool read = row_in && col0 + j < p.m;
+        q2_cp(tl + j * (KD + 1) + r, read ? src : Z, read);
     }
 }
 
@@ -231,12 +238,12 @@ __device__ void eig_q2(const Q2p& p) {
                 if (writer) {
                     // the group's last warp: the final rows to Z, a column's rows by the lanes
                     __syncwarp();
-                    T* Z = (T*)p.z;
-                    for (int x = lane; x < CPW * KD; x += 32) {
-                        const int jj = x / KD, r = x % KD;
-                        const i64 row = S + r, cc = col0 + jj;
-                        if (row < n && cc < p.m) Z[row + cc * p.ldz] = hmine[jj * (KD + 1) + r];
-                    }
+                    constexpr int CS = 32 / KD;
+                    const int r = lane % KD;
+                    const bool row_in = S + r < n;
+                    T* dst = (T*)p.z + S + r + (col0 + lane / KD) * p.ldz;
+                    for (int jj = lane / KD; jj < CPW; jj += CS, dst += CS * p.ldz)
+                        if (row_in && col0 + jj < p.m) *dst = hmine[jj * (KD + 1) + r];
                     __syncwarp();
                 }
 #pragma unroll

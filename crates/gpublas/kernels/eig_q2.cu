@@ -65,6 +65,18 @@ __device__ __forceinline__ void q2_wait() {
 #endif
 }
 
+// Hand-offs between neighbouring warps on named barriers (0 is __syncthreads'): warp k
+// arrives on FULL(k) when its top half is in `hand`, warp k + 1 on EMPTY(k) when it has read
+// it; 2 (Q2_WARPS - 1) <= 14 of the 16 barriers.
+#define Q2_FULL(k) (1 + 2 * (k))
+#define Q2_EMPTY(k) (2 + 2 * (k))
+__device__ __forceinline__ void q2_bar_sync(int id) {
+    asm volatile("bar.sync %0, 64;\n" ::"r"(id) : "memory");
+}
+__device__ __forceinline__ void q2_bar_arrive(int id) {
+    asm volatile("bar.arrive %0, 64;\n" ::"r"(id) : "memory");
+}
+
 // A shared-memory element read where it stands in the code (not hoisted by the compiler,
 // which would hold a complex diamond's reflector in registers the window needs).
 __device__ __forceinline__ float2 q2_lds(const float2* p) {
@@ -79,7 +91,7 @@ __device__ __forceinline__ double2 q2_lds(const double2* p) {
 }
 
 // Tasks of sweep s: ceil((n - 1 - s) / KD).
-template <int KD> __device__ __forceinline__ i64 q2_tasks(i64 n, i64 s) {
+template <int KD> __device__ __forceinline__ int q2_tasks(int n, int s) {
     return n - 1 - s <= 0 ? 0 : (n - 1 - s + KD - 1) / KD;
 }
 
@@ -88,10 +100,10 @@ template <int KD> __device__ __forceinline__ i64 q2_tasks(i64 n, i64 s) {
 // of reflector c exists when i + c < n - S (S its first row), reflector c in column
 // n - 1 - g KD - c.
 template <class T, int KD>
-__device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, i64 g, i64 t, int lane) {
+__device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, int g, int t, int lane) {
     constexpr int CS = 32 / KD;  // reflectors a pass
     const T* A = (const T*)p.a;
-    const i64 rem = p.n - (g * KD + 1 + t * KD);
+    const int rem = (int)p.n - (g * KD + 1 + t * KD);
     const int i = lane % KD;
     int c = lane / KD;
     const T* src = A + (p.n - 1 - g * KD - c) * p.lda + t * KD + i;
@@ -105,7 +117,7 @@ __device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, i64 g, i64 t, int 
 // Rows r0 .. r0 + KD of the slab's columns from Z to the tile `tl` (column j's rows at
 // j (KD + 1)), zeros past Z's rows and columns.
 template <class T, int KD>
-__device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, i64 r0, i64 col0, int lane) {
+__device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, int r0, int col0, int lane) {
     constexpr int CPW = 32 / Q2Real<T>::C, CS = 32 / KD;
     const T* Z = (const T*)p.z;
     const int r = lane % KD;
@@ -183,18 +195,20 @@ __device__ void eig_q2(const Q2p& p) {
     T* hin = hand + P * TILE;              // [2][TILE]: warp 0's next bottom half
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int j = lane % CPW, part = lane / CPW;
-    const i64 n = p.n, col0 = (i64)blockIdx.x * CPW, col = col0 + j;
-    const i64 groups = n <= 1 ? 0 : (n - 2) / KD + 1;
+    // (orders and column counts fit an int: Z holds n x m elements; 32-bit indices keep
+    // the registers for the window)
+    const int n = (int)p.n, m = (int)p.m, col0 = blockIdx.x * CPW, col = col0 + j;
+    const int groups = n <= 1 ? 0 : (n - 2) / KD + 1;
     T* vmine = vbuf + warp * 2 * KD * KD;
     T* hmine = hand + warp * TILE;
     const R* Zr = (const R*)p.z;
     R win[2 * KD];  // rows S .. S + 2 KD of the lane's column (part)
-    for (i64 gb = groups - 1; gb >= 0; gb -= P) {
+    for (int gb = groups - 1; gb >= 0; gb -= P) {
         // This round: warp k takes group gb - k; the lowest group's warp has the most tasks.
-        const i64 g = gb - warp;
-        const i64 tasks = g >= 0 ? q2_tasks<KD>(n, g * KD) : 0;
-        const int last = (int)min((i64)P - 1, gb);
-        const i64 steps = last + q2_tasks<KD>(n, (gb - last) * KD);
+        const int g = gb - warp;
+        const int tasks = g >= 0 ? q2_tasks<KD>(n, g * KD) : 0;
+        const int last = min(P - 1, gb);
+        const int steps = last + q2_tasks<KD>(n, (gb - last) * KD);
         const bool writer = warp == P - 1 || g == 0;
         __syncthreads();  // the previous round's writes to Z before this round reads them
         if (warp == 0 && tasks > 0) {
@@ -202,19 +216,30 @@ __device__ void eig_q2(const Q2p& p) {
             q2_stage_rows<T, KD>(p, hin, g * KD + 1 + KD, col0, lane);
         }
         q2_commit();
-        for (i64 tau = 0; tau < steps; ++tau) {
-            const i64 t = tau - warp;
+        for (int tau = 0; tau < steps; ++tau) {
+            const int t = tau - warp;
             const bool active = g >= 0 && t >= 0 && t < tasks;
-            const i64 S = g * KD + 1 + t * KD;
-            const int buf = (int)(tau & 1);
+            const int S = g * KD + 1 + t * KD;
+            const int buf = tau & 1;
             q2_wait();
-            __syncthreads();  // (A) this step's reflectors and rows staged, the hand-offs written
+            __syncwarp();  // the warp's own staging (this step's reflectors, warp 0's rows) landed
+            // The next step's, while this one computes (into the buffers the last step read).
+            const int tn = t + 1;
+            if (g >= 0 && tn >= 0 && tn < tasks) {
+                q2_stage<T, KD>(p, vmine + (buf ^ 1) * KD * KD, g, tn, lane);
+                if (warp == 0) q2_stage_rows<T, KD>(p, hin + (buf ^ 1) * TILE, S + 2 * KD, col0, lane);
+            }
+            q2_commit();
+            // Warp k - 1's top half of the last step: waited for, read, and released (the
+            // schedule below keeps each pair's arrivals and waits matched, active or not).
+            const bool take = warp > 0 && tau >= 1, release = take && tau + 1 < steps;
+            if (take) q2_bar_sync(Q2_FULL(warp - 1));
             if (active) {
                 if (t == 0) {
 #pragma unroll
                     for (int i = 0; i < KD; ++i) {
-                        const i64 row = S + i;
-                        win[i] = row < n && col < p.m ? Zr[(row + col * p.ldz) * C + part] : (R)0;
+                        const int row = S + i;
+                        win[i] = row < n && col < m ? Zr[(row + col * p.ldz) * C + part] : (R)0;
                     }
                 }
                 const R* src = (const R*)(warp == 0 ? hin + buf * TILE : hand + (warp - 1) * TILE);
@@ -222,16 +247,13 @@ __device__ void eig_q2(const Q2p& p) {
                 for (int i = 0; i < KD; ++i)
                     win[KD + i] = S + KD + i < n ? src[(j * (KD + 1) + i) * C + part] : (R)0;
             }
-            __syncthreads();  // (B) the hand-offs read: they may be overwritten
-            // The next step's reflectors (and warp 0's rows), while this one computes.
-            const i64 tn = t + 1;
-            if (g >= 0 && tn >= 0 && tn < tasks) {
-                q2_stage<T, KD>(p, vmine + (buf ^ 1) * KD * KD, g, tn, lane);
-                if (warp == 0) q2_stage_rows<T, KD>(p, hin + (buf ^ 1) * TILE, S + 2 * KD, col0, lane);
-            }
-            q2_commit();
+            if (release) q2_bar_arrive(Q2_EMPTY(warp - 1));
+            if (active) q2_diamond<T, KD>(win, vmine + buf * KD * KD, part);
+            // The top half to warp k + 1 (after it read the last one), and by the writer to Z.
+            // A warp other than the last is never active on the round's last step.
+            const bool give = warp < P - 1 && tau + 1 < steps;
+            if (give && tau >= 1) q2_bar_sync(Q2_EMPTY(warp));
             if (active) {
-                q2_diamond<T, KD>(win, vmine + buf * KD * KD, part);
                 R* out = (R*)hmine;
 #pragma unroll
                 for (int i = 0; i < KD; ++i) out[(j * (KD + 1) + i) * C + part] = win[i];
@@ -243,12 +265,13 @@ __device__ void eig_q2(const Q2p& p) {
                     const bool row_in = S + r < n;
                     T* dst = (T*)p.z + S + r + (col0 + lane / KD) * p.ldz;
                     for (int jj = lane / KD; jj < CPW; jj += CS, dst += CS * p.ldz)
-                        if (row_in && col0 + jj < p.m) *dst = hmine[jj * (KD + 1) + r];
+                        if (row_in && col0 + jj < m) *dst = hmine[jj * (KD + 1) + r];
                     __syncwarp();
                 }
 #pragma unroll
                 for (int i = 0; i < KD; ++i) win[i] = win[KD + i];
             }
+            if (give) q2_bar_arrive(Q2_FULL(warp));
         }
     }
 }

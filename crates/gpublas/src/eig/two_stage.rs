@@ -42,6 +42,10 @@ use crate::{Esort, WorkspaceLease};
 /// for): narrow, as stage 2's tasks cost about kd² each on its critical path of 2n of them.
 /// H200, values only, 8192: kd 32 306 ms, kd 64 441 ms (stage 2 104 against 289 ms).
 pub(crate) fn band_width(n: usize) -> usize {
+    #[cfg(test)]
+    if let Some(kd) = probe::BAND_WIDTH.with(|w| w.get()) {
+        return kd;
+    }
     if n <= 256 {
         16
     } else {
@@ -741,47 +745,75 @@ mod probe {
     use crate::Device;
     use std::time::Instant;
 
+    thread_local! {
+        /// The band width `band_width` answers instead of its own (`GPUBLAS_PROBE_KD`).
+        pub(crate) static BAND_WIDTH: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+    }
+
+    /// Times `syevd` on `T` at each order, band width (none: the library's) and job.
+    fn time_syevd<T: Scalar>(dev: &Device, orders: &[usize], kds: &[Option<usize>]) {
+        let mut h = Handle::new(dev).unwrap();
+        for &n in orders {
+            let host: Vec<T> = (0..n * n)
+                .map(|x| T::from_real(T::Real::from_f64(((x * 7919) % 1000) as f64 / 1000.0 - 0.5)))
+                .collect();
+            let mut a = dev.upload(&host).unwrap();
+            let mut w = dev.upload(&vec![T::Real::from_f64(0.0); n]).unwrap();
+            for &kd in kds {
+                BAND_WIDTH.with(|b| b.set(kd));
+                for evect in [Evect::Original, Evect::None] {
+                    for rep in 0..2 {
+                        a.copy_from_host(&host).unwrap();
+                        h.stream().synchronize().unwrap();
+                        let t0 = Instant::now();
+                        let mut info = [0i32];
+                        let st = crate::solver::syevd(
+                            &mut h,
+                            evect,
+                            Uplo::Lower,
+                            n,
+                            &mut a,
+                            n,
+                            &mut w,
+                            Results::Host(&mut info),
+                        )
+                        .unwrap();
+                        h.stream().synchronize().unwrap();
+                        if rep == 1 {
+                            eprintln!(
+                                "probe syevd {} n {n} kd {kd:?} {evect:?}: {:.2} ms ({st:?}, info {})",
+                                std::any::type_name::<T>(),
+                                t0.elapsed().as_secs_f64() * 1e3,
+                                info[0]
+                            );
+                        }
+                    }
+                }
+            }
+            BAND_WIDTH.with(|b| b.set(None));
+        }
+    }
+
     #[test]
     #[ignore = "a development timing probe for a GPU; set GPUBLAS_PROFILE_STAGES"]
     fn probe_syevd_cuda() {
         if std::env::var_os("GPUBLAS_PROFILE_STAGES").is_none() {
             return;
         }
+        // GPUBLAS_PROBE_KD=16,32 times those band widths too; GPUBLAS_PROBE_COMPLEX adds Complex64.
+        let mut kds = vec![None];
+        if let Ok(list) = std::env::var("GPUBLAS_PROBE_KD") {
+            kds.extend(
+                list.split(',')
+                    .filter_map(|k| k.trim().parse().ok())
+                    .map(Some),
+            );
+        }
         let dev = Device::cuda(0).unwrap();
-        let mut h = Handle::new(&dev).unwrap();
-        for &n in &[4096usize, 8192] {
-            let host: Vec<f64> = (0..n * n)
-                .map(|x| ((x * 7919) % 1000) as f64 / 1000.0 - 0.5)
-                .collect();
-            let mut a = dev.upload(&host).unwrap();
-            let mut w = dev.upload(&vec![0.0f64; n]).unwrap();
-            for evect in [Evect::Original, Evect::None] {
-                for rep in 0..2 {
-                    a.copy_from_host(&host).unwrap();
-                    h.stream().synchronize().unwrap();
-                    let t0 = Instant::now();
-                    let mut info = [0i32];
-                    let st = crate::solver::syevd(
-                        &mut h,
-                        evect,
-                        Uplo::Lower,
-                        n,
-                        &mut a,
-                        n,
-                        &mut w,
-                        Results::Host(&mut info),
-                    )
-                    .unwrap();
-                    h.stream().synchronize().unwrap();
-                    if rep == 1 {
-                        eprintln!(
-                            "probe syevd n {n} {evect:?}: {:.2} ms ({st:?}, info {})",
-                            t0.elapsed().as_secs_f64() * 1e3,
-                            info[0]
-                        );
-                    }
-                }
-            }
+        time_syevd::<f64>(&dev, &[4096, 8192], &kds);
+        if std::env::var_os("GPUBLAS_PROBE_COMPLEX").is_some() {
+            time_syevd::<crate::Complex64>(&dev, &[4096, 8192], &kds);
         }
     }
 }

@@ -633,6 +633,161 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 #undef SB
 }
 
+// The same sweeps with a warp per sweep in flight (KD <= 32), SB2ST_WARPS independent warps a
+// block: lane i holds row i of O, then of D, in registers, so a task's products are the lane's
+// own FMAs; the column sums (v^H O) and D's upper triangle go through the warp's tile in shared
+// memory, the reflector and the products a lane needs whole through its vectors there. The
+// warp's sweeps: s = its index in the grid, then every (warps in the grid)-th. A task costs a
+// few hundred instructions and no block barrier, so the chain of 2n tasks (task t of sweep s
+// waits for task t + 1 of sweep s - 1) runs at the latency of the band's L2 round trips.
+#define SB2ST_WARPS 4  // WARPS in src/eig/bulge.rs
+
+template <class T, int KD>
+__device__ void eig_sb2st_warp(const Sb2stp& p) {
+    typedef typename EigReal<T>::R R;
+    constexpr int LD = KD + 1;
+    extern __shared__ __align__(16) unsigned char sb_smem[];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    // per warp: the tile (KD x LD), the reflector of this task and the last ([2][KD]), a
+    // product to broadcast (KD)
+    T* tile = (T*)sb_smem + warp * (KD * LD + 3 * KD);
+    T* vs = tile + KD * LD;
+    T* ws = vs + 2 * KD;
+    pdl_enter();
+    const i64 n = p.n, ldab = p.ldab;
+    T* ab = (T*)p.ab;
+    T* A = (T*)p.a;
+    R* E = (R*)p.e;
+    unsigned* prog = (unsigned*)p.prog;
+    const T zero = emake<T>(0, 0);
+    const i64 warps = (i64)gridDim.x * SB2ST_WARPS;
+#define SB(i, j) ab[((i) - (j)) + (j) * ldab]
+    for (i64 s = (i64)blockIdx.x * SB2ST_WARPS + warp; s < n - 1; s += warps) {
+        const i64 ts = (n - 1 - s + KD - 1) / KD;
+        const i64 tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
+        T taup = zero;
+        for (i64 t = 0; t < ts; ++t) {
+            if (s > 0) {
+                const unsigned need = (unsigned)min(t + 2, tprev);
+                const unsigned* f = prog + (s - 1);
+                unsigned got;
+                for (;;) {
+                    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(got) : "l"(f) : "memory");
+                    if (got >= need) break;
+                    __nanosleep(32);
+                }
+                __syncwarp();
+            }
+            const i64 j0 = s + 1 + t * KD;
+            const int nr = (int)min((i64)KD, n - j0);
+            const bool row = lane < nr;
+            T* v = vs + (t & 1) * KD;        // this task's reflector
+            const T* vp = vs + (~t & 1) * KD;  // the last one's (zeros past its length)
+            T tau, vl;
+            if (t == 0) {
+                // column s below its diagonal
+                const T y = row ? __ldcg(&SB(j0 + lane, s)) : zero;
+                R part = lane >= 1 && row ? eabs2(y) : (R)0;
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
+                const T alpha = emake<T>(__shfl_sync(0xffffffffu, ere(y), 0), __shfl_sync(0xffffffffu, eim(y), 0));
+                const SbRefl<T> f = sb_larfg(alpha, part);
+                tau = f.tau;
+                vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(y, f.scal);
+                if (row) SB(j0 + lane, s) = lane == 0 ? emake<T>(f.beta, 0) : zero;
+                if (lane == 0) E[s] = f.beta;
+            } else {
+                const i64 jp = j0 - KD;
+                T o[KD];
+                // O[i][k] = B[j0 + i][jp + k], band row KD + i - k of column jp + k
+#pragma unroll
+                for (int k = 0; k < KD; ++k) o[k] = row ? __ldcg(&ab[(KD + lane - k) + (jp + k) * ldab]) : zero;
+                // O H_prev = O - tau_p (O vp) vp^H
+                if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
+                    T acc = zero;
+#pragma unroll
+                    for (int k = 0; k < KD; ++k) acc = eadd(acc, emul(o[k], vp[k]));
+                    const T y = emul(acc, taup);
+#pragma unroll
+                    for (int k = 0; k < KD; ++k) o[k] = esub(o[k], emul(y, econj(vp[k])));
+                }
+                // the reflector of O's first column
+                R part = lane >= 1 && row ? eabs2(o[0]) : (R)0;
+#pragma unroll
+                for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
+                const T alpha =
+                    emake<T>(__shfl_sync(0xffffffffu, ere(o[0]), 0), __shfl_sync(0xffffffffu, eim(o[0]), 0));
+                const SbRefl<T> f = sb_larfg(alpha, part);
+                tau = f.tau;
+                vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(o[0], f.scal);
+                o[0] = lane == 0 ? emake<T>(f.beta, 0) : zero;
+                // O's other columns: H^H O = O - conj(tau) v (v^H O); v^H O's columns summed
+                // by lane k over the tile
+                if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
+#pragma unroll
+                    for (int k = 1; k < KD; ++k)
+                        if (lane < KD) tile[lane * LD + k] = row ? ecmul(vl, o[k]) : zero;
+                    __syncwarp();
+                    T c = zero;
+                    if (lane >= 1 && lane < KD)
+                        for (int i = 0; i < nr; ++i) c = eadd(c, tile[i * LD + lane]);
+                    if (lane < KD) ws[lane] = emul(econj(tau), c);
+                    __syncwarp();
+#pragma unroll
+                    for (int k = 1; k < KD; ++k) o[k] = esub(o[k], emul(vl, ws[k]));
+                }
+#pragma unroll
+                for (int k = 0; k < KD; ++k)
+                    if (row) ab[(KD + lane - k) + (jp + k) * ldab] = o[k];
+            }
+            if (lane < KD) v[lane] = vl;
+            // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
+            // D -= v w^H + w v^H (the lower triangle written back). Row i of D: B[j0 + i][j0 + k]
+            // at band row i - k of column j0 + k for k <= i, the conjugates of the tile's
+            // column i above.
+            T d[KD];
+#pragma unroll
+            for (int k = 0; k < KD; ++k) {
+                d[k] = row && k <= lane ? __ldcg(&SB(j0 + lane, j0 + k)) : zero;
+                if (lane < KD) tile[lane * LD + k] = d[k];
+            }
+            __syncwarp();  // the tile and v written
+#pragma unroll
+            for (int k = 0; k < KD; ++k) {
+                if (k > lane) d[k] = row && k < nr ? econj(tile[k * LD + lane]) : zero;
+                if (k == lane) d[k] = emake<T>(ere(d[k]), 0);
+            }
+            if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
+                T acc = zero;
+#pragma unroll
+                for (int k = 0; k < KD; ++k) acc = eadd(acc, emul(d[k], v[k]));
+                T y = emul(tau, acc);
+                R part = ere(emul(econj(tau), ecmul(vl, y)));
+#pragma unroll
+                for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
+                y = esub(y, escale(vl, part / 2));
+                if (lane < KD) ws[lane] = y;
+                __syncwarp();
+#pragma unroll
+                for (int k = 0; k < KD; ++k) {
+                    if (row && k <= lane) {
+                        T x = esub(d[k], eadd(emul(vl, econj(ws[k])), emul(y, econj(v[k]))));
+                        if (k == lane) x = emake<T>(ere(x), 0);
+                        SB(j0 + lane, j0 + k) = x;
+                    }
+                }
+            }
+            // the reflector to A's triangle; it stays as the sweep's previous one
+            if (A && row) A[(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
+            taup = tau;
+            __syncwarp();  // the band's writes (and the tile's reads) before the release
+            if (lane == 0)
+                asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(prog + s), "r"((unsigned)(t + 1)) : "memory");
+        }
+    }
+#undef SB
+}
+
 // The band's copy with room for the bulge: the lower band of A (kd subdiagonals) into ab,
 // zeros below it. One thread per element of ab.
 template <class T>
@@ -792,6 +947,11 @@ __device__ void eig_bisect(const Bisectp& p) {
     extern "C" __global__ void __launch_bounds__(SB2ST_THREADS) eig_sb2st##KD##_##TAG(Sb2stp p) {  \
         eig_sb2st<T, KD>(p);                                                                       \
     }
+#define EIG_SB2ST_WARP(TAG, T, KD)                                                                 \
+    extern "C" __global__ void __launch_bounds__(32 * SB2ST_WARPS)                                 \
+        eig_sb2stw##KD##_##TAG(Sb2stp p) {                                                         \
+        eig_sb2st_warp<T, KD>(p);                                                                  \
+    }
 #define EIG_KERNELS(TAG, T)                                                                        \
     EIG_JACOBI(TAG, T, 8)                                                                          \
     EIG_JACOBI(TAG, T, 16)                                                                         \
@@ -800,6 +960,8 @@ __device__ void eig_bisect(const Bisectp& p) {
     EIG_SB2ST(TAG, T, 16)                                                                          \
     EIG_SB2ST(TAG, T, 32)                                                                          \
     EIG_SB2ST(TAG, T, 64)                                                                          \
+    EIG_SB2ST_WARP(TAG, T, 16)                                                                     \
+    EIG_SB2ST_WARP(TAG, T, 32)                                                                     \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \

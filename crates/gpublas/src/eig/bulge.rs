@@ -5,8 +5,8 @@
 //! reflectors fill one of its columns exactly: `kernels/eig.cu`, `eig_sb2st`, says how).
 //!
 //! CUDA: the band is copied into a workspace with room for the bulge (`2 kd` rows a column),
-//! then one cooperative launch chases every sweep (a block per sweep in flight, progress
-//! counters between them), then the diagonal is read out. The host runs the same sweeps in
+//! then one cooperative launch chases every sweep (a warp per sweep in flight for bands up to
+//! 32, a block for wider ones; progress counters between them), then the diagonal is read out. The host runs the same sweeps in
 //! order.
 //!
 //! Workspace: the band copy (`2 kd · n` elements) and a progress counter per sweep (CUDA).
@@ -24,8 +24,37 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 
 /// Band widths the kernel is built for (`EIG_SB2ST` in eig.cu).
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
-/// Threads of `eig_sb2st` (its launch bound).
+/// Threads of `eig_sb2st` (its launch bound), the block kernel of the widest band.
 const THREADS: u32 = 256;
+/// Warps (sweeps in flight) a block of `eig_sb2stw`, the warp kernel of bands up to 32
+/// (`SB2ST_WARPS` in eig.cu).
+const WARPS: usize = 4;
+
+/// The stage-2 launch for `sweeps` sweeps in flight: kernel, grid, block and shared memory. A
+/// band up to 32 wide takes a warp a sweep (its tile, two reflectors and a product vector in
+/// shared memory), a wider one a block; either grid stays within one block per SM, so the
+/// cooperative launch is always resident.
+fn sweep_launch(kd: usize, elem: usize, sweeps: usize, sms: usize) -> (String, u32, u32, u32) {
+    let sms = sms.max(1);
+    if kd <= 32 {
+        let smem = WARPS * (kd * (kd + 1) + 3 * kd) * elem;
+        let grid = sweeps.div_ceil(WARPS).min(sms);
+        (
+            format!("eig_sb2stw{kd}"),
+            grid as u32,
+            32 * WARPS as u32,
+            smem as u32,
+        )
+    } else {
+        let smem = (2 * kd * (kd + 1) + 3 * kd) * elem;
+        (
+            format!("eig_sb2st{kd}"),
+            sweeps.min(sms) as u32,
+            THREADS,
+            smem as u32,
+        )
+    }
+}
 
 /// Mirrors `Sb2stp` in eig.cu.
 #[repr(C)]
@@ -237,17 +266,16 @@ pub(super) fn launch_sweeps<T: Scalar>(
         stream.memset32(prog, 0, n - 1)?;
         // Sweeps in flight: a sweep starts two tasks behind the one before it.
         let tasks0 = (n - 1).div_ceil(kd);
-        let grid = (tasks0 / 2 + 2).min(n - 1).min(sms.max(1)) as u32;
-        let smem = ((2 * kd * (kd + 1) + 3 * kd) * elem) as u32;
+        let (func, grid, threads, smem) = sweep_launch(kd, elem, (tasks0 / 2 + 2).min(n - 1), sms);
         if !vectors {
             p.a = 0;
         }
         let mut prm = [param(&p)];
         stream.launch_with(
             &EIG,
-            &format!("eig_sb2st{kd}_{tag}"),
+            &format!("{func}_{tag}"),
             (grid, 1, 1),
-            (THREADS, smem),
+            (threads, smem),
             true,
             &mut prm,
         )?;
@@ -610,6 +638,11 @@ pub(crate) mod tests {
                 check::<f64>(dev, n, kd, vectors, n as u64);
                 check::<Complex64>(dev, n, kd, vectors, 5 + n as u64);
             }
+        }
+        // single precision through each kernel (the warp one for 16 and 32, the block one for 64)
+        for &(n, kd) in &[(50, 16), (130, 32), (200, 64)] {
+            check::<f32>(dev, n, kd, true, 9 + n as u64);
+            check::<crate::Complex32>(dev, n, kd, true, 11 + n as u64);
         }
     }
 

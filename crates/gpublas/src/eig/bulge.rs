@@ -677,7 +677,7 @@ mod probe {
         let dev = Device::cuda(0).unwrap();
         let mut h = Handle::new(&dev).unwrap();
         for &n in &[2048usize, 4096, 8192] {
-            for &kd in &[32usize, 64] {
+            for &kd in &[16usize, 32, 64] {
                 let host: Vec<f64> = (0..n * n)
                     .map(|x| ((x * 7919) % 1000) as f64 / 1000.0 - 0.5)
                     .collect();

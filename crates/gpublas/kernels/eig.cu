@@ -863,12 +863,17 @@ __device__ void eig_scale(const Scalep& p) {
     }
 }
 
-// Eigenvalues of the real symmetric tridiagonal (d, e) by bisection (LAPACK's dstebz): thread k
-// finds the k-th smallest in the Gershgorin interval by a fixed number of halvings, each a
-// Sturm count q_i = d_i - x - e_{i-1}^2 / q_{i-1} (|q| <= pivmin taken as -pivmin), so no loop
-// depends on the data. A NaN in d or e gives NaN eigenvalues and info = n + 1. The eigenvalues
-// are divided by the scale factor eig_scale applied (from amax). (Multisection — four counts a
-// step as independent chains — measured slower on the H200: 73 against 51 ms at 8192.)
+// Eigenvalues of the real symmetric tridiagonal (d, e) by multisection (LAPACK's dstebz,
+// BISECT_WAYS points a step): a group of BISECT_WAYS lanes finds the k-th smallest in the
+// Gershgorin interval, each lane one Sturm count q_i = d_i - x - e_{i-1}^2 / q_{i-1} (|q| <=
+// pivmin taken as -pivmin) at its point of the interval a step, which then shrinks to the
+// part between the last point with at most k eigenvalues below it and the first with more;
+// it stops when the interval's midpoint equals an end (adjacent values) or after `iters`
+// halvings' worth of steps. The groups' lanes share a warp, the counts a warp's latency, so
+// the chains of dependent divisions run BISECT_WAYS times as many at once and log2(WAYS + 1)
+// halvings a step. A NaN in d or e gives NaN eigenvalues and info = n + 1. The eigenvalues
+// are divided by the scale factor eig_scale applied (from amax).
+#define BISECT_WAYS 8  // lanes an eigenvalue; 32 / BISECT_WAYS eigenvalues a warp
 struct Bisectp {
     u64 d, e, w;     // n, n - 1, n reals
     u64 amax;        // eig_amax's double bits (0: no scaling)
@@ -879,20 +884,32 @@ struct Bisectp {
 template <class R>
 __device__ void eig_bisect(const Bisectp& p) {
     typedef EigLimits<R> L;
+    constexpr unsigned FULL = 0xffffffffu;
     pdl_enter();
-    const i64 n = p.n, k = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n) return;
+    const int lane = threadIdx.x & 31, way = lane % BISECT_WAYS, base = lane - way;
+    const i64 n = p.n, k = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / BISECT_WAYS;
+    // (whole warps leave together: the groups exchange values by warp shuffles)
+    if (__all_sync(FULL, k >= n)) return;
+    const bool mine = k < n;
     const R* d = (const R*)p.d;
     const R* e = (const R*)p.e;
-    // Gershgorin bounds, the largest e^2, and whether all is finite.
+    // Gershgorin bounds, the largest e^2, and whether all is finite: the group's lanes take
+    // every BISECT_WAYS-th row.
     R lo = d[0], hi = d[0], e2max = 0;
     bool finite = true;
-    for (i64 i = 0; i < n; ++i) {
+    for (i64 i = way; i < n; i += BISECT_WAYS) {
         const R el = i > 0 ? fabs(e[i - 1]) : (R)0, er = i + 1 < n ? fabs(e[i]) : (R)0;
         finite = finite && isfinite(d[i]) && isfinite(el) && isfinite(er);
         lo = fmin(lo, d[i] - el - er);
         hi = fmax(hi, d[i] + el + er);
         e2max = fmax(e2max, er * er);
+    }
+#pragma unroll
+    for (int o = 1; o < BISECT_WAYS; o <<= 1) {
+        lo = fmin(lo, __shfl_xor_sync(FULL, lo, o));
+        hi = fmax(hi, __shfl_xor_sync(FULL, hi, o));
+        e2max = fmax(e2max, __shfl_xor_sync(FULL, e2max, o));
+        finite = __shfl_xor_sync(FULL, (int)finite, o) && finite;
     }
     double sigma = 1;
     if (p.amax) {
@@ -902,8 +919,9 @@ __device__ void eig_bisect(const Bisectp& p) {
     }
     R* w = (R*)p.w;
     if (!finite) {
-        w[k] = L::nan();
-        if (k == 0 && p.info) *(int*)p.info = (int)(n + 1);
+        // (the same for every group: d and e are the warp's)
+        if (mine && way == 0) w[k] = L::nan();
+        if (k == 0 && way == 0 && p.info) *(int*)p.info = (int)(n + 1);
         return;
     }
     const R tiny = sizeof(R) == 4 ? (R)0x1p-126f : (R)0x1p-1022;
@@ -912,25 +930,40 @@ __device__ void eig_bisect(const Bisectp& p) {
     const R span = fmax(hi - lo, fmax(fabs(lo), fabs(hi)) * L::eps());
     lo -= span * L::eps() * 4 + pivmin;
     hi += span * L::eps() * 4 + pivmin;
-    for (int it = 0; it < p.iters; ++it) {
-        const R x = lo + (hi - lo) / 2;
-        if (x == lo || x == hi) break;
-        // eigenvalues below x
-        i64 cnt = 0;
-        R q = d[0] - x;
-        if (fabs(q) <= pivmin) q = -pivmin;
-        cnt += q < 0;
-        for (i64 i = 1; i < n; ++i) {
-            const R ei = e[i - 1];
-            q = d[i] - x - ei * ei / q;
+    // a step shrinks the interval BISECT_WAYS + 1 times: about 3 halvings
+    const int steps = (p.iters + 2) / 3;
+    for (int it = 0; it < steps; ++it) {
+        const R mid = lo + (hi - lo) / 2;
+        const bool done = !mine || mid == lo || mid == hi;
+        if (__all_sync(FULL, done)) break;
+        const R x = lo + (hi - lo) * ((R)(way + 1) / (R)(BISECT_WAYS + 1));
+        bool above = false;
+        if (!done) {
+            // eigenvalues below x
+            i64 cnt = 0;
+            R q = d[0] - x;
             if (fabs(q) <= pivmin) q = -pivmin;
             cnt += q < 0;
+            for (i64 i = 1; i < n; ++i) {
+                const R ei = e[i - 1];
+                q = d[i] - x - ei * ei / q;
+                if (fabs(q) <= pivmin) q = -pivmin;
+                cnt += q < 0;
+            }
+            above = cnt > k;
         }
-        if (cnt > k) hi = x;
-        else lo = x;
+        // the group's first point with more than k below it (BISECT_WAYS: none)
+        const unsigned group = (__ballot_sync(FULL, above) >> base) & ((1u << BISECT_WAYS) - 1);
+        const int f = group ? __ffs(group) - 1 : BISECT_WAYS;
+        const R xf = __shfl_sync(FULL, x, base + min(f, BISECT_WAYS - 1));
+        const R xb = __shfl_sync(FULL, x, base + max(f - 1, 0));
+        if (!done) {
+            if (f < BISECT_WAYS) hi = xf;
+            if (f > 0) lo = xb;
+        }
     }
-    w[k] = (R)((double)(lo + (hi - lo) / 2) / sigma);
-    if (k == 0 && p.info) *(int*)p.info = 0;
+    if (mine && way == 0) w[k] = (R)((double)(lo + (hi - lo) / 2) / sigma);
+    if (k == 0 && way == 0 && p.info) *(int*)p.info = 0;
 }
 
 #ifdef GPUBLAS_FAMILY_EIG

@@ -264,10 +264,12 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 };
                 let tag = if real == 4 { "s" } else { "d" };
                 let mut prm = [param(&p)];
+                // BISECT_WAYS (eig.cu) lanes an eigenvalue
+                let lanes = 8 * n as u32;
                 stream.launch_with(
                     &EIG,
                     &format!("eig_bisect_{tag}"),
-                    ((n as u32).div_ceil(128), 1, 1),
+                    (lanes.div_ceil(128), 1, 1),
                     (128, 0),
                     false,
                     &mut prm,

@@ -103,9 +103,10 @@ pub(super) fn scale_factor<R: RealScalar>(amax: f64) -> f64 {
     2f64.powi(-exponent(R::from_f64(amax)))
 }
 
-/// The eigenvalues of the tridiagonal (`d`, `e`) by bisection, `eig_bisect`'s algorithm (the
-/// same Gershgorin interval, Sturm counts and halvings), divided by `sigma`; `info` `n + 1` and
-/// NaN values when `d` or `e` is not finite.
+/// The eigenvalues of the tridiagonal (`d`, `e`) by bisection from `eig_bisect`'s Gershgorin
+/// interval with its Sturm counts (the kernel splits an interval at eight points a step, this
+/// halves it: both stop at adjacent values), divided by `sigma`; `info` `n + 1` and NaN values
+/// when `d` or `e` is not finite.
 pub(super) fn bisect<R: RealScalar>(d: &[R], e: &[R], sigma: f64, iters: i32) -> (Vec<R>, i32) {
     let n = d.len();
     let l = limits::<R>();

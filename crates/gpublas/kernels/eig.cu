@@ -684,6 +684,16 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
             T* v = vs + (t & 1) * KD;        // this task's reflector
             const T* vp = vs + (~t & 1) * KD;  // the last one's (zeros past its length)
             T tau, vl;
+            // D's row (its lower part: B[j0 + i][j0 + k] at band row i - k of column j0 + k,
+            // k <= i), loaded with O's when both rows fit in registers (one L2 round trip a
+            // task, not two)
+            constexpr bool EARLY = sizeof(T) <= 8;
+            T d[KD];
+            const auto load_d = [&] {
+#pragma unroll
+                for (int k = 0; k < KD; ++k) d[k] = row && k <= lane ? __ldcg(&SB(j0 + lane, j0 + k)) : zero;
+            };
+            if (EARLY) load_d();
             if (t == 0) {
                 // column s below its diagonal
                 const T y = row ? __ldcg(&SB(j0 + lane, s)) : zero;
@@ -742,15 +752,12 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
             }
             if (lane < KD) v[lane] = vl;
             // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
-            // D -= v w^H + w v^H (the lower triangle written back). Row i of D: B[j0 + i][j0 + k]
-            // at band row i - k of column j0 + k for k <= i, the conjugates of the tile's
-            // column i above.
-            T d[KD];
+            // D -= v w^H + w v^H (the lower triangle written back). Row i of D above its
+            // diagonal: the conjugates of the tile's column i.
+            if (!EARLY) load_d();
 #pragma unroll
-            for (int k = 0; k < KD; ++k) {
-                d[k] = row && k <= lane ? __ldcg(&SB(j0 + lane, j0 + k)) : zero;
+            for (int k = 0; k < KD; ++k)
                 if (lane < KD) tile[lane * LD + k] = d[k];
-            }
             __syncwarp();  // the tile and v written
 #pragma unroll
             for (int k = 0; k < KD; ++k) {

@@ -131,58 +131,72 @@ __device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, int r0, int c
     }
 }
 
-// The diamond whose reflectors are in `vs` applied to the window: reflector c = KD - 1 .. 0 on
-// window rows c .. c + KD - 1, z -= tau v (v^H z) in each column.
-template <class T, int KD>
-__device__ __forceinline__ void q2_diamond(typename Q2Real<T>::R (&win)[2 * KD], const T* vs, int part) {
+// Reflectors c = HI - 1 .. LO of the diamond whose reflectors are in `vs` applied to the
+// window (W rows, its row 0 the diamond's row OFF): reflector c on the diamond's rows c ..
+// c + KD - 1, z -= tau v (v^H z) in each column.
+template <class T, int KD, int LO, int HI, int OFF, int W>
+__device__ __forceinline__ void q2_reflectors(typename Q2Real<T>::R (&win)[W], const T* vs, int part) {
     typedef typename Q2Real<T>::R R;
-#define Q2_W(r) win[r]
+    const R im = (R)part;
+    static_assert(OFF <= LO && HI - 1 + KD - 1 - OFF < W, "the reflectors' rows lie in the window");
 #pragma unroll
-    for (int c = KD - 1; c >= 0; --c) {
+    for (int c = HI - 1; c >= LO; --c) {
         const T* v = vs + c * KD;
+        R* z = win + (c - OFF);  // the reflector's rows
         if constexpr (Q2Real<T>::C == 1) {
             const R tau = v[0];
             R vr[KD];
-            R d[4] = {Q2_W(c), 0, 0, 0};
+            R d[4] = {z[0], 0, 0, 0};
 #pragma unroll
             for (int i = 1; i < KD; ++i) {
                 vr[i] = v[i];
-                d[i % 4] = fma(vr[i], Q2_W(c + i), d[i % 4]);
+                d[i % 4] = fma(vr[i], z[i], d[i % 4]);
             }
             const R w = tau * ((d[0] + d[1]) + (d[2] + d[3]));
-            Q2_W(c) -= w;
+            z[0] -= w;
 #pragma unroll
-            for (int i = 1; i < KD; ++i) Q2_W(c + i) = fma(-vr[i], w, Q2_W(c + i));
+            for (int i = 1; i < KD; ++i) z[i] = fma(-vr[i], w, z[i]);
         } else {
             // Lane part 0 holds Re z, part 1 Im z; each sums Re v x and Im v x over its part x,
             // the pair exchanges them: v^H z = (P1 + Q2) + i (Q1 - P2) with (P1, P2) part 0's
             // sums and (Q1, Q2) part 1's.
             const T tau = v[0];
             // (one sum each: split sums make the compiler spill)
-            R s1 = Q2_W(c), s2 = 0;
+            R s1 = z[0], s2 = 0;
 #pragma unroll
             for (int i = 1; i < KD; ++i) {
                 const T vi = q2_lds(v + i);
-                s1 = fma(vi.x, Q2_W(c + i), s1);
-                s2 = fma(vi.y, Q2_W(c + i), s2);
+                s1 = fma(vi.x, z[i], s1);
+                s2 = fma(vi.y, z[i], s2);
             }
-            const R m1 = s1, m2 = s2;
-            const R o1 = __shfl_xor_sync(0xffffffffu, m1, 16), o2 = __shfl_xor_sync(0xffffffffu, m2, 16);
-            const R p1 = part ? o1 : m1, p2 = part ? o2 : m2, q1 = part ? m1 : o1, q2 = part ? m2 : o2;
-            const R dre = p1 + q2, dim = q1 - p2;
+            // (the parts chosen by products with im = part and re = 1 - part, not selects: the
+            // compiler would duplicate the whole loop for each part)
+            const R re = (R)1 - im;
+            const R xre = fma(re, s1, im * s2), xim = fma(im, s1, -re * s2);
+            const R dre = xre + __shfl_xor_sync(0xffffffffu, xre, 16);
+            const R dim = xim + __shfl_xor_sync(0xffffffffu, xim, 16);
             const R wre = tau.x * dre - tau.y * dim, wim = tau.x * dim + tau.y * dre;
             // Re z -= Re v wre - Im v wim; Im z -= Re v wim + Im v wre
-            const R c1 = part ? wim : wre, c2 = part ? wre : -wim;
-            Q2_W(c) -= c1;
+            const R c1 = fma(im, wim, re * wre), c2 = fma(im, wre, -re * wim);
+            z[0] -= c1;
 #pragma unroll
             for (int i = 1; i < KD; ++i) {
                 const T vi = q2_lds(v + i);
-                Q2_W(c + i) = fma(-vi.x, c1, fma(-vi.y, c2, Q2_W(c + i)));
+                z[i] = fma(-vi.x, c1, fma(-vi.y, c2, z[i]));
             }
         }
     }
-#undef Q2_W
 }
+
+// Whether a lane holds its window in three quarters of the diamond's rows (complex f64 with KD
+// = 32, whose full window of 2 KD rows leaves too few registers): the diamond's reflectors in
+// two halves, the first (c >= KD / 2) on rows KD / 2 .. 2 KD, the second on rows 0 .. 3 KD / 2;
+// between them the bottom quarter leaves for the lane's own slot in shared memory (it is the
+// next diamond's second quarter) and the top quarter comes back from the other slot (it was
+// the last diamond's third quarter).
+template <class T, int KD> struct Q2Split {
+    enum { ON = sizeof(T) == 16 && KD == 32, Q = KD / 2, W = ON ? 3 * KD / 2 : 2 * KD };
+};
 
 template <class T, int KD>
 __device__ void eig_q2(const Q2p& p) {
@@ -193,6 +207,11 @@ __device__ void eig_q2(const Q2p& p) {
     T* vbuf = (T*)q2_smem;                 // [P][2][KD * KD]: each warp's diamond, two steps
     T* hand = vbuf + P * 2 * KD * KD;      // [P][TILE]: each warp's released top half
     T* hin = hand + P * TILE;              // [2][TILE]: warp 0's next bottom half
+    typedef Q2Split<T, KD> Split;
+    constexpr int Q = Split::Q;
+    // Split::ON: [P][2][Q][32] reals, each lane's two parked quarters (0: the first, 1: the
+    // second of the next diamond)
+    R* park = (R*)(hin + 2 * TILE) + (threadIdx.x / 32) * 2 * Q * 32 + threadIdx.x % 32;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int j = lane % CPW, part = lane / CPW;
     // (orders and column counts fit an int: Z holds n x m elements; 32-bit indices keep
@@ -202,7 +221,7 @@ __device__ void eig_q2(const Q2p& p) {
     T* vmine = vbuf + warp * 2 * KD * KD;
     T* hmine = hand + warp * TILE;
     const R* Zr = (const R*)p.z;
-    R win[2 * KD];  // rows S .. S + 2 KD of the lane's column (part)
+    R win[Split::W];  // rows S .. S + 2 KD of the lane's column (part), or a part of them
     for (int gb = groups - 1; gb >= 0; gb -= P) {
         // This round: warp k takes group gb - k; the lowest group's warp has the most tasks.
         const int g = gb - warp;
@@ -235,20 +254,45 @@ __device__ void eig_q2(const Q2p& p) {
             const bool take = warp > 0 && tau >= 1, release = take && tau + 1 < steps;
             if (take) q2_bar_sync(Q2_FULL(warp - 1));
             if (active) {
+                // the top half: from Z first, then kept (Split::ON: parked quarters)
                 if (t == 0) {
 #pragma unroll
                     for (int i = 0; i < KD; ++i) {
                         const int row = S + i;
-                        win[i] = row < n && col < m ? Zr[(row + col * p.ldz) * C + part] : (R)0;
+                        const R x = row < n && col < m ? Zr[(row + col * p.ldz) * C + part] : (R)0;
+                        if (Split::ON) park[i * 32] = x;  // quarters 0 and 1 parked
+                        else win[i] = x;
                     }
                 }
+                if (Split::ON) {
+#pragma unroll
+                    for (int i = 0; i < Q; ++i) win[i] = park[(Q + i) * 32];
+                }
+                // the bottom half from warp k - 1 (warp 0: Z, staged)
+                constexpr int B = Split::W - KD;
                 const R* src = (const R*)(warp == 0 ? hin + buf * TILE : hand + (warp - 1) * TILE);
 #pragma unroll
                 for (int i = 0; i < KD; ++i)
-                    win[KD + i] = S + KD + i < n ? src[(j * (KD + 1) + i) * C + part] : (R)0;
+                    win[B + i] = S + KD + i < n ? src[(j * (KD + 1) + i) * C + part] : (R)0;
             }
             if (release) q2_bar_arrive(Q2_EMPTY(warp - 1));
-            if (active) q2_diamond<T, KD>(win, vmine + buf * KD * KD, part);
+            if (active) {
+                const T* vs = vmine + buf * KD * KD;
+                if constexpr (Split::ON) {
+                    q2_reflectors<T, KD, Q, KD, Q, Split::W>(win, vs, part);
+                    // quarters (1, 2, 3) in the window become (0, 1, 2)
+#pragma unroll
+                    for (int i = 0; i < Q; ++i) {
+                        park[(Q + i) * 32] = win[2 * Q + i];
+                        win[2 * Q + i] = win[Q + i];
+                        win[Q + i] = win[i];
+                        win[i] = park[i * 32];
+                    }
+                    q2_reflectors<T, KD, 0, Q, 0, Split::W>(win, vs, part);
+                } else {
+                    q2_reflectors<T, KD, 0, KD, 0, Split::W>(win, vs, part);
+                }
+            }
             // The top half to warp k + 1 (after it read the last one), and by the writer to Z.
             // A warp other than the last is never active on the round's last step.
             const bool give = warp < P - 1 && tau + 1 < steps;
@@ -268,8 +312,15 @@ __device__ void eig_q2(const Q2p& p) {
                         if (row_in && col0 + jj < m) *dst = hmine[jj * (KD + 1) + r];
                     __syncwarp();
                 }
+                // the bottom half stays for the next diamond (Split::ON: its third quarter
+                // parked; the fourth already is)
+                if constexpr (Split::ON) {
 #pragma unroll
-                for (int i = 0; i < KD; ++i) win[i] = win[KD + i];
+                    for (int i = 0; i < Q; ++i) park[i * 32] = win[2 * Q + i];
+                } else {
+#pragma unroll
+                    for (int i = 0; i < KD; ++i) win[i] = win[KD + i];
+                }
             }
             if (give) q2_bar_arrive(Q2_FULL(warp));
         }

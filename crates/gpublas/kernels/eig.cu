@@ -787,7 +787,10 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
             // the reflector to A's triangle; it stays as the sweep's previous one
             if (A && row) A[(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
             taup = tau;
-            __syncwarp();  // the band's writes (and the tile's reads) before the release
+            // every lane's writes to the band and A visible to the GPU, then the release (a
+            // warp barrier alone orders them within the warp only)
+            __threadfence();
+            __syncwarp();
             if (lane == 0)
                 asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(prog + s), "r"((unsigned)(t + 1)) : "memory");
         }

@@ -13,11 +13,13 @@
 // per column (complex: lanes j and j + 16 hold column j's real and imaginary parts; 16
 // columns). Its Q2_WARPS warps take as many consecutive groups at once (a round, the highest
 // first): at step tau warp k applies diamond t = tau - k of its group, its window (rows S ..
-// S + 2 KD) in registers. Warp k's window at a step starts 2 KD below warp k - 1's, so the
+// S + 2 KD) in registers (complex f64 at KD 32: three quarters of it, `Q2Split`). Warp k's
+// window at a step starts 2 KD below warp k - 1's, so the
 // step's diamonds share no row, and warp k's diamond t comes a step after warp k - 1's, the
 // last one whose rows it meets. After a diamond the window's top half is final for the group
-// and goes to warp k + 1 through shared memory (its window's bottom half a step later); the
-// bottom half moves up. Warp 0 reads its bottom halves from Z (staged a step ahead), the last
+// and goes to warp k + 1 through shared memory (its window's bottom half a step later; the
+// pair waits on each other by named barriers, no block barrier a step); the bottom half moves
+// up. Warp 0 reads its bottom halves from Z (staged a step ahead), the last
 // warp writes its top halves to Z, and each warp reads its first top half from Z (rows no
 // higher group of the round touches). The reflectors are staged a step ahead too (cp.async).
 // Each round reads and writes Z's rows below its groups once: n^2 / (KD Q2_WARPS) elements per
@@ -25,7 +27,8 @@
 
 #define Q2_THREADS(T) (32 * Q2_WARPS(T))
 // Warps (groups in flight) per block: shared memory holds two diamonds and a half window per
-// warp (src/eig/q2.rs, `smem_bytes`, mirrors this and the layout below).
+// warp, and for `Q2Split` two parked quarter windows per lane (src/eig/q2.rs, `smem_bytes`,
+// mirrors this and the layout below).
 #define Q2_WARPS(T) (sizeof(T) == 16 ? 4 : 8)
 
 struct Q2p {
@@ -81,12 +84,12 @@ __device__ __forceinline__ void q2_bar_arrive(int id) {
 // which would hold a complex diamond's reflector in registers the window needs).
 __device__ __forceinline__ float2 q2_lds(const float2* p) {
     float2 v;
-    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"((unsigned)__cvta_generic_to_shared(p)));
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
     return v;
 }
 __device__ __forceinline__ double2 q2_lds(const double2* p) {
     double2 v;
-    asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"((unsigned)__cvta_generic_to_shared(p)));
+    asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];" : "=d"(v.x), "=d"(v.y) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
     return v;
 }
 

@@ -10,9 +10,10 @@
 //! reflector after every one that `Q2` puts right of it and whose rows it meets.
 //!
 //! CUDA: a block per slab of `Z`'s columns walks that order with several groups in flight, a
-//! window of `2 kd` rows per group in registers (the kernel's header says how), so `Z` is read
-//! and written once per round of groups instead of once per diamond level; no workspace. The
-//! host applies the reflectors one by one in the same order.
+//! window of `2 kd` rows per group in registers (complex f64 at `kd` 32: three quarters of
+//! it, the rest parked in shared memory; the kernel's header says how), so `Z` is read and
+//! written once per round of groups instead of once per diamond level; no workspace. The host
+//! applies the reflectors one by one in the same order.
 
 use super::family::EigStep;
 use crate::exec::program::{Step, M};

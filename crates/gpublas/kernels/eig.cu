@@ -642,10 +642,20 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // waits for task t + 1 of sweep s - 1) runs at the latency of the band's L2 round trips.
 #define SB2ST_WARPS 4  // WARPS in src/eig/bulge.rs
 
+// The sum of four partial sums of products (independent chains: a task is one warp's
+// latency, not its throughput).
+template <class T> __device__ __forceinline__ T sb_sum4(const T (&acc)[4]) {
+    return eadd(eadd(acc[0], acc[1]), eadd(acc[2], acc[3]));
+}
+
 template <class T, int KD>
 __device__ void eig_sb2st_warp(const Sb2stp& p) {
     typedef typename EigReal<T>::R R;
     constexpr int LD = KD + 1;
+    // the band's leading dimension (launch_sweeps: 2 kd), so that a lane's row of O or D is
+    // one pointer and compile-time offsets: element (i, j) at (i - j) + j LDAB, row i's
+    // element j + 1 at LDAB - 1 past element j
+    constexpr int LDAB = 2 * KD, STEP = LDAB - 1;
     extern __shared__ __align__(16) unsigned char sb_smem[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     // per warp: the tile (KD x LD), the reflector of this task and the last ([2][KD]), a
@@ -654,19 +664,19 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
     T* vs = tile + KD * LD;
     T* ws = vs + 2 * KD;
     pdl_enter();
-    const i64 n = p.n, ldab = p.ldab;
+    // (orders fit an int: the band holds 2 kd n elements)
+    const int n = (int)p.n;
     T* ab = (T*)p.ab;
     T* A = (T*)p.a;
     R* E = (R*)p.e;
     unsigned* prog = (unsigned*)p.prog;
     const T zero = emake<T>(0, 0);
-    const i64 warps = (i64)gridDim.x * SB2ST_WARPS;
-#define SB(i, j) ab[((i) - (j)) + (j) * ldab]
-    for (i64 s = (i64)blockIdx.x * SB2ST_WARPS + warp; s < n - 1; s += warps) {
-        const i64 ts = (n - 1 - s + KD - 1) / KD;
-        const i64 tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
+    const int warps = gridDim.x * SB2ST_WARPS;
+    for (int s = blockIdx.x * SB2ST_WARPS + warp; s < n - 1; s += warps) {
+        const int ts = (n - 1 - s + KD - 1) / KD;
+        const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         T taup = zero;
-        for (i64 t = 0; t < ts; ++t) {
+        for (int t = 0; t < ts; ++t) {
             if (s > 0) {
                 const unsigned need = (unsigned)min(t + 2, tprev);
                 const unsigned* f = prog + (s - 1);
@@ -678,25 +688,29 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
                 }
                 __syncwarp();
             }
-            const i64 j0 = s + 1 + t * KD;
-            const int nr = (int)min((i64)KD, n - j0);
+            const int j0 = s + 1 + t * KD;
+            const int nr = min(KD, n - j0);
             const bool row = lane < nr;
             T* v = vs + (t & 1) * KD;        // this task's reflector
             const T* vp = vs + (~t & 1) * KD;  // the last one's (zeros past its length)
+            // the lane's row of D: B[j0 + lane][j0 + k] at drow[k STEP] (k <= lane); of O:
+            // B[j0 + lane][j0 - KD + k] at orow[k STEP]
+            T* drow = ab + (lane + (i64)j0 * LDAB);
+            T* orow = drow + (KD - KD * LDAB);
             T tau, vl;
-            // D's row (its lower part: B[j0 + i][j0 + k] at band row i - k of column j0 + k,
-            // k <= i), loaded with O's when both rows fit in registers (one L2 round trip a
-            // task, not two)
+            // D's lower part, loaded with O's when both rows fit in registers (one L2 round
+            // trip a task, not two)
             constexpr bool EARLY = sizeof(T) <= 8;
             T d[KD];
             const auto load_d = [&] {
 #pragma unroll
-                for (int k = 0; k < KD; ++k) d[k] = row && k <= lane ? __ldcg(&SB(j0 + lane, j0 + k)) : zero;
+                for (int k = 0; k < KD; ++k) d[k] = row && k <= lane ? __ldcg(drow + k * STEP) : zero;
             };
             if (EARLY) load_d();
             if (t == 0) {
-                // column s below its diagonal
-                const T y = row ? __ldcg(&SB(j0 + lane, s)) : zero;
+                // column s below its diagonal: band rows 1 .. of column s
+                T* col = ab + (1 + lane + (i64)s * LDAB);
+                const T y = row ? __ldcg(col) : zero;
                 R part = lane >= 1 && row ? eabs2(y) : (R)0;
 #pragma unroll
                 for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
@@ -704,20 +718,18 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
                 const SbRefl<T> f = sb_larfg(alpha, part);
                 tau = f.tau;
                 vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(y, f.scal);
-                if (row) SB(j0 + lane, s) = lane == 0 ? emake<T>(f.beta, 0) : zero;
+                if (row) *col = lane == 0 ? emake<T>(f.beta, 0) : zero;
                 if (lane == 0) E[s] = f.beta;
             } else {
-                const i64 jp = j0 - KD;
                 T o[KD];
-                // O[i][k] = B[j0 + i][jp + k], band row KD + i - k of column jp + k
 #pragma unroll
-                for (int k = 0; k < KD; ++k) o[k] = row ? __ldcg(&ab[(KD + lane - k) + (jp + k) * ldab]) : zero;
+                for (int k = 0; k < KD; ++k) o[k] = row ? __ldcg(orow + k * STEP) : zero;
                 // O H_prev = O - tau_p (O vp) vp^H
                 if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
-                    T acc = zero;
+                    T acc[4] = {zero, zero, zero, zero};
 #pragma unroll
-                    for (int k = 0; k < KD; ++k) acc = eadd(acc, emul(o[k], vp[k]));
-                    const T y = emul(acc, taup);
+                    for (int k = 0; k < KD; ++k) acc[k % 4] = eadd(acc[k % 4], emul(o[k], vp[k]));
+                    const T y = emul(sb_sum4(acc), taup);
 #pragma unroll
                     for (int k = 0; k < KD; ++k) o[k] = esub(o[k], emul(y, econj(vp[k])));
                 }
@@ -732,23 +744,25 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
                 vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(o[0], f.scal);
                 o[0] = lane == 0 ? emake<T>(f.beta, 0) : zero;
                 // O's other columns: H^H O = O - conj(tau) v (v^H O); v^H O's columns summed
-                // by lane k over the tile
+                // by lane k over the tile (rows past nr hold zeros)
                 if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
 #pragma unroll
                     for (int k = 1; k < KD; ++k)
                         if (lane < KD) tile[lane * LD + k] = row ? ecmul(vl, o[k]) : zero;
                     __syncwarp();
-                    T c = zero;
-                    if (lane >= 1 && lane < KD)
-                        for (int i = 0; i < nr; ++i) c = eadd(c, tile[i * LD + lane]);
-                    if (lane < KD) ws[lane] = emul(econj(tau), c);
+                    T c[4] = {zero, zero, zero, zero};
+                    if (lane < KD) {
+#pragma unroll
+                        for (int i = 0; i < KD; ++i) c[i % 4] = eadd(c[i % 4], tile[i * LD + lane]);
+                        ws[lane] = emul(econj(tau), sb_sum4(c));
+                    }
                     __syncwarp();
 #pragma unroll
                     for (int k = 1; k < KD; ++k) o[k] = esub(o[k], emul(vl, ws[k]));
                 }
 #pragma unroll
                 for (int k = 0; k < KD; ++k)
-                    if (row) ab[(KD + lane - k) + (jp + k) * ldab] = o[k];
+                    if (row) orow[k * STEP] = o[k];
             }
             if (lane < KD) v[lane] = vl;
             // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
@@ -765,10 +779,10 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
                 if (k == lane) d[k] = emake<T>(ere(d[k]), 0);
             }
             if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
-                T acc = zero;
+                T acc[4] = {zero, zero, zero, zero};
 #pragma unroll
-                for (int k = 0; k < KD; ++k) acc = eadd(acc, emul(d[k], v[k]));
-                T y = emul(tau, acc);
+                for (int k = 0; k < KD; ++k) acc[k % 4] = eadd(acc[k % 4], emul(d[k], v[k]));
+                T y = emul(tau, sb_sum4(acc));
                 R part = ere(emul(econj(tau), ecmul(vl, y)));
 #pragma unroll
                 for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
@@ -780,12 +794,12 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
                     if (row && k <= lane) {
                         T x = esub(d[k], eadd(emul(vl, econj(ws[k])), emul(y, econj(v[k]))));
                         if (k == lane) x = emake<T>(ere(x), 0);
-                        SB(j0 + lane, j0 + k) = x;
+                        drow[k * STEP] = x;
                     }
                 }
             }
             // the reflector to A's triangle; it stays as the sweep's previous one
-            if (A && row) A[(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
+            if (A && row) A[(i64)(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
             taup = tau;
             // every lane's writes to the band and A visible to the GPU, then the release (a
             // warp barrier alone orders them within the warp only)
@@ -795,7 +809,6 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
                 asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(prog + s), "r"((unsigned)(t + 1)) : "memory");
         }
     }
-#undef SB
 }
 
 // The band's copy with room for the bulge: the lower band of A (kd subdiagonals) into ab,

@@ -29,6 +29,15 @@ impl WorkspaceSlice {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// Bytes `off .. off + len` of the sub-buffer as one of its own (`None` past its end): a
+    /// routine whose stages take turns with a part hands each stage its piece.
+    pub(crate) fn part(&self, off: usize, len: usize) -> Option<WorkspaceSlice> {
+        (off.checked_add(len)? <= self.len).then_some(WorkspaceSlice {
+            addr: self.addr + off as u64,
+            len,
+        })
+    }
 }
 
 /// Part of the handle's workspace lent to one call, as k chunk-aligned sub-buffers at prefix

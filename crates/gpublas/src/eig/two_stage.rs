@@ -31,7 +31,7 @@ use crate::device::{Backend, DeviceBuffer};
 use crate::exec::program::{mat, Fill, Space, Step};
 use crate::exec::workspace::BlockWorkspace;
 use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands, ScalarArg};
-use crate::memory::address;
+use crate::memory::{address, WorkspaceSlice};
 use crate::qr::plan::{QrParams, QrPlan, QrShape};
 use crate::qr::program::Prog;
 use crate::qr::QrFamily;
@@ -78,12 +78,27 @@ pub(crate) struct TwoStagePlan {
     pub q1: Option<QrPlan>,
     /// Where `Z` (or the working copy) starts in R.
     pub z_off: usize,
+    /// E: stage 1's blocks (`Q1`'s are in R's scratch).
     pub e_elems: usize,
     pub r_elems: usize,
+    /// The back-transformations' parts in R's scratch, free once the divide and conquer is
+    /// done: `Q1`'s E blocks at its start, and its own R from `post_base` on (its blocks, then
+    /// `Z`), so that the two never overlap.
+    pub post_e: usize,
+    pub post_base: usize,
+    /// Bytes of R's scratch no step of stages 1, 2 and 4 touches (`[start, end)`): cuBLASLt's
+    /// workspace for their products where it fits (`lt_inside`), the divide and conquer's
+    /// products then being the only ones the `lt` part serves.
+    pub lt_room: (usize, usize),
+    pub lt_inside: bool,
     /// Taus (elements): stage 1's (`n`).
     pub taus: usize,
     pub lt: usize,
 }
+
+/// The alignment (bytes) of the parts placed inside R's scratch (cuBLASLt's workspace is
+/// 256-byte aligned, as the executor's parts are).
+const PART_ALIGN: usize = 256;
 
 /// Stage 1's symm/syr2k leaves, and how many are expanded at once.
 const SYMM_NB: usize = 256;
@@ -133,25 +148,37 @@ impl TwoStageShape {
         } else {
             dy + du
         };
-        let scratch = [
-            bl.r_elems,
-            2 * kd * n,
-            q1.map_or(0, |p| p.layout().r_elems),
-            dc,
-        ]
-        .into_iter()
-        .max()
-        .unwrap_or(0);
+        // (`Q1`'s E and R blocks, each from an aligned start)
+        let align = PART_ALIGN / self.elem;
+        let (post_e, post_r) = q1.map_or((0, 0), |p| {
+            let l = p.layout();
+            (l.e_elems, l.r_elems)
+        });
+        let before_z = post_e.next_multiple_of(align) + post_r.next_multiple_of(align);
+        // (the elements stages 1 and 2 use from R's start: the band reduction's parts, the
+        // band)
+        let early = bl.r_elems.max(2 * kd * n);
+        let scratch = [early, before_z, dc]
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+            .next_multiple_of(align);
+        let post_base = (scratch - post_r) / align * align;
         // (Z: the eigenvectors, or without them the working copy)
         let z = n * n;
-        let e_elems = bl.e_elems.max(q1.map_or(0, |p| p.layout().e_elems));
+        let lt_start = (early.max(post_e) * self.elem).next_multiple_of(PART_ALIGN);
+        let lt_end = post_base * self.elem;
         TwoStagePlan {
             shape: *self,
             band,
             q1,
             z_off: scratch,
-            e_elems,
+            e_elems: bl.e_elems,
             r_elems: scratch + z,
+            post_e,
+            post_base,
+            lt_room: (lt_start, lt_end.max(lt_start)),
+            lt_inside: false,
             taus: n,
             lt: 0,
         }
@@ -167,6 +194,45 @@ impl TwoStagePlan {
         }
     }
 
+    /// The back-transformations' layout: E and R as they see them (inside R's scratch).
+    fn post_layout(&self) -> Layout {
+        Layout {
+            entries: 1,
+            e_elems: self.post_e,
+            r_elems: self.r_elems - self.post_base,
+        }
+    }
+
+    /// The workspace parts of the programs before the divide and conquer and after it (the
+    /// leased ones `ws`): cuBLASLt's inside R's scratch where it fits, and after it `Q1`'s E
+    /// and R inside R too.
+    fn stage_parts(
+        &self,
+        ws: &BlockWorkspace<Option<WorkspaceSlice>>,
+    ) -> (
+        BlockWorkspace<Option<WorkspaceSlice>>,
+        BlockWorkspace<Option<WorkspaceSlice>>,
+    ) {
+        let elem = self.shape.elem;
+        let r = ws.r_results;
+        let (start, end) = self.lt_room;
+        let lt = match (self.lt_inside, r) {
+            (true, Some(r)) => r.part(start, end - start),
+            _ => ws.lt,
+        };
+        let pre = BlockWorkspace { lt, ..*ws };
+        let post = BlockWorkspace {
+            lt,
+            slots: ws.slots,
+            e_blocks: r.and_then(|r| r.part(0, self.post_e * elem)),
+            r_results: r.and_then(|r| {
+                let base = self.post_base * elem;
+                r.part(base, r.len().saturating_sub(base))
+            }),
+        };
+        (pre, post)
+    }
+
     /// The programs for an entry whose matrix has leading dimension `lda`: up to stage 3's
     /// values (`T`), the divide and conquer with vectors (reals), the back-transformations
     /// (`T`).
@@ -179,6 +245,8 @@ impl TwoStagePlan {
         let (n, kd) = (s.n, s.kd);
         let user = mat(Space::C, 0, lda, 0);
         let zm = mat(Space::R, self.z_off, n, 0);
+        // (Z as the back-transformations see it: R from `post_base` on)
+        let z_post = mat(Space::R, self.z_off - self.post_base, n, 0);
         // The working matrix holds both triangles: A itself with vectors (it is overwritten
         // anyway), else a copy (A's other triangle is not the call's to touch).
         let work = if s.vectors { user } else { zm };
@@ -216,7 +284,7 @@ impl TwoStagePlan {
             super::dc::build(n, zm, r(0), r(dy), None)
         };
         let pre = std::mem::take(&mut v);
-        super::q2::build(&mut v, (n, kd, n), work, zm);
+        super::q2::build(&mut v, (n, kd, n), work, z_post);
         if let Some(q1) = &self.q1 {
             let prog = Prog {
                 kind: crate::qr::Kind::Ormqr,
@@ -228,7 +296,7 @@ impl TwoStagePlan {
                 ldv: lda,
                 ldc: n,
                 complex: s.complex,
-                c_off: self.z_off + kd,
+                c_off: z_post.off + kd,
                 c_sp: Space::R,
                 v_sp: Space::C,
                 v_off: kd,
@@ -243,7 +311,7 @@ impl TwoStagePlan {
         v.push(Step::Copy {
             m: n,
             n,
-            src: zm,
+            src: z_post,
             dst: user,
         });
         (pre, dc, v)
@@ -360,21 +428,39 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
         let mut plan = self.shape(h).plan();
         if let Some(mut lt) = self.lt.take() {
             let (pre, dc, post) = plan.build(self.call.lda);
-            let steps: Vec<_> = pre.into_iter().chain(post).collect();
-            let layout = plan.layout();
             let need = {
                 let ops = operands(&mut self.call.a, &self.placeholder, 0);
-                exec_cuda::lt_need(&mut lt, &ops, &layout, &steps, LT_MAX_WORKSPACE)
+                exec_cuda::lt_need(&mut lt, &ops, &plan.layout(), &pre, LT_MAX_WORKSPACE).and_then(
+                    |a| {
+                        let b = exec_cuda::lt_need(
+                            &mut lt,
+                            &ops,
+                            &plan.post_layout(),
+                            &post,
+                            LT_MAX_WORKSPACE,
+                        )?;
+                        Ok(a.max(b))
+                    },
+                )
             }
             .and_then(|a| {
                 let (mut c, r) = real_placeholders::<T>();
                 let ops = real_operands(&mut c, &r);
                 let b =
                     exec_cuda::lt_need(&mut lt, &ops, &plan.real_layout(), &dc, LT_MAX_WORKSPACE)?;
-                Ok(a.max(b))
+                Ok((a, b))
             });
             self.lt = Some(lt);
-            plan.lt = need?;
+            let (outside_dc, dc_need) = need?;
+            // The products outside the divide and conquer borrow R's free scratch where it
+            // holds their need; the lt part then serves the divide and conquer alone.
+            let (start, end) = plan.lt_room;
+            plan.lt_inside = outside_dc > 0 && end - start >= outside_dc;
+            plan.lt = if plan.lt_inside {
+                dc_need
+            } else {
+                outside_dc.max(dc_need)
+            };
         }
         self.plan = Some(plan);
         Ok(Some(plan))
@@ -421,6 +507,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
         let h = lease.handle();
         let (pre, dc, post) = plan.build(self.call.lda);
         let ws = BlockWorkspace::leased(lease, 0);
+        let (ws_pre, ws_post) = plan.stage_parts(&ws);
         let exchange = lease.buffer(BlockWorkspace::PARTS);
         let cholqr = lease.buffer(BlockWorkspace::PARTS + 1);
         let taus = lease.buffer(BlockWorkspace::PARTS + 2);
@@ -469,7 +556,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                     };
                     let r = {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
-                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &pre, &family, NAME_S)
+                        exec_cuda::run(h, &ws_pre, &mut lt, &ops, &layout, &pre, &family, NAME_S)
                     }
                     .and_then(|_| {
                         if dc.is_empty() {
@@ -481,7 +568,8 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                     })
                     .and_then(|_| {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
-                        exec_cuda::run(h, &ws, &mut lt, &ops, &layout, &post, &family, NAME_S)
+                        let layout = plan.post_layout();
+                        exec_cuda::run(h, &ws_post, &mut lt, &ops, &layout, &post, &family, NAME_S)
                     });
                     if let Err(err) = r {
                         self.lt = Some(lt);
@@ -510,10 +598,10 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                     };
                     {
                         let mut ops = operands(&mut self.call.a, &self.placeholder, e);
-                        exec_host::run(h, &ws, &mut ops, &pre, &mut family)?;
+                        exec_host::run(h, &ws_pre, &mut ops, &pre, &mut family)?;
                         let mut rops = real_operands(&mut real_c, &real_a);
                         exec_host::run(h, &ws, &mut rops, &dc, &mut family)?;
-                        exec_host::run(h, &ws, &mut ops, &post, &mut family)?;
+                        exec_host::run(h, &ws_post, &mut ops, &post, &mut family)?;
                     }
                     if let Some(Tri::Host { w, info, .. }) = &family.tri {
                         let dst = self
@@ -720,6 +808,54 @@ mod tests {
         for (k, &scale) in [1e200, 1e-200].iter().enumerate() {
             check::<f64>(dev, 100, (k == 1, true), scale, 40 + k as u64);
             check::<Complex64>(dev, 100, (k == 0, false), scale, 50 + k as u64);
+        }
+    }
+
+    /// F4: with vectors, the back-transformations' E and R and cuBLASLt's room lie in R's
+    /// scratch apart from each other and from what stages 1 and 2 use before them.
+    #[test]
+    fn f4_back_transformation_parts_inside_scratch() {
+        let cases = [
+            (65, 8, false),
+            (300, 16, true),
+            (1000, 8, false),
+            (4096, 16, true),
+            (8192, 8, false),
+            (130, 4, false),
+        ];
+        for &(n, elem, complex) in &cases {
+            let p = TwoStageShape {
+                n,
+                kd: band_width(n),
+                elem,
+                real: if complex { elem / 2 } else { elem },
+                complex,
+                vectors: true,
+                upper: false,
+                sms: 132,
+                cholqr: false,
+                infos: 0,
+            }
+            .plan();
+            let (pre, _, post) = p.build(n);
+            let early = pre
+                .into_iter()
+                .map(|mut st| st.extent(Space::R))
+                .chain([p.band.layout().r_elems, 2 * p.shape.kd * n])
+                .max()
+                .unwrap();
+            let (mut post_e, mut post_r) = (0, 0);
+            for mut st in post {
+                post_e = post_e.max(st.extent(Space::E));
+                post_r = post_r.max(st.extent(Space::R));
+            }
+            let what = format!("n = {n}, elem = {elem}");
+            let (start, end) = p.lt_room;
+            assert!(post_e <= p.post_e && p.post_e > 0, "{what}: Q1's E");
+            assert!(post_r <= p.r_elems - p.post_base, "{what}: Q1's R");
+            assert!(early * elem <= start && p.post_e * elem <= start, "{what}");
+            assert!(start <= end && end <= p.post_base * elem, "{what}");
+            assert!(p.post_base <= p.z_off && p.e_elems == p.band.layout().e_elems);
         }
     }
 

@@ -132,7 +132,7 @@ impl BandPlan {
         Layout {
             entries: 1,
             e_elems: e0 + s.kd * s.kd + if s.full { 0 } else { s.nb * s.nb * s.eblocks },
-            r_elems: r0 + 4 * s.rows() * s.kd + 2 * s.kd * s.kd,
+            r_elems: r0 + self.sets() * self.set_elems(),
         }
     }
 }
@@ -144,211 +144,262 @@ pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
 }
 
 /// The program for the matrix whose first element is `a` (in C, or in R: a copy the
-/// eigensolver works on).
+/// eigensolver works on). On a full matrix with a next panel, that panel's columns are
+/// updated first and it is factored (with its `T` and `VT`) on the side lane while the main
+/// lane updates the rest (look-ahead: panel `j + 1`'s parts in R are the other of two sets).
 pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
-    let lda = a.ld;
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
-    let hop = if s.complex { Op::C } else { Op::T };
-    let (e0, r0) = p.bases();
-    let t = mat(Space::E, e0, kd, 0);
-    let e_blocks = e0 + kd * kd;
-    let c = |r: usize, col: usize| at(a, r, col);
     let mut v: Vec<Step> = Vec::new();
     init_steps(&mut v, &p.qr);
     if n <= kd + 1 {
         return v;
     }
-    let mut c0 = 0;
-    while c0 + kd < n {
-        let top = c0 + kd;
-        let pm = n - top;
+    let panels: Vec<usize> = (0..n - kd).step_by(kd).collect();
+    panel_head(&mut v, p, a, panels[0], 0);
+    for (j, &c0) in panels.iter().enumerate() {
+        let next = panels.get(j + 1).copied();
+        panel_tail(&mut v, p, a, c0, j % p.sets(), next);
+    }
+    v
+}
+
+/// The parts in R of panel `c0` (`set`: which of the two sets, for look-ahead).
+struct PanelParts {
+    /// `[Vf | X | Vf]` side by side, then `VT` (leading dimension `pm`); `G`, `M` (`kd`).
+    vf: M,
+    x: M,
+    vf_again: M,
+    vt: M,
+    g: M,
+    m: M,
+}
+
+impl BandPlan {
+    /// Elements of one set of a panel's parts in R.
+    fn set_elems(&self) -> usize {
+        let s = &self.shape;
+        4 * s.rows() * s.kd + 2 * s.kd * s.kd
+    }
+
+    /// Sets of panel parts (two with look-ahead: the full matrix's).
+    fn sets(&self) -> usize {
+        if self.shape.full {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn parts(&self, c0: usize, set: usize) -> PanelParts {
+        let s = &self.shape;
+        let (kd, pm) = (s.kd, s.n - c0 - s.kd);
         let w = kd.min(pm);
-        // R's parts at this panel's row count (leading dimension pm).
-        // [Vf | X | Vf] side by side (leading dimension pm), so that the full update is one
-        // product of rank 2w: [Vf X] [X Vf]ᴴ = Vf Xᴴ + X Vfᴴ.
-        let vf = mat(Space::R, r0, pm, 0);
-        let x = mat(Space::R, r0 + pm * w, pm, 0);
-        let vf_again = mat(Space::R, r0 + 2 * pm * w, pm, 0);
-        let vt = mat(Space::R, r0 + 3 * s.rows() * kd, pm, 0);
-        let g = mat(Space::R, r0 + 4 * s.rows() * kd, kd, 0);
-        let m = mat(Space::R, r0 + 4 * s.rows() * kd + kd * kd, kd, 0);
-        let prog = Prog {
-            kind: QrKind::Geqrf,
-            side: Side::Left,
-            op: Op::N,
-            m: pm,
+        let r0 = self.bases().1 + set * self.set_elems();
+        PanelParts {
+            vf: mat(Space::R, r0, pm, 0),
+            x: mat(Space::R, r0 + pm * w, pm, 0),
+            vf_again: mat(Space::R, r0 + 2 * pm * w, pm, 0),
+            vt: mat(Space::R, r0 + 3 * s.rows() * kd, pm, 0),
+            g: mat(Space::R, r0 + 4 * s.rows() * kd, kd, 0),
+            m: mat(Space::R, r0 + 4 * s.rows() * kd + kd * kd, kd, 0),
+        }
+    }
+}
+
+/// Panel `c0`'s QR, `Vf`, `T` and `VT` (what needs only its own columns, updated).
+fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
+    let s = &p.shape;
+    let (n, kd, lda) = (s.n, s.kd, a.ld);
+    let hop = if s.complex { Op::C } else { Op::T };
+    let t = mat(Space::E, p.bases().0, kd, 0);
+    let c = |r: usize, col: usize| at(a, r, col);
+    let top = c0 + kd;
+    let pm = n - top;
+    let w = kd.min(pm);
+    let PanelParts { vf, vt, g, m, .. } = p.parts(c0, set);
+    let prog = Prog {
+        kind: QrKind::Geqrf,
+        side: Side::Left,
+        op: Op::N,
+        m: pm,
+        n: w,
+        k: w,
+        ldv: lda,
+        ldc: lda,
+        complex: s.complex,
+        c_off: a.off + top + c0 * lda,
+        c_sp: a.sp,
+        v_sp: Space::A,
+        v_off: 0,
+        k_off: c0,
+    };
+    factor_steps(v, &prog, &p.qr);
+    // Vf: the unit upper triangle written out, the rest copied.
+    v.push(Block::Expand {
+        fill: Fill::Tri { unit: true },
+        lower: true,
+        n: w,
+        src: c(top, c0),
+        dst: vf,
+        count: 1,
+    });
+    if pm > w {
+        v.push(Block::Copy {
+            m: pm - w,
             n: w,
-            k: w,
-            ldv: lda,
-            ldc: lda,
-            complex: s.complex,
-            c_off: a.off + top + c0 * lda,
-            c_sp: a.sp,
-            v_sp: Space::A,
-            v_off: 0,
-            k_off: c0,
-        };
-        factor_steps(&mut v, &prog, &p.qr);
-        // Vf: the unit upper triangle written out, the rest copied.
-        v.push(Block::Expand {
-            fill: Fill::Tri { unit: true },
-            lower: true,
-            n: w,
-            src: c(top, c0),
-            dst: vf,
-            count: 1,
+            src: c(top + w, c0),
+            dst: at(vf, w, 0),
         });
-        if pm > w {
-            v.push(Block::Copy {
-                m: pm - w,
-                n: w,
-                src: c(top + w, c0),
-                dst: at(vf, w, 0),
-            });
-        }
-        gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vf, vf, K::Zero, g);
-        v.push(Block::Family(QrStep::TFactor {
-            k: w,
-            g,
-            t,
-            k0: c0,
-            count: 1,
-        }));
-        if w < kd {
-            // The last panel has fewer rows than columns (LAPACK factors all `kd` columns):
-            // the columns right of its reflectors, `Qᴴ C = C − Vf (Tᴴ (Vfᴴ C))` (in the slots of
-            // G, used, and M, not yet).
-            let (rest, extra) = (c(top, c0 + w), kd - w);
-            gemm(
-                &mut v,
-                (hop, Op::N),
-                (w, extra, pm),
-                K::One,
-                vf,
-                rest,
-                K::Zero,
-                g,
-            );
-            gemm(
-                &mut v,
-                (hop, Op::N),
-                (w, extra, w),
-                K::One,
-                t,
-                g,
-                K::Zero,
-                m,
-            );
-            gemm(
-                &mut v,
-                (Op::N, Op::N),
-                (pm, extra, w),
-                K::MinusOne,
-                vf,
-                m,
-                K::One,
-                rest,
-            );
-        }
+    }
+    gemm(v, (hop, Op::N), (w, w, pm), K::One, vf, vf, K::Zero, g);
+    v.push(Block::Family(QrStep::TFactor {
+        k: w,
+        g,
+        t,
+        k0: c0,
+        count: 1,
+    }));
+    if w < kd {
+        // The last panel has fewer rows than columns (LAPACK factors all `kd` columns):
+        // the columns right of its reflectors, `Qᴴ C = C − Vf (Tᴴ (Vfᴴ C))` (in the slots of
+        // G, used, and M, not yet).
+        let (rest, extra) = (c(top, c0 + w), kd - w);
         gemm(
-            &mut v,
-            (Op::N, Op::N),
-            (pm, w, w),
+            v,
+            (hop, Op::N),
+            (w, extra, pm),
             K::One,
             vf,
-            t,
+            rest,
             K::Zero,
-            vt,
+            g,
         );
-        if s.full {
-            gemm(
-                &mut v,
-                (Op::N, Op::N),
-                (pm, w, pm),
-                K::One,
-                c(top, top),
-                vt,
-                K::Zero,
-                x,
-            );
-        } else {
-            crate::blas3::program::symm_steps(
-                &mut v,
-                &crate::blas3::program::Symm {
-                    left: true,
-                    lower: true,
-                    herm: s.complex,
-                    m: pm,
-                    n: w,
-                    a: c(top, top),
-                    b: vt,
-                    c: x,
-                    alpha: K::One,
-                    beta: K::Zero,
-                    e_off: e_blocks,
-                },
-                s.nb,
-                s.eblocks,
-            );
-        }
-        gemm(&mut v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
-        // W = X − ½ Vf M (the program's alpha is −½).
+        gemm(v, (hop, Op::N), (w, extra, w), K::One, t, g, K::Zero, m);
         gemm(
-            &mut v,
+            v,
             (Op::N, Op::N),
-            (pm, w, w),
-            K::Alpha,
+            (pm, extra, w),
+            K::MinusOne,
             vf,
             m,
             K::One,
+            rest,
+        );
+    }
+    gemm(v, (Op::N, Op::N), (pm, w, w), K::One, vf, t, K::Zero, vt);
+}
+
+/// Panel `c0`'s products and trailing update (its head's parts in `set`); on a full matrix
+/// with a `next` panel, that panel's head runs on the side lane beside the update's rest.
+fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next: Option<usize>) {
+    let s = &p.shape;
+    let (n, kd) = (s.n, s.kd);
+    let hop = if s.complex { Op::C } else { Op::T };
+    let e_blocks = p.bases().0 + kd * kd;
+    let c = |r: usize, col: usize| at(a, r, col);
+    let top = c0 + kd;
+    let pm = n - top;
+    let w = kd.min(pm);
+    let PanelParts {
+        vf,
+        x,
+        vf_again,
+        vt,
+        m,
+        ..
+    } = p.parts(c0, set);
+    if s.full {
+        gemm(
+            v,
+            (Op::N, Op::N),
+            (pm, w, pm),
+            K::One,
+            c(top, top),
+            vt,
+            K::Zero,
             x,
         );
-        if s.full {
-            // A22 −= Vf Wᴴ + W Vfᴴ over both triangles, as one product of rank 2w (one pass
-            // over A22, where two products of rank w made two).
-            v.push(Block::Copy {
+    } else {
+        crate::blas3::program::symm_steps(
+            v,
+            &crate::blas3::program::Symm {
+                left: true,
+                lower: true,
+                herm: s.complex,
                 m: pm,
                 n: w,
-                src: vf,
-                dst: vf_again,
-            });
-            let a22 = c(top, top);
-            gemm(
-                &mut v,
-                (Op::N, hop),
-                (pm, pm, 2 * w),
-                K::MinusOne,
-                vf,
-                x,
-                K::One,
-                a22,
-            );
-        } else {
-            crate::blas3::program::rank_k_steps(
-                &mut v,
-                &crate::blas3::program::RankK {
-                    lower: true,
-                    herm: s.complex,
-                    notrans: true,
-                    n: pm,
-                    k: w,
-                    x: vf,
-                    y: x,
-                    two: true,
-                    alpha: K::MinusOne,
-                    alpha2: K::MinusOne,
-                    beta: K::One,
-                    c: c(top, top),
-                    e_off: e_blocks,
-                },
-                s.nb,
-                s.eblocks,
-            );
-        }
-        c0 += kd;
+                a: c(top, top),
+                b: vt,
+                c: x,
+                alpha: K::One,
+                beta: K::Zero,
+                e_off: e_blocks,
+            },
+            s.nb,
+            s.eblocks,
+        );
     }
-    v
+    gemm(v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
+    // W = X − ½ Vf M (the program's alpha is −½).
+    gemm(v, (Op::N, Op::N), (pm, w, w), K::Alpha, vf, m, K::One, x);
+    if !s.full {
+        crate::blas3::program::rank_k_steps(
+            v,
+            &crate::blas3::program::RankK {
+                lower: true,
+                herm: s.complex,
+                notrans: true,
+                n: pm,
+                k: w,
+                x: vf,
+                y: x,
+                two: true,
+                alpha: K::MinusOne,
+                alpha2: K::MinusOne,
+                beta: K::One,
+                c: c(top, top),
+                e_off: e_blocks,
+            },
+            s.nb,
+            s.eblocks,
+        );
+        if let Some(c1) = next {
+            panel_head(v, p, a, c1, 0);
+        }
+        return;
+    }
+    // A22 −= Vf Wᴴ + W Vfᴴ over both triangles, as products of rank 2w: [Vf X] [X Vf]ᴴ.
+    v.push(Block::Copy {
+        m: pm,
+        n: w,
+        src: vf,
+        dst: vf_again,
+    });
+    let update = |v: &mut Vec<Step>, (j0, j1): (usize, usize)| {
+        gemm(
+            v,
+            (Op::N, hop),
+            (pm, j1 - j0, 2 * w),
+            K::MinusOne,
+            vf,
+            at(x, j0, 0),
+            K::One,
+            c(top, top + j0),
+        );
+    };
+    match next {
+        Some(c1) => {
+            // (the next panel's columns are the first kd of A22)
+            update(v, (0, kd));
+            v.push(Block::Fork);
+            panel_head(v, p, a, c1, 1 - set);
+            v.push(Block::Back);
+            update(v, (kd, pm));
+            v.push(Block::Join);
+        }
+        None => update(v, (0, pm)),
+    }
 }
 
 impl WorkspacePlan for BandPlan {

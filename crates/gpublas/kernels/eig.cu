@@ -393,6 +393,17 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
 
 #define SB2ST_THREADS 256  // THREADS in src/eig/bulge.rs
 
+// Waits until the progress counter at f reaches need (acquire: the tasks it counts wrote
+// their rows before their release), sleeping ns between polls.
+__device__ __forceinline__ void sb_wait(const unsigned* f, unsigned need, unsigned ns) {
+    unsigned got;
+    for (;;) {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(got) : "l"(f) : "memory");
+        if (got >= need) break;
+        __nanosleep(ns);
+    }
+}
+
 struct Sb2stp {
     u64 ab;          // the band, T
     i64 ldab;        // 2 kd
@@ -493,16 +504,7 @@ __device__ void eig_sb2st(const Sb2stp& p) {
         const i64 tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         for (i64 t = 0; t < ts; ++t) {
             if (s > 0) {
-                if (tid == 0) {
-                    const unsigned need = (unsigned)min(t + 2, tprev);
-                    const unsigned* f = prog + (s - 1);
-                    unsigned got;
-                    for (;;) {
-                        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(got) : "l"(f) : "memory");
-                        if (got >= need) break;
-                        __nanosleep(64);
-                    }
-                }
+                if (tid == 0) sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 64);
                 __syncthreads();
             }
             const i64 j0 = s + 1 + t * KD;
@@ -678,14 +680,7 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
         T taup = zero;
         for (int t = 0; t < ts; ++t) {
             if (s > 0) {
-                const unsigned need = (unsigned)min(t + 2, tprev);
-                const unsigned* f = prog + (s - 1);
-                unsigned got;
-                for (;;) {
-                    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(got) : "l"(f) : "memory");
-                    if (got >= need) break;
-                    __nanosleep(32);
-                }
+                sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 32);
                 __syncwarp();
             }
             const int j0 = s + 1 + t * KD;

@@ -87,6 +87,11 @@ impl BandShape {
             params: crate::qr::plan::QrParams::auto(),
         }
         .full();
+        #[cfg(test)]
+        let qr = match super::two_stage::probe::PANEL_GRID.with(|g| g.get()) {
+            Some(grid) => QrPlan { grid, ..qr },
+            None => qr,
+        };
         BandPlan {
             shape: *self,
             qr,

@@ -873,7 +873,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod probe {
+pub(crate) mod probe {
     //! Development timing of the whole two-stage `syevd` on a GPU
     //! (`GPUBLAS_PROFILE_STAGES=1`, filter `probe`; with `GPUBLAS_PROFILE_STEPS` the executor
     //! prints its time per step kind); it asserts nothing about speed.
@@ -886,10 +886,19 @@ mod probe {
         /// The band width `band_width` answers instead of its own (`GPUBLAS_PROBE_KD`).
         pub(crate) static BAND_WIDTH: std::cell::Cell<Option<usize>> =
             const { std::cell::Cell::new(None) };
+        /// The blocks of stage 1's panel kernel instead of the QR plan's
+        /// (`GPUBLAS_PROBE_PANEL_GRID`).
+        pub(crate) static PANEL_GRID: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
     }
 
-    /// Times `syevd` on `T` at each order, band width (none: the library's) and job.
-    fn time_syevd<T: Scalar>(dev: &Device, orders: &[usize], kds: &[Option<usize>]) {
+    /// Times `syevd` on `T` at each order, band width or panel grid (none: the library's) and
+    /// job.
+    fn time_syevd<T: Scalar>(
+        dev: &Device,
+        orders: &[usize],
+        kds: &[(Option<usize>, Option<usize>)],
+    ) {
         let mut h = Handle::new(dev).unwrap();
         for &n in orders {
             let host: Vec<T> = (0..n * n)
@@ -897,8 +906,9 @@ mod probe {
                 .collect();
             let mut a = dev.upload(&host).unwrap();
             let mut w = dev.upload(&vec![T::Real::from_f64(0.0); n]).unwrap();
-            for &kd in kds {
+            for &(kd, grid) in kds {
                 BAND_WIDTH.with(|b| b.set(kd));
+                PANEL_GRID.with(|g| g.set(grid));
                 for evect in [Evect::Original, Evect::None] {
                     for rep in 0..2 {
                         a.copy_from_host(&host).unwrap();
@@ -919,7 +929,7 @@ mod probe {
                         h.stream().synchronize().unwrap();
                         if rep == 1 {
                             eprintln!(
-                                "probe syevd {} n {n} kd {kd:?} {evect:?}: {:.2} ms ({st:?}, info {})",
+                                "probe syevd {} n {n} kd {kd:?} grid {grid:?} {evect:?}: {:.2} ms ({st:?}, info {})",
                                 std::any::type_name::<T>(),
                                 t0.elapsed().as_secs_f64() * 1e3,
                                 info[0]
@@ -929,6 +939,7 @@ mod probe {
                 }
             }
             BAND_WIDTH.with(|b| b.set(None));
+            PANEL_GRID.with(|g| g.set(None));
         }
     }
 
@@ -938,19 +949,33 @@ mod probe {
         if std::env::var_os("GPUBLAS_PROFILE_STAGES").is_none() {
             return;
         }
-        // GPUBLAS_PROBE_KD=16,32 times those band widths too; GPUBLAS_PROBE_COMPLEX adds Complex64.
-        let mut kds = vec![None];
-        if let Ok(list) = std::env::var("GPUBLAS_PROBE_KD") {
-            kds.extend(
-                list.split(',')
-                    .filter_map(|k| k.trim().parse().ok())
-                    .map(Some),
-            );
+        // GPUBLAS_PROBE_KD=16,32 times those band widths too, GPUBLAS_PROBE_PANEL_GRID=1,4
+        // those panel grids; GPUBLAS_PROBE_N=8192 only those orders; GPUBLAS_PROBE_COMPLEX adds
+        // Complex64.
+        let list = |var: &str| -> Vec<usize> {
+            std::env::var(var)
+                .map(|l| l.split(',').filter_map(|k| k.trim().parse().ok()).collect())
+                .unwrap_or_default()
+        };
+        let mut kds = vec![(None, None)];
+        kds.extend(
+            list("GPUBLAS_PROBE_KD")
+                .into_iter()
+                .map(|k| (Some(k), None)),
+        );
+        kds.extend(
+            list("GPUBLAS_PROBE_PANEL_GRID")
+                .into_iter()
+                .map(|g| (None, Some(g))),
+        );
+        let mut orders = list("GPUBLAS_PROBE_N");
+        if orders.is_empty() {
+            orders = vec![4096, 8192];
         }
         let dev = Device::cuda(0).unwrap();
-        time_syevd::<f64>(&dev, &[4096, 8192], &kds);
+        time_syevd::<f64>(&dev, &orders, &kds);
         if std::env::var_os("GPUBLAS_PROBE_COMPLEX").is_some() {
-            time_syevd::<crate::Complex64>(&dev, &[4096, 8192], &kds);
+            time_syevd::<crate::Complex64>(&dev, &orders, &kds);
         }
     }
 }

@@ -717,12 +717,25 @@ fn step_label<F: std::fmt::Debug>(st: &Step<F>) -> String {
     if let Step::Gemm { m, n, k, count, .. } = st {
         return format!("Gemm:{m}x{n}x{k}x{count}");
     }
+    step_kind(st)
+}
+
+/// A step's kind: its variant's name, and for a family's step wrapping another family's, the
+/// inner variant too (`Qr.CqGram`).
+fn step_kind<F: std::fmt::Debug>(st: &Step<F>) -> String {
     let text = format!("{st:?}");
     let text = text.strip_prefix("Family(").unwrap_or(&text);
-    text.split([' ', '{', '(', ')'])
-        .next()
-        .unwrap_or("")
-        .to_string()
+    let name = |t: &str| {
+        t.split([' ', '{', '(', ')', ','])
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let outer = name(text);
+    match text[outer.len()..].strip_prefix('(').map(name) {
+        Some(inner) if inner.starts_with(char::is_uppercase) => format!("{outer}.{inner}"),
+        _ => outer,
+    }
 }
 
 /// Time per step kind of the programs a call ran (`GPUBLAS_PROFILE_STEPS`: on the device, each
@@ -735,14 +748,7 @@ struct Profile {
 impl Profile {
     fn add<F: std::fmt::Debug>(&mut self, st: &Step<F>, seconds: f64) {
         // The kind is the step's name; a family's step is named by its own variant.
-        let text = format!("{st:?}");
-        let text = text.strip_prefix("Family(").unwrap_or(&text);
-        let kind = text
-            .split([' ', '{', '(', ')'])
-            .next()
-            .unwrap_or("")
-            .to_string();
-        let e = self.kinds.entry(kind).or_default();
+        let e = self.kinds.entry(step_kind(st)).or_default();
         e.0 += seconds;
         e.1 += 1;
     }
@@ -1077,6 +1083,31 @@ fn launch_blocks<T: Scalar, F>(
 
 #[cfg(test)]
 mod tests {
+    #[derive(Debug)]
+    #[allow(dead_code)]
+    enum Outer {
+        Qr(Inner),
+        Sb2st { n: usize },
+    }
+    #[derive(Debug)]
+    #[allow(dead_code)]
+    enum Inner {
+        CqGram(usize),
+        Panel { rows: usize },
+    }
+
+    #[test]
+    fn step_kinds_name_family_variants() {
+        use super::{step_kind, Step};
+        let kinds = [
+            step_kind(&Step::Family(Outer::Qr(Inner::CqGram(3)))),
+            step_kind(&Step::Family(Outer::Qr(Inner::Panel { rows: 2 }))),
+            step_kind(&Step::Family(Outer::Sb2st { n: 4 })),
+            step_kind(&Step::<Outer>::Fork),
+        ];
+        assert_eq!(kinds, ["Qr.CqGram", "Qr.Panel", "Sb2st", "Fork"]);
+    }
+
     use super::*;
 
     /// Every split covers `k` exactly (chunks of a multiple of 32, at least `SPLIT_DEPTH`

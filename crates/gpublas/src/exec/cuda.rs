@@ -266,6 +266,11 @@ pub(crate) struct SplitK {
 
 /// The least depth of a chunk of a split product.
 const SPLIT_DEPTH: usize = 1024;
+/// ... and of one whose output is at most `SMALL_TILES` 64 × 64 tiles: such a product is one
+/// or two multiprocessors walking `k` (the eigensolver's 32 × 32 × 8160 `VTᴴ X` took 69 µs
+/// split in seven on the H200), and its chunks cost little each.
+const SPLIT_DEPTH_SMALL: usize = 256;
+const SMALL_TILES: usize = 2;
 /// Most pieces a product splits into.
 const SPLIT_MAX: usize = 32;
 
@@ -290,18 +295,19 @@ impl SplitK {
         }
         let part = (m * n).div_ceil(64) * 64;
         let by_room = room / (part * elem).max(1) + 1;
-        let pieces = (sms / tiles)
-            .min(k / SPLIT_DEPTH)
-            .min(SPLIT_MAX)
-            .min(by_room);
+        let depth = if tiles <= SMALL_TILES {
+            SPLIT_DEPTH_SMALL
+        } else {
+            SPLIT_DEPTH
+        };
+        let pieces = (sms / tiles).min(k / depth).min(SPLIT_MAX).min(by_room);
         if pieces < 2 {
             return None;
         }
-        // Chunks of a multiple of 32 (aligned operands); pieces < 33 and k >= 1024 pieces keep
-        // the rest at least 1.
+        // Chunks of a multiple of 32 (aligned operands), the rest (at least 1) at most one.
         let kc = k.div_ceil(pieces).div_ceil(32) * 32;
-        let parts = pieces - 1;
-        (parts * kc < k).then_some(SplitK { parts, kc, part })
+        let parts = (pieces - 1).min((k - 1) / kc);
+        (parts >= 1).then_some(SplitK { parts, kc, part })
     }
 
     /// Bytes of the partials (where the products' own engine workspace starts).
@@ -1111,8 +1117,8 @@ mod tests {
     use super::*;
 
     /// Every split covers `k` exactly (chunks of a multiple of 32, at least `SPLIT_DEPTH`
-    /// deep, a rest of at least one), fits its room, and is refused where the output offers
-    /// enough tiles or `k` is short.
+    /// deep, or `SPLIT_DEPTH_SMALL` for the smallest outputs, a rest of at least one), fits its
+    /// room, and is refused where the output offers enough tiles or `k` is short.
     #[test]
     fn split_k_covers_k_within_its_room() {
         let mut seen = 0;
@@ -1132,7 +1138,13 @@ mod tests {
                     seen += 1;
                     assert!(sp.parts >= 1 && sp.parts < SPLIT_MAX, "{sp:?}");
                     assert_eq!(sp.kc % 32, 0);
-                    assert!(sp.kc >= SPLIT_DEPTH, "{m}x{n}x{k}: {sp:?}");
+                    let small = m.div_ceil(64) * n.div_ceil(64) <= SMALL_TILES;
+                    let depth = if small {
+                        SPLIT_DEPTH_SMALL
+                    } else {
+                        SPLIT_DEPTH
+                    };
+                    assert!(sp.kc >= depth, "{m}x{n}x{k}: {sp:?}");
                     assert!(sp.parts * sp.kc < k && k - sp.parts * sp.kc <= sp.kc);
                     assert!(sp.part >= m * n && sp.bytes(8) <= room);
                     assert!(2 * m.div_ceil(64) * n.div_ceil(64) <= 132);
@@ -1141,7 +1153,10 @@ mod tests {
         }
         assert!(seen > 1000);
         assert_eq!(SplitK::of(8192, 40, 8192, 8, 132, 4 << 20), None);
-        assert_eq!(SplitK::of(64, 64, 1500, 8, 132, 4 << 20), None);
+        assert_eq!(SplitK::of(64, 64, 500, 8, 132, 4 << 20), None);
+        assert_eq!(SplitK::of(128, 128, 1500, 8, 132, 4 << 20), None);
+        let sp = SplitK::of(32, 32, 8160, 8, 132, 4 << 20).unwrap();
+        assert_eq!((sp.parts, sp.kc), (28, 288));
         assert_eq!(SplitK::of(64, 64, 100_000, 8, 132, 0), None);
         let sp = SplitK::of(64, 192, 100_000, 8, 132, 4 << 20).unwrap();
         assert_eq!((sp.parts, sp.kc), (31, 3136));

@@ -22,6 +22,9 @@
 //              pass 2's bit for bit, so R2 corrects exactly the Q1 it was computed from: Q is
 //              orthonormal to working precision whatever A's condition (up to the G2 test's);
 //              a single solve by U R2 R1 would lose orthogonality in proportion to it.
+// cq_chol1 and cq_lu run at the panel's width NC (16, 32, 64) like the passes: at 32 (the
+// eigensolver's band panels) the 64-wide versions took 26 and 92 us under ncu, all of it
+// instruction issue over padding.
 // Every kernel after cq_chol1 returns at once once the flag is set; the Householder panel
 // (qr_panel, gated on the same flag) then factors the untouched block.
 // Why it is a QR: with Q S - [I; 0] = V Y (V = [L; Q_2 U^-1], Y = U S upper) the first columns
@@ -366,14 +369,17 @@ __device__ __forceinline__ void times_upper(double* Xs, const double* F) {
 // Upper Cholesky in place of the 64 x 64 symmetric M (ld LDM; upper triangle read; identity
 // beyond n): M = R^T R, R upper, zeros below. true on breakdown (non-finite entry, or a pivot
 // not finite or <= eps * the original diagonal entry). Block-uniform; ends with a barrier.
+template <int NC>
 __device__ bool chol_upper(double* M, int n, double* diag0, volatile int* sbad) {
-    const int tid = threadIdx.x, cx = tid & 63, ry = tid >> 6;
+    // thread t: column t % NC, rows t / NC + RY u
+    constexpr int RY = THREADS / NC, U = NC / RY;
+    const int tid = threadIdx.x, cx = tid % NC, ry = tid / NC;
     __syncthreads();
-    if (tid < 64) diag0[tid] = M[tid * (LDM + 1)];
+    if (tid < NC) diag0[tid] = M[tid * (LDM + 1)];
     if (tid == 0) *sbad = 0;
     __syncthreads();
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    for (int e = tid; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         if (i <= j && !fin(M[i + j * LDM])) *sbad = 1;
     }
     __syncthreads();
@@ -385,18 +391,18 @@ __device__ bool chol_upper(double* M, int n, double* diag0, volatile int* sbad) 
             break;
         }
         const double rk = sqrt(d), inv = 1.0 / rk;
-        double li[16];
+        double li[U];
 #pragma unroll
-        for (int u = 0; u < 16; u++) {
-            const int i = ry + 4 * u;
+        for (int u = 0; u < U; u++) {
+            const int i = ry + RY * u;
             li[u] = (i > k && i < n) ? M[k + i * LDM] * inv : 0.0;
         }
         const double rkj = (cx > k && cx < n) ? M[k + cx * LDM] * inv : 0.0;
         __syncthreads();
         if (cx > k && cx < n) {
 #pragma unroll
-            for (int u = 0; u < 16; u++) {
-                const int i = ry + 4 * u;
+            for (int u = 0; u < U; u++) {
+                const int i = ry + RY * u;
                 if (i > k && i <= cx) M[i + cx * LDM] = __fma_rn(-li[u], rkj, M[i + cx * LDM]);
             }
             if (ry == 0) M[k + cx * LDM] = rkj;
@@ -404,8 +410,8 @@ __device__ bool chol_upper(double* M, int n, double* diag0, volatile int* sbad) 
         if (ry == 0 && cx == k) M[k + k * LDM] = rk;
         __syncthreads();
     }
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    for (int e = tid; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         if (i > j) M[i + j * LDM] = 0.0;
     }
     __syncthreads();
@@ -413,9 +419,10 @@ __device__ bool chol_upper(double* M, int n, double* diag0, volatile int* sbad) 
 }
 
 // G (ld LDG, n x n) -> M (ld LDM), identity beyond n.
+template <int NC>
 __device__ __forceinline__ void load_sym(double* M, const double* G, int n) {
-    for (int e = threadIdx.x; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    for (int e = threadIdx.x; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         M[i + j * LDM] = (i < n && j < n) ? G[i + j * LDG] : (i == j ? 1.0 : 0.0);
     }
 }
@@ -423,33 +430,35 @@ __device__ __forceinline__ void load_sym(double* M, const double* G, int n) {
 // C = A B for upper A, B (64 x 64, ld LDM; only i <= k <= j read), identity beyond n, zeros
 // below: thread t computes rows t % 16 + 16 a, columns t / 16 + 16 b (16 accumulators, each an
 // ascending-k sum). C must not alias A or B.
+template <int NC>
 __device__ __forceinline__ void tri_mm4(double* C, const double* A, const double* B, int n) {
+    constexpr int A4 = NC / 16;  // a thread's rows (and columns): NC x NC over 16 x 16 threads
     const int ti = threadIdx.x & 15, tj = threadIdx.x >> 4;
-    double acc[4][4];
+    double acc[A4][A4];
 #pragma unroll
-    for (int a = 0; a < 4; a++)
+    for (int a = 0; a < A4; a++)
 #pragma unroll
-        for (int b = 0; b < 4; b++) acc[a][b] = 0.0;
-    const int kend = (tj + 48 < n - 1 ? tj + 48 : n - 1);
+        for (int b = 0; b < A4; b++) acc[a][b] = 0.0;
+    const int kend = (tj + 16 * (A4 - 1) < n - 1 ? tj + 16 * (A4 - 1) : n - 1);
 #pragma unroll 2
     for (int k = ti; k <= kend; k++) {
-        double av[4], bv[4];
+        double av[A4], bv[A4];
 #pragma unroll
-        for (int a = 0; a < 4; a++) av[a] = A[ti + 16 * a + k * LDM];
+        for (int a = 0; a < A4; a++) av[a] = A[ti + 16 * a + k * LDM];
 #pragma unroll
-        for (int b = 0; b < 4; b++) bv[b] = B[k + (tj + 16 * b) * LDM];
+        for (int b = 0; b < A4; b++) bv[b] = B[k + (tj + 16 * b) * LDM];
 #pragma unroll
-        for (int a = 0; a < 4; a++)
+        for (int a = 0; a < A4; a++)
 #pragma unroll
-            for (int b = 0; b < 4; b++) {
+            for (int b = 0; b < A4; b++) {
                 const int i = ti + 16 * a, j = tj + 16 * b;
                 if (i <= k && k <= j) acc[a][b] = __fma_rn(av[a], bv[b], acc[a][b]);
             }
     }
 #pragma unroll
-    for (int a = 0; a < 4; a++)
+    for (int a = 0; a < A4; a++)
 #pragma unroll
-        for (int b = 0; b < 4; b++) {
+        for (int b = 0; b < A4; b++) {
             const int i = ti + 16 * a, j = tj + 16 * b;
             C[i + j * LDM] = (i <= j && j < n) ? acc[a][b] : (i == j ? 1.0 : 0.0);
         }
@@ -535,12 +544,13 @@ __device__ void reduce(const Cqp& p, bool second) {
 }
 
 // R1 = chol(G1); sets the flag (0: go on, 1: fall back). One block an entry.
+template <int NC>
 __device__ void chol1(const Cqp& p) {
     const Entry x = entry(p, blockIdx.x);
     double* M = cq_dsm;
     __shared__ double diag0[64];
     __shared__ volatile int sbad;
-    load_sym(M, x.G, x.n);
+    load_sym<NC>(M, x.G, x.n);
     __syncthreads();  // the diagonal below is other threads' writes
     const unsigned long long want = x.n >= 64 ? ~0ull : (1ull << x.n) - 1;
     // LAPACK's tau = 0 (nothing below the top rows) and squares near the ends of the range
@@ -549,9 +559,10 @@ __device__ void chol1(const Cqp& p) {
         const double d = M[k + k * LDM];
         if (!(d >= 0x1p-900 && d <= 0x1p900)) odd = true;
     }
-    const bool bad = chol_upper(M, x.n, diag0, &sbad) || odd;
-    for (int e = threadIdx.x; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    const bool bad = chol_upper<NC>(M, x.n, diag0, &sbad) || odd;
+    // (R1's first NC rows and columns: every later pass reads only those)
+    for (int e = threadIdx.x; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         x.R1[i + j * LDG] = M[i + j * LDM];
     }
     if (threadIdx.x == 0) *x.flag = bad ? 1 : 0;
@@ -589,58 +600,64 @@ __device__ void solve(const Cqp& p) {
 }
 
 // R2 = chol(G2), the checks, Q_top, its LU with signs, tau, A's top block, W = U R2 R1. One
-// block an entry.
+// block an entry; NC x NC matrices (the panel's columns rounded up), in the layout of NC = 64.
+template <int NC>
 __device__ void lu(const Cqp& p) {
-    using C = Cfg<64>;
+    using C = Cfg<NC>;
+    constexpr int RY = THREADS / NC, U = NC / RY;
     const Entry x = entry(p, blockIdx.x);
     if (__ldcg(x.flag)) return;
-    const int tid = threadIdx.x, n = x.n, cx = tid & 63, ry = tid >> 6;
-    double* Xs = cq_dsm;                  // Q_top (64 rows, ld LDX), then Z = R2 R1 (ld LDM)
+    const int tid = threadIdx.x, n = x.n, cx = tid % NC, ry = tid / NC;
+    double* Xs = cq_dsm;                  // Q_top (NC rows, ld LDX), then Z = R2 R1 (ld LDM)
     double* MR = Xs + LU_XS;              // -R and rinv during the substitutions, then M (LU)
     double* Rn = MR;
-    double* rinv = MR + 64 * C::LDX;
+    double* rinv = MR + NC * C::LDX;
     double* M = MR;
     double* P = MR + LU_MR;               // G2, then R2
     double* Q = P + LU_MAT;               // R1, then W
     double* Z = Xs;
     __shared__ double diag0[64];
     __shared__ double sS[64];
-    __shared__ double s_far[THREADS];
+    __shared__ double s_far[THREADS / 32];
     __shared__ volatile int sbad;
-    load_sym(P, x.G, n);
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    load_sym<NC>(P, x.G, n);
+    for (int e = tid; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         Q[i + j * LDM] = x.R1[i + j * LDG];
     }
     __syncthreads();
     // ||G2 - I||_F > 0.1 (or not finite): Q1 = A R1^-1 too far from orthonormal to trust R2
     double far = 0.0;
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    for (int e = tid; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         const double d = P[i + j * LDM] - (i == j ? 1.0 : 0.0);
         if (i < n && j < n) far = __fma_rn(d, d, far);
     }
-    s_far[tid] = far;
+    // (the warps' sums, then theirs in a fixed order: every thread the same value)
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) far += __shfl_xor_sync(FULL, far, o);
+    if ((tid & 31) == 0) s_far[tid >> 5] = far;
     __syncthreads();
     far = 0.0;
-    for (int k = 0; k < THREADS; k++) far += s_far[k];
-    const bool bad = chol_upper(P, n, diag0, &sbad) || !(far <= 0.01);
+#pragma unroll
+    for (int k = 0; k < THREADS / 32; k++) far += s_far[k];
+    const bool bad = chol_upper<NC>(P, n, diag0, &sbad) || !(far <= 0.01);
     if (bad) {
         if (tid == 0) *x.flag = 1;
         return;
     }
     // Q_top = (A_top R1^-1) R2^-1, row by row
-    load_top<64>(Xs, x.A, x.lda, n);
-    setup_rn<64>(Rn, rinv, Q, LDM);
+    load_top<NC>(Xs, x.A, x.lda, n);
+    setup_rn<NC>(Rn, rinv, Q, LDM);
     __syncthreads();
-    solve_rows<64>(Xs, Rn, rinv, 64);
+    solve_rows<NC>(Xs, Rn, rinv, NC);
     __syncthreads();
-    setup_rn<64>(Rn, rinv, P, LDM);
+    setup_rn<NC>(Rn, rinv, P, LDM);
     __syncthreads();
-    solve_rows<64>(Xs, Rn, rinv, 64);
+    solve_rows<NC>(Xs, Rn, rinv, NC);
     __syncthreads();
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    for (int e = tid; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         M[i + j * LDM] = (i < n && j < n) ? Xs[i * C::LDX + j] : 0.0;
     }
     __syncthreads();
@@ -650,25 +667,25 @@ __device__ void lu(const Cqp& p) {
         const double s = d >= 0.0 ? -1.0 : 1.0;
         const double piv = d - s, rp = 1.0 / piv;
         if (tid == 0) sS[i] = s;
-        double li[16];
+        double li[U];
 #pragma unroll
-        for (int u = 0; u < 16; u++) {
-            const int k = ry + 4 * u;
+        for (int u = 0; u < U; u++) {
+            const int k = ry + RY * u;
             li[u] = (k > i && k < n) ? M[k + i * LDM] * rp : 0.0;
         }
         __syncthreads();
         if (cx > i && cx < n) {
             const double uij = M[i + cx * LDM];
 #pragma unroll
-            for (int u = 0; u < 16; u++) {
-                const int k = ry + 4 * u;
+            for (int u = 0; u < U; u++) {
+                const int k = ry + RY * u;
                 if (k > i && k < n) M[k + cx * LDM] = __fma_rn(-li[u], uij, M[k + cx * LDM]);
             }
         }
         if (cx == i) {
 #pragma unroll
-            for (int u = 0; u < 16; u++) {
-                const int k = ry + 4 * u;
+            for (int u = 0; u < U; u++) {
+                const int k = ry + RY * u;
                 if (k > i && k < n) M[k + i * LDM] = li[u];
             }
             if (ry == 0) M[i + i * LDM] = piv;
@@ -677,16 +694,16 @@ __device__ void lu(const Cqp& p) {
     }
     // Z = R2 R1 (upper, over the dead tile); then W = U R2 over Q (R1 no longer needed)
     if (tid == 0) sbad = 0;
-    tri_mm4(Z, P, Q, n);
+    tri_mm4<NC>(Z, P, Q, n);
     __syncthreads();
-    tri_mm4(Q, M, P, n);
+    tri_mm4<NC>(Q, M, P, n);
     {
         const int ti = tid & 15, tj = tid >> 4;
         bool nf = false;
 #pragma unroll
-        for (int a4 = 0; a4 < 4; a4++)
+        for (int a4 = 0; a4 < NC / 16; a4++)
 #pragma unroll
-            for (int b4 = 0; b4 < 4; b4++) {
+            for (int b4 = 0; b4 < NC / 16; b4++) {
                 const int i = ti + 16 * a4, j = tj + 16 * b4;
                 if (i < n && j < n && !(fin(Q[i + j * LDM]) && fin(M[i + j * LDM]) && fin(Z[i + j * LDM]))) nf = true;
             }
@@ -707,15 +724,15 @@ __device__ void lu(const Cqp& p) {
     // W^-1 (well conditioned: U's diagonal at least 1 in magnitude, R2 near the identity) as
     // the rows of I W^-1, by the substitution over the dead tile; into the workspace as pass 3's
     // B fragments at its width.
-    for (int e = tid; e < 64 * 64; e += THREADS) {
-        const int i = e & 63, j = e >> 6;
+    for (int e = tid; e < NC * NC; e += THREADS) {
+        const int i = e % NC, j = e / NC;
         Xs[i * C::LDX + j] = i == j ? 1.0 : 0.0;
     }
-    setup_rn<64>(Rn, rinv, Q, LDM);
+    setup_rn<NC>(Rn, rinv, Q, LDM);
     __syncthreads();
-    solve_rows<64>(Xs, Rn, rinv, 64);
+    solve_rows<NC>(Xs, Rn, rinv, NC);
     __syncthreads();
-    const int nc = n <= 16 ? 16 : n <= 32 ? 32 : 64, nbk = nc / 8;
+    constexpr int nc = NC, nbk = nc / 8;
     for (int e = tid; e < nc * nc; e += THREADS) {
         const int lane = e & 31, blk = e >> 5, ks = blk / nbk, cb = blk % nbk;
         x.W[e] = Xs[(4 * ks + (lane & 3)) * C::LDX + 8 * cb + (lane >> 2)];
@@ -768,6 +785,10 @@ __device__ void finish(const Cqp& p) {
 CQ_KERNELS(16)
 CQ_KERNELS(32)
 CQ_KERNELS(64)
-extern "C" __global__ void __launch_bounds__(256, 1) qr_cqchol1_d(Cqp p) { pdl_enter(); cq::chol1(p); }
-extern "C" __global__ void __launch_bounds__(256, 1) qr_cqlu_d(Cqp p) { pdl_enter(); cq::lu(p); }
+#define CQ_ONE_BLOCK_KERNELS(NC) \
+    extern "C" __global__ void __launch_bounds__(256, 1) qr_cqchol1##NC##_d(Cqp p) { pdl_enter(); cq::chol1<NC>(p); } \
+    extern "C" __global__ void __launch_bounds__(256, 1) qr_cqlu##NC##_d(Cqp p) { pdl_enter(); cq::lu<NC>(p); }
+CQ_ONE_BLOCK_KERNELS(16)
+CQ_ONE_BLOCK_KERNELS(32)
+CQ_ONE_BLOCK_KERNELS(64)
 #endif

@@ -129,9 +129,9 @@ fn launch_cholqr<T: Scalar>(
             let blocks = cq_part(nc).div_ceil(64) as u32;
             (format!("{name}{nc}_d"), (blocks, ne), 0)
         }
-        QrStep::CqChol1(_) => ("qr_cqchol1_d".into(), (ne, 1), CQ_CHOL1_SMEM),
+        QrStep::CqChol1(_) => (format!("qr_cqchol1{nc}_d"), (ne, 1), CQ_CHOL1_SMEM),
         QrStep::CqSolve(_) => (format!("qr_cqsolve{nc}_d"), (nblk, ne), cq_solve_smem(nc)),
-        QrStep::CqLu(_) => ("qr_cqlu_d".into(), (ne, 1), CQ_LU_SMEM),
+        QrStep::CqLu(_) => (format!("qr_cqlu{nc}_d"), (ne, 1), CQ_LU_SMEM),
         QrStep::CqFinish(_) => (format!("qr_cqfinish{nc}_d"), (nblk, ne), cq_solve_smem(nc)),
         _ => return Err(Error::InvalidValue("not a CholeskyQR2 step".into())),
     };

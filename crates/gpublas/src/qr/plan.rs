@@ -246,10 +246,10 @@ pub(crate) fn cq_solve_smem(nc: usize) -> usize {
     (CQ_TILE * (nc + 4) + nc * (nc + 4) + nc) * 8
 }
 
-/// Dynamic shared memory of `qr_cqlu_d` (cholqr.cu's `LU_*`).
+/// Dynamic shared memory of `qr_cqlu{16,32,64}_d` (cholqr.cu's `LU_*`, at 64 for every width).
 pub(crate) const CQ_LU_SMEM: usize = (64 * 68 + (64 * 68 + 64) + 2 * 64 * 65) * 8;
 
-/// Dynamic shared memory of `qr_cqchol1_d`.
+/// Dynamic shared memory of `qr_cqchol1{16,32,64}_d`.
 pub(crate) const CQ_CHOL1_SMEM: usize = 64 * 65 * 8;
 
 /// Whether a device whose blocks may opt into `optin` bytes of shared memory runs the

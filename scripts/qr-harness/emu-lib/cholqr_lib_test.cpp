@@ -21,11 +21,11 @@ static size_t entry_bytes(long long blocks, int nc) {
         const size_t tile = 128 * (NC + 4) * 8, solve = (128 * (NC + 4) + NC * (NC + 4) + NC) * 8;    \
         emu_launch(qr_cqgram##NC##_d, dim3(nblk, ne), dim3(256), tile, p);                                   \
         emu_launch(qr_cqreduce##NC##_d, dim3(rb, ne), dim3(256), 0, p);                                       \
-        emu_launch(qr_cqchol1_d, dim3(ne), dim3(256), 64 * 65 * 8, p);                                        \
+        emu_launch(qr_cqchol1##NC##_d, dim3(ne), dim3(256), 64 * 65 * 8, p);                                  \
         for (int e = 0; e < ne; e++) after_chol1[e] = flag_of(e);                                             \
         emu_launch(qr_cqsolve##NC##_d, dim3(nblk, ne), dim3(256), solve, p);                                  \
         emu_launch(qr_cqreduce2##NC##_d, dim3(rb, ne), dim3(256), 0, p);                                      \
-        emu_launch(qr_cqlu_d, dim3(ne), dim3(256), lu, p);                                                    \
+        emu_launch(qr_cqlu##NC##_d, dim3(ne), dim3(256), lu, p);                                              \
         emu_launch(qr_cqfinish##NC##_d, dim3(nblk, ne), dim3(256), solve, p);                                 \
     } while (0)
 

@@ -15,8 +15,9 @@
 //! Workspace (elements of the type unless said): R holds a scratch region every stage reuses
 //! in turn (stage 1's panel parts and products, the band copy `2 kd · n`, the divide and
 //! conquer's second buffer and `U` (`≈ n²` reals, and its real `Z` for complex types), ormqr's
-//! blocks) and then `Z` (`n²`: the eigenvectors, or without them the working copy); E the
-//! larger of stage 1's and ormqr's blocks; the taus (`n`); `d`, `e` (`2n` reals); the sweeps'
+//! blocks) and then `Z` (`n²`: the eigenvectors, or without them the working copy); E stage
+//! 1's blocks (ormqr's E blocks and, where it fits, cuBLASLt's workspace outside the divide and
+//! conquer are in R's scratch, dead by then); the taus (`n`); `d`, `e` (`2n` reals); the sweeps'
 //! counters (`n` u32); the panels' exchange; the divide and conquer's scratch (`O(n)`).
 //! `Z ← Q2 Z` takes none.
 
@@ -173,7 +174,9 @@ impl TwoStageShape {
             band,
             q1,
             z_off: scratch,
-            e_elems: bl.e_elems,
+            // (E a whole number of alignments: R, after it in the lease, starts aligned, and
+            // with it the parts placed inside R)
+            e_elems: bl.e_elems.next_multiple_of(align),
             r_elems: scratch + z,
             post_e,
             post_base,
@@ -456,11 +459,14 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
             // holds their need; the lt part then serves the divide and conquer alone.
             let (start, end) = plan.lt_room;
             plan.lt_inside = outside_dc > 0 && end - start >= outside_dc;
+            // (rounded: the lt part comes first in the lease, so R's start, and cuBLASLt's
+            // workspace inside it, stay 256-byte aligned)
             plan.lt = if plan.lt_inside {
                 dc_need
             } else {
                 outside_dc.max(dc_need)
-            };
+            }
+            .next_multiple_of(PART_ALIGN);
         }
         self.plan = Some(plan);
         Ok(Some(plan))
@@ -854,8 +860,12 @@ mod tests {
             assert!(post_e <= p.post_e && p.post_e > 0, "{what}: Q1's E");
             assert!(post_r <= p.r_elems - p.post_base, "{what}: Q1's R");
             assert!(early * elem <= start && p.post_e * elem <= start, "{what}");
-            // (no room at all where stages 1 and 2 reach past Q1's start)
-            assert!(start == end || end <= p.post_base * elem, "{what}");
+            assert!(end == start.max(p.post_base * elem), "{what}");
+            // (at 8192 the room holds cuBLASLt's whole budget; the parts in R start aligned)
+            if n == 8192 {
+                assert!(end - start >= LT_MAX_WORKSPACE, "{what}: {start} .. {end}");
+            }
+            assert_eq!((p.e_elems * elem) % PART_ALIGN, 0, "{what}");
             assert!(p.post_base <= p.z_off && p.e_elems == p.band.layout().e_elems);
         }
     }

@@ -277,7 +277,8 @@ const SPLIT_MAX: usize = 32;
 impl SplitK {
     /// The split of an `m × n × k` product of `elem`-byte elements on `sms` multiprocessors
     /// with `room` bytes of the engine's slice, or `None` where it does not pay: an output of
-    /// more than half as many 64 × 64 tiles as multiprocessors, chunks under `SPLIT_DEPTH`, or
+    /// more than half as many 64 × 64 tiles as multiprocessors, chunks under `SPLIT_DEPTH` (or
+    /// `SPLIT_DEPTH_SMALL`), or
     /// no room for a partial. The split depends on `room`: the size query's (the engine's
     /// budget) may split more than a run in the part it sized; a run never splits beyond its
     /// part (`bytes() <= room`, the products get the rest).

@@ -3,9 +3,22 @@
 // usage: cholqr_lib_test in.bin out.bin
 //  in:  int64 m, n, lda, ne, es, cq_blocks, tau_s; then ne * es doubles (A, entry e at e * es,
 //       column-major, ld lda), then ne * tau_s doubles (tau).
+//       Optional extension (Vf/T outputs, cq_tfall), read when the file goes on:
+//       int64 mode, vf_ld, vf_es, vf_n, t_ld, t_es, t_n; mode bits: 1 p.vf/p.t set (else 0),
+//       2 launch qr_cqtfall after finish, 4 emulate the gated Householder panel (entries whose
+//       flag is set get the panel's A and tau from the file before tfall); then (mode & 4)
+//       ne * es doubles (the panel's A buffer) and ne * tau_s doubles (its tau); then (mode & 1)
+//       vf_n doubles (Vf's buffer, poisoned by the caller) and t_n doubles (T's buffer).
 //  out: the A and tau buffers after the run, then int64 per entry: flag (| 0x100 when chol1 set
-//       it, else lu did), then int64 emu_oob.
+//       it, else lu did), then int64 emu_oob; then (mode & 1) the Vf and T buffers.
+#ifdef EMU_HDR   // another generated header (gen.py SRC OUT), e.g. of a version before Cqp.vf
+#include EMU_HDR
+#else
 #include "cholqr_emu.h"
+#endif
+#ifndef EMU_NO_VF  // 1: the source has no Cqp.vf / qr_cqtfall (the extension then must not ask for them)
+#define EMU_NO_VF 0
+#endif
 #include <cassert>
 #include <algorithm>
 
@@ -16,6 +29,11 @@ static size_t entry_bytes(long long blocks, int nc) {
     return (b + 255) / 256 * 256;
 }
 
+#if EMU_NO_VF
+#define LAUNCH_TFALL(NC) (fprintf(stderr, "emu: no qr_cqtfall in this source\n"), exit(2))
+#else
+#define LAUNCH_TFALL(NC) emu_launch(qr_cqtfall##NC##_d, dim3(ne), dim3(256), lu, p)
+#endif
 #define LAUNCH_ALL(NC)                                                                                        \
     do {                                                                                                      \
         const size_t tile = 128 * (NC + 4) * 8, solve = (128 * (NC + 4) + NC * (NC + 4) + NC) * 8;    \
@@ -27,6 +45,13 @@ static size_t entry_bytes(long long blocks, int nc) {
         emu_launch(qr_cqreduce2##NC##_d, dim3(rb, ne), dim3(256), 0, p);                                      \
         emu_launch(qr_cqlu##NC##_d, dim3(ne), dim3(256), lu, p);                                              \
         emu_launch(qr_cqfinish##NC##_d, dim3(nblk, ne), dim3(256), solve, p);                                 \
+        if (mode & 4)  /* the gated Householder panel: dgeqrf's result where the flag is set */                \
+            for (int e = 0; e < ne; e++)                                                                      \
+                if (flag_of(e)) {                                                                             \
+                    std::copy(PA.begin() + e * es, PA.begin() + (e + 1) * es, A.begin() + e * es);            \
+                    std::copy(PT.begin() + e * tau_s, PT.begin() + (e + 1) * tau_s, tau.begin() + e * tau_s); \
+                }                                                                                             \
+        if (mode & 2) LAUNCH_TFALL(NC);                                                                       \
     } while (0)
 
 static char* g_ws; static size_t g_ws_s;
@@ -42,6 +67,19 @@ int main(int argc, char** argv) {
     const int n = (int)h[1], ne = (int)h[3], cqb = (int)h[5];
     std::vector<double> A(ne * es), tau(ne * tau_s);
     if (fread(A.data(), 8, A.size(), f) != A.size() || fread(tau.data(), 8, tau.size(), f) != tau.size()) return 2;
+    long long ext[7] = {0, 0, 0, 0, 0, 0, 0};
+    const size_t next = fread(ext, 8, 7, f);
+    if (next != 0 && next != 7) return 2;
+    const long long mode = ext[0], vf_ld = ext[1], vf_es = ext[2], vf_n = ext[3], t_ld = ext[4], t_es = ext[5], t_n = ext[6];
+    std::vector<double> PA, PT, VF, TT;
+    if (mode & 4) {
+        PA.resize(ne * es); PT.resize(ne * tau_s);
+        if (fread(PA.data(), 8, PA.size(), f) != PA.size() || fread(PT.data(), 8, PT.size(), f) != PT.size()) return 2;
+    }
+    if (mode & 1) {
+        VF.resize(vf_n); TT.resize(t_n);
+        if (fread(VF.data(), 8, VF.size(), f) != VF.size() || fread(TT.data(), 8, TT.size(), f) != TT.size()) return 2;
+    }
     fclose(f);
     const int nc = cq_nc(n);
     const long long tiles = (m + 127) / 128;
@@ -57,10 +95,17 @@ int main(int argc, char** argv) {
     p.tau = (u64)tau.data(); p.tau_s = tau_s;
     p.rows = m; p.tiles = tiles;
     p.cols = n; p.nblk = nblk; p.ne = ne; p.part = (int)cq_part(nc);
+#if EMU_NO_VF
+    if (mode & 1) { fprintf(stderr, "emu: no Cqp.vf in this source\n"); return 2; }
+    (void)vf_ld; (void)vf_es; (void)t_ld; (void)t_es;
+#else
+    p.vf = (mode & 1) ? (u64)VF.data() : 0; p.vf_ld = (mode & 1) ? vf_ld : 0; p.vf_es = (mode & 1) ? vf_es : 0;
+    p.t = (mode & 1) ? (u64)TT.data() : 0; p.t_ld = (mode & 1) ? t_ld : 0; p.t_es = (mode & 1) ? t_es : 0;
+#endif
     const unsigned rb = (unsigned)((cq_part(nc) + 63) / 64);
     const size_t lu = (64 * 68 + 64 * 68 + 64 + 2 * 64 * 65) * 8;
-    fprintf(stderr, "cholqr.cu blob %s: m %lld n %d lda %lld ne %d es %lld nc %d tiles %lld nblk %d ws_s %zu mma %d fix %d\n", EMU_SRC_BLOB, m, n, lda, ne, es, nc,
-            tiles, nblk, ws_s, EMU_MMA, EMU_FIX_CHOL1);
+    fprintf(stderr, "cholqr.cu blob %s: m %lld n %d lda %lld ne %d es %lld nc %d tiles %lld nblk %d ws_s %zu mma %d fix %d mode %lld\n", EMU_SRC_BLOB, m, n, lda, ne, es, nc,
+            tiles, nblk, ws_s, EMU_MMA, EMU_FIX_CHOL1, mode);
     if (nc == 16) LAUNCH_ALL(16);
     else if (nc == 32) LAUNCH_ALL(32);
     else LAUNCH_ALL(64);
@@ -73,6 +118,7 @@ int main(int argc, char** argv) {
     }
     long long oob = emu_oob;
     fwrite(&oob, 8, 1, f);
+    if (mode & 1) { fwrite(VF.data(), 8, VF.size(), f); fwrite(TT.data(), 8, TT.size(), f); }
     fclose(f);
     return 0;
 }

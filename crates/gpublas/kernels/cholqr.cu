@@ -22,6 +22,11 @@
 //              pass 2's bit for bit, so R2 corrects exactly the Q1 it was computed from: Q is
 //              orthonormal to working precision whatever A's condition (up to the G2 test's);
 //              a single solve by U R2 R1 would lose orthogonality in proportion to it.
+//   Where the caller asks for Vf, T and VT = Vf T (Cqp.vf; the eigensolvers' band panels),
+//   cq_lu also writes T = -U S L^-T and the top blocks of Vf and VT, cq_finish the other rows
+//   of Vf beside A's and of VT (v T on tensor cores), and cq_tfall (after the gated
+//   Householder panel) makes all three where the entry fell back: the caller needs no copy of
+//   V, no Gram of it, no larft and no product for VT.
 // cq_chol1 and cq_lu run at the panel's width NC (16, 32, 64) like the passes: at 32 (the
 // eigensolver's band panels) the 64-wide versions took 26 and 92 us under ncu, all of it
 // instruction issue over padding.
@@ -85,6 +90,13 @@ struct Cqp {
     u64 tau; i64 tau_s;       // entry e0's tau at the panel's first reflector, distance
     i64 rows, tiles;          // the panel's rows, its tiles of TR rows
     int cols, nblk, ne, part; // columns, blocks of the passes, entries, doubles a partial
+    // Optional outputs (vf = 0: none), for callers that need the reflectors as a plain matrix
+    // and their T (the eigensolvers' band panels): Vf = V with its unit upper triangle written
+    // out (rows x cols, ld vf_ld), T (cols x cols, upper, zeros below, ld t_ld), VT = Vf T;
+    // entry distances. vf, t and vt go together (the kernels test vf alone).
+    u64 vf; i64 vf_ld, vf_es;
+    u64 t; i64 t_ld, t_es;
+    u64 vt; i64 vt_ld, vt_es;  // VT = Vf T (rows x cols)
 };
 
 namespace cq {
@@ -721,6 +733,43 @@ __device__ void lu(const Cqp& p) {
     double* tau = (double*)p.tau + blockIdx.x * p.tau_s;
     if (tid < n) tau[tid] = -M[tid + tid * LDM] * sS[tid];
     __syncthreads();
+    if (p.vf) {
+        // Vf's top block (L, unit) while M holds the LU, and T = -(U S) L^-T straight from the
+        // reconstruction (no Gram of V): the rows of -U S over the dead tile, times (L^T)^-1 by
+        // the substitution with R = L^T (unit upper, in P: R2 is no longer needed; setup_rn
+        // then overwrites M, dead too).
+        double* vf = (double*)p.vf + blockIdx.x * p.vf_es;
+        for (int e = tid; e < NC * NC; e += THREADS) {
+            const int i = e % NC, j = e / NC;
+            const bool in = i < n && j < n;
+            Xs[i * C::LDX + j] = (in && i <= j) ? -M[i + j * LDM] * sS[j] : 0.0;
+            P[i + j * LDM] = (in && i < j) ? M[j + i * LDM] : (i == j ? 1.0 : 0.0);
+            if (in) vf[i + (i64)j * p.vf_ld] = i > j ? M[i + j * LDM] : (i == j ? 1.0 : 0.0);
+        }
+        __syncthreads();
+        setup_rn<NC>(Rn, rinv, P, LDM);
+        __syncthreads();
+        solve_rows<NC>(Xs, Rn, rinv, NC);
+        __syncthreads();
+        double* t = (double*)p.t + blockIdx.x * p.t_es;
+        double* vt = (double*)p.vt + blockIdx.x * p.vt_es;
+        for (int e = tid; e < n * n; e += THREADS) {
+            const int i = e % n, j = e / n;
+            t[i + (i64)j * p.t_ld] = i <= j ? Xs[i * C::LDX + j] : 0.0;
+            // VT's top block L T (L(i, k) = P(k, i) below the diagonal, 1 on it)
+            double a = Xs[i * C::LDX + j];
+            for (int k = 0; k < i; k++) a = __fma_rn(P[k + i * LDM], Xs[k * C::LDX + j], a);
+            vt[i + (i64)j * p.vt_ld] = a;
+        }
+        // T as m8n8k4 B fragments at its width for cq_finish's VT rows (over G: read above)
+        constexpr int nbk = NC / 8;
+        for (int e = tid; e < NC * NC; e += THREADS) {
+            const int lane = e & 31, blk = e >> 5, ks = blk / nbk, cb = blk % nbk;
+            const int r = 4 * ks + (lane & 3), c = 8 * cb + (lane >> 2);
+            x.G[e] = (r <= c && c < n) ? Xs[r * C::LDX + c] : 0.0;
+        }
+        __syncthreads();
+    }
     // W^-1 (well conditioned: U's diagonal at least 1 in magnitude, R2 near the identity) as
     // the rows of I W^-1, by the substitution over the dead tile; into the workspace as pass 3's
     // B fragments at its width.
@@ -756,6 +805,8 @@ __device__ void finish(const Cqp& p) {
     __syncthreads();
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, r = lane & 15, c0 = lane >> 4;
     double* xr = Xs + (16 * w + r) * LDX + c0;
+    double* vf = p.vf ? (double*)p.vf + blockIdx.y * p.vf_es : nullptr;
+    double* vt = p.vf ? (double*)p.vt + blockIdx.y * p.vt_es : nullptr;
     for (i64 t = blockIdx.x; t < x.tiles; t += x.nblk) {
         const i64 gi = t * TR + 16 * w + r;
         const bool rok = gi < x.m;
@@ -769,8 +820,121 @@ __device__ void finish(const Cqp& p) {
 #pragma unroll 4
             for (int u = 0; u < HALF; u++)
                 if (c0 + 2 * u < x.n) ar[(i64)(2 * u) * x.lda] = xr[2 * u];
+            if (vf) {
+                double* vr = vf + gi + (i64)c0 * p.vf_ld;
+#pragma unroll 4
+                for (int u = 0; u < HALF; u++)
+                    if (c0 + 2 * u < x.n) vr[(i64)(2 * u) * p.vf_ld] = xr[2 * u];
+            }
         }
         __syncwarp();
+        if (vf) {
+            // VT's rows: v T (T's fragments from cq_lu, over G)
+            times_upper<NC>(Xs, x.G);
+            __syncwarp();
+            if (rok && gi >= x.n) {
+                double* vr = vt + gi + (i64)c0 * p.vt_ld;
+#pragma unroll 4
+                for (int u = 0; u < HALF; u++)
+                    if (c0 + 2 * u < x.n) vr[(i64)(2 * u) * p.vt_ld] = xr[2 * u];
+            }
+            __syncwarp();
+        }
+    }
+}
+
+// Vf and T where the entry fell back (its flag set; the Householder panel, gated on the same
+// flag, has just factored the block): Vf = V with its unit upper triangle written out, G =
+// Vf^T Vf by tiles of TR rows (each thread its pairs, in row order: deterministic), T by
+// larft's recurrence, T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i). Returns at once where the
+// CholeskyQR2 steps succeeded (cq_lu and cq_finish wrote Vf and T) or no Vf was asked for. One
+// block an entry, in cq_lu's layout: slow (one multiprocessor reads the panel) but rare.
+template <int NC>
+__device__ void tfall(const Cqp& p) {
+    using C = Cfg<NC>;
+    const Entry x = entry(p, blockIdx.x);
+    if (!p.vf || !__ldcg(x.flag)) return;
+    constexpr int PAIRS = NC * (NC + 1) / 2, PER = (PAIRS + THREADS - 1) / THREADS;
+    static_assert(TR * C::LDX <= LU_XS + LU_MR, "tfall: the tile fits before G");
+    const int tid = threadIdx.x, n = x.n;
+    double* Xs = cq_dsm;                  // a tile of TR rows (ld LDX)
+    double* G = cq_dsm + LU_XS + LU_MR;   // ld LDM
+    double* T = G + LU_MAT;               // ld LDM
+    double* vf = (double*)p.vf + blockIdx.x * p.vf_es;
+    const double* tau = (const double*)p.tau + blockIdx.x * p.tau_s;
+    int pi[PER], pj[PER];
+    double acc[PER];
+#pragma unroll
+    for (int u = 0; u < PER; u++) {
+        // pair e = tid + THREADS u: column j, row i <= j (e = j (j + 1) / 2 + i)
+        const int e = tid + THREADS * u;
+        int j = 0;
+        while ((j + 1) * (j + 2) / 2 <= e) j++;
+        pi[u] = e < PAIRS ? e - j * (j + 1) / 2 : 0;
+        pj[u] = e < PAIRS ? j : -1;
+        acc[u] = 0.0;
+    }
+    for (i64 r0 = 0; r0 < x.m; r0 += TR) {
+        for (int e = tid; e < TR * NC; e += THREADS) {
+            const int i = e % TR, j = e / TR;
+            const i64 gi = r0 + i;
+            double v = 0.0;
+            if (gi < x.m && j < n) {
+                v = gi < j ? 0.0 : (gi == j ? 1.0 : x.A[gi + (i64)j * x.lda]);
+                vf[gi + (i64)j * p.vf_ld] = v;
+            }
+            Xs[i * C::LDX + j] = v;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int u = 0; u < PER; u++) {
+            if (pj[u] < 0) continue;
+            double a = acc[u];
+            for (int i = 0; i < TR; i++) a = __fma_rn(Xs[i * C::LDX + pi[u]], Xs[i * C::LDX + pj[u]], a);
+            acc[u] = a;
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int u = 0; u < PER; u++)
+        if (pj[u] >= 0) G[pi[u] + pj[u] * LDM] = acc[u];
+    for (int e = tid; e < NC * NC; e += THREADS) T[e % NC + (e / NC) * LDM] = 0.0;
+    __syncthreads();
+    for (int i = 0; i < n; i++) {
+        // column i needs only columns 0 .. i - 1, complete
+        if (tid < i) {
+            double v = 0.0;
+            for (int k = tid; k < i; k++) v = __fma_rn(T[tid + k * LDM], G[k + i * LDM], v);
+            T[tid + i * LDM] = -tau[i] * v;
+        }
+        if (tid == i) T[i + i * LDM] = tau[i];
+        __syncthreads();
+    }
+    double* t = (double*)p.t + blockIdx.x * p.t_es;
+    for (int e = tid; e < n * n; e += THREADS) {
+        const int i = e % n, j = e / n;
+        t[i + (i64)j * p.t_ld] = i <= j ? T[i + j * LDM] : 0.0;
+    }
+    // VT = Vf T, tile by tile
+    double* vt = (double*)p.vt + blockIdx.x * p.vt_es;
+    for (i64 r0 = 0; r0 < x.m; r0 += TR) {
+        __syncthreads();
+        for (int e = tid; e < TR * NC; e += THREADS) {
+            const int i = e % TR, j = e / TR;
+            const i64 gi = r0 + i;
+            double v = 0.0;
+            if (gi < x.m && j < n) v = gi < j ? 0.0 : (gi == j ? 1.0 : x.A[gi + (i64)j * x.lda]);
+            Xs[i * C::LDX + j] = v;
+        }
+        __syncthreads();
+        for (int e = tid; e < TR * NC; e += THREADS) {
+            const int i = e % TR, j = e / TR;
+            const i64 gi = r0 + i;
+            if (gi >= x.m || j >= n) continue;
+            double a = 0.0;
+            for (int k = 0; k <= j; k++) a = __fma_rn(Xs[i * C::LDX + k], T[k + j * LDM], a);
+            vt[gi + (i64)j * p.vt_ld] = a;
+        }
     }
 }
 }  // namespace cq
@@ -787,7 +951,8 @@ CQ_KERNELS(32)
 CQ_KERNELS(64)
 #define CQ_ONE_BLOCK_KERNELS(NC) \
     extern "C" __global__ void __launch_bounds__(256, 1) qr_cqchol1##NC##_d(Cqp p) { pdl_enter(); cq::chol1<NC>(p); } \
-    extern "C" __global__ void __launch_bounds__(256, 1) qr_cqlu##NC##_d(Cqp p) { pdl_enter(); cq::lu<NC>(p); }
+    extern "C" __global__ void __launch_bounds__(256, 1) qr_cqlu##NC##_d(Cqp p) { pdl_enter(); cq::lu<NC>(p); } \
+    extern "C" __global__ void __launch_bounds__(256, 1) qr_cqtfall##NC##_d(Cqp p) { pdl_enter(); cq::tfall<NC>(p); }
 CQ_ONE_BLOCK_KERNELS(16)
 CQ_ONE_BLOCK_KERNELS(32)
 CQ_ONE_BLOCK_KERNELS(64)

@@ -8,7 +8,8 @@
 //! 1. QR of the `pm × w` panel (`w = min(kd, pm)`): the reflectors `V` below its diagonal, `R`
 //!    on and above it — the band's block below the diagonal block.
 //! 2. `Vf` = `V` with its unit upper triangle written out (R); `G = Vfᴴ Vf`, `T` by `larft`'s
-//!    recurrence (E).
+//!    recurrence (E). A CholeskyQR2 panel writes `Vf`, `T` and `VT` (3.) itself (`T = −U S
+//!    L⁻ᵀ` from its reconstruction), or its fallback step does.
 //! 3. `VT = Vf T`; `X = A22 VT` (`A22` the trailing triangle, a symm); `M = VTᴴ X`;
 //!    `W = X − ½ Vf M`.
 //! 4. `A22 −= Vf Wᴴ + W Vfᴴ` (a syr2k/her2k on the trailing triangle).
@@ -30,7 +31,7 @@ use crate::exec::workspace::BlockWorkspace;
 use crate::exec::{cuda as exec_cuda, host as exec_host, Layout, Operands, ScalarArg};
 use crate::memory::{address, rounded_total};
 use crate::qr::plan::{QrPlan, QrShape, QrWorkspace};
-use crate::qr::program::{factor_steps, gemm, init_steps, Prog, QrStep, Step};
+use crate::qr::program::{factor_steps, gemm, init_steps, CqOut, Prog, QrStep, Step};
 use crate::qr::{Kind as QrKind, QrFamily};
 use crate::{Coef, Error, Handle, Op, RealScalar, Scalar, Side, Status, WorkspaceLease};
 
@@ -239,32 +240,35 @@ fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
         v_off: 0,
         k_off: c0,
     };
-    factor_steps(v, &prog, &p.qr);
-    // Vf: the unit upper triangle written out, the rest copied.
-    v.push(Block::Expand {
-        fill: Fill::Tri { unit: true },
-        lower: true,
-        n: w,
-        src: c(top, c0),
-        dst: vf,
-        count: 1,
-    });
-    if pm > w {
-        v.push(Block::Copy {
-            m: pm - w,
+    // A CholeskyQR2 panel writes Vf, T and VT itself (T from the reconstruction); else Vf is
+    // the panel's vectors with the unit upper triangle written out, T from G = Vfᴴ Vf.
+    let made = factor_steps(v, &prog, &p.qr, CqOut { vf, t, vt });
+    if !made {
+        v.push(Block::Expand {
+            fill: Fill::Tri { unit: true },
+            lower: true,
             n: w,
-            src: c(top + w, c0),
-            dst: at(vf, w, 0),
+            src: c(top, c0),
+            dst: vf,
+            count: 1,
         });
+        if pm > w {
+            v.push(Block::Copy {
+                m: pm - w,
+                n: w,
+                src: c(top + w, c0),
+                dst: at(vf, w, 0),
+            });
+        }
+        gemm(v, (hop, Op::N), (w, w, pm), K::One, vf, vf, K::Zero, g);
+        v.push(Block::Family(QrStep::TFactor {
+            k: w,
+            g,
+            t,
+            k0: c0,
+            count: 1,
+        }));
     }
-    gemm(v, (hop, Op::N), (w, w, pm), K::One, vf, vf, K::Zero, g);
-    v.push(Block::Family(QrStep::TFactor {
-        k: w,
-        g,
-        t,
-        k0: c0,
-        count: 1,
-    }));
     if w < kd {
         // The last panel has fewer rows than columns (LAPACK factors all `kd` columns):
         // the columns right of its reflectors, `Qᴴ C = C − Vf (Tᴴ (Vfᴴ C))` (in the slots of
@@ -292,7 +296,9 @@ fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
             rest,
         );
     }
-    gemm(v, (Op::N, Op::N), (pm, w, w), K::One, vf, t, K::Zero, vt);
+    if !made {
+        gemm(v, (Op::N, Op::N), (pm, w, w), K::One, vf, t, K::Zero, vt);
+    }
 }
 
 /// Panel `c0`'s products and trailing update (its head's parts in `set`); on a full matrix
@@ -834,6 +840,66 @@ pub(crate) mod tests {
             check::<f64>(dev, n, kd, n as u64);
             check::<Complex64>(dev, n, kd, 7 + n as u64);
         }
+    }
+
+    /// A full matrix's CholeskyQR2 panels write `Vf` (their set's slot) and `T` (E's slot)
+    /// themselves, with the fallback step after the gated Householder panel: no copy of `V`,
+    /// no Gram of it, no `TFactor`; the short last panels (fewer rows than CholeskyQR2 takes)
+    /// make them as before.
+    #[test]
+    fn f1_cholqr_panels_write_vf_and_t() {
+        let plan = BandShape {
+            n: 4096,
+            kd: 32,
+            elem: 8,
+            complex: false,
+            sms: 132,
+            cholqr: true,
+            nb: SYMM_NB,
+            eblocks: SYMM_EBLOCKS,
+            full: true,
+        }
+        .plan();
+        let steps = build(&plan, 4096);
+        let panels: Vec<usize> = (0..4096 - 32).step_by(32).collect();
+        let gated: Vec<usize> = panels
+            .iter()
+            .copied()
+            .filter(|&c0| plan.qr.cholqr_panel(4096 - c0 - 32, 32))
+            .collect();
+        assert!(gated.len() > panels.len() / 2 && gated.len() < panels.len());
+        let count = |f: &dyn Fn(&Step) -> bool| steps.iter().filter(|s| f(s)).count();
+        let t = mat(Space::E, plan.bases().0, 32, 0);
+        let mut outs = Vec::new();
+        for st in &steps {
+            if let Block::Family(QrStep::CqLu(p)) = st {
+                outs.push(p.out);
+            }
+        }
+        assert_eq!(outs.len(), gated.len());
+        for (j, (&c0, out)) in gated.iter().zip(&outs).enumerate() {
+            let PanelParts { vf, vt, .. } = plan.parts(c0, j % 2);
+            assert_eq!(*out, Some(CqOut { vf, t, vt }), "panel {c0}");
+        }
+        let tfall = |s: &Step| matches!(s, Block::Family(QrStep::CqTFall(p)) if p.out.is_some());
+        assert_eq!(count(&tfall), gated.len());
+        for (i, s) in steps.iter().enumerate() {
+            if tfall(s) {
+                assert!(matches!(
+                    steps[i - 1],
+                    Block::Family(QrStep::Panel { gated: true, .. })
+                ));
+            }
+        }
+        let tfactor = |s: &Step| matches!(s, Block::Family(QrStep::TFactor { .. }));
+        assert_eq!(count(&tfactor), panels.len() - gated.len());
+        let expand = |s: &Step| matches!(s, Block::Expand { .. });
+        assert_eq!(count(&expand), panels.len() - gated.len());
+        // per panel: X, M, W, the update's two (next panel's columns, the rest; one for the
+        // last), and without CholeskyQR2 G and VT
+        let products = count(&|s: &Step| matches!(s, Block::Gemm { .. }));
+        let tail = 5 * panels.len() - 1;
+        assert_eq!(products, tail + 2 * (panels.len() - gated.len()));
     }
 
     #[test]

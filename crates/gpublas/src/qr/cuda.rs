@@ -82,6 +82,15 @@ struct Cqp {
     nblk: i32,
     ne: i32,
     part: i32,
+    vf: u64,
+    vf_ld: i64,
+    vf_es: i64,
+    t: u64,
+    t_ld: i64,
+    t_es: i64,
+    vt: u64,
+    vt_ld: i64,
+    vt_es: i64,
 }
 
 /// Launches one CholeskyQR2 step (double only) on `s` for `ne` entries.
@@ -102,6 +111,10 @@ fn launch_cholqr<T: Scalar>(
     let tiles = p.rows.div_ceil(CQ_TILE);
     let nblk = tiles.min(d.cq_blocks).max(1);
     let (a, ld, es) = at(p.a);
+    let ((vf, vf_ld, vf_es), (t, t_ld, t_es), (vt, vt_ld, vt_es)) = match p.out {
+        Some(o) => (at(o.vf), at(o.t), at(o.vt)),
+        None => ((0, 0, 0), (0, 0, 0), (0, 0, 0)),
+    };
     let j = Cqp {
         a,
         ld,
@@ -116,6 +129,15 @@ fn launch_cholqr<T: Scalar>(
         nblk: nblk as i32,
         ne: ne as i32,
         part: cq_part(nc) as i32,
+        vf,
+        vf_ld,
+        vf_es,
+        t,
+        t_ld,
+        t_es,
+        vt,
+        vt_ld,
+        vt_es,
     };
     let (ne, nblk) = (ne as u32, nblk as u32);
     let (func, grid, smem) = match *st {
@@ -133,6 +155,7 @@ fn launch_cholqr<T: Scalar>(
         QrStep::CqSolve(_) => (format!("qr_cqsolve{nc}_d"), (nblk, ne), cq_solve_smem(nc)),
         QrStep::CqLu(_) => (format!("qr_cqlu{nc}_d"), (ne, 1), CQ_LU_SMEM),
         QrStep::CqFinish(_) => (format!("qr_cqfinish{nc}_d"), (nblk, ne), cq_solve_smem(nc)),
+        QrStep::CqTFall(_) => (format!("qr_cqtfall{nc}_d"), (ne, 1), CQ_LU_SMEM),
         _ => return Err(Error::InvalidValue("not a CholeskyQR2 step".into())),
     };
     let mut prm = [param(&j)];
@@ -181,7 +204,8 @@ pub(crate) fn launch<T: Scalar>(
         | QrStep::CqChol1(p)
         | QrStep::CqSolve(p)
         | QrStep::CqLu(p)
-        | QrStep::CqFinish(p) => launch_cholqr::<T>(s, st, (&p, tau_at(p.k0), ne), at, d),
+        | QrStep::CqFinish(p)
+        | QrStep::CqTFall(p) => launch_cholqr::<T>(s, st, (&p, tau_at(p.k0), ne), at, d),
         QrStep::Panel {
             rows,
             cols,

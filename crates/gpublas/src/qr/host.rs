@@ -149,7 +149,8 @@ pub(crate) fn exec<T: Scalar>(
         | QrStep::CqChol1(_)
         | QrStep::CqSolve(_)
         | QrStep::CqLu(_)
-        | QrStep::CqFinish(_) => {
+        | QrStep::CqFinish(_)
+        | QrStep::CqTFall(_) => {
             return Err(Error::Unsupported(
                 "CholeskyQR2 panels run on CUDA devices only".into(),
             ))

@@ -22,6 +22,19 @@ pub(crate) struct CqPanel {
     pub cols: usize,
     pub a: M,
     pub k0: usize,
+    /// Where the panel's reflectors also go as a plain matrix, with their `T`.
+    pub out: Option<CqOut>,
+}
+
+/// A CholeskyQR2 panel's optional outputs: `vf` (`rows × cols`) = `V` with its unit upper
+/// triangle written out, `t` (`cols × cols`) its `T` (upper, zeros below) and `vt` = `Vf T`
+/// (`rows × cols`), made by `CqLu` and `CqFinish` (`T` from the reconstruction: no Gram of
+/// `V`), or by `CqTFall` where the panel fell back to Householder's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CqOut {
+    pub vf: M,
+    pub t: M,
+    pub vt: M,
 }
 
 /// The family's own steps.
@@ -53,6 +66,8 @@ pub(crate) enum QrStep {
     CqLu(CqPanel),
     /// Pass 3: the vectors below the top block, `(a R1⁻¹) W⁻¹` in place.
     CqFinish(CqPanel),
+    /// After the gated `Panel`, the panel's `out` where it fell back (nothing elsewhere).
+    CqTFall(CqPanel),
     /// `geqrf` of the whole `rows × cols` matrix at `a` (both at most `SMALL`), one warp
     /// per matrix.
     Small { rows: usize, cols: usize, a: M },
@@ -469,6 +484,21 @@ fn larfb_right(
 /// A panel tall enough (`plan.cholqr_panel`) is CholeskyQR2's first, Householder's where it
 /// falls back.
 fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, plan: &QrPlan, (j, w): (usize, usize)) {
+    factor_panels(v, p, s, plan, (j, w), None);
+}
+
+/// [`factor_block`]; with `out`, a block of one CholeskyQR2 panel also writes its `Vf` and
+/// `T` there. Whether it did.
+fn factor_panels(
+    v: &mut Vec<Step>,
+    p: &Prog,
+    s: &Slots,
+    plan: &QrPlan,
+    (j, w): (usize, usize),
+    out: Option<CqOut>,
+) -> bool {
+    let single = w <= s.nb && plan.cholqr_panel(p.m - j, w);
+    let out = out.filter(|_| single);
     for (c, cw) in blocks(w, s.nb) {
         let (j, rows) = (j + c, p.m - j - c);
         let k0 = p.k_off + j;
@@ -480,6 +510,7 @@ fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, plan: &QrPlan, (j, w): (
                 cols: cw,
                 a: vb,
                 k0,
+                out,
             };
             v.extend(
                 [
@@ -507,11 +538,21 @@ fn factor_block(v: &mut Vec<Step>, p: &Prog, s: &Slots, plan: &QrPlan, (j, w): (
             k0,
             gated,
         }));
+        if let (true, Some(out)) = (gated, out) {
+            v.push(Block::Family(QrStep::CqTFall(CqPanel {
+                rows,
+                cols: cw,
+                a: vb,
+                k0,
+                out: Some(out),
+            })));
+        }
         if c + cw < w {
             tfactor(v, p, s, vb, cw, rows, k0);
             larfb_left(v, p, s, vb, (cw, rows), j, (j + cw, j - c + w), p.hop());
         }
     }
+    out.is_some()
 }
 
 /// geqrf's panels within a block: their own slots, `W` as wide as the block.
@@ -530,9 +571,18 @@ fn panel_slots(plan: &QrPlan) -> Slots {
 /// Appends geqrf of the whole `p.m × p.n` matrix of `p` (a block of a larger one, at
 /// `p.c_off`, its scalars from `tau[p.k_off]`) as panels of `plan.inner` columns, each applied
 /// to the rest of the block: the eigensolvers' band reduction factors its panels so, in its
-/// own program (which starts with [`init_steps`]). At most `plan.nb` columns.
-pub(crate) fn factor_steps(v: &mut Vec<Step>, p: &Prog, plan: &QrPlan) {
-    factor_block(v, p, &panel_slots(plan), plan, (0, p.m.min(p.n)));
+/// own program (which starts with [`init_steps`]). At most `plan.nb` columns. Where the whole
+/// block is one CholeskyQR2 panel, its reflectors as a plain matrix, their `T` and `V T` go to
+/// `out` too (see [`CqOut`]); whether they did (else the caller makes them).
+pub(crate) fn factor_steps(v: &mut Vec<Step>, p: &Prog, plan: &QrPlan, out: CqOut) -> bool {
+    factor_panels(
+        v,
+        p,
+        &panel_slots(plan),
+        plan,
+        (0, p.m.min(p.n)),
+        Some(out),
+    )
 }
 
 /// The steps a program with panels of `plan` starts with (the panel kernel's barrier

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Cases for the library CholeskyQR2 kernels on the CPU emulator (cholqr_lib_test).
-# usage: cases.py [--bin cholqr_lib_test] [--list] NAME...   (names, 'all' or 'vf'); one emulator
+# usage: cases.py [--bin cholqr_lib_test] [--prev BIN] [--list] NAME...   (names, 'all' or 'vf'); one emulator
 # process at a time. Compares with LAPACK dgeqrf (numpy.linalg.qr(mode='raw')).
 import numpy as np, subprocess, sys, os, time, tempfile
 here = os.path.dirname(os.path.abspath(__file__))
@@ -145,14 +145,18 @@ def run(name, binp):
 # qr_cqtfall after finish, the gated Householder panel emulated (dgeqrf's A and tau where the
 # flag is set); and the same with vf = 0 (the baseline: A and tau must be bit-identical).
 VC = {}
-def vcase(name, m, n, mk, expect, lda=None, cqb=8, extra=0, vf_ld=None, vf_extra=0, t_ld=None, t_extra=0):
-    VC[name] = (m, n, lda or m, cqb, mk, expect, extra, vf_ld or m + 5, vf_extra, t_ld or n + 3, t_extra)
+# VT (Cqp.vt, VT = Vf T, rows x cols): ld vt_ld (default m + 3 + n % 7, past rows), entry
+# distance vt_ld n + vt_extra (default 1 + n % 5, nonzero).
+def vcase(name, m, n, mk, expect, lda=None, cqb=8, extra=0, vf_ld=None, vf_extra=0, t_ld=None, t_extra=0,
+          vt_ld=None, vt_extra=None):
+    VC[name] = (m, n, lda or m, cqb, mk, expect, extra, vf_ld or m + 5, vf_extra, t_ld or n + 3, t_extra,
+                vt_ld or m + 3 + n % 7, 1 + n % 5 if vt_extra is None else vt_extra)
 
 vcase("v300x16", 300, 16, [lambda m, n: rnd(m, n, 101)], [0])
 vcase("v300x5", 300, 5, [lambda m, n: rnd(m, n, 102)], [0], lda=301, vf_ld=307, t_ld=9)
 vcase("v700x20", 700, 20, [lambda m, n: rnd(m, n, 103)], [0], cqb=3)
 vcase("v600x32ne2", 600, 32, [lambda m, n: rnd(m, n, 104), lambda m, n: rnd(m, n, 105)], [0, 0],
-      lda=603, extra=7, vf_ld=611, vf_extra=13, t_ld=35, t_extra=5)
+      lda=603, extra=7, vf_ld=611, vf_extra=13, t_ld=35, t_extra=5, vt_ld=613, vt_extra=19)
 vcase("v520x40ne2", 520, 40, [lambda m, n: rnd(m, n, 106), lambda m, n: rnd(m, n, 107)], [0, 0],
       lda=523, cqb=3, extra=2, vf_ld=530, vf_extra=3, t_ld=41, t_extra=9)
 vcase("v1024x64ne2", 1024, 64, [lambda m, n: rnd(m, n, 108), lambda m, n: rnd(m, n, 109)], [0, 0],
@@ -181,6 +185,7 @@ vcase("vfb_ne2x16", 300, 16, [lambda m, n: k_zero(m, n, 127), lambda m, n: cond(
 vcase("vne2lu", 1024, 32, [lambda m, n: rnd(m, n, 31), lambda m, n: cond(m, n, 3e8, 30)], [0, 1],
       lda=1030, extra=3, vf_ld=1033, vf_extra=5, t_ld=34, t_extra=1)
 
+RES = {}   # the worst VT errors over the cases run
 POISON = np.array([0x7ff4dead0000beef], np.uint64).view(np.float64)[0]   # a signalling NaN's bits
 
 def larft(V, tau):  # LAPACK dlarft('F', 'C'), plain recurrence in f64
@@ -204,11 +209,11 @@ def emu(binp, hdr, bufs):
 
 def bits(x): return np.ascontiguousarray(x).view(np.uint64)
 
-def run_vf(name, binp):
-    m, n, lda, cqb, mks, expect, extra, vf_ld, vf_extra, t_ld, t_extra = VC[name]
+def run_vf(name, binp, prevp=None):
+    m, n, lda, cqb, mks, expect, extra, vf_ld, vf_extra, t_ld, t_extra, vt_ld, vt_extra = VC[name]
     ne = len(mks); es = lda * n + extra; tau_s = n + 3
-    vf_es = vf_ld * n + vf_extra; t_es = t_ld * n + t_extra
-    vf_n, t_n = ne * vf_es, ne * t_es
+    vf_es = vf_ld * n + vf_extra; t_es = t_ld * n + t_extra; vt_es = vt_ld * n + vt_extra
+    vf_n, t_n, vt_n = ne * vf_es, ne * t_es, ne * vt_es
     Abuf = np.full(ne * es, SENT); Tbuf = np.full(ne * tau_s, SENT)
     PA = Abuf.copy(); PT = Tbuf.copy()
     A0s = []
@@ -219,12 +224,19 @@ def run_vf(name, binp):
         h, tl = np.linalg.qr(a, mode='raw')       # the gated Householder panel: LAPACK dgeqrf
         blk[:, :m] = h
         PA[e * es: e * es + lda * n] = blk.ravel(); PT[e * tau_s: e * tau_s + n] = tl
-    VF0 = np.full(vf_n, POISON); TT0 = np.full(t_n, POISON)
+    VF0 = np.full(vf_n, POISON); TT0 = np.full(t_n, POISON); VT0 = np.full(vt_n, POISON)
     hdr = [m, n, lda, ne, es, cqb, tau_s]
     I = lambda *v: np.array(v, np.int64)
-    r, o, dt = emu(binp, hdr, [Abuf, Tbuf, I(1 | 2 | 4, vf_ld, vf_es, vf_n, t_ld, t_es, t_n), PA, PT, VF0, TT0])
+    r, o, dt = emu(binp, hdr, [Abuf, Tbuf, I(1 | 2 | 4 | 8, vf_ld, vf_es, vf_n, t_ld, t_es, t_n, vt_ld, vt_es, vt_n),
+                               PA, PT, VF0, TT0, VT0])
     if o is None:
         print(f"{name}: exit {r.returncode} {r.stderr.strip()}"); return False
+    prev_same = None
+    if prevp:   # the source before VT (novt.py): the whole output, Vf and T buffers included, bit for bit
+        rp, op, _ = emu(prevp, hdr, [Abuf, Tbuf, I(1 | 2 | 4, vf_ld, vf_es, vf_n, t_ld, t_es, t_n), PA, PT, VF0, TT0])
+        if op is None:
+            print(f"{name} (prev): exit {rp.returncode} {rp.stderr.strip()}"); return False
+        prev_same = bits(op).tobytes() == bits(o[:op.size]).tobytes()
     rb, ob, dtb = emu(binp, hdr, [Abuf, Tbuf, I(2 | 4, 0, 0, 0, 0, 0, 0), PA, PT])
     if ob is None:
         print(f"{name} (vf = 0): exit {rb.returncode} {rb.stderr.strip()}"); return False
@@ -232,16 +244,18 @@ def run_vf(name, binp):
     k = ne * es + ne * tau_s
     Ao, To = o[:ne * es], o[ne * es:k]
     fl = o[k:k + ne + 1].view(np.int64); flags, oob = fl[:ne] & 0xff, fl[ne]
-    VFo = o[k + ne + 1:k + ne + 1 + vf_n]; TTo = o[k + ne + 1 + vf_n:]
-    assert TTo.size == t_n
+    VFo = o[k + ne + 1:k + ne + 1 + vf_n]; TTo = o[k + ne + 1 + vf_n:k + ne + 1 + vf_n + t_n]
+    VTo = o[k + ne + 1 + vf_n + t_n:]
+    assert TTo.size == t_n and VTo.size == vt_n
     Ab, Tb = ob[:ne * es], ob[ne * es:k]
     flb = ob[k:k + ne + 1].view(np.int64)
     same_base = bits(Ao).tobytes() == bits(Ab).tobytes() and bits(To).tobytes() == bits(Tb).tobytes() \
         and np.array_equal(fl[:ne], flb[:ne])
-    ok = oob == 0 and flb[ne] == 0 and same_base
+    ok = oob == 0 and flb[ne] == 0 and same_base and prev_same is not False
     msg = [f"{name} {m}x{n} lda {lda} cqb {cqb} ne {ne} vf_ld {vf_ld} vf_es {vf_es} t_ld {t_ld} t_es {t_es} "
-           f"({dt:.0f} + {dtb:.0f} s){' OOB smem write!' if oob or flb[ne] else ''}; "
-           f"A, tau, flags vs vf = 0: {'bit-identical' if same_base else 'DIFFER'}"]
+           f"vt_ld {vt_ld} vt_es {vt_es} ({dt:.0f} + {dtb:.0f} s){' OOB smem write!' if oob or flb[ne] else ''}; "
+           f"A, tau, flags vs vf = 0: {'bit-identical' if same_base else 'DIFFER'}"
+           + ("" if prev_same is None else f"; A, tau, flags, Vf, T vs the source before VT: {'bit-identical' if prev_same else 'DIFFER'}")]
     for e in range(ne):
         fl_e = int(flags[e])
         good = (expect[e] is None or expect[e] == fl_e) and fl_e in (0, 1)
@@ -273,24 +287,41 @@ def run_vf(name, binp):
         dQ = np.abs(H[:, :n] - Q).max() / EPS
         R = np.triu(out[:n])
         res = np.linalg.norm(A0s[e] - H[:, :n] @ R) / (np.linalg.norm(A0s[e]) * n * EPS)
-        g = v_bits and v_pois and t_pois and t_low and diag_ok and dT < 1e-13 and orthH < 30 and dQ < 100 * n and res < 30
+        # VT = Vf T (from the returned Vf and T): normwise max |VT - Vf T| / max |Vf T|, and
+        # componentwise |VT - Vf T| / (|Vf| |T|) in eps; poison outside rows x cols and between entries
+        wb = VTo[e * vt_es:(e + 1) * vt_es]; wfull = wb[:vt_ld * n].reshape(n, vt_ld).T
+        VT = wfull[:m].copy()
+        vt_pois = bool(np.all(bits(wfull[m:].copy()) == bits(POISON)[()])) and bool(np.all(bits(wb[vt_ld * n:].copy()) == bits(POISON)[()]))
+        Vfc = Vf.copy(); ref = Vfc @ T; bound = np.abs(Vfc) @ np.abs(T)
+        if np.all(np.isfinite(VT)):
+            dif = np.abs(VT - ref)
+            dVT = dif.max() / max(np.abs(ref).max(), 1e-300)
+            cVT = (dif / np.where(bound > 0, bound, 1.0)).max() / EPS if np.all(dif[bound == 0] == 0) else np.inf
+        else:
+            dVT = cVT = np.inf
+        RES['vt_norm'] = max(RES.get('vt_norm', 0.0), dVT); RES['vt_comp'] = max(RES.get('vt_comp', 0.0), cVT)
+        g = v_bits and v_pois and t_pois and t_low and diag_ok and dT < 1e-13 and orthH < 30 and dQ < 100 * n and res < 30 \
+            and vt_pois and dVT < 1e-14 and cVT < 2 * n
         good &= g
         msg.append(f"  e{e}: flag {fl_e}{' (panel result intact: ' + ('yes' if pan else 'NO') + ')' if fl_e == 1 else ''}, "
                    f"Vf {'== V bitwise' if v_bits else 'DIFFERS from V'}, Vf poison {'intact' if v_pois else 'TOUCHED'}, "
                    f"T poison {'intact' if t_pois else 'TOUCHED'}, T below diag {'+0' if t_low else 'NOT ZERO'}, "
                    f"T_ii == tau {'yes' if diag_ok else 'NO'}; T vs larft {dT:.2e} (rel max); "
-                   f"I - V T V^T: orth {orthH:.2f} (m eps), first cols vs Householder Q {dQ:.1f} eps, resid {res:.2f} (n eps)")
+                   f"I - V T V^T: orth {orthH:.2f} (m eps), first cols vs Householder Q {dQ:.1f} eps, resid {res:.2f} (n eps); "
+                   f"VT vs Vf T {dVT:.2e} (rel max), {cVT:.2f} eps (componentwise), VT poison {'intact' if vt_pois else 'TOUCHED'}")
         if not good: msg.append(f"  e{e}: FAIL (expected flag {expect[e]})")
         ok &= good
     print("\n".join(msg), flush=True)
     return bool(ok)
 
 if __name__ == "__main__":
-    args = sys.argv[1:]; binp = os.path.join(here, "cholqr_lib_test")
+    args = sys.argv[1:]; binp = os.path.join(here, "cholqr_lib_test"); prevp = None
     if args and args[0] == "--bin": binp = os.path.join(here, args[1]); args = args[2:]
+    if args and args[0] == "--prev": prevp = os.path.join(here, args[1]); args = args[2:]   # vf cases: a build of novt.py's source
     if args and args[0] == "--list": print(" ".join(C), " ".join(VC)); sys.exit(0)
     names = list(C) if args == ["all"] else list(VC) if args == ["vf"] else args
-    bad = [nm for nm in names if not (run_vf(nm, binp) if nm in VC else run(nm, binp))]
+    bad = [nm for nm in names if not (run_vf(nm, binp, prevp) if nm in VC else run(nm, binp))]
     print(BLOB, os.path.basename(binp))
+    if RES: print(f"VT vs Vf T: worst {RES['vt_norm']:.2e} (rel max), {RES['vt_comp']:.2f} eps (componentwise)")
     print(f"{len(names) - len(bad)} passed, {len(bad)} failed" + (f": {' '.join(bad)}" if bad else ""))
     sys.exit(1 if bad else 0)

@@ -6,11 +6,15 @@
 //       Optional extension (Vf/T outputs, cq_tfall), read when the file goes on:
 //       int64 mode, vf_ld, vf_es, vf_n, t_ld, t_es, t_n; mode bits: 1 p.vf/p.t set (else 0),
 //       2 launch qr_cqtfall after finish, 4 emulate the gated Householder panel (entries whose
-//       flag is set get the panel's A and tau from the file before tfall); then (mode & 4)
+//       flag is set get the panel's A and tau from the file before tfall), 8 VT (Cqp.vt): three
+//       more int64 vt_ld, vt_es, vt_n follow t_n; then (mode & 4)
 //       ne * es doubles (the panel's A buffer) and ne * tau_s doubles (its tau); then (mode & 1)
-//       vf_n doubles (Vf's buffer, poisoned by the caller) and t_n doubles (T's buffer).
+//       vf_n doubles (Vf's buffer, poisoned by the caller) and t_n doubles (T's buffer); then
+//       (mode & 8) vt_n doubles (VT's buffer). Mode 1 without 8 passes p.vt = 0 (a source with
+//       Cqp.vt then writes through a null pointer: the caller must ask for 8 with 1).
 //  out: the A and tau buffers after the run, then int64 per entry: flag (| 0x100 when chol1 set
-//       it, else lu did), then int64 emu_oob; then (mode & 1) the Vf and T buffers.
+//       it, else lu did), then int64 emu_oob; then (mode & 1) the Vf and T buffers, (mode & 8)
+//       the VT buffer.
 #ifdef EMU_HDR   // another generated header (gen.py SRC OUT), e.g. of a version before Cqp.vf
 #include EMU_HDR
 #else
@@ -18,6 +22,9 @@
 #endif
 #ifndef EMU_NO_VF  // 1: the source has no Cqp.vf / qr_cqtfall (the extension then must not ask for them)
 #define EMU_NO_VF 0
+#endif
+#ifndef EMU_NO_VT  // 1: the source has no Cqp.vt (a version before VT; novt.py)
+#define EMU_NO_VT EMU_NO_VF
 #endif
 #include <cassert>
 #include <algorithm>
@@ -71,7 +78,10 @@ int main(int argc, char** argv) {
     const size_t next = fread(ext, 8, 7, f);
     if (next != 0 && next != 7) return 2;
     const long long mode = ext[0], vf_ld = ext[1], vf_es = ext[2], vf_n = ext[3], t_ld = ext[4], t_es = ext[5], t_n = ext[6];
-    std::vector<double> PA, PT, VF, TT;
+    long long ext2[3] = {0, 0, 0};
+    if ((mode & 8) && fread(ext2, 8, 3, f) != 3) return 2;
+    const long long vt_ld = ext2[0], vt_es = ext2[1], vt_n = ext2[2];
+    std::vector<double> PA, PT, VF, TT, VT;
     if (mode & 4) {
         PA.resize(ne * es); PT.resize(ne * tau_s);
         if (fread(PA.data(), 8, PA.size(), f) != PA.size() || fread(PT.data(), 8, PT.size(), f) != PT.size()) return 2;
@@ -79,6 +89,10 @@ int main(int argc, char** argv) {
     if (mode & 1) {
         VF.resize(vf_n); TT.resize(t_n);
         if (fread(VF.data(), 8, VF.size(), f) != VF.size() || fread(TT.data(), 8, TT.size(), f) != TT.size()) return 2;
+    }
+    if (mode & 8) {
+        VT.resize(vt_n);
+        if (fread(VT.data(), 8, VT.size(), f) != VT.size()) return 2;
     }
     fclose(f);
     const int nc = cq_nc(n);
@@ -89,7 +103,7 @@ int main(int argc, char** argv) {
     double* wsp = (double*)(((uintptr_t)ws.data() + 255) & ~(uintptr_t)255);
     for (size_t i = 0; i < ws_s / 8 * ne; i++) wsp[i] = NAN;
     g_ws = (char*)wsp; g_ws_s = ws_s;
-    Cqp p;
+    Cqp p{};
     p.a = (u64)A.data(); p.ld = lda; p.es = es;
     p.ws = (u64)wsp; p.ws_s = (i64)ws_s;
     p.tau = (u64)tau.data(); p.tau_s = tau_s;
@@ -101,6 +115,13 @@ int main(int argc, char** argv) {
 #else
     p.vf = (mode & 1) ? (u64)VF.data() : 0; p.vf_ld = (mode & 1) ? vf_ld : 0; p.vf_es = (mode & 1) ? vf_es : 0;
     p.t = (mode & 1) ? (u64)TT.data() : 0; p.t_ld = (mode & 1) ? t_ld : 0; p.t_es = (mode & 1) ? t_es : 0;
+#endif
+#if EMU_NO_VT
+    if (mode & 8) { fprintf(stderr, "emu: no Cqp.vt in this source\n"); return 2; }
+    (void)vt_ld; (void)vt_es;
+#else
+    if ((mode & 1) && !(mode & 8)) { fprintf(stderr, "emu: this source writes VT with Vf: mode needs 8 with 1\n"); return 2; }
+    p.vt = (mode & 8) ? (u64)VT.data() : 0; p.vt_ld = (mode & 8) ? vt_ld : 0; p.vt_es = (mode & 8) ? vt_es : 0;
 #endif
     const unsigned rb = (unsigned)((cq_part(nc) + 63) / 64);
     const size_t lu = (64 * 68 + 64 * 68 + 64 + 2 * 64 * 65) * 8;
@@ -119,6 +140,7 @@ int main(int argc, char** argv) {
     long long oob = emu_oob;
     fwrite(&oob, 8, 1, f);
     if (mode & 1) { fwrite(VF.data(), 8, VF.size(), f); fwrite(TT.data(), 8, TT.size(), f); }
+    if (mode & 8) fwrite(VT.data(), 8, VT.size(), f);
     fclose(f);
     return 0;
 }

@@ -68,6 +68,8 @@ case("fb_lu_k3e8", 1024, 32, [lambda m, n: cond(m, n, 3e8, 30)], [1])       # ch
 case("ne2lu", 1024, 32, [lambda m, n: rnd(m, n, 31), lambda m, n: cond(m, n, 3e8, 30)], [0, 1], lda=1030, extra=3)
 case("ok_1e130", 600, 24, [lambda m, n: rnd(m, n, 24) * 1e130], [0])
 case("ok_1e-130", 600, 24, [lambda m, n: rnd(m, n, 25) * 1e-130], [0])
+# nblk part > FUSE_MAX (65536; part 2176 at width 64): the launcher's cq_reduce / cq_reduce2 (slow)
+case("r3968x64b31", 3968, 64, [lambda m, n: rnd(m, n, 45)], [0], cqb=31)
 
 def check_entry(A0, out, tau, m, n):
     V = np.tril(out, -1); V[:n, :n] += np.eye(n)

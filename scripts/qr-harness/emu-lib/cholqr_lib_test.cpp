@@ -12,6 +12,8 @@
 //       vf_n doubles (Vf's buffer, poisoned by the caller) and t_n doubles (T's buffer); then
 //       (mode & 8) vt_n doubles (VT's buffer). Mode 1 without 8 passes p.vt = 0 (a source with
 //       Cqp.vt then writes through a null pointer: the caller must ask for 8 with 1).
+//  Reduce launches: skipped where the source fuses them (EMU_SRC_FUSE) and nblk * part <=
+//  CQ_FUSE_MAX, as qr/cuda.rs does; env EMU_REDUCE=1 launches them anyway.
 //  out: the A and tau buffers after the run, then int64 per entry: flag (| 0x100 when chol1 set
 //       it, else lu did), then int64 emu_oob; then (mode & 1) the Vf and T buffers, (mode & 8)
 //       the VT buffer.
@@ -26,11 +28,26 @@
 #ifndef EMU_NO_VT  // 1: the source has no Cqp.vt (a version before VT; novt.py)
 #define EMU_NO_VT EMU_NO_VF
 #endif
+#ifndef EMU_SRC_FUSE  // headers from gen.py before EMU_SRC_FUSE
+#define EMU_SRC_FUSE 0
+#endif
 #include <cassert>
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+// qr/cuda.rs's CQ_FUSE_MAX: where the source fuses the reduce (EMU_SRC_FUSE) and nblk * part <=
+// this, cq_reduce / cq_reduce2 are not launched (cq_chol1 / cq_lu sum the partials). Env
+// EMU_REDUCE=1 launches them anyway (the old sequence; the fused kernels then ignore G and the
+// mask: results must be bit-identical); sources without FUSE_MAX always get them.
+static constexpr long long CQ_FUSE_MAX = 65536;
+#if EMU_SRC_FUSE
+static_assert(CQ_FUSE_MAX == cq::FUSE_MAX, "cuda.rs's CQ_FUSE_MAX vs cholqr.cu's FUSE_MAX");
+#endif
 
 static int cq_nc(int n) { return n <= 16 ? 16 : n <= 32 ? 32 : 64; }
-static long long cq_part(int nc) { long long t = nc / 4; return t * (t + 1) / 2 * 16; }
+static constexpr long long cq_part(int nc) { long long t = nc / 4; return t * (t + 1) / 2 * 16; }
+static_assert(cq_part(16) == cq::Cfg<16>::PART && cq_part(32) == cq::Cfg<32>::PART && cq_part(64) == cq::Cfg<64>::PART,
+              "plan.rs's cq_part (Cqp.part) vs Cfg<NC>::PART");
 static size_t entry_bytes(long long blocks, int nc) {
     size_t b = 3 * 64 * 64 * 8 + 256 + blocks * (cq_part(nc) + 1) * 8;
     return (b + 255) / 256 * 256;
@@ -45,11 +62,11 @@ static size_t entry_bytes(long long blocks, int nc) {
     do {                                                                                                      \
         const size_t tile = 128 * (NC + 4) * 8, solve = (128 * (NC + 4) + NC * (NC + 4) + NC) * 8;    \
         emu_launch(qr_cqgram##NC##_d, dim3(nblk, ne), dim3(256), tile, p);                                   \
-        emu_launch(qr_cqreduce##NC##_d, dim3(rb, ne), dim3(256), 0, p);                                       \
+        if (!fuse) emu_launch(qr_cqreduce##NC##_d, dim3(rb, ne), dim3(256), 0, p);                            \
         emu_launch(qr_cqchol1##NC##_d, dim3(ne), dim3(256), 64 * 65 * 8, p);                                  \
         for (int e = 0; e < ne; e++) after_chol1[e] = flag_of(e);                                             \
         emu_launch(qr_cqsolve##NC##_d, dim3(nblk, ne), dim3(256), solve, p);                                  \
-        emu_launch(qr_cqreduce2##NC##_d, dim3(rb, ne), dim3(256), 0, p);                                      \
+        if (!fuse) emu_launch(qr_cqreduce2##NC##_d, dim3(rb, ne), dim3(256), 0, p);                           \
         emu_launch(qr_cqlu##NC##_d, dim3(ne), dim3(256), lu, p);                                              \
         emu_launch(qr_cqfinish##NC##_d, dim3(nblk, ne), dim3(256), solve, p);                                 \
         if (mode & 4)  /* the gated Householder panel: dgeqrf's result where the flag is set */                \
@@ -124,9 +141,12 @@ int main(int argc, char** argv) {
     p.vt = (mode & 8) ? (u64)VT.data() : 0; p.vt_ld = (mode & 8) ? vt_ld : 0; p.vt_es = (mode & 8) ? vt_es : 0;
 #endif
     const unsigned rb = (unsigned)((cq_part(nc) + 63) / 64);
+    const char* env_reduce = getenv("EMU_REDUCE");
+    const bool force_reduce = env_reduce && strcmp(env_reduce, "0") != 0;
+    const bool fuse = EMU_SRC_FUSE && !force_reduce && (long long)nblk * cq_part(nc) <= CQ_FUSE_MAX;
     const size_t lu = (64 * 68 + 64 * 68 + 64 + 2 * 64 * 65) * 8;
-    fprintf(stderr, "cholqr.cu blob %s: m %lld n %d lda %lld ne %d es %lld nc %d tiles %lld nblk %d ws_s %zu mma %d fix %d mode %lld\n", EMU_SRC_BLOB, m, n, lda, ne, es, nc,
-            tiles, nblk, ws_s, EMU_MMA, EMU_FIX_CHOL1, mode);
+    fprintf(stderr, "cholqr.cu blob %s: m %lld n %d lda %lld ne %d es %lld nc %d tiles %lld nblk %d ws_s %zu mma %d fix %d mode %lld fuse %d (nblk part %lld)\n", EMU_SRC_BLOB, m, n, lda, ne, es, nc,
+            tiles, nblk, ws_s, EMU_MMA, EMU_FIX_CHOL1, mode, (int)fuse, (long long)nblk * cq_part(nc));
     if (nc == 16) LAUNCH_ALL(16);
     else if (nc == 32) LAUNCH_ALL(32);
     else LAUNCH_ALL(64);

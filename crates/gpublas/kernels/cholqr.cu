@@ -7,8 +7,7 @@
 //   cq_gram:   G1 = A^T A, a persistent grid (two blocks an SM) over tiles of 128 rows, each
 //              block's partial Gram (FP64 tensor cores, by warp groups) in the workspace; and per
 //              column whether any entry below the panel's top `cols` rows is nonzero.
-//   cq_reduce: fixed-order sum of the partials -> G (deterministic, no atomics); not launched
-//              where there are few partials (FUSE_MAX): cq_chol1 and cq_lu sum them.
+//   cq_reduce: fixed-order sum of the partials -> G (deterministic, no atomics).
 //   cq_chol1:  R1 = chol(G1), one block. Sets the entry's flag: 1 (fall back) on a breakdown,
 //              a non-finite entry, a diagonal outside [2^-900, 2^900] (squares near the range's
 //              ends lose digits), or a column with nothing below the top rows (LAPACK's
@@ -51,9 +50,6 @@ constexpr long long FLAG = 3LL * 64 * 64 * 8;  // byte offset of the flag slot
 constexpr long long PARTS = FLAG + 256;         // byte offset of the partials
 constexpr unsigned FULL = 0xffffffffu;
 constexpr double EPS = 2.220446049250313e-16;
-// At most this many partial Gram entries (blocks x part) cq_chol1 and cq_lu sum themselves,
-// in place of cq_reduce's launch (qr/cuda.rs, CQ_FUSE_MAX, skips it): one block reads them.
-constexpr long long FUSE_MAX = 65536;
 
 // Per panel width NC (16, 32, 64: cols rounded up; columns cols .. NC - 1 are zero, R's identity).
 template <int NC>
@@ -81,7 +77,7 @@ __device__ __forceinline__ bool fin(double x) { return x - x == 0.0; }
 struct Entry {
     double* A;
     i64 lda, m, tiles;
-    int n, nblk, part_n;  // part_n: doubles a partial Gram
+    int n, nblk;
     double *G, *R1, *W, *part;
     int* flag;
     unsigned long long *mask, *masks;
@@ -113,7 +109,6 @@ __device__ __forceinline__ Entry entry(const Cqp& p, int e) {
     x.tiles = p.tiles;
     x.n = p.cols;
     x.nblk = p.nblk;
-    x.part_n = p.part;
     x.G = (double*)base;
     x.R1 = x.G + 64 * 64;
     x.W = x.R1 + 64 * 64;
@@ -444,40 +439,6 @@ __device__ __forceinline__ void load_sym(double* M, const double* G, int n) {
     }
 }
 
-// The partial Grams summed straight into M (ld LDM; both triangles, identity beyond n), where
-// the launcher fused cq_reduce away (nblk part <= FUSE_MAX): the same fixed order for every
-// entry (deterministic); `mask`: also the columns' mask (pass 1), returned.
-template <int NC>
-__device__ __forceinline__ unsigned long long sum_partials(double* M, const Entry& x, int n, bool mask) {
-    constexpr int PART = Cfg<NC>::PART;
-    for (int e = threadIdx.x; e < PART; e += THREADS) {
-        double a0 = 0.0, a1 = 0.0;
-        int k = 0;
-#pragma unroll 4
-        for (; k + 1 < x.nblk; k += 2) {
-            a0 += __ldcg(x.part + (i64)k * PART + e);
-            a1 += __ldcg(x.part + (i64)(k + 1) * PART + e);
-        }
-        if (k < x.nblk) a0 += __ldcg(x.part + (i64)k * PART + e);
-        const double v = a0 + a1;
-        const int t = e >> 4, a = (e >> 2) & 3, b = e & 3;
-        int tj = 0;
-        while ((tj + 1) * (tj + 2) / 2 <= t) tj++;
-        const int ti = t - tj * (tj + 1) / 2, i = 4 * ti + a, j = 4 * tj + b;
-        if (i <= j) {
-            const double g = (i < n && j < n) ? v : (i == j ? 1.0 : 0.0);
-            M[i + j * LDM] = g;
-            M[j + i * LDM] = g;
-        }
-    }
-    unsigned long long m = 0;
-    if (mask)
-        for (int k = 0; k < x.nblk; k++) m |= __ldcg(x.masks + k);
-    return m;
-}
-
-__device__ __forceinline__ bool fused(const Entry& x) { return (long long)x.nblk * x.part_n <= FUSE_MAX; }
-
 // C = A B for upper A, B (64 x 64, ld LDM; only i <= k <= j read), identity beyond n, zeros
 // below: thread t computes rows t % 16 + 16 a, columns t / 16 + 16 b (16 accumulators, each an
 // ascending-k sum). C must not alias A or B.
@@ -601,14 +562,11 @@ __device__ void chol1(const Cqp& p) {
     double* M = cq_dsm;
     __shared__ double diag0[64];
     __shared__ volatile int sbad;
-    const bool fuse = fused(x);
-    unsigned long long cols = 0;
-    if (fuse) cols = sum_partials<NC>(M, x, x.n, true);
-    else load_sym<NC>(M, x.G, x.n);
+    load_sym<NC>(M, x.G, x.n);
     __syncthreads();  // the diagonal below is other threads' writes
     const unsigned long long want = x.n >= 64 ? ~0ull : (1ull << x.n) - 1;
     // LAPACK's tau = 0 (nothing below the top rows) and squares near the ends of the range
-    bool odd = ((fuse ? cols : __ldcg(x.mask)) & want) != want;
+    bool odd = (__ldcg(x.mask) & want) != want;
     for (int k = 0; k < x.n; k++) {
         const double d = M[k + k * LDM];
         if (!(d >= 0x1p-900 && d <= 0x1p900)) odd = true;
@@ -674,8 +632,7 @@ __device__ void lu(const Cqp& p) {
     __shared__ double sS[64];
     __shared__ double s_far[THREADS / 32];
     __shared__ volatile int sbad;
-    if (fused(x)) sum_partials<NC>(P, x, n, false);
-    else load_sym<NC>(P, x.G, n);
+    load_sym<NC>(P, x.G, n);
     for (int e = tid; e < NC * NC; e += THREADS) {
         const int i = e % NC, j = e / NC;
         Q[i + j * LDM] = x.R1[i + j * LDG];

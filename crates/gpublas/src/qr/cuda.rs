@@ -65,10 +65,6 @@ pub(crate) struct DevTaus {
     pub cq_blocks: usize,
 }
 
-/// Partial Gram entries (blocks × a partial's) up to which `qr_cqchol1` and `qr_cqlu` sum the
-/// partials themselves and `qr_cqreduce` is not launched (`FUSE_MAX` in cholqr.cu).
-const CQ_FUSE_MAX: usize = 65536;
-
 /// Mirrors `Cqp` in cholqr.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -143,10 +139,6 @@ fn launch_cholqr<T: Scalar>(
         vt_ld,
         vt_es,
     };
-    if matches!(st, QrStep::CqReduce { .. }) && nblk * cq_part(nc) <= CQ_FUSE_MAX {
-        // cq_chol1 and cq_lu sum the few partials themselves
-        return Ok(());
-    }
     let (ne, nblk) = (ne as u32, nblk as u32);
     let (func, grid, smem) = match *st {
         QrStep::CqGram(_) => (format!("qr_cqgram{nc}_d"), (nblk, ne), cq_gram_smem(nc)),

@@ -575,14 +575,7 @@ fn panel_slots(plan: &QrPlan) -> Slots {
 /// block is one CholeskyQR2 panel, its reflectors as a plain matrix, their `T` and `V T` go to
 /// `out` too (see [`CqOut`]); whether they did (else the caller makes them).
 pub(crate) fn factor_steps(v: &mut Vec<Step>, p: &Prog, plan: &QrPlan, out: CqOut) -> bool {
-    factor_panels(
-        v,
-        p,
-        &panel_slots(plan),
-        plan,
-        (0, p.m.min(p.n)),
-        Some(out),
-    )
+    factor_panels(v, p, &panel_slots(plan), plan, (0, p.m.min(p.n)), Some(out))
 }
 
 /// The steps a program with panels of `plan` starts with (the panel kernel's barrier

@@ -390,6 +390,13 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
 // The reflectors (with vectors): reflector (s, t) of length len is stored in column n - 1 - s
 // of A's strict upper triangle at rows t kd ..: its tau first, then v[1 .. len) (v[0] = 1).
 // The sweep's reflectors cover rows s + 1 .. n - 1 once, so they fill that column exactly.
+//
+// Beside stage 1 (p.ready set; src/eig/two_stage.rs): stage 1 copies each panel's band columns
+// once they are final (eig_bandpart) and publishes how many; a task waits until the columns it
+// touches (below j0 + nr) are there. Its reflector's rows (t kd .. (t + 1) kd) then lie above
+// every row stage 1 still writes: the published count c is n (stage 1 done) or a multiple of
+// kd >= j0 + kd > (t + 1) kd, and stage 1 writes rows c - kd .. on (the trailing update of the
+// panel before the last one copied).
 
 #define SB2ST_THREADS 256  // THREADS in src/eig/bulge.rs
 
@@ -411,9 +418,23 @@ struct Sb2stp {
     i64 lda;
     u64 e;           // the subdiagonal, n - 1 reals
     u64 prog;        // n - 1 counters, zeroed
+    u64 ready;       // band columns copied so far (stage 1 beside stage 2); 0: all of them
     i64 n;
     int kd, pad;
+    i64 from, to;    // eig_bandpart: the columns it copies
 };
+
+// Waits, when stage 2 runs beside stage 1 (p.ready set), until the band columns below `need`
+// are in ab; `known` is the count last seen (a register: one load a task at most).
+__device__ __forceinline__ void sb_gate(const Sb2stp& p, unsigned need, unsigned& known) {
+    if (!p.ready || known >= need) return;
+    const unsigned* f = (const unsigned*)p.ready;
+    for (;;) {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(known) : "l"(f) : "memory");
+        if (known >= need) break;
+        __nanosleep(256);
+    }
+}
 
 template <class T> __device__ __forceinline__ T eadd(T a, T b) {
     return emake<T>(ere(a) + ere(b), eim(a) + eim(b));
@@ -498,17 +519,21 @@ __device__ void eig_sb2st(const Sb2stp& p) {
     T* A = (T*)p.a;
     R* E = (R*)p.e;
     unsigned* prog = (unsigned*)p.prog;
+    unsigned known = 0;  // (thread 0's) band columns known copied
 #define SB(i, j) ab[((i) - (j)) + (j) * ldab]
     for (i64 s = blockIdx.x; s < n - 1; s += gridDim.x) {
         const i64 ts = (n - 1 - s + KD - 1) / KD;
         const i64 tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         for (i64 t = 0; t < ts; ++t) {
-            if (s > 0) {
-                if (tid == 0) sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 64);
-                __syncthreads();
-            }
             const i64 j0 = s + 1 + t * KD;
             const int nr = (int)min((i64)KD, n - j0);
+            if (s > 0 || p.ready) {
+                if (tid == 0) {
+                    if (s > 0) sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 64);
+                    sb_gate(p, (unsigned)(j0 + nr), known);
+                }
+                __syncthreads();
+            }
             T tau;
             if (t == 0) {
                 // column s below its diagonal
@@ -674,17 +699,19 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
     unsigned* prog = (unsigned*)p.prog;
     const T zero = emake<T>(0, 0);
     const int warps = gridDim.x * SB2ST_WARPS;
+    unsigned known = 0;  // band columns known copied
     for (int s = blockIdx.x * SB2ST_WARPS + warp; s < n - 1; s += warps) {
         const int ts = (n - 1 - s + KD - 1) / KD;
         const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         T taup = zero;
         for (int t = 0; t < ts; ++t) {
-            if (s > 0) {
-                sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 32);
-                __syncwarp();
-            }
             const int j0 = s + 1 + t * KD;
             const int nr = min(KD, n - j0);
+            if (s > 0 || p.ready) {
+                if (s > 0) sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 32);
+                sb_gate(p, (unsigned)(j0 + nr), known);
+                __syncwarp();
+            }
             const bool row = lane < nr;
             T* v = vs + (t & 1) * KD;        // this task's reflector
             const T* vp = vs + (~t & 1) * KD;  // the last one's (zeros past its length)
@@ -818,6 +845,25 @@ __device__ void eig_bandcopy(const Sb2stp& p) {
     T v = emake<T>(0, 0);
     if (r <= p.kd && j + r < p.n) v = ((const T*)p.a)[(j + r) + j * p.lda];
     ((T*)p.ab)[x] = v;
+}
+
+// Columns p.from .. p.to of the band copy (as eig_bandcopy), by one block, then published:
+// p.ready = p.to (release, after every thread's writes) for the sweeps running beside.
+template <class T>
+__device__ void eig_bandpart(const Sb2stp& p) {
+    pdl_enter();
+    const i64 total = (p.to - p.from) * p.ldab;
+    for (i64 x = threadIdx.x; x < total; x += blockDim.x) {
+        const i64 r = x % p.ldab, j = p.from + x / p.ldab;
+        T v = emake<T>(0, 0);
+        if (r <= p.kd && j + r < p.n) v = ((const T*)p.a)[(j + r) + j * p.lda];
+        ((T*)p.ab)[r + j * p.ldab] = v;
+    }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0 && p.ready) {
+        atomicMax((unsigned*)p.ready, (unsigned)p.to);
+    }
 }
 
 // The tridiagonal's diagonal (real) from the band: d[i] = Re ab[i ldab]; `e` is d here.
@@ -1014,6 +1060,7 @@ __device__ void eig_bisect(const Bisectp& p) {
     EIG_SB2ST_WARP(TAG, T, 16)                                                                     \
     EIG_SB2ST_WARP(TAG, T, 32)                                                                     \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
+    extern "C" __global__ void __launch_bounds__(256) eig_bandpart_##TAG(Sb2stp p) { eig_bandpart<T>(p); } \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \
     extern "C" __global__ void eig_scale_##TAG(Scalep p) { eig_scale<T>(p); }

@@ -154,20 +154,29 @@ pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
 /// updated first and it is factored (with its `T` and `VT`) on the side lane while the main
 /// lane updates the rest (look-ahead: panel `j + 1`'s parts in R are the other of two sets).
 pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
+    build_marked(p, a).0
+}
+
+/// `build_at`'s program and where each panel's head ends in it: `(index, c0)`, the step at
+/// `index` the first after panel `c0`'s head (on the lane the head ran on), whose band columns
+/// `c0 .. c0 + kd` are then final. The columns after the last panel's are final at the end.
+pub(crate) fn build_marked(p: &BandPlan, a: M) -> (Vec<Step>, Vec<(usize, usize)>) {
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let mut v: Vec<Step> = Vec::new();
+    let mut heads = Vec::new();
     init_steps(&mut v, &p.qr);
     if n <= kd + 1 {
-        return v;
+        return (v, heads);
     }
     let panels: Vec<usize> = (0..n - kd).step_by(kd).collect();
     panel_head(&mut v, p, a, panels[0], 0);
+    heads.push((v.len(), panels[0]));
     for (j, &c0) in panels.iter().enumerate() {
         let next = panels.get(j + 1).copied();
-        panel_tail(&mut v, p, a, c0, j % p.sets(), next);
+        panel_tail(&mut v, p, a, c0, j % p.sets(), next, &mut heads);
     }
-    v
+    (v, heads)
 }
 
 /// The parts in R of panel `c0` (`set`: which of the two sets, for look-ahead).
@@ -302,8 +311,17 @@ fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
 }
 
 /// Panel `c0`'s products and trailing update (its head's parts in `set`); on a full matrix
-/// with a `next` panel, that panel's head runs on the side lane beside the update's rest.
-fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next: Option<usize>) {
+/// with a `next` panel, that panel's head runs on the side lane beside the update's rest
+/// (where it ends to `heads`, as `build_marked` says).
+fn panel_tail(
+    v: &mut Vec<Step>,
+    p: &BandPlan,
+    a: M,
+    c0: usize,
+    set: usize,
+    next: Option<usize>,
+    heads: &mut Vec<(usize, usize)>,
+) {
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let hop = if s.complex { Op::C } else { Op::T };
@@ -377,6 +395,7 @@ fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next
         );
         if let Some(c1) = next {
             panel_head(v, p, a, c1, 0);
+            heads.push((v.len(), c1));
         }
         return;
     }
@@ -405,6 +424,7 @@ fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next
             update(v, (0, kd));
             v.push(Block::Fork);
             panel_head(v, p, a, c1, 1 - set);
+            heads.push((v.len(), c1));
             v.push(Block::Back);
             update(v, (kd, pm));
             v.push(Block::Join);

@@ -66,9 +66,12 @@ struct Sb2stp {
     lda: i64,
     e: u64,
     prog: u64,
+    ready: u64,
     n: i64,
     kd: i32,
     pad: i32,
+    from: i64,
+    to: i64,
 }
 
 /// One band-to-tridiagonal reduction: the band of `kd` subdiagonals in the lower triangle of
@@ -229,7 +232,7 @@ fn run_cuda<T: Scalar>(
 /// Stage 2 on `stream`: the band of the order-`n` matrix at `a` (`lda`) copied to `ab`
 /// (`2 kd · n` elements), the counters at `prog` zeroed, the sweeps, the diagonal to `d`
 /// (`e` from the sweeps).
-pub(super) fn launch_sweeps<T: Scalar>(
+fn launch_sweeps<T: Scalar>(
     stream: &crate::device::Stream,
     sms: usize,
     (a, lda): (u64, usize),
@@ -238,25 +241,23 @@ pub(super) fn launch_sweeps<T: Scalar>(
     (n, kd): (usize, usize),
     vectors: bool,
 ) -> Result<(), Error> {
-    let elem = std::mem::size_of::<T>();
-    let ldab = 2 * kd;
-    let mut p = Sb2stp {
-        ab,
-        ldab: ldab as i64,
+    let p = Sweeps {
         a,
-        lda: lda as i64,
+        lda,
+        ab,
         e,
         prog,
-        n: n as i64,
-        kd: kd as i32,
-        pad: 0,
+        ready: 0,
+        n,
+        kd,
+        vectors,
     };
-    let tag = T::TAG;
-    let total = (n * ldab) as u32;
-    let mut prm = [param(&p)];
+    let elem = std::mem::size_of::<T>();
+    let total = (n * 2 * kd) as u32;
+    let mut prm = [param(&p.params(0, 0))];
     stream.launch_with(
         &EIG,
-        &format!("eig_bandcopy_{tag}"),
+        &format!("eig_bandcopy_{}", T::TAG),
         (total.div_ceil(256), 1, 1),
         (256, 0),
         false,
@@ -264,32 +265,151 @@ pub(super) fn launch_sweeps<T: Scalar>(
     )?;
     if n > 1 {
         stream.memset32(prog, 0, n - 1)?;
-        // Sweeps in flight: a sweep starts two tasks behind the one before it.
-        let tasks0 = (n - 1).div_ceil(kd);
-        let (func, grid, threads, smem) = sweep_launch(kd, elem, (tasks0 / 2 + 2).min(n - 1), sms);
-        if !vectors {
+        let sweeps = in_flight(n, kd);
+        p.launch::<T>(stream, sweep_launch(kd, elem, sweeps, sms))?;
+    }
+    p.diagonal::<T>(stream, d)
+}
+
+/// Stage 2's sweeps of the order-`n` band copy at `ab` (band `kd`), their subdiagonal to `e`,
+/// with `vectors` their reflectors to the matrix at `a` (`lda`); `prog` holds a counter per
+/// sweep and, when `ready` is set (stage 2 beside stage 1), the band columns copied so far.
+#[derive(Clone, Copy)]
+pub(super) struct Sweeps {
+    pub a: u64,
+    pub lda: usize,
+    pub ab: u64,
+    pub e: u64,
+    pub prog: u64,
+    pub ready: u64,
+    pub n: usize,
+    pub kd: usize,
+    pub vectors: bool,
+}
+
+/// Sweeps in flight for an order-`n` band of `kd`: a sweep starts two tasks behind the one
+/// before it.
+fn in_flight(n: usize, kd: usize) -> usize {
+    ((n - 1).div_ceil(kd) / 2 + 2).min(n - 1)
+}
+
+/// The blocks of the sweeps' launch beside stage 1 (a third of the SMs at most: stage 1's
+/// panel grid takes the rest, `two_stage.rs`); 0 without sweeps.
+pub(super) fn beside_blocks(n: usize, kd: usize, elem: usize, sms: usize) -> usize {
+    if n < 2 {
+        return 0;
+    }
+    sweep_launch(kd, elem, in_flight(n, kd), (sms / 3).max(1)).1 as usize
+}
+
+impl Sweeps {
+    /// The kernels' parameters.
+    fn params(&self, from: usize, to: usize) -> Sb2stp {
+        Sb2stp {
+            ab: self.ab,
+            ldab: 2 * self.kd as i64,
+            a: self.a,
+            lda: self.lda as i64,
+            e: self.e,
+            prog: self.prog,
+            ready: self.ready,
+            n: self.n as i64,
+            kd: self.kd as i32,
+            pad: 0,
+            from: from as i64,
+            to: to as i64,
+        }
+    }
+
+    /// The sweeps' launch (`sweep_launch`'s kernel, grid, block and shared memory).
+    fn launch<T: Scalar>(
+        &self,
+        stream: &crate::device::Stream,
+        (func, grid, threads, smem): (String, u32, u32, u32),
+    ) -> Result<(), Error> {
+        let mut p = self.params(0, 0);
+        if !self.vectors {
             p.a = 0;
         }
         let mut prm = [param(&p)];
         stream.launch_with(
             &EIG,
-            &format!("{func}_{tag}"),
+            &format!("{func}_{}", T::TAG),
             (grid, 1, 1),
             (threads, smem),
             true,
             &mut prm,
-        )?;
+        )
     }
-    p.e = d;
-    let mut prm = [param(&p)];
-    stream.launch_with(
-        &EIG,
-        &format!("eig_banddiag_{tag}"),
-        ((n as u32).div_ceil(256), 1, 1),
-        (256, 0),
-        false,
-        &mut prm,
-    )
+
+    /// The sweeps beside stage 1 (`beside_blocks` blocks; counters zeroed, `ready` set): each
+    /// task waits for its band columns.
+    pub(super) fn launch_beside<T: Scalar>(
+        &self,
+        stream: &crate::device::Stream,
+        sms: usize,
+    ) -> Result<(), Error> {
+        if self.n < 2 {
+            return Ok(());
+        }
+        let elem = std::mem::size_of::<T>();
+        let sweeps = in_flight(self.n, self.kd);
+        self.launch::<T>(
+            stream,
+            sweep_launch(self.kd, elem, sweeps, (sms / 3).max(1)),
+        )
+    }
+
+    /// The sweeps after stage 1 (every band column copied): the whole grid.
+    pub(super) fn launch_after<T: Scalar>(
+        &self,
+        stream: &crate::device::Stream,
+        sms: usize,
+    ) -> Result<(), Error> {
+        if self.n < 2 {
+            return Ok(());
+        }
+        let elem = std::mem::size_of::<T>();
+        let sweeps = in_flight(self.n, self.kd);
+        self.launch::<T>(stream, sweep_launch(self.kd, elem, sweeps, sms))
+    }
+
+    /// Band columns `from .. to` from the matrix to the band copy (one block), then `ready`
+    /// set to `to`.
+    pub(super) fn copy_columns<T: Scalar>(
+        &self,
+        stream: &crate::device::Stream,
+        (from, to): (usize, usize),
+    ) -> Result<(), Error> {
+        let mut prm = [param(&self.params(from, to))];
+        stream.launch_with(
+            &EIG,
+            &format!("eig_bandpart_{}", T::TAG),
+            (1, 1, 1),
+            (256, 0),
+            false,
+            &mut prm,
+        )
+    }
+
+    /// The tridiagonal's diagonal from the band copy to `d` (reals).
+    pub(super) fn diagonal<T: Scalar>(
+        &self,
+        stream: &crate::device::Stream,
+        d: u64,
+    ) -> Result<(), Error> {
+        let mut p = self.params(0, 0);
+        p.e = d;
+        let mut prm = [param(&p)];
+        stream.launch_with(
+            &EIG,
+            &format!("eig_banddiag_{}", T::TAG),
+            ((self.n as u32).div_ceil(256), 1, 1),
+            (256, 0),
+            false,
+            &mut prm,
+        )
+    }
 }
 
 /// LAPACK's larfg on `alpha` and a vector of squared norm `xn2`: (beta, tau, scal) with

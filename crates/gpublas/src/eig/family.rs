@@ -32,10 +32,33 @@ pub(crate) enum EigStep {
     /// stage 2's sums of squares take, when the largest magnitude of its lower triangle lies
     /// outside it (stage 3 unscales the eigenvalues); its diagonal's imaginary parts zeroed.
     Scale { n: usize, a: M },
-    /// Stage 2 (`bulge.rs`): the band of `kd` in the lower triangle of the order-`n` matrix at
-    /// `a` to the tridiagonal (the family's `d`, `e`), through the band copy at `ab` (R);
-    /// with `vectors` the reflectors to `a`'s strict upper triangle.
-    Sb2st {
+    /// Stage 2 (`bulge.rs`) beside stage 1, over the band of `kd` in the lower triangle of the
+    /// order-`n` matrix at `a` and its copy at `ab` (R): the sweeps' counters zeroed.
+    Sb2stBegin { n: usize },
+    /// The sweeps, launched on a lane of their own beside stage 1: each task waits until the
+    /// band columns it touches are copied (`BandColumns`); with `vectors` the reflectors to
+    /// `a`'s strict upper triangle. Without a lane of their own (profiles) they wait for
+    /// `Sb2stEnd`.
+    Sb2stSweeps {
+        n: usize,
+        kd: usize,
+        a: M,
+        ab: M,
+        vectors: bool,
+    },
+    /// Band columns `from .. to`, final, copied to `ab` and published to the sweeps.
+    BandColumns {
+        n: usize,
+        kd: usize,
+        a: M,
+        ab: M,
+        from: usize,
+        to: usize,
+    },
+    /// After the sweeps' lane has joined: the tridiagonal's diagonal to the family's `d` (its
+    /// subdiagonal `e` is the sweeps'); the sweeps first where they did not run beside stage 1.
+    /// The host runs every sweep here.
+    Sb2stEnd {
         n: usize,
         kd: usize,
         a: M,
@@ -119,6 +142,8 @@ pub(crate) struct EigFamily<T: Scalar> {
     pub tri: Option<Tri<T::Real>>,
     /// The device's multiprocessors (stage 2's blocks in flight).
     pub sms: usize,
+    /// Whether `Sb2stSweeps` launched the sweeps beside stage 1 (else `Sb2stEnd` does).
+    pub beside: std::cell::Cell<bool>,
 }
 
 /// The tridiagonal and the call's results: device addresses on CUDA, the values on the host.
@@ -217,27 +242,54 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 }
                 Ok(())
             }
-            &EigStep::Sb2st {
+            &EigStep::Sb2stBegin { n } => {
+                let Some(Tri::Dev { prog, .. }) = &self.tri else {
+                    return Err(wrong_backend());
+                };
+                self.beside.set(false);
+                // (a counter per sweep, then the band columns copied)
+                stream.memset32(*prog, 0, n.max(1))
+            }
+            &EigStep::Sb2stSweeps {
                 n,
                 kd,
                 a,
                 ab,
                 vectors,
             } => {
-                let Some(Tri::Dev { d, e, prog, .. }) = &self.tri else {
+                // (on the main lane the sweeps would wait for stage 1 queued behind them)
+                if !side {
+                    return Ok(());
+                }
+                self.beside.set(true);
+                self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?
+                    .launch_beside::<U>(stream, self.sms)
+            }
+            &EigStep::BandColumns {
+                n,
+                kd,
+                a,
+                ab,
+                from,
+                to,
+            } => self
+                .sweeps::<U>(bases, (n, kd), (a, ab), false)?
+                .copy_columns::<U>(stream, (from, to)),
+            &EigStep::Sb2stEnd {
+                n,
+                kd,
+                a,
+                ab,
+                vectors,
+            } => {
+                let Some(Tri::Dev { d, .. }) = &self.tri else {
                     return Err(wrong_backend());
                 };
-                let elem = std::mem::size_of::<U>() as u64;
-                let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
-                super::bulge::launch_sweeps::<U>(
-                    stream,
-                    self.sms,
-                    (addr(a), a.ld),
-                    addr(ab),
-                    (*d, *e, *prog),
-                    (n, kd),
-                    vectors,
-                )
+                let sw = self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?;
+                if !self.beside.get() {
+                    sw.launch_after::<U>(stream, self.sms)?;
+                }
+                sw.diagonal::<U>(stream, *d)
             }
             &EigStep::Bisect { n } => {
                 let Some(Tri::Dev {
@@ -337,7 +389,10 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 spaces.put(a.sp, m);
                 Ok(())
             }
-            &EigStep::Sb2st {
+            EigStep::Sb2stBegin { .. }
+            | EigStep::Sb2stSweeps { .. }
+            | EigStep::BandColumns { .. } => Ok(()),
+            &EigStep::Sb2stEnd {
                 n, kd, a, vectors, ..
             } => {
                 let Some(Tri::Host { d, e, .. }) = &mut self.tri else {
@@ -414,6 +469,33 @@ struct Dcp {
 const DC_THREADS: u32 = 128;
 
 impl<T: Scalar> EigFamily<T> {
+    /// Stage 2's sweeps of the order-`n` band of `kd` at `ab` from the matrix at `a` (device).
+    fn sweeps<U: Scalar>(
+        &self,
+        bases: &Bases,
+        (n, kd): (usize, usize),
+        (a, ab): (M, M),
+        vectors: bool,
+    ) -> Result<super::bulge::Sweeps, Error> {
+        let Some(Tri::Dev { e, prog, .. }) = &self.tri else {
+            return Err(wrong_backend());
+        };
+        let elem = std::mem::size_of::<U>() as u64;
+        let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
+        Ok(super::bulge::Sweeps {
+            a: addr(a),
+            lda: a.ld,
+            ab: addr(ab),
+            e: *e,
+            prog: *prog,
+            // (the counter after the sweeps')
+            ready: *prog + 4 * n.saturating_sub(1) as u64,
+            n,
+            kd,
+            vectors,
+        })
+    }
+
     /// The divide and conquer's steps on the device (a program over `T::Real`).
     fn launch_dc<U: Scalar>(
         &self,

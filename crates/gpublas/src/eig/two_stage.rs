@@ -92,6 +92,10 @@ pub(crate) struct TwoStagePlan {
     /// products then being the only ones the `lt` part serves.
     pub lt_room: (usize, usize),
     pub lt_inside: bool,
+    /// Where stage 2's band copy (`2 kd · n`) starts in R: in `Z`, free until the divide and
+    /// conquer, with vectors; after it (the working copy) without. Stage 2 runs beside stage
+    /// 1, so the copy keeps out of stage 1's parts.
+    pub ab_off: usize,
     /// Taus (elements): stage 1's (`n`).
     pub taus: usize,
     pub lt: usize,
@@ -121,6 +125,11 @@ impl TwoStageShape {
             full: true,
         }
         .plan();
+        // (stage 1's cooperative panel grid keeps clear of the SMs of stage 2's sweeps, which
+        // run beside it and wait for its panels)
+        let sweeps = super::bulge::beside_blocks(n, kd, self.elem, self.sms);
+        let mut band = band;
+        band.qr.grid = band.qr.grid.min(self.sms.saturating_sub(sweeps).max(1));
         let reflectors = n > kd + 1;
         let q1 = (self.vectors && reflectors).then(|| {
             QrShape {
@@ -156,17 +165,22 @@ impl TwoStageShape {
             (l.e_elems, l.r_elems)
         });
         let before_z = post_e.next_multiple_of(align) + post_r.next_multiple_of(align);
-        // (the elements stages 1 and 2 use from R's start: the band reduction's parts, the
-        // band)
-        let early = bl.r_elems.max(2 * kd * n);
+        // (the elements stage 1 uses from R's start: the band reduction's parts)
+        let early = bl.r_elems;
         let scratch = [early, before_z, dc]
             .into_iter()
             .max()
             .unwrap_or(0)
             .next_multiple_of(align);
         let post_base = (scratch - post_r) / align * align;
-        // (Z: the eigenvectors, or without them the working copy)
-        let z = n * n;
+        // (Z: the eigenvectors, or without them the working copy; the band copy in it with
+        // vectors, after it without)
+        let band_copy = 2 * kd * n;
+        let (z, ab_off) = if self.vectors {
+            (n * n.max(2 * kd), scratch)
+        } else {
+            (n * n + band_copy, scratch + n * n)
+        };
         let lt_start = (early.max(post_e) * self.elem).next_multiple_of(PART_ALIGN);
         let lt_end = post_base * self.elem;
         TwoStagePlan {
@@ -182,6 +196,7 @@ impl TwoStageShape {
             post_base,
             lt_room: (lt_start, lt_end.max(lt_start)),
             lt_inside: false,
+            ab_off,
             taus: n,
             lt: 0,
         }
@@ -262,16 +277,49 @@ impl TwoStagePlan {
             count: 1,
         }];
         v.push(Step::Family(EigStep::Scale { n, a: work }));
-        v.extend(
-            super::band::build_at(&self.band, work)
-                .into_iter()
-                .map(|st| st.map(EigStep::Qr)),
-        );
-        v.push(Step::Family(EigStep::Sb2st {
+        // Stage 2's sweeps beside stage 1 on the aux lane, each panel's band columns handed
+        // over once final (after its head, on the head's lane), the rest at the end.
+        let ab = mat(Space::R, self.ab_off, 2 * kd, 0);
+        v.push(Step::Family(EigStep::Sb2stBegin { n }));
+        v.push(Step::ForkAux);
+        v.push(Step::Family(EigStep::Sb2stSweeps {
             n,
             kd,
             a: work,
-            ab: mat(Space::R, 0, 2 * kd, 0),
+            ab,
+            vectors: s.vectors,
+        }));
+        v.push(Step::BackAux);
+        let (stage1, heads) = super::band::build_marked(&self.band, work);
+        let columns = |from: usize, to: usize| {
+            Step::Family(EigStep::BandColumns {
+                n,
+                kd,
+                a: work,
+                ab,
+                from,
+                to,
+            })
+        };
+        let (mut heads, mut done) = (heads.into_iter().peekable(), 0);
+        for (i, st) in stage1.into_iter().enumerate() {
+            while let Some((_, c0)) = heads.next_if(|&(at, _)| at == i) {
+                v.push(columns(c0, c0 + kd));
+                done = c0 + kd;
+            }
+            v.push(st.map(EigStep::Qr));
+        }
+        for (_, c0) in heads {
+            v.push(columns(c0, c0 + kd));
+            done = c0 + kd;
+        }
+        v.push(columns(done, n));
+        v.push(Step::JoinAux);
+        v.push(Step::Family(EigStep::Sb2stEnd {
+            n,
+            kd,
+            a: work,
+            ab,
             vectors: s.vectors,
         }));
         if !s.vectors {
@@ -559,6 +607,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             dc: address(dc_part),
                         }),
                         sms: plan.shape.sms,
+                        beside: Default::default(),
                     };
                     let r = {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
@@ -601,6 +650,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             dc: DcState::default(),
                         }),
                         sms: 0,
+                        beside: Default::default(),
                     };
                     {
                         let mut ops = operands(&mut self.call.a, &self.placeholder, e);
@@ -817,6 +867,77 @@ mod tests {
         }
     }
 
+    /// F1: stage 2 beside stage 1. The sweeps launch on the aux lane before stage 1; each
+    /// panel's band columns are handed over on its head's lane once no later step of stage 1
+    /// touches them, in order, the rest at the end before the aux lane joins; the band copy
+    /// keeps out of every step's R.
+    #[test]
+    fn f1_stage2_beside_stage1_program() {
+        for &(n, vectors) in &[(40, true), (200, false), (1000, true), (1000, false)] {
+            let kd = band_width(n);
+            let p = TwoStageShape {
+                n,
+                kd,
+                elem: 8,
+                real: 8,
+                complex: false,
+                vectors,
+                upper: false,
+                sms: 132,
+                cholqr: false,
+                infos: 0,
+            }
+            .plan();
+            let (mut pre, _, _) = p.build(n);
+            let what = format!("n = {n}, vectors = {vectors}");
+            let at = |f: &dyn Fn(&Step<EigStep>) -> bool| pre.iter().position(f);
+            let sweeps = at(&|st| matches!(st, Step::Family(EigStep::Sb2stSweeps { .. })));
+            let sweeps = sweeps.expect("the sweeps");
+            assert_eq!(pre[sweeps - 1], Step::ForkAux, "{what}");
+            assert_eq!(pre[sweeps + 1], Step::BackAux, "{what}");
+            let first_qr = at(&|st| matches!(st, Step::Family(EigStep::Qr(_)))).unwrap();
+            assert!(sweeps < first_qr, "{what}");
+            let end = at(&|st| matches!(st, Step::Family(EigStep::Sb2stEnd { .. }))).unwrap();
+            assert_eq!(pre[end - 1], Step::JoinAux, "{what}");
+            let mut next = 0;
+            let mut lane_side = false;
+            for i in 0..pre.len() {
+                match pre[i] {
+                    Step::Fork => lane_side = true,
+                    Step::Back | Step::Join => lane_side = false,
+                    _ => {}
+                }
+                let Step::Family(EigStep::BandColumns { from, to, ab, .. }) = pre[i] else {
+                    continue;
+                };
+                assert_eq!((from, ab.off), (next, p.ab_off), "{what}: columns at {i}");
+                next = to;
+                if to == n {
+                    assert_eq!(i + 1, end - 1, "{what}: the last columns before the join");
+                    assert!(!lane_side, "{what}");
+                    continue;
+                }
+                assert_eq!(to, from + kd, "{what}");
+                assert!(
+                    !pre[i - 1].is_lane_change(),
+                    "{what}: on its head's lane ({i})"
+                );
+                // (with vectors the working matrix is space C, ld n: a step's columns there)
+                for (j, st) in pre.iter_mut().enumerate().take(end).skip(i + 1) {
+                    let (Some(lo), hi) = (st.start(Space::C), st.extent(Space::C)) else {
+                        continue;
+                    };
+                    let (c_lo, c_hi) = (lo / n, hi.div_ceil(n));
+                    assert!(
+                        c_hi <= from || c_lo >= to,
+                        "{what}: step {j} touches columns {c_lo} .. {c_hi} after {from} .. {to}"
+                    );
+                }
+            }
+            assert_eq!(next, n, "{what}: every column handed over");
+        }
+    }
+
     /// F4: with vectors, the back-transformations' E and R and cuBLASLt's room lie in R's
     /// scratch apart from each other and from what stages 1 and 2 use before them.
     #[test]
@@ -847,9 +968,12 @@ mod tests {
             let early = pre
                 .into_iter()
                 .map(|mut st| st.extent(Space::R))
-                .chain([p.band.layout().r_elems, 2 * p.shape.kd * n])
+                .chain([p.band.layout().r_elems])
                 .max()
                 .unwrap();
+            // (stage 2's band copy in Z, apart from stage 1's parts it runs beside)
+            let ab_end = p.ab_off + 2 * p.shape.kd * n;
+            assert!(p.ab_off >= early.max(p.z_off) && ab_end <= p.r_elems, "{n}");
             let (mut post_e, mut post_r) = (0, 0);
             for mut st in post {
                 post_e = post_e.max(st.extent(Space::E));

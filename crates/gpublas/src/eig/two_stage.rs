@@ -612,6 +612,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                     let r = {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
                         exec_cuda::run(h, &ws_pre, &mut lt, &ops, &layout, &pre, &family, NAME_S)
+                            .inspect_err(|_| release_sweeps(h, address(prog), n))
                     }
                     .and_then(|_| {
                         if dc.is_empty() {
@@ -693,6 +694,16 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
 
     fn finish(&mut self, h: &mut Handle) {
         exec_cuda::give_back(h, self.lt.take());
+    }
+}
+
+/// After stage 1 failed part-way: every band column published (on the side lane, which
+/// waits for no other), so that sweeps already running beside it end and the lanes joined
+/// behind them move on. Best effort: the call reports stage 1's error.
+fn release_sweeps(h: &Handle, prog: u64, n: usize) {
+    if let Ok(Some(lane)) = h.side_lane() {
+        let ready = prog + 4 * n.saturating_sub(1) as u64;
+        let _ = lane.stream().memset32(ready, n as u32, 1);
     }
 }
 

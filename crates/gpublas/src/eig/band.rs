@@ -46,6 +46,9 @@ pub(crate) struct BandShape {
     /// The device's multiprocessors (the panel's grid), and whether it runs CholeskyQR2 panels.
     pub sms: usize,
     pub cholqr: bool,
+    /// Blocks the panel's cooperative grid may take at most (the two-stage `syevd` keeps the
+    /// SMs of stage 2's sweeps, which run beside it, clear).
+    pub panel_blocks: usize,
     /// Leaves of the symm and syr2k, and how many of them are expanded at once.
     pub nb: usize,
     pub eblocks: usize,
@@ -85,7 +88,13 @@ impl BandShape {
             sms: self.sms,
             cholqr: self.cholqr,
             whole_smem: 0,
-            params: crate::qr::plan::QrParams::auto(),
+            params: {
+                let auto = crate::qr::plan::QrParams::auto();
+                crate::qr::plan::QrParams {
+                    grid_max: auto.grid_max.min(self.panel_blocks).max(1),
+                    ..auto
+                }
+            },
         }
         .full();
         #[cfg(test)]
@@ -531,6 +540,7 @@ impl<T: Scalar> Routine for BandRoutine<'_, T> {
             complex: T::COMPLEX,
             sms: h.device().multiprocessor_count(),
             cholqr: crate::qr::cholqr_device::<T>(h),
+            panel_blocks: usize::MAX,
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: false,
@@ -875,6 +885,7 @@ pub(crate) mod tests {
             complex: false,
             sms: 132,
             cholqr: true,
+            panel_blocks: usize::MAX,
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: true,

@@ -254,7 +254,9 @@ fn launch_sweeps<T: Scalar>(
     };
     let elem = std::mem::size_of::<T>();
     let total = (n * 2 * kd) as u32;
-    let mut prm = [param(&p.params(0, 0))];
+    // (the parameters live until the launch: `param` keeps only their address)
+    let copy = p.params(0, 0);
+    let mut prm = [param(&copy)];
     stream.launch_with(
         &EIG,
         &format!("eig_bandcopy_{}", T::TAG),
@@ -381,7 +383,8 @@ impl Sweeps {
         stream: &crate::device::Stream,
         (from, to): (usize, usize),
     ) -> Result<(), Error> {
-        let mut prm = [param(&self.params(from, to))];
+        let p = self.params(from, to);
+        let mut prm = [param(&p)];
         stream.launch_with(
             &EIG,
             &format!("eig_bandpart_{}", T::TAG),

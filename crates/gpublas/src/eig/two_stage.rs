@@ -123,13 +123,13 @@ impl TwoStageShape {
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: true,
+            // (stage 1's cooperative panel grid keeps clear of the SMs of stage 2's sweeps,
+            // which run beside it and wait for its panels)
+            panel_blocks: self
+                .sms
+                .saturating_sub(super::bulge::beside_blocks(n, kd, self.elem, self.sms)),
         }
         .plan();
-        // (stage 1's cooperative panel grid keeps clear of the SMs of stage 2's sweeps, which
-        // run beside it and wait for its panels)
-        let sweeps = super::bulge::beside_blocks(n, kd, self.elem, self.sms);
-        let mut band = band;
-        band.qr.grid = band.qr.grid.min(self.sms.saturating_sub(sweeps).max(1));
         let reflectors = n > kd + 1;
         let q1 = (self.vectors && reflectors).then(|| {
             QrShape {

@@ -69,7 +69,7 @@ struct Sb2stp {
     ready: u64,
     n: i64,
     kd: i32,
-    pad: i32,
+    after: i32,
     from: i64,
     to: i64,
 }
@@ -268,7 +268,7 @@ fn launch_sweeps<T: Scalar>(
     if n > 1 {
         stream.memset32(prog, 0, n - 1)?;
         let sweeps = in_flight(n, kd);
-        p.launch::<T>(stream, sweep_launch(kd, elem, sweeps, sms))?;
+        p.launch::<T>(stream, sweep_launch(kd, elem, sweeps, sms), false)?;
     }
     p.diagonal::<T>(stream, d)
 }
@@ -317,22 +317,25 @@ impl Sweeps {
             ready: self.ready,
             n: self.n as i64,
             kd: self.kd as i32,
-            pad: 0,
+            after: 0,
             from: from as i64,
             to: to as i64,
         }
     }
 
-    /// The sweeps' launch (`sweep_launch`'s kernel, grid, block and shared memory).
+    /// The sweeps' launch (`sweep_launch`'s kernel, grid, block and shared memory); `after`:
+    /// the run after stage 1 (`launch_after`).
     fn launch<T: Scalar>(
         &self,
         stream: &crate::device::Stream,
         (func, grid, threads, smem): (String, u32, u32, u32),
+        after: bool,
     ) -> Result<(), Error> {
         let mut p = self.params(0, 0);
         if !self.vectors {
             p.a = 0;
         }
+        p.after = after as i32;
         let mut prm = [param(&p)];
         stream.launch_with(
             &EIG,
@@ -344,8 +347,10 @@ impl Sweeps {
         )
     }
 
-    /// The sweeps beside stage 1 (`beside_blocks` blocks; counters zeroed, `ready` set): each
-    /// task waits for its band columns.
+    /// The sweeps beside stage 1 (`beside_blocks` blocks; `n + 1` counters zeroed from
+    /// `prog`, `ready` the one after the sweeps'): each task waits for its band columns. The
+    /// run commits once sweep 0's first columns are there, or gives up within 0.1 s before any
+    /// task when stage 1 does not run beside it (`launch_after` then does every sweep).
     pub(super) fn launch_beside<T: Scalar>(
         &self,
         stream: &crate::device::Stream,
@@ -359,10 +364,12 @@ impl Sweeps {
         self.launch::<T>(
             stream,
             sweep_launch(self.kd, elem, sweeps, (sms / 3).max(1)),
+            false,
         )
     }
 
-    /// The sweeps after stage 1 (every band column copied): the whole grid.
+    /// The sweeps after stage 1 (every band column copied), the whole grid: every sweep where
+    /// no run beside stage 1 committed, else nothing (the kernel returns at once).
     pub(super) fn launch_after<T: Scalar>(
         &self,
         stream: &crate::device::Stream,
@@ -373,7 +380,7 @@ impl Sweeps {
         }
         let elem = std::mem::size_of::<T>();
         let sweeps = in_flight(self.n, self.kd);
-        self.launch::<T>(stream, sweep_launch(self.kd, elem, sweeps, sms))
+        self.launch::<T>(stream, sweep_launch(self.kd, elem, sweeps, sms), true)
     }
 
     /// Band columns `from .. to` from the matrix to the band copy (one block), then `ready`

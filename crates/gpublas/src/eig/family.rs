@@ -37,8 +37,8 @@ pub(crate) enum EigStep {
     Sb2stBegin { n: usize },
     /// The sweeps, launched on a lane of their own beside stage 1: each task waits until the
     /// band columns it touches are copied (`BandColumns`); with `vectors` the reflectors to
-    /// `a`'s strict upper triangle. Without a lane of their own (profiles) they wait for
-    /// `Sb2stEnd`.
+    /// `a`'s strict upper triangle. Without a lane of their own (profiles) or in a graph they
+    /// wait for `Sb2stEnd`, as they do where stage 1 turns out not to run beside them.
     Sb2stSweeps {
         n: usize,
         kd: usize,
@@ -55,9 +55,9 @@ pub(crate) enum EigStep {
         from: usize,
         to: usize,
     },
-    /// After the sweeps' lane has joined: the tridiagonal's diagonal to the family's `d` (its
-    /// subdiagonal `e` is the sweeps'); the sweeps first where they did not run beside stage 1.
-    /// The host runs every sweep here.
+    /// After the sweeps' lane has joined: the sweeps where they did not run beside stage 1
+    /// (a launch that returns at once where they did), then the tridiagonal's diagonal to the
+    /// family's `d` (its subdiagonal `e` is the sweeps'). The host runs every sweep here.
     Sb2stEnd {
         n: usize,
         kd: usize,
@@ -142,14 +142,13 @@ pub(crate) struct EigFamily<T: Scalar> {
     pub tri: Option<Tri<T::Real>>,
     /// The device's multiprocessors (stage 2's blocks in flight).
     pub sms: usize,
-    /// Whether `Sb2stSweeps` launched the sweeps beside stage 1 (else `Sb2stEnd` does).
-    pub beside: std::cell::Cell<bool>,
 }
 
 /// The tridiagonal and the call's results: device addresses on CUDA, the values on the host.
 pub(crate) enum Tri<R> {
     Dev {
-        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n` u32).
+        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n + 1` u32: one a
+        /// sweep, the band columns copied, the beside run's state).
         d: u64,
         e: u64,
         prog: u64,
@@ -246,9 +245,8 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 let Some(Tri::Dev { prog, .. }) = &self.tri else {
                     return Err(wrong_backend());
                 };
-                self.beside.set(false);
-                // (a counter per sweep, then the band columns copied)
-                stream.memset32(*prog, 0, n.max(1))
+                // (a counter per sweep, the band columns copied, the beside run's state)
+                stream.memset32(*prog, 0, n + 1)
             }
             &EigStep::Sb2stSweeps {
                 n,
@@ -257,11 +255,11 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 ab,
                 vectors,
             } => {
-                // (on the main lane the sweeps would wait for stage 1 queued behind them)
-                if !side {
+                // (on the main lane the sweeps would wait for stage 1 queued behind them; a
+                // graph's branches may run in turn)
+                if !side || stream.is_capturing()? {
                     return Ok(());
                 }
-                self.beside.set(true);
                 self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?
                     .launch_beside::<U>(stream, self.sms)
             }
@@ -286,9 +284,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     return Err(wrong_backend());
                 };
                 let sw = self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?;
-                if !self.beside.get() {
-                    sw.launch_after::<U>(stream, self.sms)?;
-                }
+                sw.launch_after::<U>(stream, self.sms)?;
                 sw.diagonal::<U>(stream, *d)
             }
             &EigStep::Bisect { n } => {
@@ -489,6 +485,7 @@ impl<T: Scalar> EigFamily<T> {
             e: *e,
             prog: *prog,
             // (the counter after the sweeps')
+            // (the counter after the sweeps', then the beside run's state)
             ready: *prog + 4 * n.saturating_sub(1) as u64,
             n,
             kd,

@@ -7,7 +7,8 @@
 //! 2. Stage 1 (`band.rs`): dense to a band of `kd` by products over the whole trailing
 //!    matrix, the reflectors `V1` below the band.
 //! 3. Stage 2 (`bulge.rs`): the band to real tridiagonal, with vectors the reflectors `V2` into
-//!    the free upper triangle.
+//!    the free upper triangle; beside stage 1, each sweep's task once stage 1 has handed over
+//!    the band columns it touches.
 //! 4. Stage 3: without vectors bisection; with vectors the divide and conquer (`dc.rs`, its
 //!    own program over reals), the tridiagonal's eigenvectors to `Z` in the workspace.
 //! 5. With vectors: `Z ← Q2 Z` (`q2.rs`), `Z ← Q1 Z` (QR's ormqr program on `V1`), `A ← Z`.
@@ -18,7 +19,9 @@
 //! blocks) and then `Z` (`n²`: the eigenvectors, or without them the working copy); E stage
 //! 1's blocks (ormqr's E blocks and, where it fits, cuBLASLt's workspace outside the divide and
 //! conquer are in R's scratch, dead by then); the taus (`n`); `d`, `e` (`2n` reals); the sweeps'
-//! counters (`n` u32); the panels' exchange; the divide and conquer's scratch (`O(n)`).
+//! counters (`n + 1` u32); the panels' exchange; the divide and conquer's scratch (`O(n)`).
+//! Stage 2's band copy lies in `Z` with vectors, after it without: stage 2 runs beside stage 1
+//! (on the aux lane, each panel's band columns handed over once final).
 //! `Z ← Q2 Z` takes none.
 
 use super::band::{BandPlan, BandShape};
@@ -393,7 +396,8 @@ impl WorkspacePlan for TwoStagePlan {
         v.push(self.band.qr.cholqr_per_entry());
         v.push(self.taus * s.elem);
         v.push(2 * s.n * s.real + 8);
-        v.push(4 * s.n);
+        // (a counter per sweep, the band columns copied, the beside run's state)
+        v.push(4 * (s.n + 1));
         v.push(s.infos);
         v.push(if s.vectors {
             super::dc::scratch_bytes(s.n, s.real)
@@ -607,7 +611,6 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             dc: address(dc_part),
                         }),
                         sms: plan.shape.sms,
-                        beside: Default::default(),
                     };
                     let r = {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
@@ -651,7 +654,6 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             dc: DcState::default(),
                         }),
                         sms: 0,
-                        beside: Default::default(),
                     };
                     {
                         let mut ops = operands(&mut self.call.a, &self.placeholder, e);

@@ -400,10 +400,18 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
 
 #define SB2ST_THREADS 256  // THREADS in src/eig/bulge.rs
 
+// The beside run's state (the u32 after `ready`): it commits at sweep 0's first task once that
+// task's columns are there, or gives up when they take longer than SB_BESIDE_WAIT_NS (stage 1
+// not running beside it: kernels serialised by a tool, CUDA_LAUNCH_BLOCKING, a graph's branches
+// run in turn) before any task touched the band; the run after stage 1 then does every sweep,
+// and returns at once where the beside run committed.
+#define SB_COMMITTED 1u
+#define SB_GAVE_UP 2u
+#define SB_BESIDE_WAIT_NS 100000000ull
+
 // Waits until the progress counter at f reaches need (acquire: the tasks it counts wrote
-// their rows before their release),
-// sleeping ns between polls; false when `bail` (the beside run's state) says it gave up (then
-// no task ran and none will).
+// their rows before their release), sleeping ns between polls; false when `bail` (the beside
+// run's state) says it gave up (then no task ran and none will).
 __device__ __forceinline__ bool sb_wait(const unsigned* f, unsigned need, unsigned ns,
                                         const unsigned* bail = nullptr) {
     unsigned got;
@@ -429,15 +437,6 @@ struct Sb2stp {
     int after;       // with ready: 0 the run beside stage 1, 1 the run after it
     i64 from, to;    // eig_bandpart: the columns it copies
 };
-
-// The beside run's state (the u32 after `ready`): it commits at sweep 0's first task once that
-// task's columns are there, or gives up when they take longer than SB_BESIDE_WAIT_NS (stage 1
-// not running beside it: kernels serialised by a tool, CUDA_LAUNCH_BLOCKING, a graph's branches
-// run in turn) before any task touched the band; the run after stage 1 then does every sweep,
-// and returns at once where the beside run committed.
-#define SB_COMMITTED 1u
-#define SB_GAVE_UP 2u
-#define SB_BESIDE_WAIT_NS 100000000ull
 
 __device__ __forceinline__ unsigned long long sb_clock() {
     unsigned long long t;

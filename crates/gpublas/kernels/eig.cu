@@ -914,6 +914,7 @@ __device__ void eig_bandpart(const Sb2stp& p) {
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0 && p.ready) {
+        __threadfence();  // (cumulative: the block's writes, seen through the barrier, first)
         atomicMax((unsigned*)p.ready, (unsigned)p.to);
     }
 }

@@ -37,8 +37,9 @@ pub(crate) enum EigStep {
     Sb2stBegin { n: usize },
     /// The sweeps, launched on a lane of their own beside stage 1: each task waits until the
     /// band columns it touches are copied (`BandColumns`); with `vectors` the reflectors to
-    /// `a`'s strict upper triangle. Without a lane of their own (profiles) or in a graph they
-    /// wait for `Sb2stEnd`, as they do where stage 1 turns out not to run beside them.
+    /// `a`'s strict upper triangle. On a program's first run on the handle, without a lane of
+    /// their own (profiles) or in a graph they wait for `Sb2stEnd`, as they do where stage 1
+    /// turns out not to run beside them.
     Sb2stSweeps {
         n: usize,
         kd: usize,
@@ -142,6 +143,10 @@ pub(crate) struct EigFamily<T: Scalar> {
     pub tri: Option<Tri<T::Real>>,
     /// The device's multiprocessors (stage 2's blocks in flight).
     pub sms: usize,
+    /// Whether stage 2's sweeps may run beside stage 1: once its program has run on the handle
+    /// (every kernel it launches loaded; a kernel loaded while the sweeps wait might wait for
+    /// them in turn).
+    pub beside: bool,
 }
 
 /// The tridiagonal and the call's results: device addresses on CUDA, the values on the host.
@@ -257,7 +262,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
             } => {
                 // (on the main lane the sweeps would wait for stage 1 queued behind them; a
                 // graph's branches may run in turn)
-                if !side || stream.is_capturing()? {
+                if !self.beside || !side || stream.is_capturing()? {
                     return Ok(());
                 }
                 self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?

@@ -583,6 +583,13 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
         let real = std::mem::size_of::<T::Real>();
         let mut infos = Vec::with_capacity(batch);
         let q = &plan.band.qr;
+        // (stages 1 and 2 side by side once this program has run on the handle)
+        let stage1_key = {
+            use std::hash::{Hash, Hasher};
+            let mut k = std::collections::hash_map::DefaultHasher::new();
+            (NAME_S, T::TAG, n, plan.shape.vectors, plan.shape.upper).hash(&mut k);
+            k.finish()
+        };
         match self.lt.take() {
             Some(mut lt) => {
                 let w_base = self.call.w.device_ptr().unwrap_or(0);
@@ -611,12 +618,14 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             dc: address(dc_part),
                         }),
                         sms: plan.shape.sms,
+                        beside: h.has_run(stage1_key),
                     };
                     let r = {
                         let ops = operands(&mut self.call.a, &self.placeholder, e);
                         exec_cuda::run(h, &ws_pre, &mut lt, &ops, &layout, &pre, &family, NAME_S)
                             .inspect_err(|_| release_sweeps(h, address(prog), n))
                     }
+                    .inspect(|_| h.mark_ran(stage1_key))
                     .and_then(|_| {
                         if dc.is_empty() {
                             return Ok(());
@@ -654,6 +663,7 @@ impl<T: Scalar> Routine for TwoStage<'_, '_, T> {
                             dc: DcState::default(),
                         }),
                         sms: 0,
+                        beside: false,
                     };
                     {
                         let mut ops = operands(&mut self.call.a, &self.placeholder, e);

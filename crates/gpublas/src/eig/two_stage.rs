@@ -779,92 +779,97 @@ mod tests {
             }
         }
         let mut h = Handle::new(dev).unwrap();
-        let mut a = dev.upload(&host).unwrap();
-        let nan = <T::Real as RealScalar>::from_f64(f64::NAN);
-        let mut w = dev.upload(&vec![nan; n + 1]).unwrap();
-        let mut info = [7i32];
-        let call = Call {
-            name: "syevd",
-            kind: Kind::Syevd,
-            evect: if vectors {
-                Evect::Original
+        // The program's first run on the handle (stage 2 after stage 1), then a second one
+        // (stage 2 beside stage 1).
+        for pass in 0..2 {
+            let mut a = dev.upload(&host).unwrap();
+            let nan = <T::Real as RealScalar>::from_f64(f64::NAN);
+            let mut w = dev.upload(&vec![nan; n + 1]).unwrap();
+            let mut info = [7i32];
+            let call = Call {
+                name: "syevd",
+                kind: Kind::Syevd,
+                evect: if vectors {
+                    Evect::Original
+                } else {
+                    Evect::None
+                },
+                sort: Esort::Ascending,
+                uplo: if upper { Uplo::Upper } else { Uplo::Lower },
+                n,
+                a: BatchMut::Single(&mut a),
+                lda,
+                w: &mut w,
+                stride_w: n,
+                info: Results::Host(&mut info),
+                jacobi: None,
+            };
+            assert_eq!(run(&mut h, call).unwrap(), Status::Success);
+            let what = format!(
+                "n = {n}, complex = {cplx}, upper = {upper}, vectors = {vectors}, scale = {scale:e}, \
+             pass {pass}"
+            );
+            assert_eq!(info[0], 0, "{what}");
+            let wv: Vec<f64> = w.to_vec().unwrap().iter().map(|x| x.to_f64()).collect();
+            assert!(wv[n].is_nan(), "{what}: W past n written");
+            assert!(
+                wv[..n].windows(2).all(|p| p[0] <= p[1]),
+                "{what}: W not ascending"
+            );
+            let out = a.to_vec().unwrap();
+            let eps = if std::mem::size_of::<T::Real>() == 4 {
+                f32::EPSILON as f64
             } else {
-                Evect::None
-            },
-            sort: Esort::Ascending,
-            uplo: if upper { Uplo::Upper } else { Uplo::Lower },
-            n,
-            a: BatchMut::Single(&mut a),
-            lda,
-            w: &mut w,
-            stride_w: n,
-            info: Results::Host(&mut info),
-            jacobi: None,
-        };
-        assert_eq!(run(&mut h, call).unwrap(), Status::Success);
-        let what = format!(
-            "n = {n}, complex = {cplx}, upper = {upper}, vectors = {vectors}, scale = {scale:e}"
-        );
-        assert_eq!(info[0], 0, "{what}");
-        let wv: Vec<f64> = w.to_vec().unwrap().iter().map(|x| x.to_f64()).collect();
-        assert!(wv[n].is_nan(), "{what}: W past n written");
-        assert!(
-            wv[..n].windows(2).all(|p| p[0] <= p[1]),
-            "{what}: W not ascending"
-        );
-        let out = a.to_vec().unwrap();
-        let eps = if std::mem::size_of::<T::Real>() == 4 {
-            f32::EPSILON as f64
-        } else {
-            f64::EPSILON
-        };
-        let an = max_abs(&a0);
-        // The trace and the Frobenius norm are the spectrum's (compared unscaled).
-        let tr: f64 = (0..n).map(|i| a0[i + i * n].re / scale).sum();
-        let fro: f64 = a0.iter().map(|x| (x / scale).norm_sqr()).sum();
-        let ws: Vec<f64> = wv[..n].iter().map(|x| x / scale).collect();
-        let tol = 30.0 * n as f64 * eps * fro.sqrt() * (n as f64).sqrt();
-        assert!((ws.iter().sum::<f64>() - tr).abs() < tol, "{what}: trace");
-        let f2: f64 = ws.iter().map(|x| x * x).sum();
-        let tol = 30.0 * n as f64 * eps * fro;
-        assert!((f2 - fro).abs() < tol, "{what}: ‖A‖_F² {f2} vs {fro}");
-        if !vectors {
-            // The other triangle (and the padding) untouched.
-            for j in 0..n {
-                for i in 0..lda {
-                    let other = i >= n || (if upper { i > j } else { i < j });
-                    if other {
-                        assert!(
-                            out[i + j * lda].get().re.is_nan(),
-                            "{what}: ({i}, {j}) written"
-                        );
+                f64::EPSILON
+            };
+            let an = max_abs(&a0);
+            // The trace and the Frobenius norm are the spectrum's (compared unscaled).
+            let tr: f64 = (0..n).map(|i| a0[i + i * n].re / scale).sum();
+            let fro: f64 = a0.iter().map(|x| (x / scale).norm_sqr()).sum();
+            let ws: Vec<f64> = wv[..n].iter().map(|x| x / scale).collect();
+            let tol = 30.0 * n as f64 * eps * fro.sqrt() * (n as f64).sqrt();
+            assert!((ws.iter().sum::<f64>() - tr).abs() < tol, "{what}: trace");
+            let f2: f64 = ws.iter().map(|x| x * x).sum();
+            let tol = 30.0 * n as f64 * eps * fro;
+            assert!((f2 - fro).abs() < tol, "{what}: ‖A‖_F² {f2} vs {fro}");
+            if !vectors {
+                // The other triangle (and the padding) untouched.
+                for j in 0..n {
+                    for i in 0..lda {
+                        let other = i >= n || (if upper { i > j } else { i < j });
+                        if other {
+                            assert!(
+                                out[i + j * lda].get().re.is_nan(),
+                                "{what}: ({i}, {j}) written"
+                            );
+                        }
                     }
                 }
+                return;
             }
-            return;
-        }
-        let mut z = vec![C::new(0.0, 0.0); n * n];
-        for j in 0..n {
-            for i in 0..n {
-                z[i + j * n] = out[i + j * lda].get();
+            let mut z = vec![C::new(0.0, 0.0); n * n];
+            for j in 0..n {
+                for i in 0..n {
+                    z[i + j * n] = out[i + j * lda].get();
+                }
             }
-        }
-        let az = mul(&a0, &z, n);
-        let mut res = 0.0f64;
-        for j in 0..n {
-            for i in 0..n {
-                res = res.max((az[i + j * n] - z[i + j * n] * wv[j]).norm());
+            let az = mul(&a0, &z, n);
+            let mut res = 0.0f64;
+            for j in 0..n {
+                for i in 0..n {
+                    res = res.max((az[i + j * n] - z[i + j * n] * wv[j]).norm());
+                }
             }
+            let zz = mul(&adjoint(&z, n), &z, n);
+            let orth = (0..n * n)
+                .map(|x| (zz[x] - if x % (n + 1) == 0 { 1.0 } else { 0.0 }).norm())
+                .fold(0.0, f64::max);
+            let (res, orth) = (res / (an * n as f64 * eps), orth / (n as f64 * eps));
+            assert!(
+                res < 30.0 && orth < 30.0,
+                "{what}: ‖AZ − ZΛ‖ {res:.2}, ‖ZᴴZ − I‖ {orth:.2}"
+            );
         }
-        let zz = mul(&adjoint(&z, n), &z, n);
-        let orth = (0..n * n)
-            .map(|x| (zz[x] - if x % (n + 1) == 0 { 1.0 } else { 0.0 }).norm())
-            .fold(0.0, f64::max);
-        let (res, orth) = (res / (an * n as f64 * eps), orth / (n as f64 * eps));
-        assert!(
-            res < 30.0 && orth < 30.0,
-            "{what}: ‖AZ − ZΛ‖ {res:.2}, ‖ZᴴZ − I‖ {orth:.2}"
-        );
     }
 
     pub(crate) fn all(dev: &Device) {

@@ -390,35 +390,16 @@ __device__ void eig_jacobi(const Eigp& j, u64 addr) {
 // The reflectors (with vectors): reflector (s, t) of length len is stored in column n - 1 - s
 // of A's strict upper triangle at rows t kd ..: its tau first, then v[1 .. len) (v[0] = 1).
 // The sweep's reflectors cover rows s + 1 .. n - 1 once, so they fill that column exactly.
-//
-// Beside stage 1 (p.ready set; src/eig/two_stage.rs): stage 1 copies each panel's band columns
-// once they are final (eig_bandpart) and publishes how many; a task waits until the columns it
-// touches (below j0 + nr) are there. Its reflector's rows (t kd .. (t + 1) kd) then lie above
-// every row stage 1 still writes: the published count c is n (stage 1 done) or a multiple of
-// kd >= j0 + kd > (t + 1) kd, and stage 1 writes rows c - kd .. on (the trailing update of the
-// panel before the last one copied).
 
 #define SB2ST_THREADS 256  // THREADS in src/eig/bulge.rs
 
-// The beside run's state (the u32 after `ready`): it commits at sweep 0's first task once that
-// task's columns are there, or gives up when they take longer than SB_BESIDE_WAIT_NS (stage 1
-// not running beside it: kernels serialised by a tool, CUDA_LAUNCH_BLOCKING, a graph's branches
-// run in turn) before any task touched the band; the run after stage 1 then does every sweep,
-// and returns at once where the beside run committed.
-#define SB_COMMITTED 1u
-#define SB_GAVE_UP 2u
-#define SB_BESIDE_WAIT_NS 100000000ull
-
 // Waits until the progress counter at f reaches need (acquire: the tasks it counts wrote
-// their rows before their release), sleeping ns between polls; false when `bail` (the beside
-// run's state) says it gave up (then no task ran and none will).
-__device__ __forceinline__ bool sb_wait(const unsigned* f, unsigned need, unsigned ns,
-                                        const unsigned* bail = nullptr) {
+// their rows before their release), sleeping ns between polls.
+__device__ __forceinline__ void sb_wait(const unsigned* f, unsigned need, unsigned ns) {
     unsigned got;
     for (;;) {
         asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(got) : "l"(f) : "memory");
-        if (got >= need) return true;
-        if (bail && *(const volatile unsigned*)bail == SB_GAVE_UP) return false;
+        if (got >= need) break;
         __nanosleep(ns);
     }
 }
@@ -430,52 +411,9 @@ struct Sb2stp {
     i64 lda;
     u64 e;           // the subdiagonal, n - 1 reals
     u64 prog;        // n - 1 counters, zeroed
-    u64 ready;       // band columns copied so far (stage 2 beside stage 1), then the beside
-                     // run's state (SB_*); 0: every column copied before the launch
     i64 n;
-    int kd;
-    int after;       // with ready: 0 the run beside stage 1, 1 the run after it
-    i64 from, to;    // eig_bandpart: the columns it copies
+    int kd, pad;
 };
-
-__device__ __forceinline__ unsigned long long sb_clock() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-// Waits until the band columns below `need` are in ab (stage 2 beside stage 1, p.ready set);
-// `known` is the count last seen (a register: one load a task at most). With `commit` (sweep 0's
-// first task in the beside run) it commits or gives up, every caller with the same verdict (the
-// first compare-and-swap decides): false when given up.
-__device__ __forceinline__ bool sb_gate(const Sb2stp& p, unsigned need, unsigned& known, unsigned* commit) {
-    if (!p.ready) return true;
-    const unsigned* f = (const unsigned*)p.ready;
-    const unsigned long long t0 = commit ? sb_clock() : 0;
-    while (known < need) {
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(known) : "l"(f) : "memory");
-        if (known >= need) break;
-        if (commit && sb_clock() - t0 > SB_BESIDE_WAIT_NS) {
-            if (atomicCAS(commit, 0u, SB_GAVE_UP) != SB_COMMITTED) return false;
-            commit = nullptr;  // (another caller committed: wait on)
-        }
-        __nanosleep(256);
-    }
-    return !commit || atomicCAS(commit, 0u, SB_COMMITTED) != SB_GAVE_UP;
-}
-
-// The beside run's state word (nullptr without p.ready); true when this run has nothing to do:
-// the run after stage 1 where the beside run committed.
-__device__ __forceinline__ unsigned* sb_state(const Sb2stp& p) {
-    return p.ready ? (unsigned*)p.ready + 1 : nullptr;
-}
-__device__ __forceinline__ bool sb_done_beside(const Sb2stp& p) {
-    unsigned* st = sb_state(p);
-    if (!st || !p.after) return false;
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(st) : "memory");
-    return v == SB_COMMITTED;
-}
 
 template <class T> __device__ __forceinline__ T eadd(T a, T b) {
     return emake<T>(ere(a) + ere(b), eim(a) + eim(b));
@@ -560,27 +498,17 @@ __device__ void eig_sb2st(const Sb2stp& p) {
     T* A = (T*)p.a;
     R* E = (R*)p.e;
     unsigned* prog = (unsigned*)p.prog;
-    unsigned known = 0;  // (thread 0's) band columns known copied
-    __shared__ bool s_go;
-    if (sb_done_beside(p)) return;
-    unsigned* commit = p.after ? nullptr : sb_state(p);
-    const unsigned* bail = commit;
 #define SB(i, j) ab[((i) - (j)) + (j) * ldab]
     for (i64 s = blockIdx.x; s < n - 1; s += gridDim.x) {
         const i64 ts = (n - 1 - s + KD - 1) / KD;
         const i64 tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         for (i64 t = 0; t < ts; ++t) {
+            if (s > 0) {
+                if (tid == 0) sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 64);
+                __syncthreads();
+            }
             const i64 j0 = s + 1 + t * KD;
             const int nr = (int)min((i64)KD, n - j0);
-            if (s > 0 || p.ready) {
-                if (tid == 0) {
-                    bool go = s == 0 || sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 64, bail);
-                    go = go && sb_gate(p, (unsigned)(j0 + nr), known, s == 0 && t == 0 ? commit : nullptr);
-                    s_go = go;
-                }
-                __syncthreads();
-                if (!s_go) return;
-            }
             T tau;
             if (t == 0) {
                 // column s below its diagonal
@@ -746,24 +674,17 @@ __device__ void eig_sb2st_warp(const Sb2stp& p) {
     unsigned* prog = (unsigned*)p.prog;
     const T zero = emake<T>(0, 0);
     const int warps = gridDim.x * SB2ST_WARPS;
-    unsigned known = 0;  // band columns known copied
-    if (sb_done_beside(p)) return;
-    unsigned* commit = p.after ? nullptr : sb_state(p);
-    const unsigned* bail = commit;
     for (int s = blockIdx.x * SB2ST_WARPS + warp; s < n - 1; s += warps) {
         const int ts = (n - 1 - s + KD - 1) / KD;
         const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         T taup = zero;
         for (int t = 0; t < ts; ++t) {
+            if (s > 0) {
+                sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 32);
+                __syncwarp();
+            }
             const int j0 = s + 1 + t * KD;
             const int nr = min(KD, n - j0);
-            if (s > 0 || p.ready) {
-                // (every lane reaches the same verdict: see sb_gate, sb_wait)
-                bool go = s == 0 || sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 32, bail);
-                go = go && sb_gate(p, (unsigned)(j0 + nr), known, s == 0 && t == 0 ? commit : nullptr);
-                __syncwarp();
-                if (!go) return;
-            }
             const bool row = lane < nr;
             T* v = vs + (t & 1) * KD;        // this task's reflector
             const T* vp = vs + (~t & 1) * KD;  // the last one's (zeros past its length)
@@ -897,26 +818,6 @@ __device__ void eig_bandcopy(const Sb2stp& p) {
     T v = emake<T>(0, 0);
     if (r <= p.kd && j + r < p.n) v = ((const T*)p.a)[(j + r) + j * p.lda];
     ((T*)p.ab)[x] = v;
-}
-
-// Columns p.from .. p.to of the band copy (as eig_bandcopy), by one block, then published:
-// p.ready = p.to (after every thread's writes) for the sweeps running beside.
-template <class T>
-__device__ void eig_bandpart(const Sb2stp& p) {
-    pdl_enter();
-    const i64 total = (p.to - p.from) * p.ldab;
-    for (i64 x = threadIdx.x; x < total; x += blockDim.x) {
-        const i64 r = x % p.ldab, j = p.from + x / p.ldab;
-        T v = emake<T>(0, 0);
-        if (r <= p.kd && j + r < p.n) v = ((const T*)p.a)[(j + r) + j * p.lda];
-        ((T*)p.ab)[r + j * p.ldab] = v;
-    }
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0 && p.ready) {
-        __threadfence();  // (cumulative: the block's writes, seen through the barrier, first)
-        atomicMax((unsigned*)p.ready, (unsigned)p.to);
-    }
 }
 
 // The tridiagonal's diagonal (real) from the band: d[i] = Re ab[i ldab]; `e` is d here.
@@ -1113,7 +1014,6 @@ __device__ void eig_bisect(const Bisectp& p) {
     EIG_SB2ST_WARP(TAG, T, 16)                                                                     \
     EIG_SB2ST_WARP(TAG, T, 32)                                                                     \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
-    extern "C" __global__ void __launch_bounds__(256) eig_bandpart_##TAG(Sb2stp p) { eig_bandpart<T>(p); } \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \
     extern "C" __global__ void eig_scale_##TAG(Scalep p) { eig_scale<T>(p); }

@@ -37,10 +37,6 @@ pub struct Handle {
     side: std::sync::OnceLock<Option<crate::device::SideLane>>,
     /// The third stream (a lane's work beside its own chain), created on first need.
     aux: std::sync::OnceLock<Option<crate::device::SideLane>>,
-    /// Keys of programs that have run on this handle, so that every kernel they launch is
-    /// loaded (CUDA loads a kernel on its first use, which may wait for the whole context): a
-    /// program whose lanes wait on each other's progress runs them side by side only then.
-    ran: std::sync::Mutex<std::collections::HashSet<u64>>,
 }
 
 impl Handle {
@@ -106,7 +102,6 @@ impl Handle {
             host_par: crate::common::host::Par::global(),
             side: std::sync::OnceLock::new(),
             aux: std::sync::OnceLock::new(),
-            ran: Default::default(),
         })
     }
 
@@ -157,18 +152,6 @@ impl Handle {
     /// The aux lane of programs with `ForkAux` steps, as the side lane.
     pub(crate) fn aux_lane(&self) -> Result<Option<&crate::device::SideLane>, Error> {
         self.lane(&self.aux)
-    }
-
-    /// Whether the program `key` has run on this handle (`mark_ran`).
-    pub(crate) fn has_run(&self, key: u64) -> bool {
-        self.ran.lock().map(|s| s.contains(&key)).unwrap_or(false)
-    }
-
-    /// Notes that the program `key` has run on this handle: every kernel it launches is loaded.
-    pub(crate) fn mark_ran(&self, key: u64) {
-        if let Ok(mut s) = self.ran.lock() {
-            s.insert(key);
-        }
     }
 
     /// The lane kept in `cell`, created on first use.

@@ -46,9 +46,6 @@ pub(crate) struct BandShape {
     /// The device's multiprocessors (the panel's grid), and whether it runs CholeskyQR2 panels.
     pub sms: usize,
     pub cholqr: bool,
-    /// Blocks the panel's cooperative grid may take at most (the two-stage `syevd` keeps the
-    /// SMs of stage 2's sweeps, which run beside it, clear).
-    pub panel_blocks: usize,
     /// Leaves of the symm and syr2k, and how many of them are expanded at once.
     pub nb: usize,
     pub eblocks: usize,
@@ -88,13 +85,7 @@ impl BandShape {
             sms: self.sms,
             cholqr: self.cholqr,
             whole_smem: 0,
-            params: {
-                let auto = crate::qr::plan::QrParams::auto();
-                crate::qr::plan::QrParams {
-                    grid_max: auto.grid_max.min(self.panel_blocks).max(1),
-                    ..auto
-                }
-            },
+            params: crate::qr::plan::QrParams::auto(),
         }
         .full();
         #[cfg(test)]
@@ -163,29 +154,20 @@ pub(crate) fn build(p: &BandPlan, lda: usize) -> Vec<Step> {
 /// updated first and it is factored (with its `T` and `VT`) on the side lane while the main
 /// lane updates the rest (look-ahead: panel `j + 1`'s parts in R are the other of two sets).
 pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
-    build_marked(p, a).0
-}
-
-/// `build_at`'s program and where each panel's head ends in it: `(index, c0)`, the step at
-/// `index` the first after panel `c0`'s head (on the lane the head ran on), whose band columns
-/// `c0 .. c0 + kd` are then final. The columns after the last panel's are final at the end.
-pub(crate) fn build_marked(p: &BandPlan, a: M) -> (Vec<Step>, Vec<(usize, usize)>) {
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let mut v: Vec<Step> = Vec::new();
-    let mut heads = Vec::new();
     init_steps(&mut v, &p.qr);
     if n <= kd + 1 {
-        return (v, heads);
+        return v;
     }
     let panels: Vec<usize> = (0..n - kd).step_by(kd).collect();
     panel_head(&mut v, p, a, panels[0], 0);
-    heads.push((v.len(), panels[0]));
     for (j, &c0) in panels.iter().enumerate() {
         let next = panels.get(j + 1).copied();
-        panel_tail(&mut v, p, a, c0, j % p.sets(), next, &mut heads);
+        panel_tail(&mut v, p, a, c0, j % p.sets(), next);
     }
-    (v, heads)
+    v
 }
 
 /// The parts in R of panel `c0` (`set`: which of the two sets, for look-ahead).
@@ -320,17 +302,8 @@ fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
 }
 
 /// Panel `c0`'s products and trailing update (its head's parts in `set`); on a full matrix
-/// with a `next` panel, that panel's head runs on the side lane beside the update's rest
-/// (where it ends to `heads`, as `build_marked` says).
-fn panel_tail(
-    v: &mut Vec<Step>,
-    p: &BandPlan,
-    a: M,
-    c0: usize,
-    set: usize,
-    next: Option<usize>,
-    heads: &mut Vec<(usize, usize)>,
-) {
+/// with a `next` panel, that panel's head runs on the side lane beside the update's rest.
+fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next: Option<usize>) {
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let hop = if s.complex { Op::C } else { Op::T };
@@ -404,7 +377,6 @@ fn panel_tail(
         );
         if let Some(c1) = next {
             panel_head(v, p, a, c1, 0);
-            heads.push((v.len(), c1));
         }
         return;
     }
@@ -433,7 +405,6 @@ fn panel_tail(
             update(v, (0, kd));
             v.push(Block::Fork);
             panel_head(v, p, a, c1, 1 - set);
-            heads.push((v.len(), c1));
             v.push(Block::Back);
             update(v, (kd, pm));
             v.push(Block::Join);
@@ -540,7 +511,6 @@ impl<T: Scalar> Routine for BandRoutine<'_, T> {
             complex: T::COMPLEX,
             sms: h.device().multiprocessor_count(),
             cholqr: crate::qr::cholqr_device::<T>(h),
-            panel_blocks: usize::MAX,
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: false,
@@ -885,7 +855,6 @@ pub(crate) mod tests {
             complex: false,
             sms: 132,
             cholqr: true,
-            panel_blocks: usize::MAX,
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: true,

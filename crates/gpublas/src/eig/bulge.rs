@@ -66,12 +66,9 @@ struct Sb2stp {
     lda: i64,
     e: u64,
     prog: u64,
-    ready: u64,
     n: i64,
     kd: i32,
-    after: i32,
-    from: i64,
-    to: i64,
+    pad: i32,
 }
 
 /// One band-to-tridiagonal reduction: the band of `kd` subdiagonals in the lower triangle of
@@ -232,7 +229,7 @@ fn run_cuda<T: Scalar>(
 /// Stage 2 on `stream`: the band of the order-`n` matrix at `a` (`lda`) copied to `ab`
 /// (`2 kd · n` elements), the counters at `prog` zeroed, the sweeps, the diagonal to `d`
 /// (`e` from the sweeps).
-fn launch_sweeps<T: Scalar>(
+pub(super) fn launch_sweeps<T: Scalar>(
     stream: &crate::device::Stream,
     sms: usize,
     (a, lda): (u64, usize),
@@ -241,25 +238,25 @@ fn launch_sweeps<T: Scalar>(
     (n, kd): (usize, usize),
     vectors: bool,
 ) -> Result<(), Error> {
-    let p = Sweeps {
-        a,
-        lda,
+    let elem = std::mem::size_of::<T>();
+    let ldab = 2 * kd;
+    let mut p = Sb2stp {
         ab,
+        ldab: ldab as i64,
+        a,
+        lda: lda as i64,
         e,
         prog,
-        ready: 0,
-        n,
-        kd,
-        vectors,
+        n: n as i64,
+        kd: kd as i32,
+        pad: 0,
     };
-    let elem = std::mem::size_of::<T>();
-    let total = (n * 2 * kd) as u32;
-    // (the parameters live until the launch: `param` keeps only their address)
-    let copy = p.params(0, 0);
-    let mut prm = [param(&copy)];
+    let tag = T::TAG;
+    let total = (n * ldab) as u32;
+    let mut prm = [param(&p)];
     stream.launch_with(
         &EIG,
-        &format!("eig_bandcopy_{}", T::TAG),
+        &format!("eig_bandcopy_{tag}"),
         (total.div_ceil(256), 1, 1),
         (256, 0),
         false,
@@ -267,159 +264,32 @@ fn launch_sweeps<T: Scalar>(
     )?;
     if n > 1 {
         stream.memset32(prog, 0, n - 1)?;
-        let sweeps = in_flight(n, kd);
-        p.launch::<T>(stream, sweep_launch(kd, elem, sweeps, sms), false)?;
-    }
-    p.diagonal::<T>(stream, d)
-}
-
-/// Stage 2's sweeps of the order-`n` band copy at `ab` (band `kd`), their subdiagonal to `e`,
-/// with `vectors` their reflectors to the matrix at `a` (`lda`); `prog` holds a counter per
-/// sweep and, when `ready` is set (stage 2 beside stage 1), the band columns copied so far.
-#[derive(Clone, Copy)]
-pub(super) struct Sweeps {
-    pub a: u64,
-    pub lda: usize,
-    pub ab: u64,
-    pub e: u64,
-    pub prog: u64,
-    pub ready: u64,
-    pub n: usize,
-    pub kd: usize,
-    pub vectors: bool,
-}
-
-/// Sweeps in flight for an order-`n` band of `kd`: a sweep starts two tasks behind the one
-/// before it.
-fn in_flight(n: usize, kd: usize) -> usize {
-    ((n - 1).div_ceil(kd) / 2 + 2).min(n - 1)
-}
-
-/// The blocks of the sweeps' launch beside stage 1 (a third of the SMs at most: stage 1's
-/// panel grid takes the rest, `two_stage.rs`); 0 without sweeps.
-pub(super) fn beside_blocks(n: usize, kd: usize, elem: usize, sms: usize) -> usize {
-    if n < 2 {
-        return 0;
-    }
-    sweep_launch(kd, elem, in_flight(n, kd), (sms / 3).max(1)).1 as usize
-}
-
-impl Sweeps {
-    /// The kernels' parameters.
-    fn params(&self, from: usize, to: usize) -> Sb2stp {
-        Sb2stp {
-            ab: self.ab,
-            ldab: 2 * self.kd as i64,
-            a: self.a,
-            lda: self.lda as i64,
-            e: self.e,
-            prog: self.prog,
-            ready: self.ready,
-            n: self.n as i64,
-            kd: self.kd as i32,
-            after: 0,
-            from: from as i64,
-            to: to as i64,
-        }
-    }
-
-    /// The sweeps' launch (`sweep_launch`'s kernel, grid, block and shared memory); `after`:
-    /// the run after stage 1 (`launch_after`).
-    fn launch<T: Scalar>(
-        &self,
-        stream: &crate::device::Stream,
-        (func, grid, threads, smem): (String, u32, u32, u32),
-        after: bool,
-    ) -> Result<(), Error> {
-        let mut p = self.params(0, 0);
-        if !self.vectors {
+        // Sweeps in flight: a sweep starts two tasks behind the one before it.
+        let tasks0 = (n - 1).div_ceil(kd);
+        let (func, grid, threads, smem) = sweep_launch(kd, elem, (tasks0 / 2 + 2).min(n - 1), sms);
+        if !vectors {
             p.a = 0;
         }
-        p.after = after as i32;
         let mut prm = [param(&p)];
         stream.launch_with(
             &EIG,
-            &format!("{func}_{}", T::TAG),
+            &format!("{func}_{tag}"),
             (grid, 1, 1),
             (threads, smem),
             true,
             &mut prm,
-        )
+        )?;
     }
-
-    /// The sweeps beside stage 1 (`beside_blocks` blocks; `n + 1` counters zeroed from
-    /// `prog`, `ready` the one after the sweeps'): each task waits for its band columns. The
-    /// run commits once sweep 0's first columns are there, or gives up within 0.1 s before any
-    /// task when stage 1 does not run beside it (`launch_after` then does every sweep).
-    pub(super) fn launch_beside<T: Scalar>(
-        &self,
-        stream: &crate::device::Stream,
-        sms: usize,
-    ) -> Result<(), Error> {
-        if self.n < 2 {
-            return Ok(());
-        }
-        let elem = std::mem::size_of::<T>();
-        let sweeps = in_flight(self.n, self.kd);
-        self.launch::<T>(
-            stream,
-            sweep_launch(self.kd, elem, sweeps, (sms / 3).max(1)),
-            false,
-        )
-    }
-
-    /// The sweeps after stage 1 (every band column copied), the whole grid: every sweep where
-    /// no run beside stage 1 committed, else nothing (the kernel returns at once).
-    pub(super) fn launch_after<T: Scalar>(
-        &self,
-        stream: &crate::device::Stream,
-        sms: usize,
-    ) -> Result<(), Error> {
-        if self.n < 2 {
-            return Ok(());
-        }
-        let elem = std::mem::size_of::<T>();
-        let sweeps = in_flight(self.n, self.kd);
-        self.launch::<T>(stream, sweep_launch(self.kd, elem, sweeps, sms), true)
-    }
-
-    /// Band columns `from .. to` from the matrix to the band copy (one block), then `ready`
-    /// set to `to`.
-    pub(super) fn copy_columns<T: Scalar>(
-        &self,
-        stream: &crate::device::Stream,
-        (from, to): (usize, usize),
-    ) -> Result<(), Error> {
-        let p = self.params(from, to);
-        let mut prm = [param(&p)];
-        stream.launch_with(
-            &EIG,
-            &format!("eig_bandpart_{}", T::TAG),
-            (1, 1, 1),
-            (256, 0),
-            false,
-            &mut prm,
-        )
-    }
-
-    /// The tridiagonal's diagonal from the band copy to `d` (reals).
-    pub(super) fn diagonal<T: Scalar>(
-        &self,
-        stream: &crate::device::Stream,
-        d: u64,
-    ) -> Result<(), Error> {
-        let mut p = self.params(0, 0);
-        p.e = d;
-        let mut prm = [param(&p)];
-        stream.launch_with(
-            &EIG,
-            &format!("eig_banddiag_{}", T::TAG),
-            ((self.n as u32).div_ceil(256), 1, 1),
-            (256, 0),
-            false,
-            &mut prm,
-        )
-    }
+    p.e = d;
+    let mut prm = [param(&p)];
+    stream.launch_with(
+        &EIG,
+        &format!("eig_banddiag_{tag}"),
+        ((n as u32).div_ceil(256), 1, 1),
+        (256, 0),
+        false,
+        &mut prm,
+    )
 }
 
 /// LAPACK's larfg on `alpha` and a vector of squared norm `xn2`: (beta, tau, scal) with

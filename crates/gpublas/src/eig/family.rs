@@ -32,34 +32,10 @@ pub(crate) enum EigStep {
     /// stage 2's sums of squares take, when the largest magnitude of its lower triangle lies
     /// outside it (stage 3 unscales the eigenvalues); its diagonal's imaginary parts zeroed.
     Scale { n: usize, a: M },
-    /// Stage 2 (`bulge.rs`) beside stage 1, over the band of `kd` in the lower triangle of the
-    /// order-`n` matrix at `a` and its copy at `ab` (R): the sweeps' counters zeroed.
-    Sb2stBegin { n: usize },
-    /// The sweeps, launched on a lane of their own beside stage 1: each task waits until the
-    /// band columns it touches are copied (`BandColumns`); with `vectors` the reflectors to
-    /// `a`'s strict upper triangle. On a program's first run on the handle, without a lane of
-    /// their own (profiles) or in a graph they wait for `Sb2stEnd`, as they do where stage 1
-    /// turns out not to run beside them.
-    Sb2stSweeps {
-        n: usize,
-        kd: usize,
-        a: M,
-        ab: M,
-        vectors: bool,
-    },
-    /// Band columns `from .. to`, final, copied to `ab` and published to the sweeps.
-    BandColumns {
-        n: usize,
-        kd: usize,
-        a: M,
-        ab: M,
-        from: usize,
-        to: usize,
-    },
-    /// After the sweeps' lane has joined: the sweeps where they did not run beside stage 1
-    /// (a launch that returns at once where they did), then the tridiagonal's diagonal to the
-    /// family's `d` (its subdiagonal `e` is the sweeps'). The host runs every sweep here.
-    Sb2stEnd {
+    /// Stage 2 (`bulge.rs`): the band of `kd` in the lower triangle of the order-`n` matrix at
+    /// `a` to the tridiagonal (the family's `d`, `e`), through the band copy at `ab` (R);
+    /// with `vectors` the reflectors to `a`'s strict upper triangle.
+    Sb2st {
         n: usize,
         kd: usize,
         a: M,
@@ -143,17 +119,12 @@ pub(crate) struct EigFamily<T: Scalar> {
     pub tri: Option<Tri<T::Real>>,
     /// The device's multiprocessors (stage 2's blocks in flight).
     pub sms: usize,
-    /// Whether stage 2's sweeps may run beside stage 1: once its program has run on the handle
-    /// (every kernel it launches loaded; a kernel loaded while the sweeps wait might wait for
-    /// them in turn).
-    pub beside: bool,
 }
 
 /// The tridiagonal and the call's results: device addresses on CUDA, the values on the host.
 pub(crate) enum Tri<R> {
     Dev {
-        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n + 1` u32: one a
-        /// sweep, the band columns copied, the beside run's state).
+        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n` u32).
         d: u64,
         e: u64,
         prog: u64,
@@ -246,51 +217,27 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 }
                 Ok(())
             }
-            &EigStep::Sb2stBegin { n } => {
-                let Some(Tri::Dev { prog, .. }) = &self.tri else {
-                    return Err(wrong_backend());
-                };
-                // (a counter per sweep, the band columns copied, the beside run's state)
-                stream.memset32(*prog, 0, n + 1)
-            }
-            &EigStep::Sb2stSweeps {
+            &EigStep::Sb2st {
                 n,
                 kd,
                 a,
                 ab,
                 vectors,
             } => {
-                // (on the main lane the sweeps would wait for stage 1 queued behind them; a
-                // graph's branches may run in turn)
-                if !self.beside || !side || stream.is_capturing()? {
-                    return Ok(());
-                }
-                self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?
-                    .launch_beside::<U>(stream, self.sms)
-            }
-            &EigStep::BandColumns {
-                n,
-                kd,
-                a,
-                ab,
-                from,
-                to,
-            } => self
-                .sweeps::<U>(bases, (n, kd), (a, ab), false)?
-                .copy_columns::<U>(stream, (from, to)),
-            &EigStep::Sb2stEnd {
-                n,
-                kd,
-                a,
-                ab,
-                vectors,
-            } => {
-                let Some(Tri::Dev { d, .. }) = &self.tri else {
+                let Some(Tri::Dev { d, e, prog, .. }) = &self.tri else {
                     return Err(wrong_backend());
                 };
-                let sw = self.sweeps::<U>(bases, (n, kd), (a, ab), vectors)?;
-                sw.launch_after::<U>(stream, self.sms)?;
-                sw.diagonal::<U>(stream, *d)
+                let elem = std::mem::size_of::<U>() as u64;
+                let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
+                super::bulge::launch_sweeps::<U>(
+                    stream,
+                    self.sms,
+                    (addr(a), a.ld),
+                    addr(ab),
+                    (*d, *e, *prog),
+                    (n, kd),
+                    vectors,
+                )
             }
             &EigStep::Bisect { n } => {
                 let Some(Tri::Dev {
@@ -390,10 +337,7 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                 spaces.put(a.sp, m);
                 Ok(())
             }
-            EigStep::Sb2stBegin { .. }
-            | EigStep::Sb2stSweeps { .. }
-            | EigStep::BandColumns { .. } => Ok(()),
-            &EigStep::Sb2stEnd {
+            &EigStep::Sb2st {
                 n, kd, a, vectors, ..
             } => {
                 let Some(Tri::Host { d, e, .. }) = &mut self.tri else {
@@ -470,34 +414,6 @@ struct Dcp {
 const DC_THREADS: u32 = 128;
 
 impl<T: Scalar> EigFamily<T> {
-    /// Stage 2's sweeps of the order-`n` band of `kd` at `ab` from the matrix at `a` (device).
-    fn sweeps<U: Scalar>(
-        &self,
-        bases: &Bases,
-        (n, kd): (usize, usize),
-        (a, ab): (M, M),
-        vectors: bool,
-    ) -> Result<super::bulge::Sweeps, Error> {
-        let Some(Tri::Dev { e, prog, .. }) = &self.tri else {
-            return Err(wrong_backend());
-        };
-        let elem = std::mem::size_of::<U>() as u64;
-        let addr = |x: M| bases.of(x.sp).0 + x.off as u64 * elem;
-        Ok(super::bulge::Sweeps {
-            a: addr(a),
-            lda: a.ld,
-            ab: addr(ab),
-            e: *e,
-            prog: *prog,
-            // (the counter after the sweeps')
-            // (the counter after the sweeps', then the beside run's state)
-            ready: *prog + 4 * n.saturating_sub(1) as u64,
-            n,
-            kd,
-            vectors,
-        })
-    }
-
     /// The divide and conquer's steps on the device (a program over `T::Real`).
     fn launch_dc<U: Scalar>(
         &self,

@@ -237,7 +237,6 @@ pub(crate) mod single {
                 },
                 tri: None,
                 sms: 0,
-                beside: false,
             };
             match self.lt.take() {
                 Some(mut lt) => {

@@ -635,14 +635,26 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 #undef SB
 }
 
-// The same sweeps with a warp per sweep in flight (KD <= 32), SB2ST_WARPS independent warps a
-// block: lane i holds row i of O, then of D, in registers, so a task's products are the lane's
-// own FMAs; the column sums (v^H O) and D's upper triangle go through the warp's tile in shared
-// memory, the reflector and the products a lane needs whole through its vectors there. The
-// warp's sweeps: s = its index in the grid, then every (warps in the grid)-th. A task costs a
-// few hundred instructions and no block barrier, so the chain of 2n tasks (task t of sweep s
-// waits for task t + 1 of sweep s - 1) runs at the latency of the band's L2 round trips.
-#define SB2ST_WARPS 4  // WARPS in src/eig/bulge.rs
+// The same sweeps with a pair of warps per sweep in flight (KD <= 32), SB2ST_PAIRS pairs a
+// block. A task splits in two parts on disjoint blocks of the band: its O part (t = 0: the
+// reflector H of column s; t >= 1: O H_prev, the reflector H of O's first column, H^H O on the
+// other columns) and its D part (D = H^H D H). Warp A of the pair runs the sweep's O parts and
+// hands each reflector (v, tau) to warp B through a ring in shared memory; warp B runs the D
+// parts and writes the reflectors to A. Lane i holds row i of O (warp A) or of D (warp B) in
+// registers, so a part's products are the lane's own FMAs; the column sums (v^H O) and D's
+// upper triangle go through the warp's tile in shared memory.
+//
+// Dependencies (task t of sweep s starts at row j0 = s + 1 + t KD; task t + 1 of sweep s - 1
+// at j0 + KD - 1): O(s, t) shares a column with D(s - 1, t) and a row with O(s - 1, t + 1);
+// D(s, t) shares its last row with O(s - 1, t + 1) and D(s - 1, t + 1). Two counters a sweep:
+// progO[s] (O parts done, released by A) and progD[s] (D parts done, released by B after A's
+// handoff of that task). O(s, t) waits for progD[s - 1] >= t + 1 and progO[s - 1] >= t + 2,
+// D(s, t) for both >= t + 2 (capped at the tasks of sweep s - 1). So A runs the next O part
+// while B applies the last reflector: a sweep follows the one before it by an O part, a D
+// part and two hops, where one warp a sweep took two whole tasks. The sweeps of a pair: s =
+// its index in the grid, then every (pairs in the grid)-th.
+#define SB2ST_PAIRS 4  // PAIRS in src/eig/bulge.rs
+#define SB2ST_RING 4   // reflectors a pair's ring holds (A runs at most that far ahead of B)
 
 // The sum of four partial sums of products (independent chains: a task is one warp's
 // latency, not its throughput).
@@ -650,158 +662,224 @@ template <class T> __device__ __forceinline__ T sb_sum4(const T (&acc)[4]) {
     return eadd(eadd(acc[0], acc[1]), eadd(acc[2], acc[3]));
 }
 
+// Waits until the counters at fa and fb reach na and nb: both read in one round trip
+// (relaxed), then a fence (the acquire of what their releases published).
+__device__ __forceinline__ void sb_wait2(const unsigned* fa, unsigned na, const unsigned* fb, unsigned nb) {
+    unsigned a, b;
+    for (;;) {
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(a) : "l"(fa) : "memory");
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(b) : "l"(fb) : "memory");
+        if (a >= na && b >= nb) break;
+        __nanosleep(32);
+    }
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
+
+// A counter in shared memory: waited for by lane 0 (acquire, CTA scope), then the warp.
+__device__ __forceinline__ void sb_wait_cta(const unsigned* f, unsigned need) {
+    if ((threadIdx.x & 31) == 0) {
+        const unsigned a = (unsigned)__cvta_generic_to_shared(f);
+        unsigned got;
+        for (;;) {
+            asm volatile("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(got) : "r"(a) : "memory");
+            if (got >= need) break;
+            __nanosleep(8);
+        }
+    }
+    __syncwarp();
+}
+// Sets it after the warp's writes (release, CTA scope).
+__device__ __forceinline__ void sb_set_cta(unsigned* f, unsigned v) {
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0)
+        asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(f)), "r"(v)
+                     : "memory");
+}
+// Publishes a progress counter after every lane's writes to the band and A (a warp barrier
+// alone orders them within the warp only).
+__device__ __forceinline__ void sb_publish(unsigned* f, unsigned v) {
+    __threadfence();
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(v) : "memory");
+}
+
 template <class T, int KD>
-__device__ void eig_sb2st_warp(const Sb2stp& p) {
+__device__ void eig_sb2st_pair(const Sb2stp& p) {
     typedef typename EigReal<T>::R R;
-    constexpr int LD = KD + 1;
+    constexpr int LD = KD + 1, RING = SB2ST_RING;
     // the band's leading dimension (launch_sweeps: 2 kd), so that a lane's row of O or D is
     // one pointer and compile-time offsets: element (i, j) at (i - j) + j LDAB, row i's
     // element j + 1 at LDAB - 1 past element j
     constexpr int LDAB = 2 * KD, STEP = LDAB - 1;
+    // per pair: the ring (RING reflectors: v[0 .. KD), tau at KD), then each warp's tile (KD x
+    // LD) and product vector (KD)
+    constexpr int PAIR_ELEMS = RING * (KD + 1) + 2 * (KD * LD + KD);
     extern __shared__ __align__(16) unsigned char sb_smem[];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    // per warp: the tile (KD x LD), the reflector of this task and the last ([2][KD]), a
-    // product to broadcast (KD)
-    T* tile = (T*)sb_smem + warp * (KD * LD + 3 * KD);
-    T* vs = tile + KD * LD;
-    T* ws = vs + 2 * KD;
+    // handed[pair]: reflectors A has put in the ring; taken[pair]: those B has finished with
+    __shared__ unsigned handed[SB2ST_PAIRS], taken[SB2ST_PAIRS];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, pair = warp >> 1;
+    const bool is_a = (warp & 1) == 0;
+    T* ring = (T*)sb_smem + pair * PAIR_ELEMS;
+    T* tile = ring + RING * (KD + 1) + (is_a ? 0 : KD * LD + KD);
+    T* ws = tile + KD * LD;
+    if (threadIdx.x < SB2ST_PAIRS) {
+        handed[threadIdx.x] = 0;
+        taken[threadIdx.x] = 0;
+    }
+    __syncthreads();
     pdl_enter();
     // (orders fit an int: the band holds 2 kd n elements)
     const int n = (int)p.n;
     T* ab = (T*)p.ab;
     T* A = (T*)p.a;
     R* E = (R*)p.e;
-    unsigned* prog = (unsigned*)p.prog;
+    unsigned* progO = (unsigned*)p.prog;
+    unsigned* progD = progO + (n - 1);
     const T zero = emake<T>(0, 0);
-    const int warps = gridDim.x * SB2ST_WARPS;
-    for (int s = blockIdx.x * SB2ST_WARPS + warp; s < n - 1; s += warps) {
+    const int pairs = gridDim.x * SB2ST_PAIRS;
+    unsigned k = 0;  // the pair's tasks so far (the ring's index)
+    for (int s = blockIdx.x * SB2ST_PAIRS + pair; s < n - 1; s += pairs) {
         const int ts = (n - 1 - s + KD - 1) / KD;
         const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         T taup = zero;
-        for (int t = 0; t < ts; ++t) {
-            if (s > 0) {
-                sb_wait(prog + (s - 1), (unsigned)min(t + 2, tprev), 32);
-                __syncwarp();
-            }
+        for (int t = 0; t < ts; ++t, ++k) {
             const int j0 = s + 1 + t * KD;
             const int nr = min(KD, n - j0);
             const bool row = lane < nr;
-            T* v = vs + (t & 1) * KD;        // this task's reflector
-            const T* vp = vs + (~t & 1) * KD;  // the last one's (zeros past its length)
+            T* slot = ring + (k % RING) * (KD + 1);
             // the lane's row of D: B[j0 + lane][j0 + k] at drow[k STEP] (k <= lane); of O:
             // B[j0 + lane][j0 - KD + k] at orow[k STEP]
             T* drow = ab + (lane + (i64)j0 * LDAB);
             T* orow = drow + (KD - KD * LDAB);
-            T tau, vl;
-            // D's lower part, loaded with O's when both rows fit in registers (one L2 round
-            // trip a task, not two)
-            constexpr bool EARLY = sizeof(T) <= 8;
-            T d[KD];
-            const auto load_d = [&] {
+            if (is_a) {
+                if (s > 0) {
+                    sb_wait2(progD + (s - 1), (unsigned)min(t + 1, tprev), progO + (s - 1),
+                             (unsigned)min(t + 2, tprev));
+                    __syncwarp();
+                }
+                T tau, vl;
+                if (t == 0) {
+                    // column s below its diagonal: band rows 1 .. of column s
+                    T* col = ab + (1 + lane + (i64)s * LDAB);
+                    const T y = row ? __ldcg(col) : zero;
+                    R part = lane >= 1 && row ? eabs2(y) : (R)0;
 #pragma unroll
-                for (int k = 0; k < KD; ++k) d[k] = row && k <= lane ? __ldcg(drow + k * STEP) : zero;
-            };
-            if (EARLY) load_d();
-            if (t == 0) {
-                // column s below its diagonal: band rows 1 .. of column s
-                T* col = ab + (1 + lane + (i64)s * LDAB);
-                const T y = row ? __ldcg(col) : zero;
-                R part = lane >= 1 && row ? eabs2(y) : (R)0;
+                    for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
+                    const T alpha =
+                        emake<T>(__shfl_sync(0xffffffffu, ere(y), 0), __shfl_sync(0xffffffffu, eim(y), 0));
+                    const SbRefl<T> f = sb_larfg(alpha, part);
+                    tau = f.tau;
+                    vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(y, f.scal);
+                    if (row) *col = lane == 0 ? emake<T>(f.beta, 0) : zero;
+                    if (lane == 0) E[s] = f.beta;
+                } else {
+                    T o[KD];
 #pragma unroll
-                for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
-                const T alpha = emake<T>(__shfl_sync(0xffffffffu, ere(y), 0), __shfl_sync(0xffffffffu, eim(y), 0));
-                const SbRefl<T> f = sb_larfg(alpha, part);
-                tau = f.tau;
-                vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(y, f.scal);
-                if (row) *col = lane == 0 ? emake<T>(f.beta, 0) : zero;
-                if (lane == 0) E[s] = f.beta;
+                    for (int c = 0; c < KD; ++c) o[c] = row ? __ldcg(orow + c * STEP) : zero;
+                    // O H_prev = O - tau_p (O vp) vp^H; vp: the last task's slot (zeros past
+                    // its length; A rewrites that slot only RING - 1 tasks from now)
+                    if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
+                        const T* vp = ring + ((k + RING - 1) % RING) * (KD + 1);
+                        T acc[4] = {zero, zero, zero, zero};
+#pragma unroll
+                        for (int c = 0; c < KD; ++c) acc[c % 4] = eadd(acc[c % 4], emul(o[c], vp[c]));
+                        const T y = emul(sb_sum4(acc), taup);
+#pragma unroll
+                        for (int c = 0; c < KD; ++c) o[c] = esub(o[c], emul(y, econj(vp[c])));
+                    }
+                    // the reflector of O's first column
+                    R part = lane >= 1 && row ? eabs2(o[0]) : (R)0;
+#pragma unroll
+                    for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
+                    const T alpha =
+                        emake<T>(__shfl_sync(0xffffffffu, ere(o[0]), 0), __shfl_sync(0xffffffffu, eim(o[0]), 0));
+                    const SbRefl<T> f = sb_larfg(alpha, part);
+                    tau = f.tau;
+                    vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(o[0], f.scal);
+                    o[0] = lane == 0 ? emake<T>(f.beta, 0) : zero;
+                    // O's other columns: H^H O = O - conj(tau) v (v^H O); v^H O's columns
+                    // summed by lane c over the tile (rows past nr hold zeros)
+                    if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
+#pragma unroll
+                        for (int c = 1; c < KD; ++c)
+                            if (lane < KD) tile[lane * LD + c] = row ? ecmul(vl, o[c]) : zero;
+                        __syncwarp();
+                        T cs[4] = {zero, zero, zero, zero};
+                        if (lane < KD) {
+#pragma unroll
+                            for (int i = 0; i < KD; ++i) cs[i % 4] = eadd(cs[i % 4], tile[i * LD + lane]);
+                            ws[lane] = emul(econj(tau), sb_sum4(cs));
+                        }
+                        __syncwarp();
+#pragma unroll
+                        for (int c = 1; c < KD; ++c) o[c] = esub(o[c], emul(vl, ws[c]));
+                    }
+#pragma unroll
+                    for (int c = 0; c < KD; ++c)
+                        if (row) orow[c * STEP] = o[c];
+                }
+                // the reflector to B, once B is done with the slot's last one
+                if (k >= RING) sb_wait_cta(&taken[pair], k + 1 - RING);
+                if (lane < KD) slot[lane] = vl;
+                if (lane == 0) slot[KD] = tau;
+                sb_set_cta(&handed[pair], k + 1);
+                taup = tau;
+                sb_publish(progO + s, (unsigned)(t + 1));
             } else {
-                T o[KD];
+                if (s > 0) {
+                    // (progO too: A's release, not B's, publishes the O part's row this
+                    // shares)
+                    const unsigned need = (unsigned)min(t + 2, tprev);
+                    sb_wait2(progD + (s - 1), need, progO + (s - 1), need);
+                    __syncwarp();
+                }
+                // D's lower part (B[j0 + lane][j0 + c], c <= lane), loaded before the reflector
+                // arrives
+                T d[KD];
 #pragma unroll
-                for (int k = 0; k < KD; ++k) o[k] = row ? __ldcg(orow + k * STEP) : zero;
-                // O H_prev = O - tau_p (O vp) vp^H
-                if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
+                for (int c = 0; c < KD; ++c) d[c] = row && c <= lane ? __ldcg(drow + c * STEP) : zero;
+                sb_wait_cta(&handed[pair], k + 1);
+                const T* v = slot;
+                const T tau = slot[KD];
+                const T vl = lane < KD ? v[lane] : zero;
+                // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
+                // D -= v w^H + w v^H (the lower triangle written back). Row i of D above its
+                // diagonal: the conjugates of the tile's column i.
+#pragma unroll
+                for (int c = 0; c < KD; ++c)
+                    if (lane < KD) tile[lane * LD + c] = d[c];
+                __syncwarp();  // the tile written
+#pragma unroll
+                for (int c = 0; c < KD; ++c) {
+                    if (c > lane) d[c] = row && c < nr ? econj(tile[c * LD + lane]) : zero;
+                    if (c == lane) d[c] = emake<T>(ere(d[c]), 0);
+                }
+                if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
                     T acc[4] = {zero, zero, zero, zero};
 #pragma unroll
-                    for (int k = 0; k < KD; ++k) acc[k % 4] = eadd(acc[k % 4], emul(o[k], vp[k]));
-                    const T y = emul(sb_sum4(acc), taup);
+                    for (int c = 0; c < KD; ++c) acc[c % 4] = eadd(acc[c % 4], emul(d[c], v[c]));
+                    T y = emul(tau, sb_sum4(acc));
+                    R part = ere(emul(econj(tau), ecmul(vl, y)));
 #pragma unroll
-                    for (int k = 0; k < KD; ++k) o[k] = esub(o[k], emul(y, econj(vp[k])));
-                }
-                // the reflector of O's first column
-                R part = lane >= 1 && row ? eabs2(o[0]) : (R)0;
-#pragma unroll
-                for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
-                const T alpha =
-                    emake<T>(__shfl_sync(0xffffffffu, ere(o[0]), 0), __shfl_sync(0xffffffffu, eim(o[0]), 0));
-                const SbRefl<T> f = sb_larfg(alpha, part);
-                tau = f.tau;
-                vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(o[0], f.scal);
-                o[0] = lane == 0 ? emake<T>(f.beta, 0) : zero;
-                // O's other columns: H^H O = O - conj(tau) v (v^H O); v^H O's columns summed
-                // by lane k over the tile (rows past nr hold zeros)
-                if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
-#pragma unroll
-                    for (int k = 1; k < KD; ++k)
-                        if (lane < KD) tile[lane * LD + k] = row ? ecmul(vl, o[k]) : zero;
-                    __syncwarp();
-                    T c[4] = {zero, zero, zero, zero};
-                    if (lane < KD) {
-#pragma unroll
-                        for (int i = 0; i < KD; ++i) c[i % 4] = eadd(c[i % 4], tile[i * LD + lane]);
-                        ws[lane] = emul(econj(tau), sb_sum4(c));
-                    }
+                    for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
+                    y = esub(y, escale(vl, part / 2));
+                    if (lane < KD) ws[lane] = y;
                     __syncwarp();
 #pragma unroll
-                    for (int k = 1; k < KD; ++k) o[k] = esub(o[k], emul(vl, ws[k]));
-                }
-#pragma unroll
-                for (int k = 0; k < KD; ++k)
-                    if (row) orow[k * STEP] = o[k];
-            }
-            if (lane < KD) v[lane] = vl;
-            // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
-            // D -= v w^H + w v^H (the lower triangle written back). Row i of D above its
-            // diagonal: the conjugates of the tile's column i.
-            if (!EARLY) load_d();
-#pragma unroll
-            for (int k = 0; k < KD; ++k)
-                if (lane < KD) tile[lane * LD + k] = d[k];
-            __syncwarp();  // the tile and v written
-#pragma unroll
-            for (int k = 0; k < KD; ++k) {
-                if (k > lane) d[k] = row && k < nr ? econj(tile[k * LD + lane]) : zero;
-                if (k == lane) d[k] = emake<T>(ere(d[k]), 0);
-            }
-            if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
-                T acc[4] = {zero, zero, zero, zero};
-#pragma unroll
-                for (int k = 0; k < KD; ++k) acc[k % 4] = eadd(acc[k % 4], emul(d[k], v[k]));
-                T y = emul(tau, sb_sum4(acc));
-                R part = ere(emul(econj(tau), ecmul(vl, y)));
-#pragma unroll
-                for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
-                y = esub(y, escale(vl, part / 2));
-                if (lane < KD) ws[lane] = y;
-                __syncwarp();
-#pragma unroll
-                for (int k = 0; k < KD; ++k) {
-                    if (row && k <= lane) {
-                        T x = esub(d[k], eadd(emul(vl, econj(ws[k])), emul(y, econj(v[k]))));
-                        if (k == lane) x = emake<T>(ere(x), 0);
-                        drow[k * STEP] = x;
+                    for (int c = 0; c < KD; ++c) {
+                        if (row && c <= lane) {
+                            T x = esub(d[c], eadd(emul(vl, econj(ws[c])), emul(y, econj(v[c]))));
+                            if (c == lane) x = emake<T>(ere(x), 0);
+                            drow[c * STEP] = x;
+                        }
                     }
                 }
+                // the reflector to A's triangle
+                if (A && row) A[(i64)(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
+                // the slot back to A (every lane has read it), then the task to the next sweep
+                sb_set_cta(&taken[pair], k + 1);
+                sb_publish(progD + s, (unsigned)(t + 1));
             }
-            // the reflector to A's triangle; it stays as the sweep's previous one
-            if (A && row) A[(i64)(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
-            taup = tau;
-            // every lane's writes to the band and A visible to the GPU, then the release (a
-            // warp barrier alone orders them within the warp only)
-            __threadfence();
-            __syncwarp();
-            if (lane == 0)
-                asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(prog + s), "r"((unsigned)(t + 1)) : "memory");
         }
     }
 }
@@ -998,10 +1076,10 @@ __device__ void eig_bisect(const Bisectp& p) {
     extern "C" __global__ void __launch_bounds__(SB2ST_THREADS) eig_sb2st##KD##_##TAG(Sb2stp p) {  \
         eig_sb2st<T, KD>(p);                                                                       \
     }
-#define EIG_SB2ST_WARP(TAG, T, KD)                                                                 \
-    extern "C" __global__ void __launch_bounds__(32 * SB2ST_WARPS)                                 \
-        eig_sb2stw##KD##_##TAG(Sb2stp p) {                                                         \
-        eig_sb2st_warp<T, KD>(p);                                                                  \
+#define EIG_SB2ST_PAIR(TAG, T, KD)                                                                 \
+    extern "C" __global__ void __launch_bounds__(64 * SB2ST_PAIRS, 1)                              \
+        eig_sb2stp##KD##_##TAG(Sb2stp p) {                                                         \
+        eig_sb2st_pair<T, KD>(p);                                                                  \
     }
 #define EIG_KERNELS(TAG, T)                                                                        \
     EIG_JACOBI(TAG, T, 8)                                                                          \
@@ -1011,8 +1089,8 @@ __device__ void eig_bisect(const Bisectp& p) {
     EIG_SB2ST(TAG, T, 16)                                                                          \
     EIG_SB2ST(TAG, T, 32)                                                                          \
     EIG_SB2ST(TAG, T, 64)                                                                          \
-    EIG_SB2ST_WARP(TAG, T, 16)                                                                     \
-    EIG_SB2ST_WARP(TAG, T, 32)                                                                     \
+    EIG_SB2ST_PAIR(TAG, T, 16)                                                                     \
+    EIG_SB2ST_PAIR(TAG, T, 32)                                                                     \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \

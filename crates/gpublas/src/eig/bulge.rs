@@ -5,11 +5,11 @@
 //! reflectors fill one of its columns exactly: `kernels/eig.cu`, `eig_sb2st`, says how).
 //!
 //! CUDA: the band is copied into a workspace with room for the bulge (`2 kd` rows a column),
-//! then one cooperative launch chases every sweep (a warp per sweep in flight for bands up to
-//! 32, a block for wider ones; progress counters between them), then the diagonal is read out. The host runs the same sweeps in
-//! order.
+//! then one cooperative launch chases every sweep (a pair of warps per sweep in flight for
+//! bands up to 32, a block for wider ones; progress counters between them), then the diagonal
+//! is read out. The host runs the same sweeps in order.
 //!
-//! Workspace: the band copy (`2 kd · n` elements) and a progress counter per sweep (CUDA).
+//! Workspace: the band copy (`2 kd · n` elements) and two progress counters per sweep (CUDA).
 
 // (Stage 2 of the GPU `syevd`, whose later stages are not in yet: only its tests call it so far.)
 #![allow(dead_code)]
@@ -26,23 +26,25 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
 /// Threads of `eig_sb2st` (its launch bound), the block kernel of the widest band.
 const THREADS: u32 = 256;
-/// Warps (sweeps in flight) a block of `eig_sb2stw`, the warp kernel of bands up to 32
-/// (`SB2ST_WARPS` in eig.cu).
-const WARPS: usize = 4;
+/// Warp pairs (sweeps in flight) a block of `eig_sb2stp`, the kernel of bands up to 32
+/// (`SB2ST_PAIRS` in eig.cu).
+const PAIRS: usize = 4;
+/// Reflectors a pair's ring holds (`SB2ST_RING` in eig.cu).
+const RING: usize = 4;
 
 /// The stage-2 launch for `sweeps` sweeps in flight: kernel, grid, block and shared memory. A
-/// band up to 32 wide takes a warp a sweep (its tile, two reflectors and a product vector in
-/// shared memory), a wider one a block; either grid stays within one block per SM, so the
-/// cooperative launch is always resident.
+/// band up to 32 wide takes a pair of warps a sweep (the ring of reflectors between them, and
+/// each warp's tile and product vector in shared memory), a wider one a block; either grid
+/// stays within one block per SM, so the cooperative launch is always resident.
 fn sweep_launch(kd: usize, elem: usize, sweeps: usize, sms: usize) -> (String, u32, u32, u32) {
     let sms = sms.max(1);
     if kd <= 32 {
-        let smem = WARPS * (kd * (kd + 1) + 3 * kd) * elem;
-        let grid = sweeps.div_ceil(WARPS).min(sms);
+        let smem = PAIRS * (RING * (kd + 1) + 2 * (kd * (kd + 1) + kd)) * elem;
+        let grid = sweeps.div_ceil(PAIRS).min(sms);
         (
-            format!("eig_sb2stw{kd}"),
+            format!("eig_sb2stp{kd}"),
             grid as u32,
-            32 * WARPS as u32,
+            64 * PAIRS as u32,
             smem as u32,
         )
     } else {
@@ -102,7 +104,7 @@ impl BulgePlan {
         }
         BulgePlan {
             band: 2 * kd * n * elem,
-            progress: 4 * n.saturating_sub(1),
+            progress: 8 * n.saturating_sub(1),
         }
     }
 }
@@ -185,7 +187,7 @@ impl<T: Scalar> Routine for BulgeRoutine<'_, T> {
     }
 
     fn minimum(&self) -> String {
-        "needs the band copy (2 kd n elements) and a counter per sweep".into()
+        "needs the band copy (2 kd n elements) and two counters per sweep".into()
     }
 
     fn run(&mut self, lease: &WorkspaceLease<'_>, plan: &BulgePlan) -> Result<(), Error> {
@@ -263,7 +265,7 @@ pub(super) fn launch_sweeps<T: Scalar>(
         &mut prm,
     )?;
     if n > 1 {
-        stream.memset32(prog, 0, n - 1)?;
+        stream.memset32(prog, 0, 2 * (n - 1))?;
         // Sweeps in flight: a sweep starts two tasks behind the one before it.
         let tasks0 = (n - 1).div_ceil(kd);
         let (func, grid, threads, smem) = sweep_launch(kd, elem, (tasks0 / 2 + 2).min(n - 1), sms);

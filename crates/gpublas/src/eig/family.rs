@@ -124,7 +124,7 @@ pub(crate) struct EigFamily<T: Scalar> {
 /// The tridiagonal and the call's results: device addresses on CUDA, the values on the host.
 pub(crate) enum Tri<R> {
     Dev {
-        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`n` u32).
+        /// `d` (`n` reals), `e` after it (`n`), the sweeps' counters (`2n` u32).
         d: u64,
         e: u64,
         prog: u64,

@@ -653,7 +653,7 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // while B applies the last reflector: a sweep follows the one before it by an O part, a D
 // part and two hops, where one warp a sweep took two whole tasks. The sweeps of a pair: s =
 // its index in the grid, then every (pairs in the grid)-th.
-#define SB2ST_PAIRS 4  // PAIRS in src/eig/bulge.rs
+#define SB2ST_PAIRS 4  // the most a block holds: PAIRS in src/eig/bulge.rs
 #define SB2ST_RING 4   // reflectors a pair's ring holds (A runs at most that far ahead of B)
 
 // The sum of four partial sums of products (independent chains: a task is one warp's
@@ -736,9 +736,10 @@ __device__ void eig_sb2st_pair(const Sb2stp& p) {
     unsigned* progO = (unsigned*)p.prog;
     unsigned* progD = progO + (n - 1);
     const T zero = emake<T>(0, 0);
-    const int pairs = gridDim.x * SB2ST_PAIRS;
+    // (pairs a block: up to SB2ST_PAIRS, as the launch spreads the sweeps in flight)
+    const int ppb = (int)(blockDim.x >> 6), pairs = gridDim.x * ppb;
     unsigned k = 0;  // the pair's tasks so far (the ring's index)
-    for (int s = blockIdx.x * SB2ST_PAIRS + pair; s < n - 1; s += pairs) {
+    for (int s = blockIdx.x * ppb + pair; s < n - 1; s += pairs) {
         const int ts = (n - 1 - s + KD - 1) / KD;
         const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         T taup = zero;

@@ -26,25 +26,28 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
 /// Threads of `eig_sb2st` (its launch bound), the block kernel of the widest band.
 const THREADS: u32 = 256;
-/// Warp pairs (sweeps in flight) a block of `eig_sb2stp`, the kernel of bands up to 32
-/// (`SB2ST_PAIRS` in eig.cu).
+/// The most warp pairs (sweeps in flight) a block of `eig_sb2stp`, the kernel of bands up to
+/// 32, holds (`SB2ST_PAIRS` in eig.cu).
 const PAIRS: usize = 4;
 /// Reflectors a pair's ring holds (`SB2ST_RING` in eig.cu).
 const RING: usize = 4;
 
 /// The stage-2 launch for `sweeps` sweeps in flight: kernel, grid, block and shared memory. A
 /// band up to 32 wide takes a pair of warps a sweep (the ring of reflectors between them, and
-/// each warp's tile and product vector in shared memory), a wider one a block; either grid
-/// stays within one block per SM, so the cooperative launch is always resident.
+/// each warp's tile and product vector in shared memory), spread over as many SMs as there are
+/// (the fewer warps an SM's schedulers share, the shorter a task's latency), a wider one a
+/// block; either grid stays within one block per SM, so the cooperative launch is always
+/// resident.
 fn sweep_launch(kd: usize, elem: usize, sweeps: usize, sms: usize) -> (String, u32, u32, u32) {
     let sms = sms.max(1);
     if kd <= 32 {
-        let smem = PAIRS * (RING * (kd + 1) + 2 * (kd * (kd + 1) + kd)) * elem;
-        let grid = sweeps.div_ceil(PAIRS).min(sms);
+        let pairs = sweeps.div_ceil(sms).clamp(1, PAIRS);
+        let smem = pairs * (RING * (kd + 1) + 2 * (kd * (kd + 1) + kd)) * elem;
+        let grid = sweeps.div_ceil(pairs).min(sms);
         (
             format!("eig_sb2stp{kd}"),
             grid as u32,
-            64 * PAIRS as u32,
+            64 * pairs as u32,
             smem as u32,
         )
     } else {

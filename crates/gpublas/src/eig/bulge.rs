@@ -245,6 +245,8 @@ pub(super) fn launch_sweeps<T: Scalar>(
 ) -> Result<(), Error> {
     let elem = std::mem::size_of::<T>();
     let ldab = 2 * kd;
+    #[cfg(test)]
+    let sms = tests::SWEEP_SMS.with(|s| s.get()).unwrap_or(sms);
     let mut p = Sb2stp {
         ab,
         ldab: ldab as i64,
@@ -480,6 +482,13 @@ pub(crate) mod tests {
     use super::*;
     use crate::{Complex64, Device};
 
+    thread_local! {
+        /// The SMs `launch_sweeps` spreads the sweeps over instead of the device's (so that a
+        /// block holds several pairs of warps, each several sweeps, at a test's orders).
+        pub(super) static SWEEP_SMS: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+    }
+
     fn check<T: Elem>(dev: &Device, n: usize, kd: usize, vectors: bool, seed: u64) {
         let cplx = T::COMPLEX;
         let lda = n + 2;
@@ -660,6 +669,23 @@ pub(crate) mod tests {
     #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
     fn f1_sb2st_cuda() {
         all(&Device::cuda(0).unwrap());
+    }
+
+    /// The sweeps on few SMs: one block of four warp pairs (each pair several sweeps, its ring
+    /// of reflectors reused across them), and three blocks.
+    #[test]
+    #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
+    fn f1_sb2st_few_blocks_cuda() {
+        let dev = Device::cuda(0).unwrap();
+        for sms in [1, 3] {
+            SWEEP_SMS.with(|s| s.set(Some(sms)));
+            for &(n, kd) in &[(50, 16), (300, 16), (97, 32), (400, 32)] {
+                check::<f64>(&dev, n, kd, true, 21 + n as u64);
+                check::<Complex64>(&dev, n, kd, true, 23 + n as u64);
+            }
+            check::<f32>(&dev, 130, 32, false, 25);
+        }
+        SWEEP_SMS.with(|s| s.set(None));
     }
 }
 

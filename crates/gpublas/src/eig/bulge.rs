@@ -271,9 +271,13 @@ pub(super) fn launch_sweeps<T: Scalar>(
     )?;
     if n > 1 {
         stream.memset32(prog, 0, 2 * (n - 1))?;
-        // Sweeps in flight: a sweep starts two tasks behind the one before it.
+        // Sweeps in flight: with a warp pair a sweep (kd <= 32), a sweep starts about a task
+        // behind the one before it, so as many as a sweep has tasks (fewer pairs hold the
+        // chain back: half as many measured 67 ms at 8192, as slow as one warp a sweep); the
+        // block kernel's sweeps start two tasks apart.
         let tasks0 = (n - 1).div_ceil(kd);
-        let (func, grid, threads, smem) = sweep_launch(kd, elem, (tasks0 / 2 + 2).min(n - 1), sms);
+        let in_flight = if kd <= 32 { tasks0 + 2 } else { tasks0 / 2 + 2 };
+        let (func, grid, threads, smem) = sweep_launch(kd, elem, in_flight.min(n - 1), sms);
         if !vectors {
             p.a = 0;
         }

@@ -40,14 +40,16 @@ use crate::{Coef, Error, Evect, Handle, Op, RealScalar, Scalar, Side, Status, Up
 use crate::{Esort, WorkspaceLease};
 
 /// The band width stage 1 leaves for an order-`n` matrix (one the stage-2 kernel is built
-/// for): narrow, as stage 2's tasks cost about kd² each on its critical path of 2n of them.
-/// H200, values only, 8192: kd 32 306 ms, kd 64 441 ms (stage 2 104 against 289 ms).
-pub(crate) fn band_width(n: usize) -> usize {
+/// for): narrow, as stage 2's tasks cost about kd² each on its critical path of n sweeps.
+/// H200, values only, 8192: kd 32 306 ms, kd 64 441 ms (stage 2 104 against 289 ms). Complex
+/// types with vectors take 16: their `Q2` holds a whole window per lane only there (zheevd
+/// with vectors, 8192: kd 16 797 ms, kd 32 879 ms; 4096: 162 against 185 ms).
+pub(crate) fn band_width(n: usize, complex: bool, vectors: bool) -> usize {
     #[cfg(test)]
     if let Some(kd) = probe::BAND_WIDTH.with(|w| w.get()) {
         return kd;
     }
-    if n <= 256 {
+    if n <= 256 || (complex && vectors) {
         16
     } else {
         32
@@ -393,7 +395,7 @@ impl<T: Scalar> TwoStage<'_, '_, T> {
         let n = self.call.n;
         TwoStageShape {
             n,
-            kd: band_width(n),
+            kd: band_width(n, T::COMPLEX, self.call.evect == Evect::Original),
             elem: std::mem::size_of::<T>(),
             real: std::mem::size_of::<T::Real>(),
             complex: T::COMPLEX,
@@ -832,7 +834,7 @@ mod tests {
         for &(n, elem, complex) in &cases {
             let p = TwoStageShape {
                 n,
-                kd: band_width(n),
+                kd: band_width(n, complex, true),
                 elem,
                 real: if complex { elem / 2 } else { elem },
                 complex,

@@ -695,10 +695,11 @@ __device__ __forceinline__ void sb_set_cta(unsigned* f, unsigned v) {
         asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(f)), "r"(v)
                      : "memory");
 }
-// Publishes a progress counter after every lane's writes to the band and A (a warp barrier
-// alone orders them within the warp only).
+// Publishes a progress counter after every lane's writes to the band and A: the warp barrier
+// orders the lanes' writes before lane 0's release, whose fence is cumulative (PTX memory
+// model; the pattern of cooperative groups' grid barrier, there with a block barrier). One
+// acq_rel fence on the chain instead of a sequentially consistent fence per lane before it.
 __device__ __forceinline__ void sb_publish(unsigned* f, unsigned v) {
-    __threadfence();
     __syncwarp();
     if ((threadIdx.x & 31) == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(v) : "memory");
 }

@@ -635,14 +635,16 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 #undef SB
 }
 
-// The same sweeps with a pair of warps per sweep in flight (KD <= 32), SB2ST_PAIRS pairs a
+// The same sweeps with two teams of warps per sweep in flight (KD <= 32), several sweeps a
 // block. A task splits in two parts on disjoint blocks of the band: its O part (t = 0: the
 // reflector H of column s; t >= 1: O H_prev, the reflector H of O's first column, H^H O on the
-// other columns) and its D part (D = H^H D H). Warp A of the pair runs the sweep's O parts and
-// hands each reflector (v, tau) to warp B through a ring in shared memory; warp B runs the D
-// parts and writes the reflectors to A. Lane i holds row i of O (warp A) or of D (warp B) in
-// registers, so a part's products are the lane's own FMAs; the column sums (v^H O) and D's
-// upper triangle go through the warp's tile in shared memory.
+// other columns) and its D part (D = H^H D H). Team A of the sweep runs its O parts and hands
+// each reflector (v, tau) to team B through a ring in shared memory; team B runs the D parts
+// and writes the reflectors to A. A team is KD / 8 warps: warp w holds rows 8w .. 8w + 7 of O
+// (team A) or D (team B), lane 4 r + q row 8w + r at columns q + 4e (e < KD / 4), so a row's
+// products are a lane's few FMAs and two shuffles, a column's sums shuffles within the warp
+// and one partial a warp through shared memory: a part is a few dozen dependent instructions
+// a warp and two or three barriers of its team (the chain of sweeps is the O parts' latency).
 //
 // Dependencies (task t of sweep s starts at row j0 = s + 1 + t KD; task t + 1 of sweep s - 1
 // at j0 + KD - 1): O(s, t) shares a column with D(s - 1, t) and a row with O(s - 1, t + 1);
@@ -650,16 +652,51 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // progO[s] (O parts done, released by A) and progD[s] (D parts done, released by B after A's
 // handoff of that task). O(s, t) waits for progD[s - 1] >= t + 1 and progO[s - 1] >= t + 2,
 // D(s, t) for both >= t + 2 (capped at the tasks of sweep s - 1). So A runs the next O part
-// while B applies the last reflector: a sweep follows the one before it by an O part, a D
-// part and two hops, where one warp a sweep took two whole tasks. The sweeps of a pair: s =
-// its index in the grid, then every (pairs in the grid)-th.
-#define SB2ST_PAIRS 4  // the most a block holds: PAIRS in src/eig/bulge.rs
-#define SB2ST_RING 4   // reflectors a pair's ring holds (A runs at most that far ahead of B)
+// while B applies the last reflector: a sweep follows the one before it by about two O parts
+// and two hops. The sweeps of a group (its two teams): s = its index in the grid, then every
+// (groups in the grid)-th.
+#define SB2ST_TEAM_THREADS 512  // the most threads a block holds: TEAM_THREADS in src/eig/bulge.rs
+#define SB2ST_RING 4            // reflectors a group's ring holds (A runs at most that far ahead of B)
 
-// The sum of four partial sums of products (independent chains: a task is one warp's
-// latency, not its throughput).
-template <class T> __device__ __forceinline__ T sb_sum4(const T (&acc)[4]) {
-    return eadd(eadd(acc[0], acc[1]), eadd(acc[2], acc[3]));
+template <class T> __device__ __forceinline__ T sb_shfl_xor(T v, int o);
+template <> __device__ __forceinline__ float sb_shfl_xor(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+template <> __device__ __forceinline__ double sb_shfl_xor(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
+template <> __device__ __forceinline__ float2 sb_shfl_xor(float2 v, int o) {
+    return make_float2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+template <> __device__ __forceinline__ double2 sb_shfl_xor(double2 v, int o) {
+    return make_double2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
+}
+template <class T> __device__ __forceinline__ T sb_shfl(T v, int src);
+template <> __device__ __forceinline__ float sb_shfl(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+template <> __device__ __forceinline__ double sb_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
+template <> __device__ __forceinline__ float2 sb_shfl(float2 v, int src) {
+    return make_float2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
+}
+template <> __device__ __forceinline__ double2 sb_shfl(double2 v, int src) {
+    return make_double2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
+}
+template <class T> __device__ __forceinline__ bool sb_nonzero(T v) { return ere(v) != 0 || eim(v) != 0; }
+
+// The sums over a warp's eight rows (lane bits 2 .. 4) of the lane's EPL column values p[e]
+// (column q + 4e), scattered: halves of the columns exchanged at each step, so afterwards
+// lane 4 r + q holds the sum of column q + 4 ((r EPL) >> 3) (EPL = 4: two lanes each).
+template <int EPL, class T> __device__ __forceinline__ T sb_rows_scatter(T (&p)[EPL], int lane) {
+#pragma unroll
+    for (int step = 0; step < 3; ++step) {
+        const int o = 16 >> step, half = EPL >> (step + 1);
+        const bool hi = (lane & o) != 0;
+        if (half >= 1) {
+#pragma unroll
+            for (int e = 0; e < half; ++e) {
+                const T mine = hi ? p[e + half] : p[e], other = hi ? p[e] : p[e + half];
+                p[e] = eadd(mine, sb_shfl_xor(other, o));
+            }
+        } else {
+            p[0] = eadd(p[0], sb_shfl_xor(p[0], o));
+        }
+    }
+    return p[0];
 }
 
 // Waits until the counters at fa and fb reach na and nb: both read in one round trip
@@ -688,42 +725,50 @@ __device__ __forceinline__ void sb_wait_cta(const unsigned* f, unsigned need) {
     }
     __syncwarp();
 }
-// Sets it after the warp's writes (release, CTA scope).
-__device__ __forceinline__ void sb_set_cta(unsigned* f, unsigned v) {
-    __syncwarp();
-    if ((threadIdx.x & 31) == 0)
-        asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(f)), "r"(v)
-                     : "memory");
+
+// A team's barrier (named barrier id, its threads): orders the team's writes before its
+// members' later reads (CTA scope).
+__device__ __forceinline__ void sb_team_sync(int id, int threads) {
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-// Publishes a progress counter after every lane's writes to the band and A: the warp barrier
-// orders the lanes' writes before lane 0's release, whose fence is cumulative (PTX memory
-// model; the pattern of cooperative groups' grid barrier, there with a block barrier). One
-// acq_rel fence on the chain instead of a sequentially consistent fence per lane before it.
-__device__ __forceinline__ void sb_publish(unsigned* f, unsigned v) {
-    __syncwarp();
-    if ((threadIdx.x & 31) == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(v) : "memory");
+
+// Ends a part, by its team's first thread after the team's barrier: the ring counter (release,
+// CTA scope) and the progress counter (release, GPU scope: cumulative over the team's writes
+// the barrier ordered before it, the pattern of cooperative groups' grid barrier).
+__device__ __forceinline__ void sb_release(unsigned* cta, unsigned cv, unsigned* gpu, unsigned gv) {
+    asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(cta)), "r"(cv)
+                 : "memory");
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(gpu), "r"(gv) : "memory");
 }
 
 template <class T, int KD>
-__device__ void eig_sb2st_pair(const Sb2stp& p) {
+__device__ void eig_sb2st_team(const Sb2stp& p) {
     typedef typename EigReal<T>::R R;
-    constexpr int LD = KD + 1, RING = SB2ST_RING;
-    // the band's leading dimension (launch_sweeps: 2 kd), so that a lane's row of O or D is
-    // one pointer and compile-time offsets: element (i, j) at (i - j) + j LDAB, row i's
-    // element j + 1 at LDAB - 1 past element j
+    constexpr int W = KD / 8, EPL = KD / 4, TEAM = 32 * W, RING = SB2ST_RING;
+    // the band's leading dimension (launch_sweeps: 2 kd), so that a row of O or D is one
+    // pointer and compile-time offsets: element (i, j) at (i - j) + j LDAB, row i's element
+    // j + 1 at LDAB - 1 past element j
     constexpr int LDAB = 2 * KD, STEP = LDAB - 1;
-    // per pair: the ring (RING reflectors: v[0 .. KD), tau at KD), then each warp's tile (KD x
-    // LD) and product vector (KD)
-    constexpr int PAIR_ELEMS = RING * (KD + 1) + 2 * (KD * LD + KD);
+    // per group: the ring (RING reflectors: v[0 .. KD), tau at KD); A's column-sum partials
+    // (W x KD), norm partials (W) and alpha; B's products D v (KD) and partials (W). Mirrored by
+    // sweep_launch in src/eig/bulge.rs.
+    constexpr int GROUP_ELEMS = RING * (KD + 1) + W * KD + (W + 1) + KD + W;
     extern __shared__ __align__(16) unsigned char sb_smem[];
-    // handed[pair]: reflectors A has put in the ring; taken[pair]: those B has finished with
-    __shared__ unsigned handed[SB2ST_PAIRS], taken[SB2ST_PAIRS];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, pair = warp >> 1;
-    const bool is_a = (warp & 1) == 0;
-    T* ring = (T*)sb_smem + pair * PAIR_ELEMS;
-    T* tile = ring + RING * (KD + 1) + (is_a ? 0 : KD * LD + KD);
-    T* ws = tile + KD * LD;
-    if (threadIdx.x < SB2ST_PAIRS) {
+    // handed[group]: reflectors A has put in the ring; taken[group]: those B has finished with
+    __shared__ unsigned handed[SB2ST_TEAM_THREADS / 128], taken[SB2ST_TEAM_THREADS / 128];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int group = warp / (2 * W), wr = warp % W;
+    const bool is_a = (warp / W) % 2 == 0;
+    // the lane's row of O or D and its first column (then every fourth)
+    const int r = lane >> 2, q = lane & 3, i = 8 * wr + r;
+    T* ring = (T*)sb_smem + group * GROUP_ELEMS;
+    T* acs = ring + RING * (KD + 1);
+    T* anrm = acs + W * KD;
+    T* by = anrm + W + 1;
+    T* bpart = by + KD;
+    const int bar = 1 + 2 * group + (is_a ? 0 : 1);
+    const bool lead = wr == 0 && lane == 0;
+    if (threadIdx.x < SB2ST_TEAM_THREADS / 128) {
         handed[threadIdx.x] = 0;
         taken[threadIdx.x] = 0;
     }
@@ -737,96 +782,105 @@ __device__ void eig_sb2st_pair(const Sb2stp& p) {
     unsigned* progO = (unsigned*)p.prog;
     unsigned* progD = progO + (n - 1);
     const T zero = emake<T>(0, 0);
-    // (pairs a block: up to SB2ST_PAIRS, as the launch spreads the sweeps in flight)
-    const int ppb = (int)(blockDim.x >> 6), pairs = gridDim.x * ppb;
-    unsigned k = 0;  // the pair's tasks so far (the ring's index)
-    for (int s = blockIdx.x * ppb + pair; s < n - 1; s += pairs) {
+    // (groups a block: as the launch spreads the sweeps in flight)
+    const int gpb = (int)(blockDim.x / (64 * W)), groups = gridDim.x * gpb;
+    // the lane's column-sum slot after sb_rows_scatter (and whether it writes it)
+    const int cf = q + 4 * ((r * EPL) >> 3);
+    const bool cf_writer = ((r * EPL) & 7) == 0;
+    unsigned k = 0;  // the group's tasks so far (the ring's index)
+    for (int s = blockIdx.x * gpb + group; s < n - 1; s += groups) {
         const int ts = (n - 1 - s + KD - 1) / KD;
         const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
         T taup = zero;
         for (int t = 0; t < ts; ++t, ++k) {
             const int j0 = s + 1 + t * KD;
             const int nr = min(KD, n - j0);
-            const bool row = lane < nr;
+            const bool row = i < nr;
             T* slot = ring + (k % RING) * (KD + 1);
-            // the lane's row of D: B[j0 + lane][j0 + k] at drow[k STEP] (k <= lane); of O:
-            // B[j0 + lane][j0 - KD + k] at orow[k STEP]
-            T* drow = ab + (lane + (i64)j0 * LDAB);
-            T* orow = drow + (KD - KD * LDAB);
             if (is_a) {
                 if (s > 0) {
                     sb_wait2(progD + (s - 1), (unsigned)min(t + 1, tprev), progO + (s - 1),
                              (unsigned)min(t + 2, tprev));
                     __syncwarp();
                 }
-                T tau, vl;
+                // t = 0: column s below its diagonal (band rows 1 .. of column s) as O's first
+                // column; else row i of O: B[j0 + i][j0 - KD + c] at orow[c STEP]
+                T* col = ab + (1 + i + (i64)s * LDAB);
+                T* orow = ab + (i + (i64)j0 * LDAB) + (KD - KD * LDAB);
+                T o[EPL];
                 if (t == 0) {
-                    // column s below its diagonal: band rows 1 .. of column s
-                    T* col = ab + (1 + lane + (i64)s * LDAB);
-                    const T y = row ? __ldcg(col) : zero;
-                    R part = lane >= 1 && row ? eabs2(y) : (R)0;
 #pragma unroll
-                    for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
-                    const T alpha =
-                        emake<T>(__shfl_sync(0xffffffffu, ere(y), 0), __shfl_sync(0xffffffffu, eim(y), 0));
-                    const SbRefl<T> f = sb_larfg(alpha, part);
-                    tau = f.tau;
-                    vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(y, f.scal);
-                    if (row) *col = lane == 0 ? emake<T>(f.beta, 0) : zero;
-                    if (lane == 0) E[s] = f.beta;
+                    for (int e = 0; e < EPL; ++e) o[e] = zero;
+                    if (q == 0 && row) o[0] = __ldcg(col);
                 } else {
-                    T o[KD];
 #pragma unroll
-                    for (int c = 0; c < KD; ++c) o[c] = row ? __ldcg(orow + c * STEP) : zero;
+                    for (int e = 0; e < EPL; ++e) o[e] = row ? __ldcg(orow + (q + 4 * e) * STEP) : zero;
                     // O H_prev = O - tau_p (O vp) vp^H; vp: the last task's slot (zeros past
                     // its length; A rewrites that slot only RING - 1 tasks from now)
-                    if (!(ere(taup) == (R)0 && eim(taup) == (R)0)) {
+                    if (sb_nonzero(taup)) {
                         const T* vp = ring + ((k + RING - 1) % RING) * (KD + 1);
-                        T acc[4] = {zero, zero, zero, zero};
+                        T acc[2] = {zero, zero};
 #pragma unroll
-                        for (int c = 0; c < KD; ++c) acc[c % 4] = eadd(acc[c % 4], emul(o[c], vp[c]));
-                        const T y = emul(sb_sum4(acc), taup);
+                        for (int e = 0; e < EPL; ++e) acc[e % 2] = eadd(acc[e % 2], emul(o[e], vp[q + 4 * e]));
+                        T y = eadd(acc[0], acc[1]);
+                        y = eadd(y, sb_shfl_xor(y, 1));
+                        y = eadd(y, sb_shfl_xor(y, 2));
+                        y = emul(y, taup);
 #pragma unroll
-                        for (int c = 0; c < KD; ++c) o[c] = esub(o[c], emul(y, econj(vp[c])));
+                        for (int e = 0; e < EPL; ++e) o[e] = esub(o[e], emul(y, econj(vp[q + 4 * e])));
                     }
-                    // the reflector of O's first column
-                    R part = lane >= 1 && row ? eabs2(o[0]) : (R)0;
+                }
+                // the reflector of O's first column: its norm below row 0 over the team, alpha
+                // from row 0; every lane makes the same reflector
+                R part = q == 0 && row && i >= 1 ? eabs2(o[0]) : (R)0;
 #pragma unroll
-                    for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
-                    const T alpha =
-                        emake<T>(__shfl_sync(0xffffffffu, ere(o[0]), 0), __shfl_sync(0xffffffffu, eim(o[0]), 0));
-                    const SbRefl<T> f = sb_larfg(alpha, part);
-                    tau = f.tau;
-                    vl = !row ? zero : lane == 0 ? emake<T>(1, 0) : emul(o[0], f.scal);
-                    o[0] = lane == 0 ? emake<T>(f.beta, 0) : zero;
-                    // O's other columns: H^H O = O - conj(tau) v (v^H O); v^H O's columns
-                    // summed by lane c over the tile (rows past nr hold zeros)
-                    if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
+                for (int m = 4; m < 32; m <<= 1) part += __shfl_xor_sync(0xffffffffu, part, m);
+                if (lane == 0) anrm[wr] = emake<T>(part, 0);
+                if (lead) anrm[W] = o[0];
+                const T first = sb_shfl(o[0], lane & ~3);  // the row's first element, to its lanes
+                sb_team_sync(bar, TEAM);
+                R xn2 = 0;
 #pragma unroll
-                        for (int c = 1; c < KD; ++c)
-                            if (lane < KD) tile[lane * LD + c] = row ? ecmul(vl, o[c]) : zero;
-                        __syncwarp();
-                        T cs[4] = {zero, zero, zero, zero};
-                        if (lane < KD) {
+                for (int w = 0; w < W; ++w) xn2 += ere(anrm[w]);
+                const SbRefl<T> f = sb_larfg(anrm[W], xn2);
+                const T tau = f.tau;
+                const T vl = !row ? zero : i == 0 ? emake<T>(1, 0) : emul(first, f.scal);
+                if (q == 0) o[0] = i == 0 ? emake<T>(f.beta, 0) : zero;
+                if (t == 0) {
+                    if (q == 0 && row) *col = o[0];
+                    if (lead) E[s] = f.beta;
+                } else {
+                    // O's other columns: H^H O = O - conj(tau) v (v^H O); column sums over the
+                    // warp's rows by shuffles, then over the team's warps
+                    if (sb_nonzero(tau)) {
+                        T pc[EPL];
 #pragma unroll
-                            for (int i = 0; i < KD; ++i) cs[i % 4] = eadd(cs[i % 4], tile[i * LD + lane]);
-                            ws[lane] = emul(econj(tau), sb_sum4(cs));
+                        for (int e = 0; e < EPL; ++e) pc[e] = ecmul(vl, o[e]);
+                        const T cs = sb_rows_scatter<EPL>(pc, lane);
+                        if (cf_writer) acs[wr * KD + cf] = cs;
+                        sb_team_sync(bar, TEAM);
+                        T tot = zero;
+#pragma unroll
+                        for (int w = 0; w < W; ++w) tot = eadd(tot, acs[w * KD + cf]);
+                        tot = emul(econj(tau), tot);
+#pragma unroll
+                        for (int e = 0; e < EPL; ++e) {
+                            const T ws = sb_shfl(tot, 4 * ((e * 8) / EPL) + q);
+                            if (q + 4 * e != 0) o[e] = esub(o[e], emul(vl, ws));
                         }
-                        __syncwarp();
-#pragma unroll
-                        for (int c = 1; c < KD; ++c) o[c] = esub(o[c], emul(vl, ws[c]));
                     }
+                    if (row) {
 #pragma unroll
-                    for (int c = 0; c < KD; ++c)
-                        if (row) orow[c * STEP] = o[c];
+                        for (int e = 0; e < EPL; ++e) orow[(q + 4 * e) * STEP] = o[e];
+                    }
                 }
                 // the reflector to B, once B is done with the slot's last one
-                if (k >= RING) sb_wait_cta(&taken[pair], k + 1 - RING);
-                if (lane < KD) slot[lane] = vl;
-                if (lane == 0) slot[KD] = tau;
-                sb_set_cta(&handed[pair], k + 1);
+                if (k >= RING) sb_wait_cta(&taken[group], k + 1 - RING);
+                if (q == 0) slot[i] = vl;
+                if (lead) slot[KD] = tau;
+                sb_team_sync(bar, TEAM);
+                if (lead) sb_release(&handed[group], k + 1, progO + s, (unsigned)(t + 1));
                 taup = tau;
-                sb_publish(progO + s, (unsigned)(t + 1));
             } else {
                 if (s > 0) {
                     // (progO too: A's release, not B's, publishes the O part's row this
@@ -835,52 +889,62 @@ __device__ void eig_sb2st_pair(const Sb2stp& p) {
                     sb_wait2(progD + (s - 1), need, progO + (s - 1), need);
                     __syncwarp();
                 }
-                // D's lower part (B[j0 + lane][j0 + c], c <= lane), loaded before the reflector
-                // arrives
-                T d[KD];
+                // row i of D, loaded before the reflector arrives: B[j0 + i][j0 + c] for c <= i,
+                // the conjugate of B[j0 + c][j0 + i] above the diagonal
+                T* base = ab + (i64)j0 * LDAB;
+                T d[EPL];
 #pragma unroll
-                for (int c = 0; c < KD; ++c) d[c] = row && c <= lane ? __ldcg(drow + c * STEP) : zero;
-                sb_wait_cta(&handed[pair], k + 1);
-                const T* v = slot;
-                const T tau = slot[KD];
-                const T vl = lane < KD ? v[lane] : zero;
-                // D = H^H D H: x = tau D v, c = conj(tau) v^H x (real), w = x - c/2 v,
-                // D -= v w^H + w v^H (the lower triangle written back). Row i of D above its
-                // diagonal: the conjugates of the tile's column i.
-#pragma unroll
-                for (int c = 0; c < KD; ++c)
-                    if (lane < KD) tile[lane * LD + c] = d[c];
-                __syncwarp();  // the tile written
-#pragma unroll
-                for (int c = 0; c < KD; ++c) {
-                    if (c > lane) d[c] = row && c < nr ? econj(tile[c * LD + lane]) : zero;
-                    if (c == lane) d[c] = emake<T>(ere(d[c]), 0);
+                for (int e = 0; e < EPL; ++e) {
+                    const int c = q + 4 * e;
+                    d[e] = zero;
+                    if (row && c < nr) {
+                        d[e] = c <= i ? __ldcg(base + i + c * STEP) : econj(__ldcg(base + c + i * STEP));
+                        if (c == i) d[e] = emake<T>(ere(d[e]), 0);
+                    }
                 }
-                if (!(ere(tau) == (R)0 && eim(tau) == (R)0)) {
-                    T acc[4] = {zero, zero, zero, zero};
+                sb_wait_cta(&handed[group], k + 1);
+                const T tau = slot[KD];
+                const T vi = slot[i];
+                T v[EPL];
 #pragma unroll
-                    for (int c = 0; c < KD; ++c) acc[c % 4] = eadd(acc[c % 4], emul(d[c], v[c]));
-                    T y = emul(tau, sb_sum4(acc));
-                    R part = ere(emul(econj(tau), ecmul(vl, y)));
+                for (int e = 0; e < EPL; ++e) v[e] = slot[q + 4 * e];
+                // D = H^H D H: y = tau D v, h = conj(tau) v^H y / 2 (real), w = y - h v,
+                // D -= v w^H + w v^H (the lower triangle written back)
+                if (sb_nonzero(tau)) {
+                    T acc[2] = {zero, zero};
 #pragma unroll
-                    for (int q = 16; q > 0; q >>= 1) part += __shfl_xor_sync(0xffffffffu, part, q);
-                    y = esub(y, escale(vl, part / 2));
-                    if (lane < KD) ws[lane] = y;
-                    __syncwarp();
+                    for (int e = 0; e < EPL; ++e) acc[e % 2] = eadd(acc[e % 2], emul(d[e], v[e]));
+                    T y = eadd(acc[0], acc[1]);
+                    y = eadd(y, sb_shfl_xor(y, 1));
+                    y = eadd(y, sb_shfl_xor(y, 2));
+                    y = emul(tau, y);
+                    R part = q == 0 ? ere(emul(econj(tau), ecmul(vi, y))) : (R)0;
 #pragma unroll
-                    for (int c = 0; c < KD; ++c) {
-                        if (row && c <= lane) {
-                            T x = esub(d[c], eadd(emul(vl, econj(ws[c])), emul(y, econj(v[c]))));
-                            if (c == lane) x = emake<T>(ere(x), 0);
-                            drow[c * STEP] = x;
+                    for (int m = 4; m < 32; m <<= 1) part += __shfl_xor_sync(0xffffffffu, part, m);
+                    if (lane == 0) bpart[wr] = emake<T>(part, 0);
+                    if (q == 0) by[i] = y;
+                    sb_team_sync(bar, TEAM);
+                    R h = 0;
+#pragma unroll
+                    for (int w = 0; w < W; ++w) h += ere(bpart[w]);
+                    h /= 2;
+                    const T wi = esub(y, escale(vi, h));
+#pragma unroll
+                    for (int e = 0; e < EPL; ++e) {
+                        const int c = q + 4 * e;
+                        if (row && c <= i) {
+                            const T wc = esub(by[c], escale(v[e], h));
+                            T x = esub(d[e], eadd(emul(vi, econj(wc)), emul(wi, econj(v[e]))));
+                            if (c == i) x = emake<T>(ere(x), 0);
+                            base[i + c * STEP] = x;
                         }
                     }
                 }
                 // the reflector to A's triangle
-                if (A && row) A[(i64)(n - 1 - s) * p.lda + t * KD + lane] = lane == 0 ? tau : vl;
-                // the slot back to A (every lane has read it), then the task to the next sweep
-                sb_set_cta(&taken[pair], k + 1);
-                sb_publish(progD + s, (unsigned)(t + 1));
+                if (A && row && q == 0) A[(i64)(n - 1 - s) * p.lda + t * KD + i] = i == 0 ? tau : vi;
+                // the slot back to A (the team has read it), then the task to the next sweep
+                sb_team_sync(bar, TEAM);
+                if (lead) sb_release(&taken[group], k + 1, progD + s, (unsigned)(t + 1));
             }
         }
     }
@@ -1078,10 +1142,10 @@ __device__ void eig_bisect(const Bisectp& p) {
     extern "C" __global__ void __launch_bounds__(SB2ST_THREADS) eig_sb2st##KD##_##TAG(Sb2stp p) {  \
         eig_sb2st<T, KD>(p);                                                                       \
     }
-#define EIG_SB2ST_PAIR(TAG, T, KD)                                                                 \
-    extern "C" __global__ void __launch_bounds__(64 * SB2ST_PAIRS, 1)                              \
-        eig_sb2stp##KD##_##TAG(Sb2stp p) {                                                         \
-        eig_sb2st_pair<T, KD>(p);                                                                  \
+#define EIG_SB2ST_TEAM(TAG, T, KD)                                                                 \
+    extern "C" __global__ void __launch_bounds__(SB2ST_TEAM_THREADS, 1)                            \
+        eig_sb2stt##KD##_##TAG(Sb2stp p) {                                                         \
+        eig_sb2st_team<T, KD>(p);                                                                  \
     }
 #define EIG_KERNELS(TAG, T)                                                                        \
     EIG_JACOBI(TAG, T, 8)                                                                          \
@@ -1091,8 +1155,8 @@ __device__ void eig_bisect(const Bisectp& p) {
     EIG_SB2ST(TAG, T, 16)                                                                          \
     EIG_SB2ST(TAG, T, 32)                                                                          \
     EIG_SB2ST(TAG, T, 64)                                                                          \
-    EIG_SB2ST_PAIR(TAG, T, 16)                                                                     \
-    EIG_SB2ST_PAIR(TAG, T, 32)                                                                     \
+    EIG_SB2ST_TEAM(TAG, T, 16)                                                                     \
+    EIG_SB2ST_TEAM(TAG, T, 32)                                                                     \
     extern "C" __global__ void eig_bandcopy_##TAG(Sb2stp p) { eig_bandcopy<T>(p); }               \
     extern "C" __global__ void eig_banddiag_##TAG(Sb2stp p) { eig_banddiag<T>(p); }               \
     extern "C" __global__ void eig_amax_##TAG(Scalep p) { eig_amax<T>(p); }                    \

@@ -5,7 +5,7 @@
 //! reflectors fill one of its columns exactly: `kernels/eig.cu`, `eig_sb2st`, says how).
 //!
 //! CUDA: the band is copied into a workspace with room for the bulge (`2 kd` rows a column),
-//! then one cooperative launch chases every sweep (a pair of warps per sweep in flight for
+//! then one cooperative launch chases every sweep (two teams of warps per sweep in flight for
 //! bands up to 32, a block for wider ones; progress counters between them), then the diagonal
 //! is read out. The host runs the same sweeps in order.
 //!
@@ -26,29 +26,33 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
 /// Threads of `eig_sb2st` (its launch bound), the block kernel of the widest band.
 const THREADS: u32 = 256;
-/// The most warp pairs (sweeps in flight) a block of `eig_sb2stp`, the kernel of bands up to
-/// 32, holds (`SB2ST_PAIRS` in eig.cu).
-const PAIRS: usize = 4;
-/// Reflectors a pair's ring holds (`SB2ST_RING` in eig.cu).
+/// The most threads a block of `eig_sb2stt`, the kernel of bands up to 32, holds (its launch
+/// bound, `SB2ST_TEAM_THREADS` in eig.cu): two teams of `kd / 8` warps a sweep.
+const TEAM_THREADS: usize = 512;
+/// Reflectors a sweep's ring holds (`SB2ST_RING` in eig.cu).
 const RING: usize = 4;
 
 /// The stage-2 launch for `sweeps` sweeps in flight: kernel, grid, block and shared memory. A
-/// band up to 32 wide takes a pair of warps a sweep (the ring of reflectors between them, and
-/// each warp's tile and product vector in shared memory), spread over as many SMs as there are
-/// (the fewer warps an SM's schedulers share, the shorter a task's latency), a wider one a
-/// block; either grid stays within one block per SM, so the cooperative launch is always
+/// band up to 32 wide takes two teams of `kd / 8` warps a sweep (the ring of reflectors
+/// between them and each team's partial sums in shared memory), spread over as many SMs as
+/// there are (the fewer warps an SM's schedulers share, the shorter a task's latency), a wider
+/// one a block; either grid stays within one block per SM, so the cooperative launch is always
 /// resident.
 fn sweep_launch(kd: usize, elem: usize, sweeps: usize, sms: usize) -> (String, u32, u32, u32) {
     let sms = sms.max(1);
     if kd <= 32 {
-        let pairs = sweeps.div_ceil(sms).clamp(1, PAIRS);
-        let smem = pairs * (RING * (kd + 1) + 2 * (kd * (kd + 1) + kd)) * elem;
-        let grid = sweeps.div_ceil(pairs).min(sms);
+        let warps = kd / 8;
+        let sweep_threads = 64 * warps;
+        let per_block = sweeps.div_ceil(sms).clamp(1, TEAM_THREADS / sweep_threads);
+        // GROUP_ELEMS in eig.cu: the ring, A's column-sum and norm partials and alpha, B's
+        // products and partials
+        let group = RING * (kd + 1) + warps * kd + (warps + 1) + kd + warps;
+        let grid = sweeps.div_ceil(per_block).min(sms);
         (
-            format!("eig_sb2stp{kd}"),
+            format!("eig_sb2stt{kd}"),
             grid as u32,
-            64 * pairs as u32,
-            smem as u32,
+            (sweep_threads * per_block) as u32,
+            (per_block * group * elem) as u32,
         )
     } else {
         let smem = (2 * kd * (kd + 1) + 3 * kd) * elem;
@@ -271,8 +275,8 @@ pub(super) fn launch_sweeps<T: Scalar>(
     )?;
     if n > 1 {
         stream.memset32(prog, 0, 2 * (n - 1))?;
-        // Sweeps in flight: with a warp pair a sweep (kd <= 32), a sweep starts about a task
-        // behind the one before it, so as many as a sweep has tasks (fewer pairs hold the
+        // Sweeps in flight: with two teams a sweep (kd <= 32), a sweep starts about a task
+        // behind the one before it, so as many as a sweep has tasks (fewer sweeps hold the
         // chain back: half as many measured 67 ms at 8192, as slow as one warp a sweep); the
         // block kernel's sweeps start two tasks apart.
         let tasks0 = (n - 1).div_ceil(kd);
@@ -488,7 +492,7 @@ pub(crate) mod tests {
 
     thread_local! {
         /// The SMs `launch_sweeps` spreads the sweeps over instead of the device's (so that a
-        /// block holds several pairs of warps, each several sweeps, at a test's orders).
+        /// block holds several sweeps' teams, each several sweeps, at a test's orders).
         pub(super) static SWEEP_SMS: std::cell::Cell<Option<usize>> =
             const { std::cell::Cell::new(None) };
     }
@@ -675,7 +679,7 @@ pub(crate) mod tests {
         all(&Device::cuda(0).unwrap());
     }
 
-    /// The sweeps on few SMs: one block of four warp pairs (each pair several sweeps, its ring
+    /// The sweeps on few SMs: one block of two or four sweeps' teams (each several sweeps, its ring
     /// of reflectors reused across them), and three blocks.
     #[test]
     #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]

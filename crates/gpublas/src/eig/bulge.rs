@@ -32,14 +32,35 @@ const TEAM_THREADS: usize = 512;
 /// Reflectors a sweep's ring holds (`SB2ST_RING` in eig.cu).
 const RING: usize = 4;
 
-/// The stage-2 launch for `sweeps` sweeps in flight: kernel, grid, block and shared memory. A
+/// The progress counters stage 2 needs for an order-`n` band: two a sweep (u32).
+pub(super) fn progress_counters(n: usize) -> usize {
+    2 * n.saturating_sub(1)
+}
+
+/// The sweeps in flight for an order-`n` band of `kd`: with two teams a sweep (`kd ≤ 32`), a
+/// sweep starts about two O parts behind the one before it, and a team pair keeps up with a
+/// part of each; as many as a sweep has tasks (fewer hold the chain back: half as many
+/// measured 67 ms at 8192 with warp pairs, as slow as one warp a sweep); the block kernel's
+/// sweeps start two tasks apart.
+fn sweeps_in_flight(n: usize, kd: usize) -> usize {
+    #[cfg(test)]
+    if let Some(sweeps) = tests::IN_FLIGHT.with(|s| s.get()) {
+        return sweeps.clamp(1, n.saturating_sub(1).max(1));
+    }
+    let tasks0 = n.saturating_sub(1).div_ceil(kd);
+    let sweeps = if kd <= 32 { tasks0 + 2 } else { tasks0 / 2 + 2 };
+    sweeps.min(n.saturating_sub(1)).max(1)
+}
+
+/// The stage-2 launch for an order-`n` band of `kd`: kernel, grid, block and shared memory. A
 /// band up to 32 wide takes two teams of `kd / 8` warps a sweep (the ring of reflectors
 /// between them and each team's partial sums in shared memory), spread over as many SMs as
 /// there are (the fewer warps an SM's schedulers share, the shorter a task's latency), a wider
 /// one a block; either grid stays within one block per SM, so the cooperative launch is always
 /// resident.
-fn sweep_launch(kd: usize, elem: usize, sweeps: usize, sms: usize) -> (String, u32, u32, u32) {
+fn sweep_launch(n: usize, kd: usize, elem: usize, sms: usize) -> (String, u32, u32, u32) {
     let sms = sms.max(1);
+    let sweeps = sweeps_in_flight(n, kd);
     if kd <= 32 {
         let warps = kd / 8;
         let sweep_threads = 64 * warps;
@@ -111,7 +132,7 @@ impl BulgePlan {
         }
         BulgePlan {
             band: 2 * kd * n * elem,
-            progress: 8 * n.saturating_sub(1),
+            progress: 4 * progress_counters(n),
         }
     }
 }
@@ -274,14 +295,8 @@ pub(super) fn launch_sweeps<T: Scalar>(
         &mut prm,
     )?;
     if n > 1 {
-        stream.memset32(prog, 0, 2 * (n - 1))?;
-        // Sweeps in flight: with two teams a sweep (kd <= 32), a sweep starts about a task
-        // behind the one before it, so as many as a sweep has tasks (fewer sweeps hold the
-        // chain back: half as many measured 67 ms at 8192, as slow as one warp a sweep); the
-        // block kernel's sweeps start two tasks apart.
-        let tasks0 = (n - 1).div_ceil(kd);
-        let in_flight = if kd <= 32 { tasks0 + 2 } else { tasks0 / 2 + 2 };
-        let (func, grid, threads, smem) = sweep_launch(kd, elem, in_flight.min(n - 1), sms);
+        stream.memset32(prog, 0, progress_counters(n))?;
+        let (func, grid, threads, smem) = sweep_launch(n, kd, elem, sms);
         if !vectors {
             p.a = 0;
         }
@@ -494,6 +509,9 @@ pub(crate) mod tests {
         /// The SMs `launch_sweeps` spreads the sweeps over instead of the device's (so that a
         /// block holds several sweeps' teams, each several sweeps, at a test's orders).
         pub(super) static SWEEP_SMS: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+        /// The sweeps in flight instead of `sweeps_in_flight`'s choice (the timing probe's).
+        pub(super) static IN_FLIGHT: std::cell::Cell<Option<usize>> =
             const { std::cell::Cell::new(None) };
     }
 
@@ -715,50 +733,63 @@ mod probe {
         }
         let dev = Device::cuda(0).unwrap();
         let mut h = Handle::new(&dev).unwrap();
-        for &n in &[2048usize, 4096, 8192] {
-            for &kd in &[16usize, 32, 64] {
-                let host: Vec<f64> = (0..n * n)
-                    .map(|x| ((x * 7919) % 1000) as f64 / 1000.0 - 0.5)
-                    .collect();
-                let mut a = dev.upload(&host).unwrap();
-                let mut tau = dev.upload(&vec![0.0f64; n]).unwrap();
-                let mut d = dev.upload(&vec![0.0f64; n]).unwrap();
-                let mut e = dev.upload(&vec![0.0f64; n]).unwrap();
-                for rep in 0..2 {
-                    a.copy_from_host(&host).unwrap();
-                    h.stream().synchronize().unwrap();
-                    let t0 = Instant::now();
-                    let call = BandCall {
-                        n,
-                        kd,
-                        a: &mut a,
-                        lda: n,
-                        tau: &mut tau,
-                    };
-                    assert_eq!(sy2sb(&mut h, call).unwrap(), Status::Success);
-                    h.stream().synchronize().unwrap();
-                    let t1 = Instant::now();
-                    let call = BulgeCall {
-                        n,
-                        kd,
-                        a: &mut a,
-                        lda: n,
-                        d: &mut d,
-                        e: &mut e,
-                        vectors: true,
-                    };
-                    assert_eq!(sb2st(&mut h, call).unwrap(), Status::Success);
-                    h.stream().synchronize().unwrap();
-                    let t2 = Instant::now();
-                    if rep == 1 {
-                        eprintln!(
-                            "probe n {n} kd {kd}: sy2sb {:.2} ms, sb2st {:.2} ms",
+        // (GPUBLAS_PROBE_N, _KD: the orders and bands; GPUBLAS_PROBE_IN_FLIGHT: sweeps in
+        // flight to try, 0 the library's choice)
+        let list = |name: &str, default: &[usize]| -> Vec<usize> {
+            std::env::var(name)
+                .ok()
+                .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+                .unwrap_or_else(|| default.to_vec())
+        };
+        let flights = list("GPUBLAS_PROBE_IN_FLIGHT", &[0]);
+        for &n in &list("GPUBLAS_PROBE_N", &[2048, 4096, 8192]) {
+            for &kd in &list("GPUBLAS_PROBE_KD", &[16, 32, 64]) {
+                for &flight in &flights {
+                    super::tests::IN_FLIGHT.with(|s| s.set((flight > 0).then_some(flight)));
+                    let host: Vec<f64> = (0..n * n)
+                        .map(|x| ((x * 7919) % 1000) as f64 / 1000.0 - 0.5)
+                        .collect();
+                    let mut a = dev.upload(&host).unwrap();
+                    let mut tau = dev.upload(&vec![0.0f64; n]).unwrap();
+                    let mut d = dev.upload(&vec![0.0f64; n]).unwrap();
+                    let mut e = dev.upload(&vec![0.0f64; n]).unwrap();
+                    for rep in 0..2 {
+                        a.copy_from_host(&host).unwrap();
+                        h.stream().synchronize().unwrap();
+                        let t0 = Instant::now();
+                        let call = BandCall {
+                            n,
+                            kd,
+                            a: &mut a,
+                            lda: n,
+                            tau: &mut tau,
+                        };
+                        assert_eq!(sy2sb(&mut h, call).unwrap(), Status::Success);
+                        h.stream().synchronize().unwrap();
+                        let t1 = Instant::now();
+                        let call = BulgeCall {
+                            n,
+                            kd,
+                            a: &mut a,
+                            lda: n,
+                            d: &mut d,
+                            e: &mut e,
+                            vectors: true,
+                        };
+                        assert_eq!(sb2st(&mut h, call).unwrap(), Status::Success);
+                        h.stream().synchronize().unwrap();
+                        let t2 = Instant::now();
+                        if rep == 1 {
+                            eprintln!(
+                            "probe n {n} kd {kd} in flight {flight}: sy2sb {:.2} ms, sb2st {:.2} ms",
                             (t1 - t0).as_secs_f64() * 1e3,
                             (t2 - t1).as_secs_f64() * 1e3
                         );
+                        }
                     }
                 }
             }
         }
+        super::tests::IN_FLIGHT.with(|s| s.set(None));
     }
 }

@@ -18,7 +18,7 @@
 //! blocks) and then `Z` (`n²`: the eigenvectors, or without them the working copy); E stage
 //! 1's blocks (ormqr's E blocks and, where it fits, cuBLASLt's workspace outside the divide and
 //! conquer are in R's scratch, dead by then); the taus (`n`); `d`, `e` (`2n` reals); the sweeps'
-//! counters (`2n` u32); the panels' exchange; the divide and conquer's scratch (`O(n)`).
+//! counters (`2 (n − 1)` u32); the panels' exchange; the divide and conquer's scratch (`O(n)`).
 //! `Z ← Q2 Z` takes none.
 
 use super::band::{BandPlan, BandShape};
@@ -347,7 +347,7 @@ impl WorkspacePlan for TwoStagePlan {
         v.push(self.band.qr.cholqr_per_entry());
         v.push(self.taus * s.elem);
         v.push(2 * s.n * s.real + 8);
-        v.push(8 * s.n);
+        v.push(4 * super::bulge::progress_counters(s.n));
         v.push(s.infos);
         v.push(if s.vectors {
             super::dc::scratch_bytes(s.n, s.real)

@@ -654,7 +654,11 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // D(s, t) for both >= t + 2 (capped at the tasks of sweep s - 1). So A runs the next O part
 // while B applies the last reflector: a sweep follows the one before it by about two O parts
 // and two hops. The sweeps of a group (its two teams): s = its index in the grid, then every
-// (groups in the grid)-th.
+// (groups in the grid)-th, so a block's groups hold consecutive sweeps: a group after the
+// first waits for the one before it on that group's ring counters in shared memory (handed:
+// its O parts, taken: its D parts, both cumulative; a hop within the SM), the first for the
+// previous block's last group on the counters in global memory, which only last groups
+// publish.
 #define SB2ST_TEAM_THREADS 512  // the most threads a block holds: TEAM_THREADS in src/eig/bulge.rs
 #define SB2ST_RING 4            // reflectors a group's ring holds (A runs at most that far ahead of B)
 
@@ -732,13 +736,27 @@ __device__ __forceinline__ void sb_team_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
+// Waits until the shared counters at fa and fb reach na and nb (every lane: acquire, CTA
+// scope).
+__device__ __forceinline__ void sb_wait_cta2(const unsigned* fa, unsigned na, const unsigned* fb, unsigned nb) {
+    const unsigned a = (unsigned)__cvta_generic_to_shared(fa), b = (unsigned)__cvta_generic_to_shared(fb);
+    for (;;) {
+        unsigned x, y;
+        asm volatile("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(x) : "r"(a) : "memory");
+        asm volatile("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(y) : "r"(b) : "memory");
+        if (x >= na && y >= nb) break;
+        __nanosleep(8);
+    }
+}
+
 // Ends a part, by its team's first thread after the team's barrier: the ring counter (release,
-// CTA scope) and the progress counter (release, GPU scope: cumulative over the team's writes
-// the barrier ordered before it, the pattern of cooperative groups' grid barrier).
-__device__ __forceinline__ void sb_release(unsigned* cta, unsigned cv, unsigned* gpu, unsigned gv) {
+// CTA scope), and for a block's last group the progress counter (release, GPU scope:
+// cumulative over the team's writes the barrier ordered before it, the pattern of cooperative
+// groups' grid barrier).
+__device__ __forceinline__ void sb_release(unsigned* cta, unsigned cv, unsigned* gpu, unsigned gv, bool global) {
     asm volatile("st.release.cta.shared.u32 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(cta)), "r"(cv)
                  : "memory");
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(gpu), "r"(gv) : "memory");
+    if (global) asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(gpu), "r"(gv) : "memory");
 }
 
 template <class T, int KD>
@@ -787,7 +805,13 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
     // the lane's column-sum slot after sb_rows_scatter (and whether it writes it)
     const int cf = q + 4 * ((r * EPL) >> 3);
     const bool cf_writer = ((r * EPL) & 7) == 0;
-    unsigned k = 0;  // the group's tasks so far (the ring's index)
+    // the previous sweep's group in this block (its ring counters), and whether this group's
+    // progress goes to global memory (the next block's first group reads it)
+    const unsigned* prev_handed = group > 0 ? &handed[group - 1] : nullptr;
+    const unsigned* prev_taken = group > 0 ? &taken[group - 1] : nullptr;
+    const bool global = group == gpb - 1;
+    unsigned k = 0;      // the group's tasks so far (the ring's index)
+    unsigned kprev = 0;  // the previous group's tasks before the previous sweep (group > 0)
     for (int s = blockIdx.x * gpb + group; s < n - 1; s += groups) {
         const int ts = (n - 1 - s + KD - 1) / KD;
         const int tprev = s > 0 ? (n - s + KD - 1) / KD : 0;
@@ -798,7 +822,10 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
             const bool row = i < nr;
             T* slot = ring + (k % RING) * (KD + 1);
             if (is_a) {
-                if (s > 0) {
+                if (prev_handed) {
+                    sb_wait_cta2(prev_taken, kprev + min(t + 1, tprev), prev_handed, kprev + min(t + 2, tprev));
+                    __syncwarp();
+                } else if (s > 0) {
                     sb_wait2(progD + (s - 1), (unsigned)min(t + 1, tprev), progO + (s - 1),
                              (unsigned)min(t + 2, tprev));
                     __syncwarp();
@@ -879,13 +906,16 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
                 if (q == 0) slot[i] = vl;
                 if (lead) slot[KD] = tau;
                 sb_team_sync(bar, TEAM);
-                if (lead) sb_release(&handed[group], k + 1, progO + s, (unsigned)(t + 1));
+                if (lead) sb_release(&handed[group], k + 1, progO + s, (unsigned)(t + 1), global);
                 taup = tau;
             } else {
-                if (s > 0) {
-                    // (progO too: A's release, not B's, publishes the O part's row this
-                    // shares)
-                    const unsigned need = (unsigned)min(t + 2, tprev);
+                // (the O parts' counter too: A's release, not B's, publishes the O part's row
+                // this shares)
+                const unsigned need = (unsigned)min(t + 2, tprev);
+                if (prev_handed) {
+                    sb_wait_cta2(prev_taken, kprev + need, prev_handed, kprev + need);
+                    __syncwarp();
+                } else if (s > 0) {
                     sb_wait2(progD + (s - 1), need, progO + (s - 1), need);
                     __syncwarp();
                 }
@@ -944,9 +974,10 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
                 if (A && row && q == 0) A[(i64)(n - 1 - s) * p.lda + t * KD + i] = i == 0 ? tau : vi;
                 // the slot back to A (the team has read it), then the task to the next sweep
                 sb_team_sync(bar, TEAM);
-                if (lead) sb_release(&taken[group], k + 1, progD + s, (unsigned)(t + 1));
+                if (lead) sb_release(&taken[group], k + 1, progD + s, (unsigned)(t + 1), global);
             }
         }
+        kprev += (unsigned)tprev;
     }
 }
 

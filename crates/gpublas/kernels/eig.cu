@@ -659,8 +659,13 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // its O parts, taken: its D parts, both cumulative; a hop within the SM), the first for the
 // previous block's last group on the counters in global memory, which only last groups
 // publish.
-#define SB2ST_TEAM_THREADS 512  // the most threads a block holds: TEAM_THREADS in src/eig/bulge.rs
-#define SB2ST_RING 4            // reflectors a group's ring holds (A runs at most that far ahead of B)
+#define SB2ST_RING 4  // reflectors a group's ring holds (A runs at most that far ahead of B)
+
+// The most threads a block holds (its launch bound; team_threads in src/eig/bulge.rs): 768 (80
+// registers a thread), complex f64 512 (it needs 128 without spilling).
+template <class T> struct SbTeamThreads { static constexpr int value = 768; };
+template <> struct SbTeamThreads<double2> { static constexpr int value = 512; };
+#define SB2ST_GROUPS_MAX 6  // groups a block holds at most (768 threads, two teams of two warps)
 
 template <class T> __device__ __forceinline__ T sb_shfl_xor(T v, int o);
 template <> __device__ __forceinline__ float sb_shfl_xor(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
@@ -768,12 +773,12 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
     // j + 1 at LDAB - 1 past element j
     constexpr int LDAB = 2 * KD, STEP = LDAB - 1;
     // per group: the ring (RING reflectors: v[0 .. KD), tau at KD); A's column-sum partials
-    // (W x KD), norm partials (W) and alpha; B's products D v (KD) and partials (W). Mirrored by
-    // sweep_launch in src/eig/bulge.rs.
-    constexpr int GROUP_ELEMS = RING * (KD + 1) + W * KD + (W + 1) + KD + W;
+    // (W x KD), O's row 0 (KD), norm partials (W) and alpha; B's products D v (KD) and partials
+    // (W). Mirrored by sweep_launch in src/eig/bulge.rs.
+    constexpr int GROUP_ELEMS = RING * (KD + 1) + W * KD + KD + (W + 1) + KD + W;
     extern __shared__ __align__(16) unsigned char sb_smem[];
     // handed[group]: reflectors A has put in the ring; taken[group]: those B has finished with
-    __shared__ unsigned handed[SB2ST_TEAM_THREADS / 128], taken[SB2ST_TEAM_THREADS / 128];
+    __shared__ unsigned handed[SB2ST_GROUPS_MAX], taken[SB2ST_GROUPS_MAX];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int group = warp / (2 * W), wr = warp % W;
     const bool is_a = (warp / W) % 2 == 0;
@@ -781,12 +786,13 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
     const int r = lane >> 2, q = lane & 3, i = 8 * wr + r;
     T* ring = (T*)sb_smem + group * GROUP_ELEMS;
     T* acs = ring + RING * (KD + 1);
-    T* anrm = acs + W * KD;
+    T* arow0 = acs + W * KD;
+    T* anrm = arow0 + KD;
     T* by = anrm + W + 1;
     T* bpart = by + KD;
     const int bar = 1 + 2 * group + (is_a ? 0 : 1);
     const bool lead = wr == 0 && lane == 0;
-    if (threadIdx.x < SB2ST_TEAM_THREADS / 128) {
+    if (threadIdx.x < SB2ST_GROUPS_MAX) {
         handed[threadIdx.x] = 0;
         taken[threadIdx.x] = 0;
     }
@@ -822,6 +828,14 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
             const bool row = i < nr;
             T* slot = ring + (k % RING) * (KD + 1);
             if (is_a) {
+                // vp: the last task's reflector (the ring's previous slot: zeros past its
+                // length; A rewrites that slot only RING - 1 tasks from now), read before the
+                // wait
+                T vp[EPL];
+                const bool hprev = t > 0 && sb_nonzero(taup);
+#pragma unroll
+                for (int e = 0; e < EPL; ++e)
+                    vp[e] = hprev ? ring[((k + RING - 1) % RING) * (KD + 1) + q + 4 * e] : zero;
                 if (prev_handed) {
                     sb_wait_cta2(prev_taken, kprev + min(t + 1, tprev), prev_handed, kprev + min(t + 2, tprev));
                     __syncwarp();
@@ -842,29 +856,41 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
                 } else {
 #pragma unroll
                     for (int e = 0; e < EPL; ++e) o[e] = row ? __ldcg(orow + (q + 4 * e) * STEP) : zero;
-                    // O H_prev = O - tau_p (O vp) vp^H; vp: the last task's slot (zeros past
-                    // its length; A rewrites that slot only RING - 1 tasks from now)
-                    if (sb_nonzero(taup)) {
-                        const T* vp = ring + ((k + RING - 1) % RING) * (KD + 1);
+                    // O H_prev = O - tau_p (O vp) vp^H
+                    if (hprev) {
                         T acc[2] = {zero, zero};
 #pragma unroll
-                        for (int e = 0; e < EPL; ++e) acc[e % 2] = eadd(acc[e % 2], emul(o[e], vp[q + 4 * e]));
+                        for (int e = 0; e < EPL; ++e) acc[e % 2] = eadd(acc[e % 2], emul(o[e], vp[e]));
                         T y = eadd(acc[0], acc[1]);
                         y = eadd(y, sb_shfl_xor(y, 1));
                         y = eadd(y, sb_shfl_xor(y, 2));
                         y = emul(y, taup);
 #pragma unroll
-                        for (int e = 0; e < EPL; ++e) o[e] = esub(o[e], emul(y, econj(vp[q + 4 * e])));
+                        for (int e = 0; e < EPL; ++e) o[e] = esub(o[e], emul(y, econj(vp[e])));
                     }
                 }
-                // the reflector of O's first column: its norm below row 0 over the team, alpha
-                // from row 0; every lane makes the same reflector
+                // One exchange over the team before the reflector of O's first column is
+                // known: that column's norm below row 0, alpha (row 0), and for t >= 1 the
+                // column sums S_c = sum over rows i >= 1 of conj(O_i0) O_ic with row 0 — v^H O =
+                // O_0 + conj(scal) S (v = (1; O_i0 scal)). Every lane then makes the same
+                // reflector.
+                const T first = sb_shfl(o[0], lane & ~3);  // the row's first element, to its lanes
                 R part = q == 0 && row && i >= 1 ? eabs2(o[0]) : (R)0;
 #pragma unroll
                 for (int m = 4; m < 32; m <<= 1) part += __shfl_xor_sync(0xffffffffu, part, m);
                 if (lane == 0) anrm[wr] = emake<T>(part, 0);
                 if (lead) anrm[W] = o[0];
-                const T first = sb_shfl(o[0], lane & ~3);  // the row's first element, to its lanes
+                if (t > 0) {
+                    T pc[EPL];
+#pragma unroll
+                    for (int e = 0; e < EPL; ++e) pc[e] = i >= 1 ? ecmul(first, o[e]) : zero;
+                    const T cs = sb_rows_scatter<EPL>(pc, lane);
+                    if (cf_writer) acs[wr * KD + cf] = cs;
+                    if (i == 0) {
+#pragma unroll
+                        for (int e = 0; e < EPL; ++e) arow0[q + 4 * e] = o[e];
+                    }
+                }
                 sb_team_sync(bar, TEAM);
                 R xn2 = 0;
 #pragma unroll
@@ -877,19 +903,13 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
                     if (q == 0 && row) *col = o[0];
                     if (lead) E[s] = f.beta;
                 } else {
-                    // O's other columns: H^H O = O - conj(tau) v (v^H O); column sums over the
-                    // warp's rows by shuffles, then over the team's warps
+                    // O's other columns: H^H O = O - conj(tau) v (v^H O); the lane totals
+                    // column cf, the row's lanes take their columns from those that total them
                     if (sb_nonzero(tau)) {
-                        T pc[EPL];
-#pragma unroll
-                        for (int e = 0; e < EPL; ++e) pc[e] = ecmul(vl, o[e]);
-                        const T cs = sb_rows_scatter<EPL>(pc, lane);
-                        if (cf_writer) acs[wr * KD + cf] = cs;
-                        sb_team_sync(bar, TEAM);
                         T tot = zero;
 #pragma unroll
                         for (int w = 0; w < W; ++w) tot = eadd(tot, acs[w * KD + cf]);
-                        tot = emul(econj(tau), tot);
+                        tot = emul(econj(tau), eadd(arow0[cf], emul(econj(f.scal), tot)));
 #pragma unroll
                         for (int e = 0; e < EPL; ++e) {
                             const T ws = sb_shfl(tot, 4 * ((e * 8) / EPL) + q);
@@ -1174,7 +1194,7 @@ __device__ void eig_bisect(const Bisectp& p) {
         eig_sb2st<T, KD>(p);                                                                       \
     }
 #define EIG_SB2ST_TEAM(TAG, T, KD)                                                                 \
-    extern "C" __global__ void __launch_bounds__(SB2ST_TEAM_THREADS, 1)                            \
+    extern "C" __global__ void __launch_bounds__(SbTeamThreads<T>::value, 1)                       \
         eig_sb2stt##KD##_##TAG(Sb2stp p) {                                                         \
         eig_sb2st_team<T, KD>(p);                                                                  \
     }

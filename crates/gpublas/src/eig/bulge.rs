@@ -26,9 +26,16 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
 /// Threads of `eig_sb2st` (its launch bound), the block kernel of the widest band.
 const THREADS: u32 = 256;
-/// The most threads a block of `eig_sb2stt`, the kernel of bands up to 32, holds (its launch
-/// bound, `SB2ST_TEAM_THREADS` in eig.cu): two teams of `kd / 8` warps a sweep.
-const TEAM_THREADS: usize = 512;
+/// The most threads a block of `eig_sb2stt`, the kernel of bands up to 32, holds for elements
+/// of `elem` bytes (its launch bound, `SbTeamThreads` in eig.cu; a sweep takes two teams of
+/// `kd / 8` warps): 768, complex f64 512 (its registers).
+fn team_threads(elem: usize) -> usize {
+    if elem == 16 {
+        512
+    } else {
+        768
+    }
+}
 /// Reflectors a sweep's ring holds (`SB2ST_RING` in eig.cu).
 const RING: usize = 4;
 
@@ -64,10 +71,12 @@ fn sweep_launch(n: usize, kd: usize, elem: usize, sms: usize) -> (String, u32, u
     if kd <= 32 {
         let warps = kd / 8;
         let sweep_threads = 64 * warps;
-        let per_block = sweeps.div_ceil(sms).clamp(1, TEAM_THREADS / sweep_threads);
-        // GROUP_ELEMS in eig.cu: the ring, A's column-sum and norm partials and alpha, B's
-        // products and partials
-        let group = RING * (kd + 1) + warps * kd + (warps + 1) + kd + warps;
+        let per_block = sweeps
+            .div_ceil(sms)
+            .clamp(1, team_threads(elem) / sweep_threads);
+        // GROUP_ELEMS in eig.cu: the ring, A's column-sum partials, O's row 0, norm partials
+        // and alpha, B's products and partials
+        let group = RING * (kd + 1) + warps * kd + kd + (warps + 1) + kd + warps;
         let grid = sweeps.div_ceil(per_block).min(sms);
         (
             format!("eig_sb2stt{kd}"),
@@ -742,6 +751,10 @@ mod probe {
                 .unwrap_or_else(|| default.to_vec())
         };
         let flights = list("GPUBLAS_PROBE_IN_FLIGHT", &[0]);
+        // (GPUBLAS_PROBE_SMS: the SMs the sweeps spread over instead of the device's)
+        if let Some(&sms) = list("GPUBLAS_PROBE_SMS", &[]).first() {
+            super::tests::SWEEP_SMS.with(|s| s.set(Some(sms)));
+        }
         for &n in &list("GPUBLAS_PROBE_N", &[2048, 4096, 8192]) {
             for &kd in &list("GPUBLAS_PROBE_KD", &[16, 32, 64]) {
                 for &flight in &flights {
@@ -791,5 +804,6 @@ mod probe {
             }
         }
         super::tests::IN_FLIGHT.with(|s| s.set(None));
+        super::tests::SWEEP_SMS.with(|s| s.set(None));
     }
 }

@@ -661,11 +661,11 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // publish.
 #define SB2ST_RING 4  // reflectors a group's ring holds (A runs at most that far ahead of B)
 
-// The most threads a block holds (its launch bound; team_threads in src/eig/bulge.rs): 768 (80
-// registers a thread), complex f64 512 (it needs 128 without spilling).
-template <class T> struct SbTeamThreads { static constexpr int value = 768; };
-template <> struct SbTeamThreads<double2> { static constexpr int value = 512; };
-#define SB2ST_GROUPS_MAX 6  // groups a block holds at most (768 threads, two teams of two warps)
+// The most threads a block holds (its launch bound: up to 128 registers a thread; TEAM_THREADS
+// in src/eig/bulge.rs). 768 (80 registers) measured slower, and three sweeps a block slower
+// than two (NOTES.md, session 29).
+#define SB2ST_TEAM_THREADS 512
+#define SB2ST_GROUPS_MAX 4  // groups a block holds at most (two teams of two warps each)
 
 template <class T> __device__ __forceinline__ T sb_shfl_xor(T v, int o);
 template <> __device__ __forceinline__ float sb_shfl_xor(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
@@ -1194,7 +1194,7 @@ __device__ void eig_bisect(const Bisectp& p) {
         eig_sb2st<T, KD>(p);                                                                       \
     }
 #define EIG_SB2ST_TEAM(TAG, T, KD)                                                                 \
-    extern "C" __global__ void __launch_bounds__(SbTeamThreads<T>::value, 1)                       \
+    extern "C" __global__ void __launch_bounds__(SB2ST_TEAM_THREADS, 1)                            \
         eig_sb2stt##KD##_##TAG(Sb2stp p) {                                                         \
         eig_sb2st_team<T, KD>(p);                                                                  \
     }

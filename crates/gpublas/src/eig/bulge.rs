@@ -26,16 +26,9 @@ use crate::{Error, Handle, RealScalar, Scalar, Status, WorkspaceLease};
 pub(crate) const KDS: [usize; 3] = [16, 32, 64];
 /// Threads of `eig_sb2st` (its launch bound), the block kernel of the widest band.
 const THREADS: u32 = 256;
-/// The most threads a block of `eig_sb2stt`, the kernel of bands up to 32, holds for elements
-/// of `elem` bytes (its launch bound, `SbTeamThreads` in eig.cu; a sweep takes two teams of
-/// `kd / 8` warps): 768, complex f64 512 (its registers).
-fn team_threads(elem: usize) -> usize {
-    if elem == 16 {
-        512
-    } else {
-        768
-    }
-}
+/// The most threads a block of `eig_sb2stt`, the kernel of bands up to 32, holds (its launch
+/// bound, `SB2ST_TEAM_THREADS` in eig.cu): a sweep takes two teams of `kd / 8` warps.
+const TEAM_THREADS: usize = 512;
 /// Reflectors a sweep's ring holds (`SB2ST_RING` in eig.cu).
 const RING: usize = 4;
 
@@ -62,18 +55,16 @@ fn sweeps_in_flight(n: usize, kd: usize) -> usize {
 /// The stage-2 launch for an order-`n` band of `kd`: kernel, grid, block and shared memory. A
 /// band up to 32 wide takes two teams of `kd / 8` warps a sweep (the ring of reflectors
 /// between them and each team's partial sums in shared memory), spread over as many SMs as
-/// there are (the fewer warps an SM's schedulers share, the shorter a task's latency), a wider
-/// one a block; either grid stays within one block per SM, so the cooperative launch is always
-/// resident.
+/// there are, a block holding consecutive sweeps (up to two at 32, four at 16: the hop from
+/// one to the next in shared memory), a wider one a block; either grid stays within one block
+/// per SM, so the cooperative launch is always resident.
 fn sweep_launch(n: usize, kd: usize, elem: usize, sms: usize) -> (String, u32, u32, u32) {
     let sms = sms.max(1);
     let sweeps = sweeps_in_flight(n, kd);
     if kd <= 32 {
         let warps = kd / 8;
         let sweep_threads = 64 * warps;
-        let per_block = sweeps
-            .div_ceil(sms)
-            .clamp(1, team_threads(elem) / sweep_threads);
+        let per_block = sweeps.div_ceil(sms).clamp(1, TEAM_THREADS / sweep_threads);
         // GROUP_ELEMS in eig.cu: the ring, A's column-sum partials, O's row 0, norm partials
         // and alpha, B's products and partials
         let group = RING * (kd + 1) + warps * kd + kd + (warps + 1) + kd + warps;

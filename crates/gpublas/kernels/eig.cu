@@ -644,7 +644,7 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 // (team A) or D (team B), lane 4 r + q row 8w + r at columns q + 4e (e < KD / 4), so a row's
 // products are a lane's few FMAs and two shuffles, a column's sums shuffles within the warp
 // and one partial a warp through shared memory: a part is a few dozen dependent instructions
-// a warp and two or three barriers of its team (the chain of sweeps is the O parts' latency).
+// a warp and two barriers of its team (the chain of sweeps is the O parts' latency).
 //
 // Dependencies (task t of sweep s starts at row j0 = s + 1 + t KD; task t + 1 of sweep s - 1
 // at j0 + KD - 1): O(s, t) shares a column with D(s - 1, t) and a row with O(s - 1, t + 1);

@@ -667,24 +667,7 @@ __device__ void eig_sb2st(const Sb2stp& p) {
 #define SB2ST_TEAM_THREADS 512
 #define SB2ST_GROUPS_MAX 4  // groups a block holds at most (two teams of two warps each)
 
-template <class T> __device__ __forceinline__ T sb_shfl_xor(T v, int o);
-template <> __device__ __forceinline__ float sb_shfl_xor(float v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
-template <> __device__ __forceinline__ double sb_shfl_xor(double v, int o) { return __shfl_xor_sync(0xffffffffu, v, o); }
-template <> __device__ __forceinline__ float2 sb_shfl_xor(float2 v, int o) {
-    return make_float2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
-}
-template <> __device__ __forceinline__ double2 sb_shfl_xor(double2 v, int o) {
-    return make_double2(__shfl_xor_sync(0xffffffffu, v.x, o), __shfl_xor_sync(0xffffffffu, v.y, o));
-}
-template <class T> __device__ __forceinline__ T sb_shfl(T v, int src);
-template <> __device__ __forceinline__ float sb_shfl(float v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-template <> __device__ __forceinline__ double sb_shfl(double v, int src) { return __shfl_sync(0xffffffffu, v, src); }
-template <> __device__ __forceinline__ float2 sb_shfl(float2 v, int src) {
-    return make_float2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
-}
-template <> __device__ __forceinline__ double2 sb_shfl(double2 v, int src) {
-    return make_double2(__shfl_sync(0xffffffffu, v.x, src), __shfl_sync(0xffffffffu, v.y, src));
-}
+// A nonzero scale (either part).
 template <class T> __device__ __forceinline__ bool sb_nonzero(T v) { return ere(v) != 0 || eim(v) != 0; }
 
 // The sums over a warp's eight rows (lane bits 2 .. 4) of the lane's EPL column values p[e]
@@ -699,10 +682,10 @@ template <int EPL, class T> __device__ __forceinline__ T sb_rows_scatter(T (&p)[
 #pragma unroll
             for (int e = 0; e < half; ++e) {
                 const T mine = hi ? p[e + half] : p[e], other = hi ? p[e] : p[e + half];
-                p[e] = eadd(mine, sb_shfl_xor(other, o));
+                p[e] = eadd(mine, shd(other, o));
             }
         } else {
-            p[0] = eadd(p[0], sb_shfl_xor(p[0], o));
+            p[0] = eadd(p[0], shd(p[0], o));
         }
     }
     return p[0];
@@ -862,8 +845,8 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
 #pragma unroll
                         for (int e = 0; e < EPL; ++e) acc[e % 2] = eadd(acc[e % 2], emul(o[e], vp[e]));
                         T y = eadd(acc[0], acc[1]);
-                        y = eadd(y, sb_shfl_xor(y, 1));
-                        y = eadd(y, sb_shfl_xor(y, 2));
+                        y = eadd(y, shd(y, 1));
+                        y = eadd(y, shd(y, 2));
                         y = emul(y, taup);
 #pragma unroll
                         for (int e = 0; e < EPL; ++e) o[e] = esub(o[e], emul(y, econj(vp[e])));
@@ -874,7 +857,7 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
                 // column sums S_c = sum over rows i >= 1 of conj(O_i0) O_ic with row 0 — v^H O =
                 // O_0 + conj(scal) S (v = (1; O_i0 scal)). Every lane then makes the same
                 // reflector.
-                const T first = sb_shfl(o[0], lane & ~3);  // the row's first element, to its lanes
+                const T first = shf(o[0], lane & ~3);  // the row's first element, to its lanes
                 R part = q == 0 && row && i >= 1 ? eabs2(o[0]) : (R)0;
 #pragma unroll
                 for (int m = 4; m < 32; m <<= 1) part += __shfl_xor_sync(0xffffffffu, part, m);
@@ -912,7 +895,7 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
                         tot = emul(econj(tau), eadd(arow0[cf], emul(econj(f.scal), tot)));
 #pragma unroll
                         for (int e = 0; e < EPL; ++e) {
-                            const T ws = sb_shfl(tot, 4 * ((e * 8) / EPL) + q);
+                            const T ws = shf(tot, 4 * ((e * 8) / EPL) + q);
                             if (q + 4 * e != 0) o[e] = esub(o[e], emul(vl, ws));
                         }
                     }
@@ -965,8 +948,8 @@ __device__ void eig_sb2st_team(const Sb2stp& p) {
 #pragma unroll
                     for (int e = 0; e < EPL; ++e) acc[e % 2] = eadd(acc[e % 2], emul(d[e], v[e]));
                     T y = eadd(acc[0], acc[1]);
-                    y = eadd(y, sb_shfl_xor(y, 1));
-                    y = eadd(y, sb_shfl_xor(y, 2));
+                    y = eadd(y, shd(y, 1));
+                    y = eadd(y, shd(y, 2));
                     y = emul(tau, y);
                     R part = q == 0 ? ere(emul(econj(tau), ecmul(vi, y))) : (R)0;
 #pragma unroll

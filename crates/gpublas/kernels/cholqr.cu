@@ -141,8 +141,6 @@ __device__ __forceinline__ void setup_rn(double* Rn, double* rinv, const double*
     for (int k = threadIdx.x; k < NC; k += THREADS) rinv[k] = 1.0 / R[k + k * ldr];
 }
 
-__device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b);
-
 // Rows 0 .. rows - 1 of Xs (ld LDX; rows a multiple of 16) <- Xs R^-1 in place: blocked forward
 // substitution over 8-column blocks J, per row backward stable. The diagonal block by
 // substitution (one row a lane: lanes 0..15 of warp w take rows 16 w + lane), then the blocks
@@ -226,27 +224,6 @@ __device__ __forceinline__ void load_rows(double* xr, const Entry& x, i64 gi, in
         }
         if (MASK && below) *nz |= bits << u0;
     }
-}
-
-// D = A B + C on FP64 tensor cores, one warp: m8n8k4, A 8 x 4 row-major (lane holds
-// A[lane / 4][lane % 4]), B 4 x 8 column-major (B[lane % 4][lane / 4]), C/D 8 x 8 (lane holds
-// C[lane / 4][2 (lane % 4) + {0, 1}]). Below sm_80 (where plans never choose these kernels) by
-// shuffles, so that the module compiles for every architecture.
-__device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b) {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-                 : "+d"(c0), "+d"(c1)
-                 : "d"(a), "d"(b));
-#else
-    const int lane = threadIdx.x & 31, r = lane >> 2, j = 2 * (lane & 3);
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const double ak = __shfl_sync(FULL, a, 4 * r + k);
-        const double b0 = __shfl_sync(FULL, b, 4 * j + k), b1 = __shfl_sync(FULL, b, 4 * (j + 1) + k);
-        c0 = __fma_rn(ak, b0, c0);
-        c1 = __fma_rn(ak, b1, c1);
-    }
-#endif
 }
 
 // Named barrier ID (1 ..: 0 is __syncthreads') over N threads (whole warps); immediates: a

@@ -24,6 +24,27 @@ __device__ __forceinline__ void pdl_enter() {
     pdl_wait();
 }
 
+// D = A B + C on FP64 tensor cores, one warp: m8n8k4, A 8 x 4 row-major (lane holds
+// A[lane / 4][lane % 4]), B 4 x 8 column-major (B[lane % 4][lane / 4]), C/D 8 x 8 (lane holds
+// C[lane / 4][2 (lane % 4) + {0, 1}]). Below sm_80 (where no plan runs its callers) by
+// shuffles, so that the module compiles for every architecture.
+__device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, double b) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(c0), "+d"(c1)
+                 : "d"(a), "d"(b));
+#else
+    const int lane = threadIdx.x & 31, r = lane >> 2, j = 2 * (lane & 3);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const double ak = __shfl_sync(0xffffffffu, a, 4 * r + k);
+        const double b0 = __shfl_sync(0xffffffffu, b, 4 * j + k), b1 = __shfl_sync(0xffffffffu, b, 4 * (j + 1) + k);
+        c0 = __fma_rn(ak, b0, c0);
+        c1 = __fma_rn(ak, b1, c1);
+    }
+#endif
+}
+
 // Arithmetic by overloads.
 __device__ __forceinline__ float mag(float v) { return fabsf(v); }
 __device__ __forceinline__ double mag(double v) { return fabs(v); }

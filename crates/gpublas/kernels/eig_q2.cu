@@ -335,8 +335,8 @@ __device__ void eig_q2(const Q2p& p) {
 // eight consecutive sweeps, c = 8 J .. 8 J + 7 with J descending: H_{8J} .. H_{8J+7} = I - V T
 // V^H (T upper triangular, LAPACK's larft forward), V the block's KD + 8 window rows 8 J ..
 // 8 J + KD + 7 (a parallelogram: V(r, k) = v_{8J+k}[r - k]). Each of Z ← Z - V (T (V^H Z)) is
-// m8n8k4 products on the tensor cores (dmma8844; a complex product four real ones): 1.4 times
-// the reflector-by-reflector flops at about four times their rate per instruction.
+// m16n8k4 products on the tensor cores (dmma16844, pairs of m-tiles; a complex product four real
+// ones): 1.4 times the reflector-by-reflector flops (1.5 with the Gram) at twice their peak rate.
 //
 // A warp's window is Z^T in accumulator fragments (complex: one set for the real parts, one
 // for the imaginary): 32 columns as four 8-column m-tiles, 2 KD rows as 8-row blocks; lane
@@ -354,6 +354,12 @@ __device__ __forceinline__ double q2m_re(double v) { return v; }
 __device__ __forceinline__ double q2m_im(double) { return 0.0; }
 __device__ __forceinline__ double q2m_re(double2 v) { return v.x; }
 __device__ __forceinline__ double q2m_im(double2 v) { return v.y; }
+
+// m-tiles mt and mt + 1 of d += a b: d and a rows of fragments (four 8-column m-tiles), a's
+// k-step st, one B operand for both (one m16n8k4).
+__device__ __forceinline__ void q2m_mma(double (&d)[4][2], int mt, const double (&a)[4][2], int st, double b) {
+    dmma16844(d[mt][0], d[mt][1], d[mt + 1][0], d[mt + 1][1], a[mt][st], a[mt + 1][st], b);
+}
 
 // Block J of the diamond in `vs` (q2_stage's layout) applied to the window.
 template <class T, int KD, int J>
@@ -392,12 +398,12 @@ __device__ __forceinline__ void q2m_block(double (&w)[Q2m<T>::C][KD / 4][4][2], 
                 dmma8844(gram[C - 1][0], gram[C - 1][1], -vi, vr);
             }
 #pragma unroll
-            for (int mt = 0; mt < 4; ++mt) {
-                dmma8844(x[0][mt][0], x[0][mt][1], w[0][J + rb][mt][st], vr);
+            for (int mt = 0; mt < 4; mt += 2) {
+                q2m_mma(x[0], mt, w[0][J + rb], st, vr);
                 if constexpr (C == 2) {
-                    dmma8844(x[0][mt][0], x[0][mt][1], w[C - 1][J + rb][mt][st], vi);
-                    dmma8844(x[C - 1][mt][0], x[C - 1][mt][1], w[C - 1][J + rb][mt][st], vr);
-                    dmma8844(x[C - 1][mt][0], x[C - 1][mt][1], w[0][J + rb][mt][st], -vi);
+                    q2m_mma(x[0], mt, w[C - 1][J + rb], st, vi);
+                    q2m_mma(x[C - 1], mt, w[C - 1][J + rb], st, vr);
+                    q2m_mma(x[C - 1], mt, w[0][J + rb], st, -vi);
                 }
             }
         }
@@ -431,19 +437,20 @@ __device__ __forceinline__ void q2m_block(double (&w)[Q2m<T>::C][KD / 4][4][2], 
         for (int st = 0; st < 2; ++st)
             tb[c][st] = -(q == 0 ? tr[c][st] : q == 1 ? tr[c][2 + st] : q == 2 ? tr[c][4 + st] : tr[c][6 + st]);
 #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
+    for (int mt = 0; mt < 4; ++mt)
 #pragma unroll
         for (int c = 0; c < C; ++c) y[c][mt][0] = y[c][mt][1] = 0.0;
 #pragma unroll
+    for (int mt = 0; mt < 4; mt += 2)
+#pragma unroll
         for (int st = 0; st < 2; ++st) {
-            dmma8844(y[0][mt][0], y[0][mt][1], x[0][mt][st], tb[0][st]);
+            q2m_mma(y[0], mt, x[0], st, tb[0][st]);
             if constexpr (C == 2) {
-                dmma8844(y[0][mt][0], y[0][mt][1], x[C - 1][mt][st], -tb[C - 1][st]);
-                dmma8844(y[C - 1][mt][0], y[C - 1][mt][1], x[0][mt][st], tb[C - 1][st]);
-                dmma8844(y[C - 1][mt][0], y[C - 1][mt][1], x[C - 1][mt][st], tb[0][st]);
+                q2m_mma(y[0], mt, x[C - 1], st, -tb[C - 1][st]);
+                q2m_mma(y[C - 1], mt, x[0], st, tb[C - 1][st]);
+                q2m_mma(y[C - 1], mt, x[C - 1], st, tb[0][st]);
             }
         }
-    }
     // Z += V Y (as Z^T += Y^T V^T): B operand V(8 rb + g, 2 q + st); Re Z += Yr Vr - Yi Vi, Im
     // Z += Yr Vi + Yi Vr.
 #pragma unroll
@@ -453,14 +460,12 @@ __device__ __forceinline__ void q2m_block(double (&w)[Q2m<T>::C][KD / 4][4][2], 
             const T v = vget(rb, 8 * rb + g, 2 * q + st);
             const double vr = q2m_re(v), vi = q2m_im(v);
 #pragma unroll
-            for (int mt = 0; mt < 4; ++mt) {
-                double(&z0)[2] = w[0][J + rb][mt];
-                dmma8844(z0[0], z0[1], y[0][mt][st], vr);
+            for (int mt = 0; mt < 4; mt += 2) {
+                q2m_mma(w[0][J + rb], mt, y[0], st, vr);
                 if constexpr (C == 2) {
-                    double(&z1)[2] = w[C - 1][J + rb][mt];
-                    dmma8844(z0[0], z0[1], y[C - 1][mt][st], -vi);
-                    dmma8844(z1[0], z1[1], y[0][mt][st], vi);
-                    dmma8844(z1[0], z1[1], y[C - 1][mt][st], vr);
+                    q2m_mma(w[0][J + rb], mt, y[C - 1], st, -vi);
+                    q2m_mma(w[C - 1][J + rb], mt, y[0], st, vi);
+                    q2m_mma(w[C - 1][J + rb], mt, y[C - 1], st, vr);
                 }
             }
         }

@@ -117,11 +117,11 @@ __device__ __forceinline__ void q2_stage(const Q2p& p, T* vs, int g, int t, int 
     }
 }
 
-// Rows r0 .. r0 + KD of the slab's CPW columns from Z to the tile `tl` (row r of column j at
-// r LDR + j LDC), zeros past Z's rows and columns.
-template <class T, int KD, int CPW, int LDR, int LDC>
+// Rows r0 .. r0 + KD of the slab's columns from Z to the tile `tl` (column j's rows at
+// j (KD + 1)), zeros past Z's rows and columns.
+template <class T, int KD>
 __device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, int r0, int col0, int lane) {
-    constexpr int CS = 32 / KD;
+    constexpr int CPW = 32 / Q2Real<T>::C, CS = 32 / KD;
     const T* Z = (const T*)p.z;
     const int r = lane % KD;
     int j = lane / KD;
@@ -130,7 +130,7 @@ __device__ __forceinline__ void q2_stage_rows(const Q2p& p, T* tl, int r0, int c
 #pragma unroll 4
     for (; j < CPW; j += CS, src += CS * p.ldz) {
         const bool read = row_in && col0 + j < p.m;
-        q2_cp(tl + r * LDR + j * LDC, read ? src : Z, read);
+        q2_cp(tl + j * (KD + 1) + r, read ? src : Z, read);
     }
 }
 
@@ -235,7 +235,7 @@ __device__ void eig_q2(const Q2p& p) {
         __syncthreads();  // the previous round's writes to Z before this round reads them
         if (warp == 0 && tasks > 0) {
             q2_stage<T, KD>(p, vmine, g, 0, lane);
-            q2_stage_rows<T, KD, CPW, 1, KD + 1>(p, hin, g * KD + 1 + KD, col0, lane);
+            q2_stage_rows<T, KD>(p, hin, g * KD + 1 + KD, col0, lane);
         }
         q2_commit();
         for (int tau = 0; tau < steps; ++tau) {
@@ -249,7 +249,7 @@ __device__ void eig_q2(const Q2p& p) {
             const int tn = t + 1;
             if (g >= 0 && tn >= 0 && tn < tasks) {
                 q2_stage<T, KD>(p, vmine + (buf ^ 1) * KD * KD, g, tn, lane);
-                if (warp == 0) q2_stage_rows<T, KD, CPW, 1, KD + 1>(p, hin + (buf ^ 1) * TILE, S + 2 * KD, col0, lane);
+                if (warp == 0) q2_stage_rows<T, KD>(p, hin + (buf ^ 1) * TILE, S + 2 * KD, col0, lane);
             }
             q2_commit();
             // Warp k - 1's top half of the last step: waited for, read, and released (the
@@ -330,283 +330,16 @@ __device__ void eig_q2(const Q2p& p) {
     }
 }
 
-// ---- f64 and complex f64 on FP64 tensor cores (eig_q2_{16,32}_d, eig_q2_16_z) ----
-// The same walk, hand-offs and staging as eig_q2, but a diamond's reflectors go in blocks of
-// eight consecutive sweeps, c = 8 J .. 8 J + 7 with J descending: H_{8J} .. H_{8J+7} = I - V T
-// V^H (T upper triangular, LAPACK's larft forward), V the block's KD + 8 window rows 8 J ..
-// 8 J + KD + 7 (a parallelogram: V(r, k) = v_{8J+k}[r - k]). Each of Z ← Z - V (T (V^H Z)) is
-// m16n8k4 products on the tensor cores (dmma16844, pairs of m-tiles; a complex product four real
-// ones): 1.4 times the reflector-by-reflector flops (1.5 with the Gram) at twice their peak rate.
-//
-// A warp's window is Z^T in accumulator fragments (complex: one set for the real parts, one
-// for the imaginary): 32 columns as four 8-column m-tiles, 2 KD rows as 8-row blocks; lane
-// (g, q) = (lane / 4, lane % 4) holds Z(row 8 rb + 2 q + {0, 1}, column 8 mt + g) at
-// w[part][rb][mt][{0, 1}]. A fragment is also an A operand if its two elements are taken as
-// k-steps 0 and 1 of a permuted k (k = 2 q + step): so V^H Z, T X and V Y need no shuffles,
-// only B operands from the staged reflectors with the same permutation.
-// Half windows pass between warps in row-major tiles (row stride Q2m::LDT, which makes a
-// fragment access conflict-free: 8-byte elements 16 banks per half warp, 16-byte ones 8 per
-// quarter).
-template <class T> struct Q2m;
-template <> struct Q2m<double> { enum { C = 1, LDT = 34 }; };
-template <> struct Q2m<double2> { enum { C = 2, LDT = 33 }; };
-__device__ __forceinline__ double q2m_re(double v) { return v; }
-__device__ __forceinline__ double q2m_im(double) { return 0.0; }
-__device__ __forceinline__ double q2m_re(double2 v) { return v.x; }
-__device__ __forceinline__ double q2m_im(double2 v) { return v.y; }
-
-// m-tiles mt and mt + 1 of d += a b: d and a rows of fragments (four 8-column m-tiles), a's
-// k-step st, one B operand for both (one m16n8k4).
-__device__ __forceinline__ void q2m_mma(double (&d)[4][2], int mt, const double (&a)[4][2], int st, double b) {
-    dmma16844(d[mt][0], d[mt][1], d[mt + 1][0], d[mt + 1][1], a[mt][st], a[mt + 1][st], b);
-}
-
-// Block J of the diamond in `vs` (q2_stage's layout) applied to the window.
-template <class T, int KD, int J>
-__device__ __forceinline__ void q2m_block(double (&w)[Q2m<T>::C][KD / 4][4][2], const T* vs, int g, int q) {
-    constexpr int C = Q2m<T>::C, NR = KD / 8 + 1;  // row blocks the block's reflectors meet
-    const T* v0 = vs + 8 * J * KD;  // reflector 8 J
-    // V(r, k) = element r - k of reflector 8 J + k: the unit at r == k, zero outside 0 .. KD.
-    // (Only the first and last row blocks have elements outside.)
-    auto vget = [&](int rb, int r, int k) -> T {
-        const int i = r - k;
-        if (rb == 0) return i == 0 ? real_of<T>(1.0) : (i > 0 ? v0[k * KD + i] : zero_of<T>());
-        if (rb == NR - 1) return i < KD ? v0[k * KD + i] : zero_of<T>();
-        return v0[k * KD + i];
-    };
-    // X = V^H Z (as X^T = Z^T conj(V)) and the Gram G = V^H V, by parts:
-    // Re X = Vr^T Zr + Vi^T Zi, Im X = Vr^T Zi - Vi^T Zr; Re G = Vr^T Vr + Vi^T Vi, Im G = Vr^T Vi
-    // - Vi^T Vr.
-    double gram[C][2], x[C][4][2];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        gram[c][0] = gram[c][1] = 0.0;
-#pragma unroll
-        for (int mt = 0; mt < 4; ++mt) x[c][mt][0] = x[c][mt][1] = 0.0;
-    }
-#pragma unroll
-    for (int rb = 0; rb < NR; ++rb)
-#pragma unroll
-        for (int st = 0; st < 2; ++st) {
-            // B operand of X^T and both operands of the Gram: V(8 rb + 2 q + st, g)
-            const T v = vget(rb, 8 * rb + 2 * q + st, g);
-            const double vr = q2m_re(v), vi = q2m_im(v);
-            dmma8844(gram[0][0], gram[0][1], vr, vr);
-            if constexpr (C == 2) {
-                dmma8844(gram[0][0], gram[0][1], vi, vi);
-                dmma8844(gram[C - 1][0], gram[C - 1][1], vr, vi);
-                dmma8844(gram[C - 1][0], gram[C - 1][1], -vi, vr);
-            }
-#pragma unroll
-            for (int mt = 0; mt < 4; mt += 2) {
-                q2m_mma(x[0], mt, w[0][J + rb], st, vr);
-                if constexpr (C == 2) {
-                    q2m_mma(x[0], mt, w[C - 1][J + rb], st, vi);
-                    q2m_mma(x[C - 1], mt, w[C - 1][J + rb], st, vr);
-                    q2m_mma(x[C - 1], mt, w[0][J + rb], st, -vi);
-                }
-            }
-        }
-    // Row g of T: T(g, c) = -tau_c sum_{k < c} T(g, k) G(k, c), T(g, g) = tau_g, zero left of
-    // the diagonal. G(k, c) = conj(G(c, k)), and G(c, k) is lane 4 c + k / 2's element k % 2.
-    double tr[C][8];
-#pragma unroll
-    for (int c = 0; c < 8; ++c) {
-        double sr = 0.0, si = 0.0;
-#pragma unroll
-        for (int k = 0; k < c; ++k) {
-            const double gr = __shfl_sync(0xffffffffu, gram[0][k & 1], 4 * c + k / 2);
-            sr = fma(tr[0][k], gr, sr);
-            if constexpr (C == 2) {
-                const double gi = -__shfl_sync(0xffffffffu, gram[C - 1][k & 1], 4 * c + k / 2);
-                sr = fma(-tr[C - 1][k], gi, sr);
-                si = fma(tr[0][k], gi, fma(tr[C - 1][k], gr, si));
-            }
-        }
-        const T tc = v0[c * KD];
-        const double tcr = q2m_re(tc), tci = q2m_im(tc);
-        tr[0][c] = g < c ? -(tcr * sr - tci * si) : (g == c ? tcr : 0.0);
-        if constexpr (C == 2) tr[C - 1][c] = g < c ? -(tcr * si + tci * sr) : (g == c ? tci : 0.0);
-    }
-    // Y = -T X (as Y^T = X^T (-T)^T): B operand -T(g, 2 q + st); Re Y = Xr Br - Xi Bi, Im Y =
-    // Xr Bi + Xi Br.
-    double tb[C][2], y[C][4][2];
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int st = 0; st < 2; ++st)
-            tb[c][st] = -(q == 0 ? tr[c][st] : q == 1 ? tr[c][2 + st] : q == 2 ? tr[c][4 + st] : tr[c][6 + st]);
-#pragma unroll
-    for (int mt = 0; mt < 4; ++mt)
-#pragma unroll
-        for (int c = 0; c < C; ++c) y[c][mt][0] = y[c][mt][1] = 0.0;
-#pragma unroll
-    for (int mt = 0; mt < 4; mt += 2)
-#pragma unroll
-        for (int st = 0; st < 2; ++st) {
-            q2m_mma(y[0], mt, x[0], st, tb[0][st]);
-            if constexpr (C == 2) {
-                q2m_mma(y[0], mt, x[C - 1], st, -tb[C - 1][st]);
-                q2m_mma(y[C - 1], mt, x[0], st, tb[C - 1][st]);
-                q2m_mma(y[C - 1], mt, x[C - 1], st, tb[0][st]);
-            }
-        }
-    // Z += V Y (as Z^T += Y^T V^T): B operand V(8 rb + g, 2 q + st); Re Z += Yr Vr - Yi Vi, Im
-    // Z += Yr Vi + Yi Vr.
-#pragma unroll
-    for (int rb = 0; rb < NR; ++rb) {
-#pragma unroll
-        for (int st = 0; st < 2; ++st) {
-            const T v = vget(rb, 8 * rb + g, 2 * q + st);
-            const double vr = q2m_re(v), vi = q2m_im(v);
-#pragma unroll
-            for (int mt = 0; mt < 4; mt += 2) {
-                q2m_mma(w[0][J + rb], mt, y[0], st, vr);
-                if constexpr (C == 2) {
-                    q2m_mma(w[0][J + rb], mt, y[C - 1], st, -vi);
-                    q2m_mma(w[C - 1][J + rb], mt, y[0], st, vi);
-                    q2m_mma(w[C - 1][J + rb], mt, y[C - 1], st, vr);
-                }
-            }
-        }
-    }
-}
-
-// The diamond's blocks, the last sweeps' first.
-template <class T, int KD, int J = KD / 8 - 1>
-__device__ __forceinline__ void q2m_diamond(double (&w)[Q2m<T>::C][KD / 4][4][2], const T* vs, int g, int q) {
-    q2m_block<T, KD, J>(w, vs, g, q);
-    if constexpr (J > 0) q2m_diamond<T, KD, J - 1>(w, vs, g, q);
-}
-
-template <class T, int KD>
-__device__ void eig_q2_mma(const Q2p& p) {
-    constexpr int C = Q2m<T>::C, LDT = Q2m<T>::LDT, P = 8, H = KD / 8, TILE = KD * LDT;
-    pdl_enter();
-    extern __shared__ __align__(16) unsigned char q2_smem[];
-    T* vbuf = (T*)q2_smem;             // [P][2][KD * KD]: each warp's diamond, two steps
-    T* hand = vbuf + P * 2 * KD * KD;  // [P][TILE]: each warp's released top half
-    T* hin = hand + P * TILE;          // [2][TILE]: warp 0's next bottom half
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g8 = lane / 4, q = lane % 4;
-    const int n = (int)p.n, m = (int)p.m, col0 = blockIdx.x * 32;
-    const int groups = n <= 1 ? 0 : (n - 2) / KD + 1;
-    T* vmine = vbuf + warp * 2 * KD * KD;
-    T* hmine = hand + warp * TILE;
-    const T* Zt = (const T*)p.z;
-    const int frag = 2 * q * LDT + g8;  // the lane's first fragment element in a tile
-    double w[C][2 * H][4][2];           // the window, rows S .. S + 2 KD (see above)
-    for (int gb = groups - 1; gb >= 0; gb -= P) {
-        const int g = gb - warp;
-        const int tasks = g >= 0 ? q2_tasks<KD>(n, g * KD) : 0;
-        const int last = min(P - 1, gb);
-        const int steps = last + q2_tasks<KD>(n, (gb - last) * KD);
-        const bool writer = warp == P - 1 || g == 0;
-        __syncthreads();  // the previous round's writes to Z before this round reads them
-        if (warp == 0 && tasks > 0) {
-            q2_stage<T, KD>(p, vmine, g, 0, lane);
-            q2_stage_rows<T, KD, 32, LDT, 1>(p, hin, g * KD + 1 + KD, col0, lane);
-        }
-        q2_commit();
-        for (int tau = 0; tau < steps; ++tau) {
-            const int t = tau - warp;
-            const bool active = g >= 0 && t >= 0 && t < tasks;
-            const int S = g * KD + 1 + t * KD;
-            const int buf = tau & 1;
-            q2_wait();
-            __syncwarp();
-            const int tn = t + 1;
-            if (g >= 0 && tn >= 0 && tn < tasks) {
-                q2_stage<T, KD>(p, vmine + (buf ^ 1) * KD * KD, g, tn, lane);
-                if (warp == 0) q2_stage_rows<T, KD, 32, LDT, 1>(p, hin + (buf ^ 1) * TILE, S + 2 * KD, col0, lane);
-            }
-            q2_commit();
-            const bool take = warp > 0 && tau >= 1, release = take && tau + 1 < steps;
-            if (take) q2_bar_sync(Q2_FULL(warp - 1));
-            if (active) {
-                if (t == 0) {
-#pragma unroll
-                    for (int rb = 0; rb < H; ++rb)
-#pragma unroll
-                        for (int mt = 0; mt < 4; ++mt)
-#pragma unroll
-                            for (int e = 0; e < 2; ++e) {
-                                const int row = S + 8 * rb + 2 * q + e, col = col0 + 8 * mt + g8;
-                                const T z = row < n && col < m ? Zt[row + col * p.ldz] : zero_of<T>();
-                                w[0][rb][mt][e] = q2m_re(z);
-                                if constexpr (C == 2) w[C - 1][rb][mt][e] = q2m_im(z);
-                            }
-                }
-                const T* src = warp == 0 ? hin + buf * TILE : hand + (warp - 1) * TILE;
-#pragma unroll
-                for (int rb = 0; rb < H; ++rb)
-#pragma unroll
-                    for (int mt = 0; mt < 4; ++mt)
-#pragma unroll
-                        for (int e = 0; e < 2; ++e) {
-                            const T z = S + KD + 8 * rb + 2 * q + e < n ? src[frag + (8 * rb + e) * LDT + 8 * mt] : zero_of<T>();
-                            w[0][H + rb][mt][e] = q2m_re(z);
-                            if constexpr (C == 2) w[C - 1][H + rb][mt][e] = q2m_im(z);
-                        }
-            }
-            if (release) q2_bar_arrive(Q2_EMPTY(warp - 1));
-            if (active) q2m_diamond<T, KD>(w, vmine + buf * KD * KD, g8, q);
-            const bool give = warp < P - 1 && tau + 1 < steps;
-            if (give && tau >= 1) q2_bar_sync(Q2_EMPTY(warp));
-            if (active) {
-#pragma unroll
-                for (int rb = 0; rb < H; ++rb)
-#pragma unroll
-                    for (int mt = 0; mt < 4; ++mt)
-#pragma unroll
-                        for (int e = 0; e < 2; ++e) {
-                            T z;
-                            if constexpr (C == 2) z = make_double2(w[0][rb][mt][e], w[C - 1][rb][mt][e]);
-                            else z = w[0][rb][mt][e];
-                            hmine[frag + (8 * rb + e) * LDT + 8 * mt] = z;
-                        }
-                if (writer) {
-                    __syncwarp();
-                    constexpr int CS = 32 / KD;
-                    const int r = lane % KD;
-                    const bool row_in = S + r < n;
-                    T* dst = (T*)p.z + S + r + (col0 + lane / KD) * p.ldz;
-                    for (int jj = lane / KD; jj < 32; jj += CS, dst += CS * p.ldz)
-                        if (row_in && col0 + jj < m) *dst = hmine[r * LDT + jj];
-                    __syncwarp();
-                }
-#pragma unroll
-                for (int c = 0; c < C; ++c)
-#pragma unroll
-                    for (int rb = 0; rb < H; ++rb)
-#pragma unroll
-                        for (int mt = 0; mt < 4; ++mt) {
-                            w[c][rb][mt][0] = w[c][H + rb][mt][0];
-                            w[c][rb][mt][1] = w[c][H + rb][mt][1];
-                        }
-            }
-            if (give) q2_bar_arrive(Q2_FULL(warp));
-        }
-    }
-}
-
 #ifdef GPUBLAS_FAMILY_EIG_Q2
-// Reflector by reflector: single precision, and complex f64 at KD 32 (its two window parts
-// would not fit the registers of the tensor-core kernel); f64 and complex f64 at KD 16 on the
-// tensor cores (src/eig/q2.rs, `tensor_cores`, says which and sizes the launch).
-#define EIG_Q2_KERNEL(TAG, KD, T)                                                                  \
-    extern "C" __global__ void __launch_bounds__(Q2_THREADS(T), 1) eig_q2_##KD##_##TAG(Q2p p) {    \
-        eig_q2<T, KD>(p);                                                                          \
+#define EIG_Q2_KERNELS(TAG, T)                                                                     \
+    extern "C" __global__ void __launch_bounds__(Q2_THREADS(T), 1) eig_q2_16_##TAG(Q2p p) {        \
+        eig_q2<T, 16>(p);                                                                          \
+    }                                                                                              \
+    extern "C" __global__ void __launch_bounds__(Q2_THREADS(T), 1) eig_q2_32_##TAG(Q2p p) {        \
+        eig_q2<T, 32>(p);                                                                          \
     }
-#define EIG_Q2_MMA_KERNEL(TAG, KD, T)                                                              \
-    extern "C" __global__ void __launch_bounds__(256, 1) eig_q2_##KD##_##TAG(Q2p p) {              \
-        eig_q2_mma<T, KD>(p);                                                                      \
-    }
-EIG_Q2_KERNEL(s, 16, float)
-EIG_Q2_KERNEL(s, 32, float)
-EIG_Q2_MMA_KERNEL(d, 16, double)
-EIG_Q2_MMA_KERNEL(d, 32, double)
-EIG_Q2_KERNEL(c, 16, float2)
-EIG_Q2_KERNEL(c, 32, float2)
-EIG_Q2_MMA_KERNEL(z, 16, double2)
-EIG_Q2_KERNEL(z, 32, double2)
+EIG_Q2_KERNELS(s, float)
+EIG_Q2_KERNELS(d, double)
+EIG_Q2_KERNELS(c, float2)
+EIG_Q2_KERNELS(z, double2)
 #endif

@@ -45,21 +45,6 @@ __device__ __forceinline__ void dmma8844(double& c0, double& c1, double a, doubl
 #endif
 }
 
-// The same on two 8-row halves sharing B: m16n8k4, lane holds A[lane / 4][lane % 4] (a0) and
-// A[lane / 4 + 8][lane % 4] (a1), C rows lane / 4 (c0, c1) and lane / 4 + 8 (c2, c3). Hopper's
-// FP64 tensor cores run m16n8k* at twice the rate of m8n8k4 (sm_90 only; else two m8n8k4s).
-__device__ __forceinline__ void dmma16844(double& c0, double& c1, double& c2, double& c3, double a0, double a1,
-                                          double b) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
-                 : "+d"(c0), "+d"(c1), "+d"(c2), "+d"(c3)
-                 : "d"(a0), "d"(a1), "d"(b));
-#else
-    dmma8844(c0, c1, a0, b);
-    dmma8844(c2, c3, a1, b);
-#endif
-}
-
 // Arithmetic by overloads.
 __device__ __forceinline__ float mag(float v) { return fabsf(v); }
 __device__ __forceinline__ double mag(double v) { return fabs(v); }

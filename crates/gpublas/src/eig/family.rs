@@ -179,17 +179,14 @@ impl<T: Scalar> FamilySteps for EigFamily<T> {
                     n: n as i64,
                     m: m as i64,
                 };
-                let cols = super::q2::columns_per_block(kd, elem, U::COMPLEX);
+                let cols = super::q2::columns_per_block(U::COMPLEX);
                 let smem = super::q2::smem_bytes(kd, elem, U::COMPLEX);
                 let mut prm = [param(&p)];
                 stream.launch_with(
                     &EIG_Q2,
                     &format!("eig_q2_{kd}_{}", U::TAG),
                     (m.div_ceil(cols) as u32, 1, 1),
-                    (
-                        32 * super::q2::warps(kd, elem, U::COMPLEX) as u32,
-                        smem as u32,
-                    ),
+                    (32 * super::q2::warps(elem) as u32, smem as u32),
                     false,
                     &mut prm,
                 )

@@ -32,27 +32,19 @@ fn tasks(n: usize, kd: usize, s: usize) -> usize {
     n.saturating_sub(1 + s).div_ceil(kd)
 }
 
-/// Whether `Q2`'s kernel for `kd` and elements of `elem` bytes runs on the FP64 tensor cores
-/// (`eig_q2_mma` in eig_q2.cu: f64, and complex f64 at `kd` 16); the others apply the
-/// reflectors one by one.
-pub(crate) fn tensor_cores(kd: usize, elem: usize, complex: bool) -> bool {
-    (elem == 8 && !complex) || (elem == 16 && kd == 16)
-}
-
-/// Warps (groups in flight) of the kernel's block (`Q2_WARPS` in eig_q2.cu; the tensor-core
-/// kernel's 8).
-pub(crate) fn warps(kd: usize, elem: usize, complex: bool) -> usize {
-    if elem == 16 && !tensor_cores(kd, elem, complex) {
+/// Warps (groups in flight) of the kernel's block for elements of `elem` bytes
+/// (`Q2_WARPS` in eig_q2.cu).
+pub(crate) fn warps(elem: usize) -> usize {
+    if elem == 16 {
         4
     } else {
         8
     }
 }
 
-/// Columns of `Z` per block: a lane per column, two for complex types, and 32 (four 8-column
-/// fragments a warp) on the tensor cores.
-pub(crate) fn columns_per_block(kd: usize, elem: usize, complex: bool) -> usize {
-    if complex && !tensor_cores(kd, elem, complex) {
+/// Columns of `Z` per block: a lane per column, two for complex types.
+pub(crate) fn columns_per_block(complex: bool) -> usize {
+    if complex {
         16
     } else {
         32
@@ -61,20 +53,15 @@ pub(crate) fn columns_per_block(kd: usize, elem: usize, complex: bool) -> usize 
 
 /// The kernel's shared memory in bytes (its layout in eig_q2.cu): per warp two diamonds'
 /// reflectors and a half window, and two half windows of rows for the first warp; complex f64
-/// at `kd` 32 (`Q2Split`) parks two quarter windows per lane too. The tensor-core kernel's half
-/// windows are row-major: `kd` rows of `Q2m::LDT` elements (34 real, 33 complex).
+/// at `kd` 32 (`Q2Split`) parks two quarter windows per lane too.
 pub(crate) fn smem_bytes(kd: usize, elem: usize, complex: bool) -> usize {
-    let tile = if tensor_cores(kd, elem, complex) {
-        kd * (if complex { 33 } else { 34 }) * elem
-    } else {
-        columns_per_block(kd, elem, complex) * (kd + 1) * elem
-    };
+    let tile = columns_per_block(complex) * (kd + 1) * elem;
     let park = if elem == 16 && kd == 32 {
         2 * (kd / 2) * 32 * (elem / 2)
     } else {
         0
     };
-    warps(kd, elem, complex) * (2 * kd * kd * elem + tile + park) + 2 * tile
+    warps(elem) * (2 * kd * kd * elem + tile + park) + 2 * tile
 }
 
 /// Appends `Z ← Q2 Z`: `z` the first element of `Z` (`n × m`), `a` the matrix holding the

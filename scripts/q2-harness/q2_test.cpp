@@ -33,7 +33,7 @@ static size_t smem_q2(int kd, int elem, bool complex) {
 }
 // eig_q2_mma<T, KD> (its header's layout): 8 warps, each two diamonds and a half-window tile
 // of kd rows x LDT (Q2m<T>::LDT: 34 for double, 33 for double2), two tiles for warp 0.
-static size_t smem_mma(int kd, int elem, bool) {
+[[maybe_unused]] static size_t smem_mma(int kd, int elem, bool) {
     const size_t ldt = elem == 16 ? 33 : 34, tile = (size_t)kd * ldt * elem;
     return 8 * (2 * (size_t)kd * kd * elem + tile) + 2 * tile;
 }

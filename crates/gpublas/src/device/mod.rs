@@ -502,6 +502,30 @@ impl<T: Element> DeviceBuffer<T> {
         })
     }
 
+    /// Elements `offset .. offset + len` as a buffer of their own over the same memory (a
+    /// tile of a distributed matrix, a sub-matrix handed to a routine): it shares this buffer's
+    /// record of the streams that used it, and dropping it frees nothing. `None` past the end
+    /// or for a placeholder. Work through a view and through its parent must be ordered by the
+    /// caller, as for any two buffers over one memory.
+    pub(crate) fn view(&self, offset: usize, len: usize) -> Option<DeviceBuffer<T>> {
+        if offset.checked_add(len)? > self.len {
+            return None;
+        }
+        let mem = self.mem.as_ref()?;
+        let addr = mem.addr() + (offset * std::mem::size_of::<T>()) as u64;
+        // SAFETY: the range lies inside this buffer's memory (checked above), which is aligned
+        // for `T` at every element; the view's users keep the parent alive while they use it.
+        unsafe { DeviceBuffer::from_raw(&mem.device(), addr, len) }.ok()
+    }
+
+    /// `len` elements of workspace memory at `addr` on `dev` as a buffer (dropping it frees
+    /// nothing), for a routine that hands leased scratch to other routines as an operand.
+    pub(crate) fn over_workspace(dev: &Device, addr: u64, len: usize) -> Result<Self, Error> {
+        // SAFETY: the caller holds the workspace range `[addr, addr + len * size_of::<T>())` of
+        // `dev` (chunk-aligned, so aligned for `T`) for as long as the buffer is used.
+        unsafe { DeviceBuffer::from_raw(dev, addr, len) }
+    }
+
     /// A placeholder of `len` elements with no memory, for size queries.
     pub fn placeholder(len: usize) -> Self {
         DeviceBuffer {
@@ -927,6 +951,66 @@ impl StreamJoiner {
             _ => Ok(()),
         }
     }
+}
+
+impl Stream {
+    /// Makes work submitted to `self` from now on wait for the work submitted to `other` so
+    /// far (an event, so across devices too); never blocks the host. Nothing on the host
+    /// backend, whose work runs in call order.
+    pub(crate) fn wait_for(&self, other: &Stream) -> Result<(), Error> {
+        if self == other {
+            return Ok(());
+        }
+        StreamJoiner::default().order(other, self)
+    }
+}
+
+/// Copies a `rows × cols` column-major block between two device buffers (on one device or
+/// two) in `stream`'s order: elements from `src_at` with column stride `src_ld` to `dst_at`
+/// with stride `dst_ld`. `InvalidSize` if either block leaves its buffer.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn copy_block<T: Element>(
+    stream: &Stream,
+    (rows, cols): (usize, usize),
+    src: &DeviceBuffer<T>,
+    (src_at, src_ld): (usize, usize),
+    dst: &mut DeviceBuffer<T>,
+    (dst_at, dst_ld): (usize, usize),
+) -> Result<(), Error> {
+    if rows == 0 || cols == 0 {
+        return Ok(());
+    }
+    let fits = |len: usize, at: usize, ld: usize| {
+        ld >= rows
+            && (cols - 1)
+                .checked_mul(ld)
+                .and_then(|v| v.checked_add(at + rows))
+                .is_some_and(|end| end <= len)
+    };
+    if !fits(src.len(), src_at, src_ld) || !fits(dst.len(), dst_at, dst_ld) {
+        return Err(Error::InvalidSize(format!(
+            "a {rows} x {cols} block copy from element {src_at} (ld {src_ld}) of {} elements \
+             to element {dst_at} (ld {dst_ld}) of {}",
+            src.len(),
+            dst.len()
+        )));
+    }
+    let (Some(s), Some(d)) = (src.device_ptr(), dst.device_ptr()) else {
+        return Err(Error::InvalidPointer(
+            "a block copy from or to a placeholder".into(),
+        ));
+    };
+    let size = std::mem::size_of::<T>();
+    src.mark_used(stream);
+    dst.mark_used(stream);
+    stream.copy_2d(&Copy2d {
+        src: Loc::Dev(s + (src_at * size) as u64),
+        src_pitch: src_ld * size,
+        dst: Loc::Dev(d + (dst_at * size) as u64),
+        dst_pitch: dst_ld * size,
+        width: rows * size,
+        height: cols,
+    })
 }
 
 /// A second stream on the handle's device for work that may run beside the handle's stream

@@ -1,7 +1,9 @@
 //! `Handle`: one device, one stream, one workspace.
 
 use crate::device::{Device, Stream, StreamJoiner};
-use crate::memory::{Counters, HandleConfig, Storage, WorkspaceMode, DEFAULT_WORKSPACE_BYTES};
+use crate::memory::{
+    Counters, FrontHold, HandleConfig, Storage, WorkspaceMode, DEFAULT_WORKSPACE_BYTES,
+};
 use crate::Error;
 
 /// The object every routine takes first: bound to one device and one stream at a time, owning
@@ -20,6 +22,8 @@ pub struct Handle {
     pub(crate) stream: Stream,
     pub(crate) mode: WorkspaceMode,
     pub(crate) storage: Storage,
+    /// The front of the workspace held by a distributed routine, if any.
+    pub(crate) held: FrontHold,
     pub(crate) query: Option<usize>,
     pub(crate) stream_order: bool,
     pub(crate) counters: Counters,
@@ -92,6 +96,7 @@ impl Handle {
             stream,
             mode,
             storage,
+            held: FrontHold::default(),
             query: None,
             stream_order,
             counters: Counters::default(),

@@ -40,6 +40,15 @@ impl Storage {
     }
 }
 
+/// Bytes at the front of the workspace that a distributed routine holds across the routines
+/// it calls (`Handle::hold_front`).
+#[derive(Default)]
+pub(crate) struct FrontHold {
+    bytes: usize,
+    /// With stream-ordered allocation the hold is a pool allocation of its own.
+    pool: Option<LeaseMem>,
+}
+
 impl Handle {
     /// Who owns the workspace (M1).
     pub fn workspace_mode(&self) -> WorkspaceMode {
@@ -250,7 +259,21 @@ impl Handle {
             let base = mem.addr();
             return Ok(WorkspaceLease::new(self, base, total, sizes, Some(mem)));
         }
-        let capacity = self.storage.bytes();
+        // A distributed routine's hold at the front stays where it is: leases of the
+        // routines it calls come from behind it, and the workspace cannot move meanwhile.
+        let held = self.held.bytes;
+        let capacity = self.storage.bytes() - held;
+        if total > capacity && held > 0 {
+            return Err(self.note_memory_error(
+                total,
+                capacity,
+                &format!(
+                    "{held} bytes at the front of the workspace are held by a distributed \
+                     routine, which sized the workspace for the routines it calls; this is a \
+                     sizing bug, please report it"
+                ),
+            ));
+        }
         if total > capacity {
             if self.mode != WorkspaceMode::Managed {
                 return Err(self.note_memory_error(
@@ -264,9 +287,76 @@ impl Handle {
             }
             self.grow(total)?;
         }
-        let base = self.storage.addr();
-        let room = self.storage.bytes();
+        let base = self.storage.addr() + held as u64;
+        let room = self.storage.bytes() - held;
         Ok(WorkspaceLease::new(self, base, room, sizes, None))
+    }
+
+    /// The largest workspace the routines that `f` calls on this handle would lease (their
+    /// size-query answer, M7), measured by a private query; an active query of the user's is
+    /// left as it was. `f` calls routines with placeholders or real operands; none runs.
+    pub(crate) fn inner_need(
+        &mut self,
+        f: impl FnOnce(&mut Handle) -> Result<(), Error>,
+    ) -> Result<usize, Error> {
+        let saved = self.query.replace(0);
+        let r = f(self);
+        let need = self.query.take().unwrap_or(0);
+        self.query = saved;
+        r.map(|()| need)
+    }
+
+    /// Holds `front` bytes at the start of the workspace for a routine that keeps scratch
+    /// across the routines it calls (a distributed factorization's panels), with `inner`
+    /// bytes behind them for those calls: a `Managed` workspace grows to fit first (the other
+    /// modes answer `MemoryError` when `front + inner` does not fit; with stream-ordered
+    /// allocation the front is a pool allocation). Returns the front's address; the holder
+    /// calls [`Handle::release_front`] when done, on errors too.
+    pub(crate) fn hold_front(&mut self, front: usize, inner: usize) -> Result<u64, Error> {
+        let front = rounded_total(&[front])?;
+        let total = rounded_total(&[front, inner])?;
+        if self.held.bytes > 0 || self.held.pool.is_some() {
+            return Err(Error::InvalidValue(
+                "the workspace's front is already held (distributed routines do not nest)".into(),
+            ));
+        }
+        if front == 0 {
+            return Ok(0);
+        }
+        if self.uses_stream_ordered_leases() {
+            let mem = self.stream_ordered_alloc(front)?;
+            let addr = mem.addr();
+            self.held.pool = Some(mem);
+            return Ok(addr);
+        }
+        let capacity = self.storage.bytes();
+        if total > capacity {
+            if self.mode != WorkspaceMode::Managed {
+                return Err(self.note_memory_error(
+                    total,
+                    capacity,
+                    &format!(
+                        "a distributed routine holds {front} bytes of panels and its local calls \
+                         need {inner} more; the {:?} workspace never grows: raise it with \
+                         set_device_memory_size",
+                        self.mode
+                    ),
+                ));
+            }
+            self.grow(total)?;
+        }
+        self.counters.lease_started(front);
+        self.held.bytes = front;
+        Ok(self.storage.addr())
+    }
+
+    /// Ends [`Handle::hold_front`] (in stream order: later leases may reuse the bytes only
+    /// after the work submitted so far, as for any lease).
+    pub(crate) fn release_front(&mut self) {
+        if self.held.bytes > 0 {
+            self.counters.lease_ended(self.held.bytes);
+        }
+        self.held = FrontHold::default();
     }
 
     /// Replaces the `Managed` workspace by one of exactly `total` bytes (M3, M13).

@@ -30,6 +30,7 @@ mod exec;
 mod handle;
 pub mod kernels;
 pub mod memory;
+pub mod multi;
 mod qr;
 pub mod solver;
 

@@ -1,0 +1,333 @@
+//! Several devices of one process as one: a [`DeviceGroup`] of handles (one per device, each
+//! with its own workspace), matrices dealt over them in a 2-D block-cyclic layout
+//! ([`DistMatrix`]), and distributed routines over them: [`gemm`] (SUMMA), [`potrf`] and
+//! [`potrs`].
+//!
+//! Memory follows the one-device model per device: every device's scratch (the panels a
+//! routine receives) is leased from that device's own handle, a size query on the group
+//! answers per device, and a fixed workspace that is too small is a `MemoryError` naming the
+//! device and the sizes. Tiles move through a collective behind one trait: in-process copies
+//! on host devices and between the GPUs of one process.
+//!
+//! ```
+//! use gpublas::multi::{self, DeviceGroup, DistMatrix, Grid};
+//! use gpublas::{Device, Uplo};
+//! // Four host devices in a 2 x 2 grid, tiles of 3: a 7 x 7 SPD matrix, factored and solved.
+//! let devices: Vec<Device> = (0..4).map(|_| Device::host()).collect();
+//! let mut group = DeviceGroup::new(&devices)?.with_grid(Grid::new(2, 2)?)?;
+//! let n = 7;
+//! let a: Vec<f64> = (0..n * n)
+//!     .map(|k| if k % (n + 1) == 0 { 8.0 } else { 1.0 / (1 + k % n + k / n) as f64 })
+//!     .collect();
+//! let mut da = DistMatrix::from_host(&mut group, n, n, 3, &a, n)?;
+//! // The group's size query answers per device before anything runs.
+//! group.start_device_memory_size_query()?;
+//! multi::potrf(&mut group, Uplo::Lower, &mut da)?;
+//! let needs = group.stop_device_memory_size_query()?;
+//! assert_eq!(needs.len(), 4);
+//! assert_eq!(multi::potrf(&mut group, Uplo::Lower, &mut da)?.info, 0);
+//! let mut db = DistMatrix::from_host(&mut group, n, 1, 3, &vec![1.0f64; n], n)?;
+//! multi::potrs(&mut group, Uplo::Lower, &da, &mut db)?;
+//! let x = db.to_host(&mut group)?;
+//! for i in 0..n {
+//!     let ax: f64 = (0..n).map(|j| a[i + j * n] * x[j]).sum();
+//!     assert!((ax - 1.0).abs() < 1e-12);
+//! }
+//! # Ok::<(), gpublas::Error>(())
+//! ```
+
+mod collective;
+mod gemm;
+mod layout;
+mod matrix;
+mod potrf;
+
+pub use gemm::gemm;
+pub use layout::{Grid, Layout};
+pub use matrix::DistMatrix;
+pub use potrf::{potrf, potrs, Factored};
+
+use crate::{Device, Error, Handle, Status};
+use collective::{Comm, InProcess};
+
+/// Handles of several devices (one each, same process) driven as one, with a device grid and
+/// the collective that moves tiles between them. Device `r` is `handle(r)`; it sits at grid
+/// position [`Grid::coords`]`(r)`.
+pub struct DeviceGroup {
+    handles: Vec<Handle>,
+    grid: Grid,
+    comm: Comm,
+}
+
+impl std::fmt::Debug for DeviceGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceGroup")
+            .field("devices", &self.handles.len())
+            .field("grid", &self.grid)
+            .finish()
+    }
+}
+
+impl DeviceGroup {
+    /// A group of one new handle per device (each with the environment's workspace settings,
+    /// as [`Handle::new`]) on the default grid [`Grid::auto`]. `InvalidSize` for no devices;
+    /// `InvalidValue` for devices of two backends.
+    pub fn new(devices: &[Device]) -> Result<DeviceGroup, Error> {
+        let handles = devices
+            .iter()
+            .map(Handle::new)
+            .collect::<Result<Vec<_>, _>>()?;
+        DeviceGroup::from_handles(handles)
+    }
+
+    /// A group of the given handles (their workspaces as configured) on the default grid.
+    pub fn from_handles(handles: Vec<Handle>) -> Result<DeviceGroup, Error> {
+        let Some(first) = handles.first() else {
+            return Err(Error::InvalidSize("a device group of no devices".into()));
+        };
+        let backend = first.device().backend();
+        if let Some(h) = handles.iter().find(|h| h.device().backend() != backend) {
+            return Err(Error::InvalidValue(format!(
+                "a device group mixes backends: {} and {}",
+                first.device().name(),
+                h.device().name()
+            )));
+        }
+        Ok(DeviceGroup {
+            grid: Grid::auto(handles.len()),
+            handles,
+            comm: Comm::InProcess(InProcess),
+        })
+    }
+
+    /// The same group on another grid; `InvalidSize` unless it has one place per device.
+    pub fn with_grid(mut self, grid: Grid) -> Result<DeviceGroup, Error> {
+        if grid.size() != self.handles.len() {
+            return Err(Error::InvalidSize(format!(
+                "a {} x {} grid for a group of {} devices",
+                grid.rows,
+                grid.cols,
+                self.handles.len()
+            )));
+        }
+        self.grid = grid;
+        Ok(self)
+    }
+
+    /// Number of devices.
+    pub fn len(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// Whether the group is empty (never: a group has at least one device).
+    pub fn is_empty(&self) -> bool {
+        self.handles.is_empty()
+    }
+
+    /// The device grid.
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// The handle of device `r` (panics past the group: `r < len()`).
+    pub fn handle(&self, r: usize) -> &Handle {
+        &self.handles[r]
+    }
+
+    /// The handle of device `r`, to configure its workspace (panics past the group).
+    pub fn handle_mut(&mut self, r: usize) -> &mut Handle {
+        &mut self.handles[r]
+    }
+
+    /// Starts a size query on every device's handle (M7). `QueryMismatch` if one is active
+    /// on any (then none is started).
+    pub fn start_device_memory_size_query(&mut self) -> Result<(), Error> {
+        if let Some(r) = self
+            .handles
+            .iter()
+            .position(Handle::is_device_memory_size_query)
+        {
+            return Err(Error::QueryMismatch(format!(
+                "a size query is already active on device {r} of the group"
+            )));
+        }
+        for h in &mut self.handles {
+            h.start_device_memory_size_query()?;
+        }
+        Ok(())
+    }
+
+    /// Ends the size query on every handle; the largest need seen, per device (M7).
+    pub fn stop_device_memory_size_query(&mut self) -> Result<Vec<usize>, Error> {
+        if let Some(r) = self
+            .handles
+            .iter()
+            .position(|h| !h.is_device_memory_size_query())
+        {
+            return Err(Error::QueryMismatch(format!(
+                "no size query is active on device {r} of the group"
+            )));
+        }
+        self.handles
+            .iter_mut()
+            .map(Handle::stop_device_memory_size_query)
+            .collect()
+    }
+
+    /// Whether a size query is active (on every handle, as the group's query starts it).
+    pub fn is_device_memory_size_query(&self) -> bool {
+        self.handles.iter().all(Handle::is_device_memory_size_query)
+    }
+
+    /// Waits for the work submitted so far on every device's stream (their streams alone).
+    pub fn synchronize(&self) -> Result<(), Error> {
+        for h in &self.handles {
+            h.synchronize()?;
+        }
+        Ok(())
+    }
+
+    /// `InvalidValue` unless `layout` is on this group's grid.
+    fn check_layout(&self, what: &str, layout: &Layout) -> Result<(), Error> {
+        if layout.grid != self.grid {
+            return Err(Error::InvalidValue(format!(
+                "{what} is laid out on a {} x {} grid, the group's grid is {} x {}",
+                layout.grid.rows, layout.grid.cols, self.grid.rows, self.grid.cols
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The worst of the statuses of a routine's local calls (`PerfDegraded` when any was).
+fn worst(a: Status, b: Status) -> Status {
+    if a == Status::PerfDegraded || b == Status::PerfDegraded {
+        Status::PerfDegraded
+    } else {
+        Status::Success
+    }
+}
+
+/// Per device, the bytes a routine holds at the front of its workspace for panels, and the
+/// local calls it makes there (issued with placeholders to measure their need).
+type LocalCalls<'a> = &'a dyn Fn(usize, &mut Handle) -> Result<(), Error>;
+
+/// What [`hold_fronts`] found: a size query (its status) or the held fronts' addresses.
+enum Held {
+    Query(Status),
+    Fronts(Vec<u64>),
+}
+
+/// The query → check → hold step of a distributed routine, per device: during a size query
+/// each handle records `front[r]` plus its local calls' need; otherwise every handle holds its
+/// front (growing a `Managed` workspace to fit the local calls behind it). On an error nothing
+/// stays held.
+fn hold_fronts(
+    group: &mut DeviceGroup,
+    front: &[usize],
+    calls: LocalCalls<'_>,
+) -> Result<Held, Error> {
+    let querying = group.is_device_memory_size_query();
+    let mut addrs = Vec::with_capacity(group.len());
+    let mut status = Status::SizeUnchanged;
+    for (r, h) in group.handles.iter_mut().enumerate() {
+        let inner = h.inner_need(|h| calls(r, h));
+        let held = inner.and_then(|inner| {
+            if querying {
+                let st = h.query_step(&[front[r], inner])?;
+                if st == Some(Status::SizeIncreased) {
+                    status = Status::SizeIncreased;
+                }
+                Ok(0)
+            } else {
+                h.hold_front(front[r], inner)
+            }
+        });
+        match held {
+            Ok(a) => addrs.push(a),
+            Err(e) => {
+                release_fronts(group);
+                return Err(e);
+            }
+        }
+    }
+    Ok(if querying {
+        Held::Query(status)
+    } else {
+        Held::Fronts(addrs)
+    })
+}
+
+/// Ends every handle's hold (in stream order).
+fn release_fronts(group: &mut DeviceGroup) {
+    for h in &mut group.handles {
+        h.release_front();
+    }
+}
+
+/// A buffer of `len` elements of device `r`'s held front at element `at`.
+fn front_buffer<T: crate::device::Element>(
+    group: &DeviceGroup,
+    r: usize,
+    addr: u64,
+    at: usize,
+    len: usize,
+) -> Result<crate::DeviceBuffer<T>, Error> {
+    let a = addr + (at * std::mem::size_of::<T>()) as u64;
+    crate::DeviceBuffer::over_workspace(group.handle(r).device(), a, len)
+}
+
+/// Broadcasts the `rows × cols` block of `src` (on device `root`, at element `at` with column
+/// stride `ld`) into `panels[r]` of every device `r` for which `dest(r)` gives an element and
+/// a column stride.
+#[allow(clippy::too_many_arguments)]
+fn broadcast<T: crate::device::Element>(
+    group: &DeviceGroup,
+    shape: (usize, usize),
+    root: usize,
+    src: &crate::DeviceBuffer<T>,
+    (at, ld): (usize, usize),
+    panels: &mut [crate::DeviceBuffer<T>],
+    dest: impl Fn(usize) -> Option<(usize, usize)>,
+) -> Result<(), Error> {
+    use collective::{Collective, Part, Source};
+    let source = Source {
+        stream: group.handles[root].stream(),
+        buffer: src,
+        at,
+        ld,
+    };
+    let mut to: Vec<Part<'_, T>> = Vec::new();
+    for (r, panel) in panels.iter_mut().enumerate() {
+        if let Some((at, ld)) = dest(r) {
+            to.push(Part {
+                stream: group.handles[r].stream(),
+                buffer: panel,
+                at,
+                ld,
+            });
+        }
+    }
+    group.comm.broadcast(shape, &source, &mut to)
+}
+
+/// The `rows × cols` block of `buf` at element `at` (column stride `ld`) as a buffer of its
+/// own, for a local call.
+fn block<T: crate::device::Element>(
+    buf: &crate::DeviceBuffer<T>,
+    at: usize,
+    (rows, cols): (usize, usize),
+    ld: usize,
+) -> Result<crate::DeviceBuffer<T>, Error> {
+    let len = if rows == 0 || cols == 0 {
+        0
+    } else {
+        (cols - 1) * ld + rows
+    };
+    buf.view(at.min(buf.len()), len).ok_or_else(|| {
+        Error::InvalidSize(format!(
+            "a {rows} x {cols} block at element {at} (ld {ld}) leaves a buffer of {}",
+            buf.len()
+        ))
+    })
+}

@@ -39,11 +39,14 @@
 mod collective;
 mod gemm;
 mod layout;
+mod lu;
 mod matrix;
 mod potrf;
+mod tri;
 
 pub use gemm::gemm;
 pub use layout::{Grid, Layout};
+pub use lu::{getrf, getrs};
 pub use matrix::DistMatrix;
 pub use potrf::{potrf, potrs, Factored};
 
@@ -330,4 +333,86 @@ fn block<T: crate::device::Element>(
             buf.len()
         ))
     })
+}
+
+/// Copies the `rows × cols` block of `src` on device `from` (at element `at`, stride `ld`) into
+/// `dst` on device `to` (its element and stride), through the group's collective.
+fn send<T: crate::device::Element>(
+    group: &DeviceGroup,
+    shape: (usize, usize),
+    (from, src, src_at): (usize, &crate::DeviceBuffer<T>, (usize, usize)),
+    (to, dst, dst_at): (usize, &mut crate::DeviceBuffer<T>, (usize, usize)),
+) -> Result<(), Error> {
+    use collective::{Collective, Part, Source};
+    let source = Source {
+        stream: group.handles[from].stream(),
+        buffer: src,
+        at: src_at.0,
+        ld: src_at.1,
+    };
+    let mut part = [Part {
+        stream: group.handles[to].stream(),
+        buffer: dst,
+        at: dst_at.0,
+        ld: dst_at.1,
+    }];
+    group.comm.broadcast(shape, &source, &mut part)
+}
+
+/// Exchanges global rows `g1` and `g2` of `m` in the local column ranges `cols(pc)` of every
+/// grid column `pc`, through `tmp[r]` (a row of local columns on each device).
+fn swap_rows<T: crate::device::Element>(
+    group: &DeviceGroup,
+    m: &mut DistMatrix<T>,
+    (g1, g2): (usize, usize),
+    cols: &dyn Fn(usize) -> Vec<(usize, usize)>,
+    tmp: &mut [crate::DeviceBuffer<T>],
+) -> Result<(), Error> {
+    if g1 == g2 {
+        return Ok(());
+    }
+    let l = *m.layout();
+    let grid = l.grid;
+    for pc in 0..grid.cols {
+        let row_of = |g: usize| {
+            let i = g / l.nb;
+            let pr = i % grid.rows;
+            (
+                grid.device_at(pr, pc),
+                l.local_row_of_tile(i, pr) + g % l.nb,
+            )
+        };
+        let ((d1, lr1), (d2, lr2)) = (row_of(g1), row_of(g2));
+        let (ld1, ld2) = (l.local_ld(d1), l.local_ld(d2));
+        for (c0, c1) in cols(pc) {
+            let shape = (1, c1 - c0);
+            if c1 <= c0 {
+                continue;
+            }
+            let (at1, at2) = (lr1 + c0 * ld1, lr2 + c0 * ld2);
+            let all1 = m.local(d1).len();
+            let all2 = m.local(d2).len();
+            let mut row1 = block(m.local(d1), 0, (all1, 1), all1.max(1))?;
+            let mut row2 = block(m.local(d2), 0, (all2, 1), all2.max(1))?;
+            send(
+                group,
+                shape,
+                (d1, &row1, (at1, ld1)),
+                (d1, &mut tmp[d1], (0, 1)),
+            )?;
+            send(
+                group,
+                shape,
+                (d2, &row2, (at2, ld2)),
+                (d1, &mut row1, (at1, ld1)),
+            )?;
+            send(
+                group,
+                shape,
+                (d1, &tmp[d1], (0, 1)),
+                (d2, &mut row2, (at2, ld2)),
+            )?;
+        }
+    }
+    Ok(())
 }

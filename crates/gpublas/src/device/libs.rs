@@ -125,3 +125,34 @@ pub(crate) fn ensure_cublaslt() -> Result<(), Error> {
     })
     .clone()
 }
+
+/// Makes sure NCCL can be loaded (from the library path, `GPUBLAS_NCCL_LIB_DIR`, or the CUDA
+/// folders).
+pub(crate) fn ensure_nccl() -> Result<(), Error> {
+    static NCCL: OnceLock<Result<(), Error>> = OnceLock::new();
+    NCCL.get_or_init(|| {
+        if let Some(dir) = std::env::var_os("GPUBLAS_NCCL_LIB_DIR") {
+            let p = PathBuf::from(dir).join("libnccl.so.2");
+            // SAFETY: loading NCCL runs its initialisers, which are well behaved; the handle
+            // is kept for the process so its soname stays resolvable.
+            if let Ok(lib) = unsafe { libloading::Library::new(&p) } {
+                if let Ok(mut v) = preloaded().lock() {
+                    v.push(lib);
+                }
+            }
+        }
+        preload(&["libnccl.so.2", "libnccl.so"]);
+        // SAFETY: only tries to dlopen the library by its candidate names.
+        if unsafe { cudarc::nccl::sys::is_culib_present() } {
+            Ok(())
+        } else {
+            Err(Error::LibraryMissing(format!(
+                "NCCL (libnccl.so.2) was not found in the library path, GPUBLAS_NCCL_LIB_DIR, nor \
+                 in {:?}: `pip install nvidia-nccl-cu13` and set GPUBLAS_NCCL_LIB_DIR to its \
+                 nvidia/nccl/lib folder",
+                library_dirs()
+            )))
+        }
+    })
+    .clone()
+}

@@ -9,6 +9,7 @@ pub mod kcache;
 pub mod libs;
 #[doc(hidden)]
 pub mod lt;
+pub(crate) mod nccl;
 mod pinned;
 
 pub use pinned::PinnedBuffer;
@@ -965,51 +966,60 @@ impl Stream {
     }
 }
 
+/// The device address of the `rows × cols` column-major block of `buf` at element `at` with
+/// column stride `ld` (`None` for an empty block); `InvalidSize` if it leaves the buffer,
+/// `InvalidPointer` for a placeholder.
+pub(crate) fn block_address<T: Element>(
+    buf: &DeviceBuffer<T>,
+    (at, ld): (usize, usize),
+    (rows, cols): (usize, usize),
+) -> Result<Option<u64>, Error> {
+    if rows == 0 || cols == 0 {
+        return Ok(None);
+    }
+    let end = (cols - 1)
+        .checked_mul(ld)
+        .and_then(|v| v.checked_add(at))
+        .and_then(|v| v.checked_add(rows));
+    if ld < rows || end.is_none_or(|end| end > buf.len()) {
+        return Err(Error::InvalidSize(format!(
+            "a {rows} x {cols} block at element {at} (ld {ld}) leaves a buffer of {} elements",
+            buf.len()
+        )));
+    }
+    let base = buf
+        .device_ptr()
+        .ok_or_else(|| Error::InvalidPointer("a block of a placeholder".into()))?;
+    Ok(Some(base + (at * std::mem::size_of::<T>()) as u64))
+}
+
 /// Copies a `rows × cols` column-major block between two device buffers (on one device or
 /// two) in `stream`'s order: elements from `src_at` with column stride `src_ld` to `dst_at`
 /// with stride `dst_ld`. `InvalidSize` if either block leaves its buffer.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn copy_block<T: Element>(
     stream: &Stream,
-    (rows, cols): (usize, usize),
+    shape: (usize, usize),
     src: &DeviceBuffer<T>,
-    (src_at, src_ld): (usize, usize),
+    src_at: (usize, usize),
     dst: &mut DeviceBuffer<T>,
-    (dst_at, dst_ld): (usize, usize),
+    dst_at: (usize, usize),
 ) -> Result<(), Error> {
-    if rows == 0 || cols == 0 {
+    let (Some(s), Some(d)) = (
+        block_address(src, src_at, shape)?,
+        block_address(dst, dst_at, shape)?,
+    ) else {
         return Ok(());
-    }
-    let fits = |len: usize, at: usize, ld: usize| {
-        ld >= rows
-            && (cols - 1)
-                .checked_mul(ld)
-                .and_then(|v| v.checked_add(at + rows))
-                .is_some_and(|end| end <= len)
-    };
-    if !fits(src.len(), src_at, src_ld) || !fits(dst.len(), dst_at, dst_ld) {
-        return Err(Error::InvalidSize(format!(
-            "a {rows} x {cols} block copy from element {src_at} (ld {src_ld}) of {} elements \
-             to element {dst_at} (ld {dst_ld}) of {}",
-            src.len(),
-            dst.len()
-        )));
-    }
-    let (Some(s), Some(d)) = (src.device_ptr(), dst.device_ptr()) else {
-        return Err(Error::InvalidPointer(
-            "a block copy from or to a placeholder".into(),
-        ));
     };
     let size = std::mem::size_of::<T>();
     src.mark_used(stream);
     dst.mark_used(stream);
     stream.copy_2d(&Copy2d {
-        src: Loc::Dev(s + (src_at * size) as u64),
-        src_pitch: src_ld * size,
-        dst: Loc::Dev(d + (dst_at * size) as u64),
-        dst_pitch: dst_ld * size,
-        width: rows * size,
-        height: cols,
+        src: Loc::Dev(s),
+        src_pitch: src_at.1 * size,
+        dst: Loc::Dev(d),
+        dst_pitch: dst_at.1 * size,
+        width: shape.0 * size,
+        height: shape.1,
     })
 }
 

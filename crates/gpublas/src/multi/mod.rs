@@ -50,8 +50,24 @@ pub use lu::{getrf, getrs};
 pub use matrix::DistMatrix;
 pub use potrf::{potrf, potrs, Factored};
 
+use crate::device::nccl::NcclWorld;
 use crate::{Device, Error, Handle, Status};
-use collective::{Comm, InProcess};
+use collective::{Comm, InProcess, Nccl};
+
+/// How a group moves tiles between its devices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// NCCL where the group's devices are two or more distinct GPUs and NCCL loads, else
+    /// in-process copies (the default).
+    Auto,
+    /// Copies through the device layer: memcpy between host devices, peer copies between the
+    /// GPUs of one process (ordered by events between their streams). Also what a group of
+    /// handles that share one GPU uses.
+    InProcess,
+    /// NCCL point-to-point sends and receives on each device's stream (`LibraryMissing` where
+    /// NCCL cannot be loaded, `Unsupported` for host devices or a GPU named twice).
+    Nccl,
+}
 
 /// Handles of several devices (one each, same process) driven as one, with a device grid and
 /// the collective that moves tiles between them. Device `r` is `handle(r)`; it sits at grid
@@ -67,6 +83,7 @@ impl std::fmt::Debug for DeviceGroup {
         f.debug_struct("DeviceGroup")
             .field("devices", &self.handles.len())
             .field("grid", &self.grid)
+            .field("transport", &self.transport())
             .finish()
     }
 }
@@ -96,11 +113,54 @@ impl DeviceGroup {
                 h.device().name()
             )));
         }
-        Ok(DeviceGroup {
+        let mut group = DeviceGroup {
             grid: Grid::auto(handles.len()),
             handles,
             comm: Comm::InProcess(InProcess),
-        })
+        };
+        group.comm = group.auto_comm();
+        Ok(group)
+    }
+
+    /// The same group moving tiles by `transport`.
+    pub fn with_transport(mut self, transport: Transport) -> Result<DeviceGroup, Error> {
+        self.comm = match transport {
+            Transport::InProcess => Comm::InProcess(InProcess),
+            Transport::Auto => self.auto_comm(),
+            Transport::Nccl => match NcclWorld::new(&self.devices())? {
+                Some(world) => Comm::Nccl(Nccl(world)),
+                None => {
+                    return Err(Error::Unsupported(
+                        "NCCL needs a group of distinct GPUs (host devices, or one GPU named \
+                         twice, move tiles in process)"
+                            .into(),
+                    ))
+                }
+            },
+        };
+        Ok(self)
+    }
+
+    /// How the group moves tiles: `Transport::InProcess` or `Transport::Nccl`.
+    pub fn transport(&self) -> Transport {
+        match self.comm {
+            Comm::InProcess(_) => Transport::InProcess,
+            Comm::Nccl(_) => Transport::Nccl,
+        }
+    }
+
+    /// NCCL for two or more distinct GPUs where it loads, else in-process copies.
+    fn auto_comm(&self) -> Comm {
+        if self.handles.len() > 1 {
+            if let Ok(Some(world)) = NcclWorld::new(&self.devices()) {
+                return Comm::Nccl(Nccl(world));
+            }
+        }
+        Comm::InProcess(InProcess)
+    }
+
+    fn devices(&self) -> Vec<Device> {
+        self.handles.iter().map(|h| h.device().clone()).collect()
     }
 
     /// The same group on another grid; `InvalidSize` unless it has one place per device.
@@ -295,6 +355,7 @@ fn broadcast<T: crate::device::Element>(
 ) -> Result<(), Error> {
     use collective::{Collective, Part, Source};
     let source = Source {
+        rank: root,
         stream: group.handles[root].stream(),
         buffer: src,
         at,
@@ -304,6 +365,7 @@ fn broadcast<T: crate::device::Element>(
     for (r, panel) in panels.iter_mut().enumerate() {
         if let Some((at, ld)) = dest(r) {
             to.push(Part {
+                rank: r,
                 stream: group.handles[r].stream(),
                 buffer: panel,
                 at,
@@ -345,12 +407,14 @@ fn send<T: crate::device::Element>(
 ) -> Result<(), Error> {
     use collective::{Collective, Part, Source};
     let source = Source {
+        rank: from,
         stream: group.handles[from].stream(),
         buffer: src,
         at: src_at.0,
         ld: src_at.1,
     };
     let mut part = [Part {
+        rank: to,
         stream: group.handles[to].stream(),
         buffer: dst,
         at: dst_at.0,

@@ -209,6 +209,31 @@ impl<T: Element> DistMatrix<T> {
         Ok(())
     }
 
+    /// Overwrites the matrix with `src` (same layout), each device's part copied on its own
+    /// stream (LAPACK's `lacpy` over the whole matrix).
+    pub fn copy_from(&mut self, group: &mut DeviceGroup, src: &DistMatrix<T>) -> Result<(), Error> {
+        group.check_layout("the matrix", &self.layout)?;
+        if src.layout != self.layout {
+            return Err(Error::InvalidValue(format!(
+                "copy of a matrix laid out as {:?} into one laid out as {:?}",
+                src.layout, self.layout
+            )));
+        }
+        for (r, local) in self.locals.iter_mut().enumerate() {
+            let shape = self.layout.local_shape(r);
+            let ld = self.layout.local_ld(r);
+            copy_block(
+                group.handle(r).stream(),
+                shape,
+                &src.locals[r],
+                (0, ld),
+                local,
+                (0, ld),
+            )?;
+        }
+        Ok(())
+    }
+
     /// The layout.
     pub fn layout(&self) -> &Layout {
         &self.layout

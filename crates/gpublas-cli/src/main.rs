@@ -5,11 +5,13 @@ mod bench_blas2;
 mod bench_blas3;
 mod bench_eig;
 mod bench_host;
+mod bench_multi;
 mod bench_qr;
 mod bench_solver;
 mod bench_transfer;
 mod bench_trsm;
-#[cfg(feature = "cublas")]
+// The multi-device bench uses its generator and selection without cuBLAS.
+#[cfg_attr(not(feature = "cublas"), allow(dead_code))]
 mod bench_util;
 mod coldstart;
 mod drop_in;
@@ -125,6 +127,10 @@ enum BenchWhat {
     /// eigenvalue difference; needs a GPU and `--features cublas` (on the host backend:
     /// gpublas's host syevd and syevj alone).
     Eig(bench_eig::EigArgs),
+    /// The distributed routines (gpublas::multi: gemm, potrf, getrf, f64) on one device, on
+    /// every GPU of the machine (two handles sharing one GPU where there is only one), against
+    /// the one-handle call, with each device's workspace from the group's size query.
+    Multi(bench_multi::MultiArgs),
     /// The transfers (set/get vector and matrix, pinned and pageable, sync and async) in GB/s
     /// beside a plain contiguous copy of the same bytes and cuBLAS's Set/GetVector/Matrix.
     Aux(bench_transfer::AuxArgs),
@@ -163,6 +169,7 @@ fn main() {
                 BenchWhat::Solver(a) => bench_solver::run(&d, a, *json),
                 BenchWhat::Qr(a) => bench_qr::run(&d, a, *json),
                 BenchWhat::Eig(a) => bench_eig::run(&d, a, *json),
+                BenchWhat::Multi(a) => bench_multi::run(&d, a, *json),
                 BenchWhat::Aux(a) => bench_transfer::run(&d, a, *json),
                 BenchWhat::Coldstart => coldstart::run(&cli.device, *json),
             }

@@ -1,6 +1,6 @@
 //! `gpublas tour`: what the library is for, section by section — the handle's memory modes, a
-//! size query then exactly that workspace, Level 1 to 3, the solver, least squares and the
-//! eigensolver — each checked against the answer it should give.
+//! size query then exactly that workspace, Level 1 to 3, the solver, least squares, the
+//! eigensolver and a group of devices — each checked against the answer it should give.
 
 use gpublas::memory::HandleConfig;
 use gpublas::{blas1, Device, DeviceBuffer, Error, Handle, Results};

@@ -1,8 +1,8 @@
-//! Distributed Cholesky (`potrf`) and its solve (`potrs`), right-looking by tiles: the tile
-//! column's owner factors the diagonal tile, its grid column solves the tiles below, the panel
-//! travels along grid rows (as rows of the update) and, tile by tile, to the grid columns that
-//! hold the matching columns of the trailing matrix, and every device updates its own tiles of
-//! the lower triangle with one product per local tile column.
+//! Distributed Cholesky (`potrf`) and its solve (`potrs`), right-looking by tiles: the
+//! diagonal tile's owner factors it, its grid column (lower; grid row for upper) solves the
+//! tiles below (right of) it, the panel travels whole along the grid rows (columns) that hold
+//! it and tile by tile to the others, and every device updates its own tiles of the trailing
+//! triangle with one product per local tile column.
 
 use super::tri::{self, Sweep};
 use super::{
@@ -23,29 +23,19 @@ pub struct Factored {
     pub info: i32,
 }
 
-/// `InvalidValue` for an upper triangle (only the lower one is distributed so far).
-fn lower_only(routine: &str, uplo: Uplo) -> Result<(), Error> {
-    if uplo != Uplo::Lower {
-        return Err(Error::Unsupported(format!(
-            "distributed {routine} with {uplo:?}: only the lower triangle is distributed so far"
-        )));
-    }
-    Ok(())
-}
-
-/// Cholesky factorization `A = L Lᵀ` of a distributed symmetric positive definite `n × n`
-/// matrix (its lower triangle; the upper one is not touched), in place, as LAPACK's `potrf`.
+/// Cholesky factorization `A = L Lᵀ` (`Uplo::Lower`) or `A = Uᵀ U` (`Uplo::Upper`) of a
+/// distributed symmetric positive definite `n × n` matrix, from and into that triangle (the
+/// other is neither read nor written), as LAPACK's `potrf`.
 ///
 /// Per device, its handle's workspace holds the diagonal tile, the panel's rows (its local
 /// rows × the tile size) and columns (its local columns × the tile size), plus what its local
-/// calls need (a size query on the group answers per device). `Unsupported` for `Uplo::Upper`
-/// (not yet distributed); `InvalidSize` for a matrix that is not square.
+/// calls need (a size query on the group answers per device). `InvalidSize` for a matrix that
+/// is not square.
 pub fn potrf<T: RealScalar>(
     group: &mut DeviceGroup,
     uplo: Uplo,
     a: &mut DistMatrix<T>,
 ) -> Result<Factored, Error> {
-    lower_only("potrf", uplo)?;
     let l = *a.layout();
     group.check_layout("A", &l)?;
     if l.m != l.n {
@@ -64,52 +54,65 @@ pub fn potrf<T: RealScalar>(
         .map(|r| parts(r).iter().sum::<usize>() * size)
         .collect();
     let w0 = nb.min(l.n);
+    let lower = uplo == Uplo::Lower;
     let local_calls = |r: usize, h: &mut Handle| -> Result<(), Error> {
         let (rows, cols) = (rows_of(r).max(w0), cols_of(r).max(w0));
         let tile = || DeviceBuffer::<T>::placeholder(w0 * w0);
-        let panel = || DeviceBuffer::<T>::placeholder(rows * w0);
-        let _ = solver::potrf(h, Uplo::Lower, w0, &mut tile(), w0, Results::Host(&mut [0]))?;
+        let panel = |len: usize| DeviceBuffer::<T>::placeholder(len * w0);
+        let _ = solver::potrf(h, uplo, w0, &mut tile(), w0, Results::Host(&mut [0]))?;
+        // The solve of the panel, the diagonal tiles' rank-w updates and the products, with
+        // the shapes the steps use (the lower triangle's mirrored for the upper).
+        let (side, solved, syrk_op, syrk_ld) = if lower {
+            (Side::Right, (rows, w0), Op::N, rows)
+        } else {
+            (Side::Left, (w0, cols), Op::T, w0)
+        };
         let _ = blas3::trsm(
             h,
-            Side::Right,
-            Uplo::Lower,
+            side,
+            uplo,
             Op::T,
             Diag::NonUnit,
-            rows,
-            w0,
+            solved.0,
+            solved.1,
             T::one().into(),
             &tile(),
             w0,
-            &mut panel(),
-            rows,
+            &mut panel(rows.max(cols)),
+            solved.0,
         )?;
         let _ = blas3::syrk(
             h,
-            Uplo::Lower,
-            Op::N,
+            uplo,
+            syrk_op,
             w0,
             w0,
             (-T::one()).into(),
-            &panel(),
-            rows,
+            &panel(rows),
+            syrk_ld,
             T::one().into(),
             &mut tile(),
             w0,
         )?;
+        let (ops, lds) = if lower {
+            ((Op::N, Op::T), (rows, cols))
+        } else {
+            ((Op::T, Op::N), (w0, w0))
+        };
         let _ = blas3::gemm(
             h,
-            Op::N,
-            Op::T,
+            ops.0,
+            ops.1,
             rows,
             w0,
             w0,
             (-T::one()).into(),
-            &panel(),
-            rows,
-            &DeviceBuffer::placeholder(cols * w0),
-            cols,
+            &panel(rows),
+            lds.0,
+            &panel(cols),
+            lds.1,
             T::one().into(),
-            &mut panel(),
+            &mut panel(rows),
             rows,
         )?;
         Ok(())
@@ -118,20 +121,26 @@ pub fn potrf<T: RealScalar>(
         Held::Query(status) => return Ok(Factored { status, info: 0 }),
         Held::Fronts(f) => f,
     };
-    let result = factor(group, &l, a, &fronts, &parts);
+    let result = factor(group, uplo, &l, a, &fronts, &parts);
     release_fronts(group);
     result
 }
 
-/// The factorization's steps, on the held fronts.
+/// The factorization's steps, on the held fronts. Lower: the tile column below the diagonal
+/// is solved by the diagonal's grid column and reaches the update as rows (along grid rows,
+/// whole) and as columns (tile by tile); upper: the tile row right of the diagonal is solved by
+/// the diagonal's grid row and reaches the update as columns (down grid columns, whole) and as
+/// rows (tile by tile), transposed.
 fn factor<T: RealScalar>(
     group: &mut DeviceGroup,
+    uplo: Uplo,
     l: &Layout,
     a: &mut DistMatrix<T>,
     fronts: &[u64],
     parts: &dyn Fn(usize) -> [usize; 3],
 ) -> Result<Factored, Error> {
     let (grid, nb) = (l.grid, l.nb);
+    let lower = uplo == Uplo::Lower;
     let mut diag = Vec::new();
     let mut rows_panel = Vec::new();
     let mut cols_panel = Vec::new();
@@ -141,21 +150,22 @@ fn factor<T: RealScalar>(
         rows_panel.push(front_buffer::<T>(group, r, addr, d, pr)?);
         cols_panel.push(front_buffer::<T>(group, r, addr, d + pr, pc)?);
     }
+    let lld = |r: usize| l.local_ld(r);
     let mut status = Status::Success;
     let nt = l.tile_cols();
     for k in 0..nt {
         let w = l.tile_width(k);
         let (kr, kc) = (k % grid.rows, k % grid.cols);
         let owner = grid.device_at(kr, kc);
-        let lld = |r: usize| l.local_ld(r);
+        let krow = l.local_row_of_tile(k, kr);
         let kcol = l.local_col_of_tile(k, kc);
         // 1. The diagonal tile, on its owner.
-        let at = l.local_row_of_tile(k, kr) + kcol * lld(owner);
+        let at = krow + kcol * lld(owner);
         let mut info = [0i32];
         let mut tile = block(a.local(owner), at, (w, w), lld(owner))?;
         let st = solver::potrf(
             &mut group.handles[owner],
-            Uplo::Lower,
+            uplo,
             w,
             &mut tile,
             lld(owner),
@@ -168,7 +178,16 @@ fn factor<T: RealScalar>(
                 info: (k * nb) as i32 + info[0],
             });
         }
-        // 2. L_kk to the grid column, which solves the tiles below it.
+        // 2. The diagonal tile to the grid column (lower) or row (upper) that solves the
+        //    tiles below (right of) it.
+        let solvers = |r: usize| {
+            let (pr, pc) = grid.coords(r);
+            if lower {
+                pc == kc
+            } else {
+                pr == kr
+            }
+        };
         broadcast(
             group,
             (w, w),
@@ -176,114 +195,188 @@ fn factor<T: RealScalar>(
             a.local(owner),
             (at, lld(owner)),
             &mut diag,
-            |r| (grid.coords(r).1 == kc).then_some((0, w)),
+            |r| solvers(r).then_some((0, w)),
         )?;
-        for pr in 0..grid.rows {
-            let r = grid.device_at(pr, kc);
-            let r0 = l.local_row_of_tile(k + 1, pr);
-            let rows = l.local_rows_of_row(pr) - r0;
-            if rows == 0 {
+        for r in (0..group.len()).filter(|&r| solvers(r)) {
+            let (pr, pc) = grid.coords(r);
+            let (at, shape, side) = if lower {
+                let r0 = l.local_row_of_tile(k + 1, pr);
+                (
+                    r0 + kcol * lld(r),
+                    (l.local_rows_of_row(pr) - r0, w),
+                    Side::Right,
+                )
+            } else {
+                let c0 = l.local_col_of_tile(k + 1, pc);
+                (
+                    krow + c0 * lld(r),
+                    (w, l.local_cols_of_col(pc) - c0),
+                    Side::Left,
+                )
+            };
+            if shape.0 == 0 || shape.1 == 0 {
                 continue;
             }
-            let mut below = block(a.local(r), r0 + kcol * lld(r), (rows, w), lld(r))?;
+            let mut solved = block(a.local(r), at, shape, lld(r))?;
             let st = blas3::trsm(
                 &mut group.handles[r],
-                Side::Right,
-                Uplo::Lower,
+                side,
+                uplo,
                 Op::T,
                 Diag::NonUnit,
-                rows,
-                w,
+                shape.0,
+                shape.1,
                 T::one().into(),
                 &diag[r],
                 w,
-                &mut below,
+                &mut solved,
                 lld(r),
             )?;
             status = worst(status, st);
         }
-        // 3. The panel along grid rows (rows of the update), and tile by tile to the grid
-        //    columns holding the matching columns (columns of the update).
-        for pr in 0..grid.rows {
-            let root = grid.device_at(pr, kc);
-            let rows_here = l.local_rows_of_row(pr);
-            let r0 = l.local_row_of_tile(k + 1, pr);
-            broadcast(
-                group,
-                (rows_here - r0, w),
-                root,
-                a.local(root),
-                (r0 + kcol * lld(root), lld(root)),
-                &mut rows_panel,
-                |r| (grid.coords(r).0 == pr).then_some((r0, rows_here.max(1))),
-            )?;
+        // 3. The solved panel to every device: whole along the grid rows (lower) or columns
+        //    (upper) of its owners, and tile by tile to the others.
+        if lower {
+            for pr in 0..grid.rows {
+                let root = grid.device_at(pr, kc);
+                let rows_here = l.local_rows_of_row(pr);
+                let r0 = l.local_row_of_tile(k + 1, pr);
+                broadcast(
+                    group,
+                    (rows_here - r0, w),
+                    root,
+                    a.local(root),
+                    (r0 + kcol * lld(root), lld(root)),
+                    &mut rows_panel,
+                    |r| (grid.coords(r).0 == pr).then_some((r0, rows_here.max(1))),
+                )?;
+            }
+        } else {
+            for pc in 0..grid.cols {
+                let root = grid.device_at(kr, pc);
+                let c0 = l.local_col_of_tile(k + 1, pc);
+                broadcast(
+                    group,
+                    (w, l.local_cols_of_col(pc) - c0),
+                    root,
+                    a.local(root),
+                    (krow + c0 * lld(root), lld(root)),
+                    &mut cols_panel,
+                    |r| (grid.coords(r).1 == pc).then_some((c0 * nb, nb)),
+                )?;
+            }
         }
         for j in k + 1..nt {
             let (jr, jc) = (j % grid.rows, j % grid.cols);
-            let root = grid.device_at(jr, kc);
-            let src_at = l.local_row_of_tile(j, jr) + kcol * lld(root);
-            let dst_at = l.local_col_of_tile(j, jc);
-            let ld = l.local_cols_of_col(jc).max(1);
-            broadcast(
-                group,
-                (l.tile_height(j), w),
-                root,
-                a.local(root),
-                (src_at, lld(root)),
-                &mut cols_panel,
-                |r| (grid.coords(r).1 == jc).then_some((dst_at, ld)),
-            )?;
+            if lower {
+                // L(j, k) to the grid column of tile column j, as rows of its columns.
+                let root = grid.device_at(jr, kc);
+                let ld = l.local_cols_of_col(jc).max(1);
+                broadcast(
+                    group,
+                    (l.tile_height(j), w),
+                    root,
+                    a.local(root),
+                    (l.local_row_of_tile(j, jr) + kcol * lld(root), lld(root)),
+                    &mut cols_panel,
+                    |r| (grid.coords(r).1 == jc).then_some((l.local_col_of_tile(j, jc), ld)),
+                )?;
+            } else {
+                // U(k, j) to the grid row of tile row j, as columns of its rows.
+                let root = grid.device_at(kr, jc);
+                let dst_at = l.local_row_of_tile(j, jr) * nb;
+                broadcast(
+                    group,
+                    (w, l.tile_width(j)),
+                    root,
+                    a.local(root),
+                    (krow + l.local_col_of_tile(j, jc) * lld(root), lld(root)),
+                    &mut rows_panel,
+                    |r| (grid.coords(r).0 == jr).then_some((dst_at, nb)),
+                )?;
+            }
         }
-        // 4. Each device's tiles of the trailing lower triangle: a product per tile column.
+        // 4. Each device's tiles of the trailing triangle: per local tile column, the diagonal
+        //    tile by a rank-w update and the tiles below (above) it by one product.
         for r in 0..group.len() {
             let (pr, pc) = grid.coords(r);
             let (rows_here, cols_here) = l.local_shape(r);
             for j in (k + 1..nt).filter(|j| j % grid.cols == pc) {
                 let wj = l.tile_width(j);
                 let cj = l.local_col_of_tile(j, pc);
-                let mut rs = l.local_row_of_tile(j, pr);
-                if j % grid.rows == pr {
-                    let mut c = block(a.local(r), rs + cj * lld(r), (wj, wj), lld(r))?;
-                    let panel = block(&rows_panel[r], rs, (wj, w), rows_here)?;
+                let rj = l.local_row_of_tile(j, pr);
+                let has_diag = j % grid.rows == pr;
+                if has_diag {
+                    let mut c = block(a.local(r), rj + cj * lld(r), (wj, wj), lld(r))?;
+                    let (panel, op, ld) = if lower {
+                        (
+                            block(&rows_panel[r], rj, (wj, w), rows_here)?,
+                            Op::N,
+                            rows_here,
+                        )
+                    } else {
+                        (block(&cols_panel[r], cj * nb, (w, wj), nb)?, Op::T, nb)
+                    };
                     let st = blas3::syrk(
                         &mut group.handles[r],
-                        Uplo::Lower,
-                        Op::N,
+                        uplo,
+                        op,
                         wj,
                         w,
                         (-T::one()).into(),
                         &panel,
-                        rows_here,
+                        ld,
                         T::one().into(),
                         &mut c,
                         lld(r),
                     )?;
                     status = worst(status, st);
-                    rs += wj;
                 }
-                let rows = rows_here - rs;
-                if rows == 0 {
+                let (r0, r1) = if lower {
+                    (rj + if has_diag { wj } else { 0 }, rows_here)
+                } else {
+                    (l.local_row_of_tile(k + 1, pr), rj)
+                };
+                if r1 <= r0 {
                     continue;
                 }
-                let mut c = block(a.local(r), rs + cj * lld(r), (rows, wj), lld(r))?;
-                let panel = block(&rows_panel[r], rs, (rows, w), rows_here)?;
-                let cols = block(&cols_panel[r], cj, (wj, w), cols_here)?;
-                let st = blas3::gemm(
-                    &mut group.handles[r],
-                    Op::N,
-                    Op::T,
-                    rows,
-                    wj,
-                    w,
-                    (-T::one()).into(),
-                    &panel,
-                    rows_here,
-                    &cols,
-                    cols_here,
-                    T::one().into(),
-                    &mut c,
-                    lld(r),
-                )?;
+                let rows = r1 - r0;
+                let mut c = block(a.local(r), r0 + cj * lld(r), (rows, wj), lld(r))?;
+                let st = if lower {
+                    blas3::gemm(
+                        &mut group.handles[r],
+                        Op::N,
+                        Op::T,
+                        rows,
+                        wj,
+                        w,
+                        (-T::one()).into(),
+                        &block(&rows_panel[r], r0, (rows, w), rows_here)?,
+                        rows_here,
+                        &block(&cols_panel[r], cj, (wj, w), cols_here)?,
+                        cols_here,
+                        T::one().into(),
+                        &mut c,
+                        lld(r),
+                    )?
+                } else {
+                    blas3::gemm(
+                        &mut group.handles[r],
+                        Op::T,
+                        Op::N,
+                        rows,
+                        wj,
+                        w,
+                        (-T::one()).into(),
+                        &block(&rows_panel[r], r0 * nb, (w, rows), nb)?,
+                        nb,
+                        &block(&cols_panel[r], cj * nb, (w, wj), nb)?,
+                        nb,
+                        T::one().into(),
+                        &mut c,
+                        lld(r),
+                    )?
+                };
                 status = worst(status, st);
             }
         }
@@ -291,20 +384,23 @@ fn factor<T: RealScalar>(
     Ok(Factored { status, info: 0 })
 }
 
-/// Solves `A X = B` with the distributed Cholesky factor of [`potrf`] (`A = L Lᵀ`, lower
-/// triangle) for a distributed `n × nrhs` B (same tile size and grid), overwriting B with X.
+/// Solves `A X = B` with the distributed Cholesky factor of [`potrf`] (`A = L Lᵀ` or `Uᵀ U`,
+/// as `uplo` says) for a distributed `n × nrhs` B (same tile size and grid), overwriting B
+/// with X.
 ///
 /// Per device, its handle's workspace holds the diagonal tile, the factor's panel (its local
 /// rows × the tile size), one tile row of B (the tile size × its local columns) and one of L
-/// (the tile size × its local rows), plus what its local calls need. `Unsupported` for
-/// `Uplo::Upper`; `InvalidSize`/`InvalidValue` for shapes or tiles that disagree.
+/// (the tile size × its local rows), plus what its local calls need.
+/// `InvalidSize`/`InvalidValue` for shapes or tiles that disagree.
 pub fn potrs<T: RealScalar>(
     group: &mut DeviceGroup,
     uplo: Uplo,
     a: &DistMatrix<T>,
     b: &mut DistMatrix<T>,
 ) -> Result<Status, Error> {
-    lower_only("potrs", uplo)?;
-    let sweeps = [Sweep::Lower(Diag::NonUnit), Sweep::LowerTransposed];
+    let sweeps = match uplo {
+        Uplo::Lower => [Sweep::Lower(Diag::NonUnit), Sweep::LowerTransposed],
+        Uplo::Upper => [Sweep::UpperTransposed, Sweep::Upper],
+    };
     tri::solve_with_factor(group, "potrs", a, b, &sweeps, None)
 }

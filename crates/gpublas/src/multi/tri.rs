@@ -20,6 +20,9 @@ pub(super) enum Sweep {
     LowerTransposed,
     /// `U X = Y`, upwards (U's tile columns above the diagonal update the rows above).
     Upper,
+    /// `Uᵀ Y = B`, downwards (U's tile rows right of the diagonal, transposed, update the
+    /// rows below).
+    UpperTransposed,
 }
 
 /// Row interchanges to apply to B's rows before the sweeps (getrs): `(first row, second
@@ -153,11 +156,17 @@ impl Sweep {
             Sweep::Lower(d) => (Uplo::Lower, Op::N, d),
             Sweep::LowerTransposed => (Uplo::Lower, Op::T, Diag::NonUnit),
             Sweep::Upper => (Uplo::Upper, Op::N, Diag::NonUnit),
+            Sweep::UpperTransposed => (Uplo::Upper, Op::T, Diag::NonUnit),
         }
     }
 
     fn downwards(self) -> bool {
-        matches!(self, Sweep::Lower(_))
+        matches!(self, Sweep::Lower(_) | Sweep::UpperTransposed)
+    }
+
+    /// Whether the factor's tiles that update B come from tile row k (transposed).
+    fn by_rows(self) -> bool {
+        matches!(self, Sweep::LowerTransposed | Sweep::UpperTransposed)
     }
 }
 
@@ -258,8 +267,9 @@ fn run_sweep<T: Scalar>(
         // The factor's tiles that multiply it, to the grid rows whose B rows they update: the
         // tile column below (Lower) or above (Upper) the diagonal as it is, or L's tile row
         // left of the diagonal as columns of a transposed panel.
-        if sweep == Sweep::LowerTransposed {
-            for i in 0..k {
+        if sweep.by_rows() {
+            let others = if sweep.downwards() { k + 1..nt } else { 0..k };
+            for i in others {
                 let (ir, ic) = (i % grid.rows, i % grid.cols);
                 let root = grid.device_at(kr, ic);
                 let src_at = krow + l.local_col_of_tile(i, ic) * lld(root);
@@ -298,8 +308,8 @@ fn run_sweep<T: Scalar>(
             if r1 == r0 || rhs == 0 {
                 continue;
             }
-            let (factor, ld) = if sweep == Sweep::LowerTransposed {
-                (block(&bufs.l_row[r], 0, (w, r1), nb)?, nb)
+            let (factor, ld) = if sweep.by_rows() {
+                (block(&bufs.l_row[r], r0 * nb, (w, r1 - r0), nb)?, nb)
             } else {
                 (
                     block(&bufs.panel[r], r0, (r1 - r0, w), rows_here)?,

@@ -1,13 +1,14 @@
 //! Several devices of one process as one: a [`DeviceGroup`] of handles (one per device, each
 //! with its own workspace), matrices dealt over them in a 2-D block-cyclic layout
-//! ([`DistMatrix`]), and distributed routines over them: [`gemm`] (SUMMA), [`potrf`] and
-//! [`potrs`].
+//! ([`DistMatrix`]), and distributed routines over them: [`gemm`] (SUMMA), [`potrf`]/[`potrs`]
+//! and [`getrf`]/[`getrs`].
 //!
 //! Memory follows the one-device model per device: every device's scratch (the panels a
 //! routine receives) is leased from that device's own handle, a size query on the group
 //! answers per device, and a fixed workspace that is too small is a `MemoryError` naming the
-//! device and the sizes. Tiles move through a collective behind one trait: in-process copies
-//! on host devices and between the GPUs of one process.
+//! device and the sizes. Tiles move through a collective behind one trait ([`Transport`]):
+//! NCCL between distinct GPUs, in-process copies on host devices (which is how CI tests every
+//! distributed algorithm) and between handles that share a GPU.
 //!
 //! ```
 //! use gpublas::multi::{self, DeviceGroup, DistMatrix, Grid};

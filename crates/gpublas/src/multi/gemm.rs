@@ -5,18 +5,18 @@
 
 use super::{
     broadcast, front_buffer, hold_fronts, release_fronts, worst, DeviceGroup, DistMatrix, Held,
+    Layout,
 };
 use crate::device::DeviceBuffer;
 use crate::{blas3, Error, Op, Scalar, Status};
 
-/// `C ← alpha A B + beta C` for distributed `m × k` A, `k × n` B and `m × n` C on the group's
-/// grid with one tile size. `beta = 0` ignores C's contents (NaN included), as BLAS.
+/// `C ← alpha op(A) op(B) + beta C` for distributed `m × k` op(A), `k × n` op(B) and `m × n`
+/// C on the group's grid with one tile size (`op`: as is, transposed, conjugate-transposed). `beta = 0` ignores C's contents (NaN included), as BLAS.
 ///
 /// Per device, the workspace of its handle holds A's panel (its local rows × the tile size)
 /// and B's (the tile size × its local columns) plus what its local product needs (a size
-/// query on the group answers that per device). `Unsupported` for transposed operands (not
-/// yet distributed); `InvalidSize`/`InvalidValue` for operands whose shapes, tiles or grids
-/// disagree.
+/// query on the group answers that per device). `InvalidSize`/`InvalidValue` for operands
+/// whose shapes, tiles or grids disagree.
 ///
 /// ```
 /// use gpublas::multi::{self, DeviceGroup, DistMatrix};
@@ -42,18 +42,24 @@ pub fn gemm<T: Scalar>(
     beta: T,
     c: &mut DistMatrix<T>,
 ) -> Result<Status, Error> {
-    if opa != Op::N || opb != Op::N {
-        return Err(Error::Unsupported(format!(
-            "distributed gemm with ({opa:?}, {opb:?}): only (N, N) is distributed so far"
-        )));
-    }
     let (la, lb, lc) = (*a.layout(), *b.layout(), *c.layout());
     for (what, l) in [("A", &la), ("B", &lb), ("C", &lc)] {
         group.check_layout(what, l)?;
     }
-    if la.m != lc.m || lb.n != lc.n || la.n != lb.m {
+    // op(A) is m × k, op(B) k × n.
+    let (am, ak) = if opa == Op::N {
+        (la.m, la.n)
+    } else {
+        (la.n, la.m)
+    };
+    let (bk, bn) = if opb == Op::N {
+        (lb.m, lb.n)
+    } else {
+        (lb.n, lb.m)
+    };
+    if am != lc.m || bn != lc.n || ak != bk {
         return Err(Error::InvalidSize(format!(
-            "gemm of a {} x {} A, a {} x {} B and a {} x {} C",
+            "gemm ({opa:?}, {opb:?}) of a {} x {} A, a {} x {} B and a {} x {} C",
             la.m, la.n, lb.m, lb.n, lc.m, lc.n
         )));
     }
@@ -63,31 +69,34 @@ pub fn gemm<T: Scalar>(
             la.nb, lb.nb, lc.nb
         )));
     }
-    let grid = group.grid();
     let nb = lc.nb;
     let shape = |r: usize| lc.local_shape(r);
-    // Panels: A's (local rows × nb, ld local rows), then B's (nb × local columns, ld nb).
+    // Panels: op(A)'s (local rows × nb, ld local rows; transposed: nb × local rows, ld nb),
+    // then op(B)'s (nb × local columns, ld nb; transposed: local columns × nb, ld local
+    // columns).
     let a_len = |r: usize| shape(r).0 * nb;
     let b_len = |r: usize| nb * shape(r).1;
+    let a_ld = |r: usize| if opa == Op::N { shape(r).0.max(1) } else { nb };
+    let b_ld = |r: usize| if opb == Op::N { nb } else { shape(r).1.max(1) };
     let size = std::mem::size_of::<T>();
     let front: Vec<usize> = (0..group.len())
         .map(|r| (a_len(r) + b_len(r)) * size)
         .collect();
-    let k_first = nb.min(la.n);
+    let k_first = nb.min(ak);
     let local_calls = |r: usize, h: &mut crate::Handle| -> Result<(), Error> {
         let (rows, cols) = shape(r);
         blas3::gemm(
             h,
-            Op::N,
-            Op::N,
+            opa,
+            opb,
             rows,
             cols,
             k_first,
             alpha.into(),
             &DeviceBuffer::placeholder(a_len(r)),
-            rows.max(1),
+            a_ld(r),
             &DeviceBuffer::placeholder(b_len(r)),
-            nb,
+            b_ld(r),
             beta.into(),
             &mut DeviceBuffer::placeholder(rows * cols),
             rows.max(1),
@@ -106,62 +115,13 @@ pub fn gemm<T: Scalar>(
             b_panels.push(front_buffer::<T>(group, r, addr, a_len(r), b_len(r))?);
         }
         let mut status = Status::Success;
-        let kt = la.tile_cols();
-        if kt == 0 {
-            // k = 0: C ← beta C, one local call each.
-            for r in 0..group.len() {
-                let (rows, cols) = shape(r);
-                let st = blas3::gemm(
-                    &mut group.handles[r],
-                    Op::N,
-                    Op::N,
-                    rows,
-                    cols,
-                    0,
-                    alpha.into(),
-                    &a_panels[r],
-                    rows.max(1),
-                    &b_panels[r],
-                    nb,
-                    beta.into(),
-                    &mut c.locals_mut()[r],
-                    rows.max(1),
-                )?;
-                status = worst(status, st);
-            }
-            return Ok(status);
-        }
-        for k in 0..kt {
-            let w = la.tile_width(k);
-            let (kr, kc) = (k % grid.rows, k % grid.cols);
-            // A's tile column k along each grid row, B's tile row k down each grid column.
-            for pr in 0..grid.rows {
-                let root = grid.device_at(pr, kc);
-                let rows = la.local_rows_of_row(pr);
-                let src_at = la.local_col_of_tile(k, kc) * la.local_ld(root);
-                broadcast(
-                    group,
-                    (rows, w),
-                    root,
-                    a.local(root),
-                    (src_at, la.local_ld(root)),
-                    &mut a_panels,
-                    |r| (grid.coords(r).0 == pr).then_some((0, rows.max(1))),
-                )?;
-            }
-            for pc in 0..grid.cols {
-                let root = grid.device_at(kr, pc);
-                let cols = lb.local_cols_of_col(pc);
-                let src_at = lb.local_row_of_tile(k, kr);
-                broadcast(
-                    group,
-                    (w, cols),
-                    root,
-                    b.local(root),
-                    (src_at, lb.local_ld(root)),
-                    &mut b_panels,
-                    |r| (grid.coords(r).1 == pc).then_some((0, nb)),
-                )?;
+        let kt = ak.div_ceil(nb);
+        // k = 0 still runs one step: C ← beta C.
+        for k in 0..kt.max(1) {
+            let w = if kt == 0 { 0 } else { nb.min(ak - k * nb) };
+            if w > 0 {
+                send_a_panel(group, opa, (&la, &lc), k, w, a, &mut a_panels)?;
+                send_b_panel(group, opb, (&lb, &lc), k, w, b, &mut b_panels)?;
             }
             let step_beta = if k == 0 { beta } else { T::one() };
             for r in 0..group.len() {
@@ -171,16 +131,16 @@ pub fn gemm<T: Scalar>(
                 }
                 let st = blas3::gemm(
                     &mut group.handles[r],
-                    Op::N,
-                    Op::N,
+                    opa,
+                    opb,
                     rows,
                     cols,
                     w,
                     alpha.into(),
                     &a_panels[r],
-                    rows,
+                    a_ld(r),
                     &b_panels[r],
-                    nb,
+                    b_ld(r),
                     step_beta.into(),
                     &mut c.locals_mut()[r],
                     rows,
@@ -193,4 +153,106 @@ pub fn gemm<T: Scalar>(
     let result = run();
     release_fronts(group);
     result
+}
+
+/// op(A)'s tile column `k` to every device, as the rows its C rows need: A's tile column `k`
+/// whole along each grid row, or (transposed) A's tile row `k` tile by tile, each tile to the
+/// grid row of C's matching rows.
+fn send_a_panel<T: Scalar>(
+    group: &DeviceGroup,
+    opa: Op,
+    (la, lc): (&Layout, &Layout),
+    k: usize,
+    w: usize,
+    a: &DistMatrix<T>,
+    panels: &mut [DeviceBuffer<T>],
+) -> Result<(), Error> {
+    let grid = la.grid;
+    let (kr, kc) = (k % grid.rows, k % grid.cols);
+    if opa == Op::N {
+        for pr in 0..grid.rows {
+            let root = grid.device_at(pr, kc);
+            let rows = la.local_rows_of_row(pr);
+            broadcast(
+                group,
+                (rows, w),
+                root,
+                a.local(root),
+                (
+                    la.local_col_of_tile(k, kc) * la.local_ld(root),
+                    la.local_ld(root),
+                ),
+                panels,
+                |r| (grid.coords(r).0 == pr).then_some((0, rows.max(1))),
+            )?;
+        }
+        return Ok(());
+    }
+    for i in 0..la.tile_cols() {
+        let (ir, ic) = (i % grid.rows, i % grid.cols);
+        let root = grid.device_at(kr, ic);
+        let src_at = la.local_row_of_tile(k, kr) + la.local_col_of_tile(i, ic) * la.local_ld(root);
+        // C's tile row i is on grid row i mod p, at the local row tile i has there.
+        let dst_at = lc.local_row_of_tile(i, ir) * la.nb;
+        broadcast(
+            group,
+            (w, la.tile_width(i)),
+            root,
+            a.local(root),
+            (src_at, la.local_ld(root)),
+            panels,
+            |r| (grid.coords(r).0 == ir).then_some((dst_at, la.nb)),
+        )?;
+    }
+    Ok(())
+}
+
+/// op(B)'s tile row `k` to every device, as the columns its C columns need: B's tile row `k`
+/// whole down each grid column, or (transposed) B's tile column `k` tile by tile, each tile to
+/// the grid column of C's matching columns.
+fn send_b_panel<T: Scalar>(
+    group: &DeviceGroup,
+    opb: Op,
+    (lb, lc): (&Layout, &Layout),
+    k: usize,
+    w: usize,
+    b: &DistMatrix<T>,
+    panels: &mut [DeviceBuffer<T>],
+) -> Result<(), Error> {
+    let grid = lb.grid;
+    let (kr, kc) = (k % grid.rows, k % grid.cols);
+    if opb == Op::N {
+        for pc in 0..grid.cols {
+            let root = grid.device_at(kr, pc);
+            let cols = lb.local_cols_of_col(pc);
+            broadcast(
+                group,
+                (w, cols),
+                root,
+                b.local(root),
+                (lb.local_row_of_tile(k, kr), lb.local_ld(root)),
+                panels,
+                |r| (grid.coords(r).1 == pc).then_some((0, lb.nb)),
+            )?;
+        }
+        return Ok(());
+    }
+    for j in 0..lb.tile_rows() {
+        let (jr, jc) = (j % grid.rows, j % grid.cols);
+        let root = grid.device_at(jr, kc);
+        let src_at = lb.local_row_of_tile(j, jr) + lb.local_col_of_tile(k, kc) * lb.local_ld(root);
+        // C's tile column j is on grid column j mod q, at the local column tile j has there.
+        let dst_at = lc.local_col_of_tile(j, jc);
+        let ld = lc.local_cols_of_col(jc).max(1);
+        broadcast(
+            group,
+            (lb.tile_height(j), w),
+            root,
+            b.local(root),
+            (src_at, lb.local_ld(root)),
+            panels,
+            |r| (grid.coords(r).1 == jc).then_some((dst_at, ld)),
+        )?;
+    }
+    Ok(())
 }

@@ -118,11 +118,9 @@ pub fn getrf<T: Scalar>(
         )?;
         Ok(())
     };
-    if steps == 0 && !group.is_device_memory_size_query() {
-        return Ok(Factored {
-            status: Status::Success,
-            info: 0,
-        });
+    if steps == 0 {
+        let status = group.quick_return()?;
+        return Ok(Factored { status, info: 0 });
     }
     let fronts = match hold_fronts(group, &front, &local_calls)? {
         Held::Query(status) => return Ok(Factored { status, info: 0 }),

@@ -243,6 +243,38 @@ impl DeviceGroup {
         self.handles.iter().all(Handle::is_device_memory_size_query)
     }
 
+    /// Whether the group's size query is active; `QueryMismatch` when a query is active on
+    /// some of its handles only (a distributed call cannot both run and answer it).
+    fn query_state(&self) -> Result<bool, Error> {
+        let active = self
+            .handles
+            .iter()
+            .filter(|h| h.is_device_memory_size_query())
+            .count();
+        if active > 0 && active < self.handles.len() {
+            let r = self
+                .handles
+                .iter()
+                .position(|h| !h.is_device_memory_size_query())
+                .unwrap_or(0);
+            return Err(Error::QueryMismatch(format!(
+                "a size query is active on {active} of the group's {} handles (not on device \
+                 {r}); start and stop it on the group",
+                self.handles.len()
+            )));
+        }
+        Ok(active > 0)
+    }
+
+    /// The status of a call with nothing to do: `SizeUnchanged` during the group's query.
+    fn quick_return(&self) -> Result<Status, Error> {
+        Ok(if self.query_state()? {
+            Status::SizeUnchanged
+        } else {
+            Status::Success
+        })
+    }
+
     /// Waits for the work submitted so far on every device's stream (their streams alone).
     pub fn synchronize(&self) -> Result<(), Error> {
         for h in &self.handles {
@@ -291,7 +323,7 @@ fn hold_fronts(
     front: &[usize],
     calls: LocalCalls<'_>,
 ) -> Result<Held, Error> {
-    let querying = group.is_device_memory_size_query();
+    let querying = group.query_state()?;
     let mut addrs = Vec::with_capacity(group.len());
     let mut status = Status::SizeUnchanged;
     for (r, h) in group.handles.iter_mut().enumerate() {

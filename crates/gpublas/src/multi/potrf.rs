@@ -44,6 +44,10 @@ pub fn potrf<T: RealScalar>(
             l.m, l.n
         )));
     }
+    if l.n == 0 {
+        let status = group.quick_return()?;
+        return Ok(Factored { status, info: 0 });
+    }
     let nb = l.nb;
     let rows_of = |r: usize| l.local_shape(r).0;
     let cols_of = |r: usize| l.local_shape(r).1;

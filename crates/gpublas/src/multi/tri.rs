@@ -53,6 +53,9 @@ pub(super) fn solve_with_factor<T: Scalar>(
             la.nb, lb.nb
         )));
     }
+    if la.n == 0 || lb.n == 0 {
+        return group.quick_return();
+    }
     let nb = la.nb;
     let rows_of = |r: usize| la.local_shape(r).0;
     let rhs_of = |r: usize| lb.local_shape(r).1;

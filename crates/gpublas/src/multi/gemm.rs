@@ -4,8 +4,8 @@
 //! one product.
 
 use super::{
-    broadcast, front_buffer, hold_fronts, release_fronts, worst, DeviceGroup, DistMatrix, Held,
-    Layout,
+    broadcast, front_buffer, hold_fronts, release_fronts, spread_along_rows, worst, DeviceGroup,
+    DistMatrix, Held, Layout,
 };
 use crate::device::DeviceBuffer;
 use crate::{blas3, Error, Op, Scalar, Status};
@@ -168,24 +168,10 @@ fn send_a_panel<T: Scalar>(
     panels: &mut [DeviceBuffer<T>],
 ) -> Result<(), Error> {
     let grid = la.grid;
-    let (kr, kc) = (k % grid.rows, k % grid.cols);
+    let kr = k % grid.rows;
     if opa == Op::N {
-        for pr in 0..grid.rows {
-            let root = grid.device_at(pr, kc);
-            let rows = la.local_rows_of_row(pr);
-            broadcast(
-                group,
-                (rows, w),
-                root,
-                a.local(root),
-                (
-                    la.local_col_of_tile(k, kc) * la.local_ld(root),
-                    la.local_ld(root),
-                ),
-                panels,
-                |r| (grid.coords(r).0 == pr).then_some((0, rows.max(1))),
-            )?;
-        }
+        let all = |pr: usize| (0, la.local_rows_of_row(pr));
+        spread_along_rows(group, la, (k, w), &all, a, panels)?;
         return Ok(());
     }
     for i in 0..la.tile_cols() {

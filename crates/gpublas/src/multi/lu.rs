@@ -7,8 +7,8 @@
 
 use super::tri::{self, Sweep};
 use super::{
-    block, broadcast, front_buffer, hold_fronts, release_fronts, send, swap_rows, worst,
-    DeviceGroup, DistMatrix, Factored, Held, Layout,
+    block, broadcast, front_buffer, hold_fronts, release_fronts, send, spread_along_rows,
+    swap_rows, worst, DeviceGroup, DistMatrix, Factored, Held, Layout,
 };
 use crate::device::DeviceBuffer;
 use crate::{blas3, solver, Diag, Error, Handle, Op, Results, Scalar, Side, Status, Uplo};
@@ -263,20 +263,8 @@ fn factor<T: Scalar>(
             continue;
         }
         // 4. L's panel along grid rows, U's row down grid columns, one product per device.
-        for pr in 0..grid.rows {
-            let root = grid.device_at(pr, kc);
-            let rows_here = l.local_rows_of_row(pr);
-            let r0 = l.local_row_of_tile(k + 1, pr);
-            broadcast(
-                group,
-                (rows_here - r0, kp),
-                root,
-                a.local(root),
-                (r0 + kcol * lld(root), lld(root)),
-                &mut l_panel,
-                |r| (grid.coords(r).0 == pr).then_some((r0, rows_here.max(1))),
-            )?;
-        }
+        let below = |pr: usize| (l.local_row_of_tile(k + 1, pr), l.local_rows_of_row(pr));
+        spread_along_rows(group, l, (k, kp), &below, a, &mut l_panel)?;
         for pc in 0..grid.cols {
             let root = grid.device_at(kr, pc);
             let c0 = l.local_col_of_tile(k + 1, pc);

@@ -513,3 +513,36 @@ fn swap_rows<T: crate::device::Element>(
     }
     Ok(())
 }
+
+/// Spreads part of tile column `k` (its first `width` columns) along the grid rows: on each
+/// grid row `pr`, the device in tile column `k`'s grid column sends its local rows
+/// `rows(pr) = (first, end)` to every device of the row, into `panels` at the same local rows
+/// (column stride: the grid row's local row count).
+fn spread_along_rows<T: crate::device::Element>(
+    group: &DeviceGroup,
+    l: &Layout,
+    (k, width): (usize, usize),
+    rows: &dyn Fn(usize) -> (usize, usize),
+    a: &DistMatrix<T>,
+    panels: &mut [crate::DeviceBuffer<T>],
+) -> Result<(), Error> {
+    let grid = l.grid;
+    let kc = k % grid.cols;
+    let kcol = l.local_col_of_tile(k, kc);
+    for pr in 0..grid.rows {
+        let root = grid.device_at(pr, kc);
+        let rows_here = l.local_rows_of_row(pr);
+        let (r0, r1) = rows(pr);
+        let ld = l.local_ld(root);
+        broadcast(
+            group,
+            (r1 - r0, width),
+            root,
+            a.local(root),
+            (r0 + kcol * ld, ld),
+            panels,
+            |r| (grid.coords(r).0 == pr).then_some((r0, rows_here.max(1))),
+        )?;
+    }
+    Ok(())
+}

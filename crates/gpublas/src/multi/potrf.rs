@@ -6,8 +6,8 @@
 
 use super::tri::{self, Sweep};
 use super::{
-    block, broadcast, front_buffer, hold_fronts, release_fronts, worst, DeviceGroup, DistMatrix,
-    Held, Layout,
+    block, broadcast, front_buffer, hold_fronts, release_fronts, spread_along_rows, worst,
+    DeviceGroup, DistMatrix, Held, Layout,
 };
 use crate::device::DeviceBuffer;
 use crate::{blas3, solver, Diag, Error, Handle, Op, RealScalar, Results, Side, Status, Uplo};
@@ -241,20 +241,8 @@ fn factor<T: RealScalar>(
         // 3. The solved panel to every device: whole along the grid rows (lower) or columns
         //    (upper) of its owners, and tile by tile to the others.
         if lower {
-            for pr in 0..grid.rows {
-                let root = grid.device_at(pr, kc);
-                let rows_here = l.local_rows_of_row(pr);
-                let r0 = l.local_row_of_tile(k + 1, pr);
-                broadcast(
-                    group,
-                    (rows_here - r0, w),
-                    root,
-                    a.local(root),
-                    (r0 + kcol * lld(root), lld(root)),
-                    &mut rows_panel,
-                    |r| (grid.coords(r).0 == pr).then_some((r0, rows_here.max(1))),
-                )?;
-            }
+            let below = |pr: usize| (l.local_row_of_tile(k + 1, pr), l.local_rows_of_row(pr));
+            spread_along_rows(group, l, (k, w), &below, a, &mut rows_panel)?;
         } else {
             for pc in 0..grid.cols {
                 let root = grid.device_at(kr, pc);

@@ -4,8 +4,8 @@
 //! and every device updates its own rows of B with one product.
 
 use super::{
-    block, broadcast, front_buffer, hold_fronts, release_fronts, worst, DeviceGroup, DistMatrix,
-    Held, Layout,
+    block, broadcast, front_buffer, hold_fronts, release_fronts, spread_along_rows, worst,
+    DeviceGroup, DistMatrix, Held, Layout,
 };
 use crate::device::DeviceBuffer;
 use crate::{blas3, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo};
@@ -288,20 +288,8 @@ fn run_sweep<T: Scalar>(
                 )?;
             }
         } else {
-            for pr in 0..grid.rows {
-                let root = grid.device_at(pr, kc);
-                let rows_here = l.local_rows_of_row(pr);
-                let (r0, r1) = update_rows(l, sweep, k, pr);
-                broadcast(
-                    group,
-                    (r1 - r0, w),
-                    root,
-                    a.local(root),
-                    (r0 + kcol * lld(root), lld(root)),
-                    &mut bufs.panel,
-                    |r| (grid.coords(r).0 == pr).then_some((r0, rows_here.max(1))),
-                )?;
-            }
+            let rows = |pr: usize| update_rows(l, sweep, k, pr);
+            spread_along_rows(group, l, (k, w), &rows, a, &mut bufs.panel)?;
         }
         for r in 0..group.len() {
             let pr = grid.coords(r).0;

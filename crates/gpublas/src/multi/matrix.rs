@@ -148,29 +148,8 @@ impl<T: Element> DistMatrix<T> {
         ld: usize,
     ) -> Result<(), Error> {
         group.check_layout("the matrix", &self.layout)?;
-        let l = self.layout;
-        check_device_operand(group, "scatter_from_device", &l, from, src, ld)?;
-        for (r, local) in self.locals.iter_mut().enumerate() {
-            let stream = group.handle(r).stream().clone();
-            stream.wait_for(group.handle(from).stream())?;
-            let lld = l.local_ld(r);
-            let mut result = Ok(());
-            for_each_local_tile(&l, r, |(g_row, g_col), (l_row, l_col), shape| {
-                if result.is_ok() {
-                    result = copy_block(
-                        &stream,
-                        shape,
-                        src,
-                        (g_row + g_col * ld, ld),
-                        local,
-                        (l_row + l_col * lld, lld),
-                    );
-                }
-            });
-            result?;
-            group.handle(from).stream().wait_for(&stream)?;
-        }
-        Ok(())
+        check_device_operand(group, "scatter_from_device", &self.layout, from, src, ld)?;
+        self.tile_copies(group, (from, src, ld), true)
     }
 
     /// Copies the matrix into `dst`, a column-major matrix with leading dimension `ld` on
@@ -184,27 +163,43 @@ impl<T: Element> DistMatrix<T> {
         ld: usize,
     ) -> Result<(), Error> {
         group.check_layout("the matrix", &self.layout)?;
+        check_device_operand(group, "gather_to_device", &self.layout, to, dst, ld)?;
+        self.tile_copies(group, (to, dst, ld), false)
+    }
+
+    /// Every tile between its device and `whole` (a column-major matrix with leading dimension
+    /// `ld` on device `at`): into the tiles when `inwards`, else out of them. Each device's
+    /// copies run on the receiving device's stream after the sender's work so far, and the
+    /// sender's later work waits for them.
+    fn tile_copies(
+        &self,
+        group: &DeviceGroup,
+        (at, whole, ld): (usize, &DeviceBuffer<T>, usize),
+        inwards: bool,
+    ) -> Result<(), Error> {
         let l = self.layout;
-        check_device_operand(group, "gather_to_device", &l, to, dst, ld)?;
-        let stream = group.handle(to).stream().clone();
         for (r, local) in self.locals.iter().enumerate() {
-            stream.wait_for(group.handle(r).stream())?;
+            let (from, to) = if inwards { (at, r) } else { (r, at) };
+            let (send, receive) = (group.handle(from).stream(), group.handle(to).stream());
+            receive.wait_for(send)?;
             let lld = l.local_ld(r);
             let mut result = Ok(());
             for_each_local_tile(&l, r, |(g_row, g_col), (l_row, l_col), shape| {
-                if result.is_ok() {
-                    result = copy_block(
-                        &stream,
-                        shape,
-                        local,
-                        (l_row + l_col * lld, lld),
-                        dst,
-                        (g_row + g_col * ld, ld),
-                    );
+                if result.is_err() {
+                    return;
                 }
+                let (whole_at, local_at) = ((g_row + g_col * ld, ld), (l_row + l_col * lld, lld));
+                let (src, src_at, dst, dst_at) = if inwards {
+                    (whole, whole_at, local, local_at)
+                } else {
+                    (local, local_at, whole, whole_at)
+                };
+                // A view of the whole receiving buffer: both sides are shared borrows here.
+                result = super::block(dst, 0, (dst.len(), 1), dst.len().max(1))
+                    .and_then(|mut d| copy_block(receive, shape, src, src_at, &mut d, dst_at));
             });
             result?;
-            group.handle(r).stream().wait_for(&stream)?;
+            send.wait_for(receive)?;
         }
         Ok(())
     }

@@ -129,7 +129,7 @@ pub(crate) struct Bases {
     pub(crate) c: (u64, i64),
     e: (u64, i64),
     r: (u64, i64),
-    /// User buffers are 256-byte aligned, workspace sub-buffers at least this.
+    /// Workspace sub-buffers are aligned to at least this.
     ws_align: u64,
 }
 
@@ -147,7 +147,13 @@ impl Bases {
     fn base_align(&self, sp: Space) -> u64 {
         match sp {
             Space::E | Space::R => self.ws_align,
-            _ => 256,
+            // A buffer gpublas allocated starts 256-byte aligned; one over foreign memory or a
+            // view inside another (a distributed matrix's tile) may start anywhere aligned for
+            // its element. Unknown (0: a size query, a list) counts as allocated.
+            _ => match self.of(sp).0 {
+                0 => 256,
+                a => 1 << a.trailing_zeros().min(8),
+            },
         }
     }
 }

@@ -14,7 +14,7 @@ pub(crate) use lease::address;
 pub use lease::{WorkspaceLease, WorkspaceSlice};
 pub(crate) use stats::Counters;
 pub use stats::WorkspaceStats;
-pub(crate) use workspace::{FrontHold, Storage};
+pub(crate) use workspace::{front_and_total, FrontHold, Storage};
 
 /// Who owns a handle's workspace (M1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -40,6 +40,20 @@ impl Storage {
     }
 }
 
+/// The granularity of a front hold (bytes): whole multiples of 256, so the leases behind the
+/// front start as aligned as the workspace itself (cuBLASLt refuses a workspace slice that is
+/// not).
+const FRONT_ALIGN: usize = 256;
+
+/// A front hold of `front` bytes as held, and the workspace it needs with `inner` bytes of
+/// leases behind it (what a size query records for it).
+pub(crate) fn front_and_total(front: usize, inner: usize) -> Result<(usize, usize), Error> {
+    let front = front
+        .checked_next_multiple_of(FRONT_ALIGN)
+        .ok_or_else(|| Error::InvalidSize(format!("a front of {front} bytes overflows")))?;
+    Ok((front, rounded_total(&[front, inner])?))
+}
+
 /// Bytes at the front of the workspace that a distributed routine holds across the routines
 /// it calls (`Handle::hold_front`).
 #[derive(Default)]
@@ -292,18 +306,19 @@ impl Handle {
         Ok(WorkspaceLease::new(self, base, room, sizes, None))
     }
 
-    /// The largest workspace the routines that `f` calls on this handle would lease (their
-    /// size-query answer, M7), measured by a private query; an active query of the user's is
-    /// left as it was. `f` calls routines with placeholders or real operands; none runs.
-    pub(crate) fn inner_need(
-        &mut self,
-        f: impl FnOnce(&mut Handle) -> Result<(), Error>,
-    ) -> Result<usize, Error> {
-        let saved = self.query.replace(0);
-        let r = f(self);
+    /// Starts a private size query (M7) that measures the routines a distributed routine is
+    /// about to call on this handle (they answer it instead of running); an active query of
+    /// the user's is set aside and comes back with [`Handle::end_private_query`].
+    pub(crate) fn begin_private_query(&mut self) -> Option<usize> {
+        self.query.replace(0)
+    }
+
+    /// Ends [`Handle::begin_private_query`]: the largest need seen; the user's query (`saved`)
+    /// is active again as it was.
+    pub(crate) fn end_private_query(&mut self, saved: Option<usize>) -> usize {
         let need = self.query.take().unwrap_or(0);
         self.query = saved;
-        r.map(|()| need)
+        need
     }
 
     /// Holds `front` bytes at the start of the workspace for a routine that keeps scratch
@@ -313,8 +328,7 @@ impl Handle {
     /// allocation the front is a pool allocation). Returns the front's address; the holder
     /// calls [`Handle::release_front`] when done, on errors too.
     pub(crate) fn hold_front(&mut self, front: usize, inner: usize) -> Result<u64, Error> {
-        let front = rounded_total(&[front])?;
-        let total = rounded_total(&[front, inner])?;
+        let (front, total) = front_and_total(front, inner)?;
         if self.held.bytes > 0 || self.held.pool.is_some() {
             return Err(Error::InvalidValue(
                 "the workspace's front is already held (distributed routines do not nest)".into(),

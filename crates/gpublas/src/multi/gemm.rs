@@ -82,32 +82,7 @@ pub fn gemm<T: Scalar>(
     let front: Vec<usize> = (0..group.len())
         .map(|r| (a_len(r) + b_len(r)) * size)
         .collect();
-    let k_first = nb.min(ak);
-    let local_calls = |r: usize, h: &mut crate::Handle| -> Result<(), Error> {
-        let (rows, cols) = shape(r);
-        blas3::gemm(
-            h,
-            opa,
-            opb,
-            rows,
-            cols,
-            k_first,
-            alpha.into(),
-            &DeviceBuffer::placeholder(a_len(r)),
-            a_ld(r),
-            &DeviceBuffer::placeholder(b_len(r)),
-            b_ld(r),
-            beta.into(),
-            &mut DeviceBuffer::placeholder(rows * cols),
-            rows.max(1),
-        )
-        .map(|_| ())
-    };
-    let fronts = match hold_fronts(group, &front, &local_calls)? {
-        Held::Query(status) => return Ok(status),
-        Held::Fronts(f) => f,
-    };
-    let mut run = || -> Result<Status, Error> {
+    let mut steps = |group: &mut DeviceGroup, fronts: &[u64]| -> Result<Status, Error> {
         let mut a_panels = Vec::with_capacity(group.len());
         let mut b_panels = Vec::with_capacity(group.len());
         for (r, &addr) in fronts.iter().enumerate() {
@@ -150,7 +125,11 @@ pub fn gemm<T: Scalar>(
         }
         Ok(status)
     };
-    let result = run();
+    let fronts = match hold_fronts(group, &front, |g, f| steps(g, f).map(|_| ()))? {
+        Held::Query(status) => return Ok(status),
+        Held::Fronts(f) => f,
+    };
+    let result = steps(group, &fronts);
     release_fronts(group);
     result
 }

@@ -52,6 +52,7 @@ pub use matrix::DistMatrix;
 pub use potrf::{potrf, potrs, Factored};
 
 use crate::device::nccl::NcclWorld;
+use crate::memory::front_and_total;
 use crate::{Device, Error, Handle, Status};
 use collective::{Comm, InProcess, Nccl};
 
@@ -77,6 +78,9 @@ pub struct DeviceGroup {
     handles: Vec<Handle>,
     grid: Grid,
     comm: Comm,
+    /// While a routine's steps run as size queries to measure its local calls: the held
+    /// panels are placeholders and nothing moves between devices.
+    measuring: bool,
 }
 
 impl std::fmt::Debug for DeviceGroup {
@@ -118,6 +122,7 @@ impl DeviceGroup {
             grid: Grid::auto(handles.len()),
             handles,
             comm: Comm::InProcess(InProcess),
+            measuring: false,
         };
         group.comm = group.auto_comm();
         Ok(group)
@@ -304,41 +309,51 @@ fn worst(a: Status, b: Status) -> Status {
     }
 }
 
-/// Per device, the bytes a routine holds at the front of its workspace for panels, and the
-/// local calls it makes there (issued with placeholders to measure their need).
-type LocalCalls<'a> = &'a dyn Fn(usize, &mut Handle) -> Result<(), Error>;
-
 /// What [`hold_fronts`] found: a size query (its status) or the held fronts' addresses.
 enum Held {
     Query(Status),
     Fronts(Vec<u64>),
 }
 
-/// The query → check → hold step of a distributed routine, per device: during a size query
-/// each handle records `front[r]` plus its local calls' need; otherwise every handle holds its
-/// front (growing a `Managed` workspace to fit the local calls behind it). On an error nothing
-/// stays held.
-fn hold_fronts(
-    group: &mut DeviceGroup,
-    front: &[usize],
-    calls: LocalCalls<'_>,
-) -> Result<Held, Error> {
+/// The query → check → hold step of a distributed routine. `steps` runs the routine's steps
+/// on the fronts it is given; here it runs once with every handle answering a private size
+/// query (placeholders for the fronts, no copies), which measures exactly the local calls the
+/// real run makes. Then, during the group's size query, each handle records `front[r]` plus
+/// that need; otherwise every handle holds its front (growing a `Managed` workspace to fit
+/// the local calls behind it). On an error nothing stays held.
+fn hold_fronts<S>(group: &mut DeviceGroup, front: &[usize], steps: S) -> Result<Held, Error>
+where
+    S: FnOnce(&mut DeviceGroup, &[u64]) -> Result<(), Error>,
+{
     let querying = group.query_state()?;
+    let saved: Vec<Option<usize>> = group
+        .handles
+        .iter_mut()
+        .map(Handle::begin_private_query)
+        .collect();
+    group.measuring = true;
+    let measured = steps(group, &vec![0; group.len()]);
+    group.measuring = false;
+    let inner: Vec<usize> = group
+        .handles
+        .iter_mut()
+        .zip(saved)
+        .map(|(h, s)| h.end_private_query(s))
+        .collect();
+    measured?;
     let mut addrs = Vec::with_capacity(group.len());
     let mut status = Status::SizeUnchanged;
     for (r, h) in group.handles.iter_mut().enumerate() {
-        let inner = h.inner_need(|h| calls(r, h));
-        let held = inner.and_then(|inner| {
-            if querying {
-                let st = h.query_step(&[front[r], inner])?;
-                if st == Some(Status::SizeIncreased) {
+        let held = if querying {
+            front_and_total(front[r], inner[r]).and_then(|(_, total)| {
+                if h.query_step(&[total])? == Some(Status::SizeIncreased) {
                     status = Status::SizeIncreased;
                 }
                 Ok(0)
-            } else {
-                h.hold_front(front[r], inner)
-            }
-        });
+            })
+        } else {
+            h.hold_front(front[r], inner[r])
+        };
         match held {
             Ok(a) => addrs.push(a),
             Err(e) => {
@@ -369,6 +384,9 @@ fn front_buffer<T: crate::device::Element>(
     at: usize,
     len: usize,
 ) -> Result<crate::DeviceBuffer<T>, Error> {
+    if group.measuring {
+        return Ok(crate::DeviceBuffer::placeholder(len));
+    }
     let a = addr + (at * std::mem::size_of::<T>()) as u64;
     crate::DeviceBuffer::over_workspace(group.handle(r).device(), a, len)
 }
@@ -387,6 +405,9 @@ fn broadcast<T: crate::device::Element>(
     dest: impl Fn(usize) -> Option<(usize, usize)>,
 ) -> Result<(), Error> {
     use collective::{Collective, Part, Source};
+    if group.measuring {
+        return Ok(());
+    }
     let source = Source {
         rank: root,
         stream: group.handles[root].stream(),
@@ -422,6 +443,9 @@ fn block<T: crate::device::Element>(
     } else {
         (cols - 1) * ld + rows
     };
+    if buf.is_placeholder() {
+        return Ok(crate::DeviceBuffer::placeholder(len));
+    }
     buf.view(at.min(buf.len()), len).ok_or_else(|| {
         Error::InvalidSize(format!(
             "a {rows} x {cols} block at element {at} (ld {ld}) leaves a buffer of {}",
@@ -439,6 +463,9 @@ fn send<T: crate::device::Element>(
     (to, dst, dst_at): (usize, &mut crate::DeviceBuffer<T>, (usize, usize)),
 ) -> Result<(), Error> {
     use collective::{Collective, Part, Source};
+    if group.measuring {
+        return Ok(());
+    }
     let source = Source {
         rank: from,
         stream: group.handles[from].stream(),
@@ -465,7 +492,7 @@ fn swap_rows<T: crate::device::Element>(
     cols: &dyn Fn(usize) -> Vec<(usize, usize)>,
     tmp: &mut [crate::DeviceBuffer<T>],
 ) -> Result<(), Error> {
-    if g1 == g2 {
+    if g1 == g2 || group.measuring {
         return Ok(());
     }
     let l = *m.layout();

@@ -9,8 +9,7 @@ use super::{
     block, broadcast, front_buffer, hold_fronts, release_fronts, spread_along_rows, worst,
     DeviceGroup, DistMatrix, Held, Layout,
 };
-use crate::device::DeviceBuffer;
-use crate::{blas3, solver, Diag, Error, Handle, Op, RealScalar, Results, Side, Status, Uplo};
+use crate::{blas3, solver, Diag, Error, Op, RealScalar, Results, Side, Status, Uplo};
 
 /// What a distributed factorization returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,71 +56,8 @@ pub fn potrf<T: RealScalar>(
     let front: Vec<usize> = (0..group.len())
         .map(|r| parts(r).iter().sum::<usize>() * size)
         .collect();
-    let w0 = nb.min(l.n);
-    let lower = uplo == Uplo::Lower;
-    let local_calls = |r: usize, h: &mut Handle| -> Result<(), Error> {
-        let (rows, cols) = (rows_of(r).max(w0), cols_of(r).max(w0));
-        let tile = || DeviceBuffer::<T>::placeholder(w0 * w0);
-        let panel = |len: usize| DeviceBuffer::<T>::placeholder(len * w0);
-        let _ = solver::potrf(h, uplo, w0, &mut tile(), w0, Results::Host(&mut [0]))?;
-        // The solve of the panel, the diagonal tiles' rank-w updates and the products, with
-        // the shapes the steps use (the lower triangle's mirrored for the upper).
-        let (side, solved, syrk_op, syrk_ld) = if lower {
-            (Side::Right, (rows, w0), Op::N, rows)
-        } else {
-            (Side::Left, (w0, cols), Op::T, w0)
-        };
-        let _ = blas3::trsm(
-            h,
-            side,
-            uplo,
-            Op::T,
-            Diag::NonUnit,
-            solved.0,
-            solved.1,
-            T::one().into(),
-            &tile(),
-            w0,
-            &mut panel(rows.max(cols)),
-            solved.0,
-        )?;
-        let _ = blas3::syrk(
-            h,
-            uplo,
-            syrk_op,
-            w0,
-            w0,
-            (-T::one()).into(),
-            &panel(rows),
-            syrk_ld,
-            T::one().into(),
-            &mut tile(),
-            w0,
-        )?;
-        let (ops, lds) = if lower {
-            ((Op::N, Op::T), (rows, cols))
-        } else {
-            ((Op::T, Op::N), (w0, w0))
-        };
-        let _ = blas3::gemm(
-            h,
-            ops.0,
-            ops.1,
-            rows,
-            w0,
-            w0,
-            (-T::one()).into(),
-            &panel(rows),
-            lds.0,
-            &panel(cols),
-            lds.1,
-            T::one().into(),
-            &mut panel(rows),
-            rows,
-        )?;
-        Ok(())
-    };
-    let fronts = match hold_fronts(group, &front, &local_calls)? {
+    let measure = |g: &mut DeviceGroup, f: &[u64]| factor(g, uplo, &l, a, f, &parts).map(|_| ());
+    let fronts = match hold_fronts(group, &front, measure)? {
         Held::Query(status) => return Ok(Factored { status, info: 0 }),
         Held::Fronts(f) => f,
     };

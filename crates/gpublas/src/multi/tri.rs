@@ -8,7 +8,7 @@ use super::{
     DeviceGroup, DistMatrix, Held, Layout,
 };
 use crate::device::DeviceBuffer;
-use crate::{blas3, Diag, Error, Handle, Op, Scalar, Side, Status, Uplo};
+use crate::{blas3, Diag, Error, Op, Scalar, Side, Status, Uplo};
 
 /// One sweep over the tile rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,55 +74,7 @@ pub(super) fn solve_with_factor<T: Scalar>(
     let front: Vec<usize> = (0..group.len())
         .map(|r| parts(r).iter().sum::<usize>() * size)
         .collect();
-    let w0 = nb.min(la.n);
-    let local_calls = |r: usize, h: &mut Handle| -> Result<(), Error> {
-        let (rows, rhs) = (rows_of(r).max(w0), rhs_of(r));
-        let b_part = || DeviceBuffer::<T>::placeholder(rows * rhs);
-        for &sweep in sweeps {
-            let (uplo, op, diag) = sweep.triangle();
-            let _ = blas3::trsm(
-                h,
-                Side::Left,
-                uplo,
-                op,
-                diag,
-                w0,
-                rhs,
-                T::one().into(),
-                &DeviceBuffer::placeholder(w0 * w0),
-                w0,
-                &mut b_part(),
-                rows,
-            )?;
-            let (panel, ld) = if op == Op::N {
-                (rows * w0, rows)
-            } else {
-                (w0 * rows, w0)
-            };
-            let _ = blas3::gemm(
-                h,
-                op,
-                Op::N,
-                rows,
-                rhs,
-                w0,
-                (-T::one()).into(),
-                &DeviceBuffer::placeholder(panel),
-                ld,
-                &DeviceBuffer::placeholder(w0 * rhs),
-                w0,
-                T::one().into(),
-                &mut b_part(),
-                rows,
-            )?;
-        }
-        Ok(())
-    };
-    let fronts = match hold_fronts(group, &front, &local_calls)? {
-        Held::Query(status) => return Ok(status),
-        Held::Fronts(f) => f,
-    };
-    let mut run = |group: &mut DeviceGroup| -> Result<Status, Error> {
+    let mut run = |group: &mut DeviceGroup, fronts: &[u64]| -> Result<Status, Error> {
         let mut bufs = Buffers::default();
         for (r, &addr) in fronts.iter().enumerate() {
             let [d, p, br, lr, sw] = parts(r);
@@ -147,7 +99,11 @@ pub(super) fn solve_with_factor<T: Scalar>(
         }
         Ok(status)
     };
-    let result = run(group);
+    let fronts = match hold_fronts(group, &front, |g, f| run(g, f).map(|_| ()))? {
+        Held::Query(status) => return Ok(status),
+        Held::Fronts(f) => f,
+    };
+    let result = run(group, &fronts);
     release_fronts(group);
     result
 }

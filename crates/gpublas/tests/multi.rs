@@ -1599,6 +1599,86 @@ fn multi_transports(dev: &Device) {
     }
 }
 
+/// A handle of one scheme on a device, given the bytes its group query asked for there.
+type MakeHandle = dyn Fn(&Device, usize) -> gpublas::Handle;
+
+/// SPEC M1–M5, M11 per device: the four schemes on every device of a group — `Managed`
+/// (grows once), `UserManaged` and `UserOwned` sized at the group query's answer (never grow),
+/// and stream-ordered allocation (the fronts are pool allocations) — factor and solve alike.
+fn m1_every_scheme_per_device(dev: &Device) {
+    let (grid, n, nb) = ((2, 2), 29, 4);
+    let devs = devices(dev, 4);
+    let a = spd(41, n);
+    let b = randn(&mut rng(42), n * 3);
+    let mut probe = group_of(&devs, grid);
+    let mut da = DistMatrix::from_host(&mut probe, n, n, nb, &a, n).unwrap();
+    let mut ipiv = vec![0i32; n];
+    let need = needs(&mut probe, &mut |g| {
+        let f = multi::potrf(g, Uplo::Lower, &mut da)?;
+        let _ = multi::getrf(g, &mut da, &mut ipiv)?;
+        Ok(f.status)
+    });
+    let schemes: [(&str, &MakeHandle); 4] = [
+        ("Managed", &|d, _| fixed_handle(d, 0)),
+        ("UserManaged", &|d, bytes| {
+            fixed_handle(d, fixed_bytes(bytes))
+        }),
+        ("UserOwned", &|d, bytes| {
+            let mut h = fixed_handle(d, 0);
+            let buf = d.alloc::<u8>(fixed_bytes(bytes)).unwrap();
+            let _ = h.set_workspace(Some(buf)).unwrap();
+            h
+        }),
+        ("stream-ordered", &|d, _| {
+            let mut h = fixed_handle(d, 0);
+            if h.supports_stream_order_alloc() {
+                h.set_stream_order_alloc(true).unwrap();
+            }
+            h
+        }),
+    ];
+    for (name, make) in schemes {
+        let handles = devs
+            .iter()
+            .zip(&need)
+            .map(|(d, &bytes)| make(d, bytes))
+            .collect();
+        let mut g = DeviceGroup::from_handles(handles)
+            .unwrap()
+            .with_grid(Grid::new(grid.0, grid.1).unwrap())
+            .unwrap();
+        let input = tri_poisoned::<f64>(&a, n, Uplo::Lower);
+        let mut da = DistMatrix::from_host(&mut g, n, n, nb, &input, n).unwrap();
+        let f = multi::potrf(&mut g, Uplo::Lower, &mut da).unwrap();
+        assert_eq!((f.status, f.info), (Status::Success, 0), "{name}: potrf");
+        check_cholesky(name, &a, &da.to_host(&mut g).unwrap(), n, Uplo::Lower);
+        let mut dx = DistMatrix::from_host(&mut g, n, 3, nb, &b, n).unwrap();
+        let _ = multi::potrs(&mut g, Uplo::Lower, &da, &mut dx).unwrap();
+        let ratio = solve_ratio(&a, &dx.to_host(&mut g).unwrap(), &b, n, 3);
+        assert!(ratio < 30.0, "{name}: potrs residual ratio {ratio}");
+        let mut dl = DistMatrix::from_host(&mut g, n, n, nb, &a, n).unwrap();
+        let f = multi::getrf(&mut g, &mut dl, &mut ipiv).unwrap();
+        assert_eq!((f.status, f.info), (Status::Success, 0), "{name}: getrf");
+        assert!(
+            lu_ratio(&a, &dl.to_host(&mut g).unwrap(), &ipiv, n, n) < 30.0,
+            "{name}"
+        );
+        for r in 0..4 {
+            let st = g.handle(r).workspace_stats();
+            match name {
+                // At most once per call (potrf, potrs, getrf), before it runs.
+                "Managed" => assert!(st.growths <= 3, "{name}: device {r} grew {}", st.growths),
+                "UserManaged" | "UserOwned" => assert_eq!(st.growths, 0, "{name}: device {r}"),
+                _ => {
+                    if g.handle(r).stream_order_alloc() {
+                        assert!(st.stream_ordered_allocs > 0, "{name}: device {r}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 on_both_backends!(
     multi_grid_auto_and_group_construction,
     multi_host_round_trip_every_layout,
@@ -1627,4 +1707,5 @@ on_both_backends!(
     f10_getrs_residual_f32,
     m9_getrf_getrs_query_and_errors,
     multi_transports,
+    m1_every_scheme_per_device,
 );

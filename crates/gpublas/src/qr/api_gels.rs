@@ -16,7 +16,7 @@ use crate::{Error, Handle, Op, Results, Scalar, Status};
 /// `B` (`ldb ≥ max(m, n)`, `nrhs` columns) holds the right-hand sides in its first `m` rows
 /// (`N`) or `n` rows (`T`/`C`) and receives `X` in its first `n` (`N`) or `m` rows; for a
 /// least-squares problem the rows below `X` are overwritten too. `A` receives its QR
-/// (`m ≥ n`, as [`geqrf`](super::geqrf)) or LQ (`m < n`, as [`gelqf`](super::gelqf))
+/// (`m ≥ n`, as [`geqrf`](crate::solver::geqrf)) or LQ (`m < n`, as [`gelqf`](crate::solver::gelqf))
 /// factorization; `tau` stays in the workspace. `info`: 0, or `i > 0` when the `i`-th
 /// diagonal element of `R` (`L`) is exactly zero: `A` is not of full rank and `B` holds no
 /// solution (IEEE infinities or NaNs), never an error. `nrhs = 0` returns at once; `m` or

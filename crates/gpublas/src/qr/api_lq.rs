@@ -72,7 +72,7 @@ pub fn gelqf_strided_batched<T: Scalar>(
 /// `Q` of order `n`), with `Q = H_{k−1}ᴴ … H_0ᴴ` given by `gelqf`'s vectors in the first `k`
 /// rows of `A` (`k × m` Left, `k × n` Right; `lda ≥ k`) and its `tau`, without forming `Q`
 /// (`?ormlq`; `?unmlq` for complex types: [`unmlq`] is the same function). `op` as
-/// [`ormqr`](super::ormqr)'s: `N`, `T` or `C`, `T` not accepted for complex types.
+/// [`ormqr`](crate::solver::ormqr)'s: `N`, `T` or `C`, `T` not accepted for complex types.
 #[allow(clippy::too_many_arguments)]
 pub fn ormlq<T: Scalar>(
     h: &mut Handle,

@@ -234,7 +234,22 @@ int main() {
             Sol j{}; j.a = (u64)A; j.ld = ld; j.es = es; j.rows = rows; j.cols = cols; j.piv = (u64)piv; j.piv_s = 128; j.info = (u64)info; j.info_s = 1; j.pivot = 1; j.ne = ne;
             auto reset = [&] { cudaMemcpy(A, A0, N * 8, cudaMemcpyDeviceToDevice); cudaMemset(info, 0, ne * 4); };
             const bool big = rows > 64 || cols > 64;
-#if defined(LUR)
+#if defined(LUR2)
+            // LUR2: both whole-LU kernels, `lur` (one matrix a block) then `lur2` (two, the second
+            // in 128 KB of shared memory), each checked below; `LUR2_ONLY` skips `lur`.
+          for (int variant = 0; variant < 2; ++variant) {
+#ifdef LUR2_ONLY
+            if (variant == 0) continue;
+#endif
+            const size_t dyn = 128 * 128 * 8;
+            CK(cudaFuncSetAttribute(sol_lur128x2_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] {
+                if (!big) sol_lur64_d<<<ne, 128>>>(j);
+                else if (variant == 0) sol_lur128_d<<<ne, 512>>>(j);
+                else sol_lur128x2_d<<<(ne + 1) / 2, 512, dyn>>>(j);
+            });
+            const char* vname = variant ? "lur2" : "lur";
+#elif defined(LUR)
             double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 512>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
 #else
             double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lub8_d<<<ne, 256>>>(j); else sol_lub4_d<<<ne, 256>>>(j); });
@@ -251,7 +266,12 @@ int main() {
                 badi += ri != inf[e];
             }
             bad_total += bad + badp + badi;
+#if defined(LUR2)
+            printf("lub %-4s %d x %d x %d (special %d): %.1f us  elements differing %d, pivots %d, info %d (of %d entries)%s\n", vname, ne, rows, cols, cs.special, t, bad, badp, badi, check, bad + badp + badi ? "  MISMATCH" : "");
+          }
+#else
             printf("lub %d x %d x %d (special %d): %.1f us  elements differing %d, pivots %d, info %d (of %d entries)%s\n", ne, rows, cols, cs.special, t, bad, badp, badi, check, bad + badp + badi ? "  MISMATCH" : "");
+#endif
 #ifdef LUR_CLOCK
             // A variant that records clock64() at LUR_CLOCK points of each column (thread 0 of
             // block 0 and of block ne / 2, `lur_clk[block][column][point]`): mean cycles between

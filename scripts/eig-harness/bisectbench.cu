@@ -5,8 +5,9 @@
 // launches between events. With `-o FILE` the eigenvalues are written to FILE; with `-r FILE`
 // they are compared with FILE's (another build's): the largest |w - w_ref| / (|T| eps).
 //
-//   nvcc -O3 -arch=sm_90 -std=c++17 -DEIG_SRC='"eig_new.cu"' bisectbench.cu -o new
-//   (eig_new.cu: a copy of crates/gpublas/kernels/eig.cu; eig_old.cu: another version)
+//   nvcc -O3 -arch=sm_90 -std=c++17 -I../../crates/gpublas/kernels -DEIG_SRC='"eig_new.cu"' bisectbench.cu -o new
+//   (eig_new.cu: a copy of crates/gpublas/kernels/eig.cu; eig_old.cu: another version; from a
+//   copy in another directory: this one's cuda_runtime.h is the CPU emulator's)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,8 +18,8 @@
 #include <string>
 #include <cuda_runtime.h>
 #define GPUBLAS_FAMILY_EIG
-#include "../../crates/gpublas/kernels/complex_div.cuh"
-#include "../../crates/gpublas/kernels/lapack.cuh"
+#include "complex_div.cuh"
+#include "lapack.cuh"
 #include EIG_SRC
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 

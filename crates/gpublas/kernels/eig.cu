@@ -1075,6 +1075,8 @@ __device__ __forceinline__ double inv_pow2(double v) {
     return __hiloint2double((2046 - ((__double2hiint(v) >> 20) & 0x7ff)) << 20, 0);
 }
 __device__ __forceinline__ float inv_pow2(float v) { return __int_as_float((254 - ((__float_as_int(v) >> 23) & 0xff)) << 23); }
+#define BISECT_THREADS 128  // a block (family.rs launches this many)
+template <class R> struct __align__(2 * sizeof(R)) BisectRow { R d, e2; };
 __device__ __forceinline__ int sign_bit(double v) { return (unsigned)__double2hiint(v) >> 31; }
 __device__ __forceinline__ int sign_bit(float v) { return (unsigned)__float_as_int(v) >> 31; }
 struct Bisectp {
@@ -1089,7 +1091,8 @@ __device__ void eig_bisect(const Bisectp& p) {
     typedef EigLimits<R> L;
     constexpr unsigned FULL = 0xffffffffu;
     pdl_enter();
-    const int lane = threadIdx.x & 31, way = lane % BISECT_WAYS, base = lane - way;
+    const int lane = threadIdx.x & 31, way = lane % BISECT_WAYS, base = lane - way, warp = threadIdx.x >> 5;
+    __shared__ BisectRow<R> rows[BISECT_THREADS / 32][32];  // a warp's chunk of scaled rows
     const i64 n = p.n, k = ((i64)blockIdx.x * blockDim.x + threadIdx.x) / BISECT_WAYS;
     // (whole warps leave together: the groups exchange values by warp shuffles)
     if (__all_sync(FULL, k >= n)) return;
@@ -1145,31 +1148,49 @@ __device__ void eig_bisect(const Bisectp& p) {
         const bool done = !mine || mid == lo || mid == hi;
         if (__all_sync(FULL, done)) break;
         const R x = lo + (hi - lo) * ((R)(way + 1) / (R)(BISECT_WAYS + 1));
-        bool above = false;
-        if (!done) {
-            // Eigenvalues below x: LAPACK's count of q_i = d_i - x - e_{i-1}^2 / q_{i-1} < 0
-            // without its division, as sign changes of the leading minors p_i = (d_i - x)
-            // p_{i-1} - e_{i-1}^2 p_{i-2} (q_i = p_i / p_{i-1}): one fma a row on the chain
-            // (a division's latency set the pace: 8.6 ms at n 4096). Rows scaled by s2, the
-            // pair (p_{i-1}, p_i) by a power of two every row (their ratio exact), so p stays
-            // near [piv, 1 / piv]; |q_i| <= piv is taken as -piv (dstebz's pivmin rule).
-            // (d_i s2 - x s2 is (d_i - x) s2 exactly: one rounding, as LAPACK's d_i - x)
-            const R xs = x * s2;
-            i64 cnt = 0;
-            R pm = 1, pc = fma(d[0], s2, -xs);
-            if (fabs(pc) <= piv) pc = -piv;
-            cnt += pc < 0;
-            for (i64 i = 1; i < n; ++i) {
-                const R ei = e[i - 1] * s2;
-                R pn = fma(fma(d[i], s2, -xs), pc, -(ei * ei) * pm);
+        // Eigenvalues below x: LAPACK's count of q_i = d_i - x - e_{i-1}^2 / q_{i-1} < 0 without
+        // its division, as sign changes of the leading minors p_i = (d_i - x) p_{i-1} - e_{i-1}^2
+        // p_{i-2} (q_i = p_i / p_{i-1}; p_{-1} = 1, p_{-2} = 0): one fma a row on the chain (a
+        // division's latency set the pace: 7.8 ms at n 4096). Rows scaled by s2, the pair
+        // (p_{i-1}, p_i) by a power of two every row (their ratio exact), so p stays near [piv,
+        // 1 / piv]; |q_i| <= piv is taken as -piv (dstebz's pivmin rule). The warp's lanes load
+        // and scale 32 rows at a time into shared memory (the next 32 in flight meanwhile);
+        // every lane runs the count, a done one too, so the loads stay whole-warp.
+        // (d_i s2 - x s2 is (d_i - x) s2 exactly: one rounding, as LAPACK's d_i - x)
+        const R xs = x * s2;
+        int cnt = 0;
+        R pm = 0, pc = 1;
+        R nd = 0, ne2 = 0;  // this lane's row of the next chunk: d s2, (e s2)^2
+        auto fetch = [&](i64 i) {
+            nd = 0;
+            ne2 = 0;
+            if (i < n) {
+                nd = d[i] * s2;
+                if (i > 0) {
+                    const R t = e[i - 1] * s2;
+                    ne2 = t * t;
+                }
+            }
+        };
+        fetch(lane);
+        for (i64 i0 = 0; i0 < n; i0 += 32) {
+            __syncwarp();  // the last chunk's reads are done
+            rows[warp][lane] = {nd, ne2};
+            __syncwarp();
+            fetch(i0 + 32 + lane);
+            const int m = (int)min((i64)32, n - i0);
+#pragma unroll 4
+            for (int r = 0; r < m; ++r) {
+                const BisectRow<R> row = rows[warp][r];
+                R pn = fma(row.d - xs, pc, -row.e2 * pm);
                 if (fabs(pn) <= piv * fabs(pc)) pn = -piv * pc;
                 cnt += sign_bit(pn) ^ sign_bit(pc);  // neither is zero
                 const R f = inv_pow2(pc);  // from the older value: off the chain
                 pm = pc * f;
                 pc = pn * f;
             }
-            above = cnt > k;
         }
+        const bool above = !done && cnt > k;
         // the group's first point with more than k below it (BISECT_WAYS: none)
         const unsigned group = (__ballot_sync(FULL, above) >> base) & ((1u << BISECT_WAYS) - 1);
         const int f = group ? __ffs(group) - 1 : BISECT_WAYS;

@@ -63,7 +63,25 @@ template <class T> inline T emu_shfl(T x, int src) {
 template <class T> inline T __shfl_xor_sync(unsigned, T x, int o) { return emu_shfl(x, (threadIdx.x & 31) ^ o); }
 template <class T> inline T __shfl_sync(unsigned, T x, int l) { return emu_shfl(x, l); }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu_blk->warp[threadIdx.x >> 5]->arrive_and_wait(); }
+inline bool __any_sync(unsigned, bool p) {
+    const int w = threadIdx.x >> 5;
+    bool any = false;
+    for (int l = 0; l < 32; l++) any = emu_shfl((int)p, l) || any;
+    (void)w;
+    return any;
+}
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
+// lapack.cuh's dmma8844 (m8n8k4 f64 MMA) by its shuffle branch: the library puts lapack.cuh in
+// front of cholqr.cu, the emulator only this file.
+inline void dmma8844(double& c0, double& c1, double a, double b) {
+    const int lane = threadIdx.x & 31, r = lane >> 2, j = 2 * (lane & 3);
+    for (int k = 0; k < 4; k++) {
+        const double ak = __shfl_sync(0xffffffffu, a, 4 * r + k);
+        const double b0 = __shfl_sync(0xffffffffu, b, 4 * j + k), b1 = __shfl_sync(0xffffffffu, b, 4 * (j + 1) + k);
+        c0 = __fma_rn(ak, b0, c0);
+        c1 = __fma_rn(ak, b1, c1);
+    }
+}
 inline unsigned atomicOr(unsigned* a, unsigned v) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }
 template <class T> inline T __ldcg(const T* p) { return *(const volatile T*)p; }
 template <class T> inline T __ldg(const T* p) { return *p; }

@@ -360,50 +360,6 @@ __device__ __forceinline__ void times_upper(double* Xs, const double* F) {
 // not finite or <= eps * the original diagonal entry). Block-uniform; ends with a barrier.
 template <int NC>
 __device__ bool chol_upper(double* M, int n, double* diag0, volatile int* sbad) {
-    if constexpr (NC <= 32) {
-        // One warp, a column a lane in registers, a row of R by shuffles: no block barrier in
-        // the column chain (the block's version paid two a column, ~11 us at 32). The same
-        // operations element by element, so the same bits.
-        __syncthreads();
-        if (threadIdx.x < 32) {
-            const int j = threadIdx.x;
-            double c[NC];
-            bool bad = false;
-            double d0 = 0.0;  // this column's original diagonal
-#pragma unroll
-            for (int i = 0; i < NC; i++) {
-                c[i] = j < NC ? M[i + j * LDM] : 0.0;
-                if (i <= j && !fin(c[i])) bad = true;
-                if (i == j) d0 = c[i];
-            }
-            bad = __any_sync(FULL, bad);
-#pragma unroll
-            for (int k = 0; k < NC; k++) {
-                if (k >= n || bad) break;
-                const double d = __shfl_sync(FULL, c[k], k);
-                if (!(d > EPS * __shfl_sync(FULL, d0, k)) || !fin(d)) {
-                    bad = true;
-                    break;
-                }
-                const double rk = sqrt(d), inv = 1.0 / rk;
-                const double rkj = (j > k && j < n) ? c[k] * inv : 0.0;  // R(k, j)
-#pragma unroll
-                for (int i = k + 1; i < NC; i++) {
-                    const double rki = __shfl_sync(FULL, rkj, i);
-                    if (i <= j && j < n) c[i] = __fma_rn(-rki, rkj, c[i]);
-                }
-                if (j > k && j < n) c[k] = rkj;
-                if (j == k) c[k] = rk;
-            }
-            if (j < NC) {
-#pragma unroll
-                for (int i = 0; i < NC; i++) M[i + j * LDM] = i > j ? 0.0 : c[i];
-            }
-            if (j == 0) *sbad = bad;
-        }
-        __syncthreads();
-        return *sbad != 0;
-    }
     // thread t: column t % NC, rows t / NC + RY u
     constexpr int RY = THREADS / NC, U = NC / RY;
     const int tid = threadIdx.x, cx = tid % NC, ry = tid / NC;
@@ -695,68 +651,35 @@ __device__ void lu(const Cqp& p) {
     }
     __syncthreads();
     // LU of Q_top - S in place: L strict lower (unit), U upper, |U_ii| >= 1
-    if constexpr (NC <= 32) {
-        // One warp, a column a lane in registers, L's column by shuffles (as chol_upper's):
-        // no block barrier in the column chain; the same operations, so the same bits.
-        if (tid < 32) {
-            double col[NC];
+    for (int i = 0; i < n; i++) {
+        const double d = M[i + i * LDM];
+        const double s = d >= 0.0 ? -1.0 : 1.0;
+        const double piv = d - s, rp = 1.0 / piv;
+        if (tid == 0) sS[i] = s;
+        double li[U];
 #pragma unroll
-            for (int k = 0; k < NC; k++) col[k] = tid < NC ? M[k + tid * LDM] : 0.0;
-#pragma unroll
-            for (int i = 0; i < NC; i++) {
-                if (i >= n) break;
-                const double d = __shfl_sync(FULL, col[i], i);
-                const double s = d >= 0.0 ? -1.0 : 1.0;
-                const double piv = d - s, rp = 1.0 / piv;
-                if (tid == 0) sS[i] = s;
-                const double uij = col[i];  // U(i, tid)
-#pragma unroll
-                for (int k = i + 1; k < NC; k++) {
-                    const double lk = __shfl_sync(FULL, col[k], i) * rp;  // L(k, i)
-                    if (k < n) {
-                        if (tid > i && tid < n) col[k] = __fma_rn(-lk, uij, col[k]);
-                        if (tid == i) col[k] = lk;
-                    }
-                }
-                if (tid == i) col[i] = piv;
-            }
-            if (tid < NC) {
-#pragma unroll
-                for (int k = 0; k < NC; k++) M[k + tid * LDM] = col[k];
-            }
+        for (int u = 0; u < U; u++) {
+            const int k = ry + RY * u;
+            li[u] = (k > i && k < n) ? M[k + i * LDM] * rp : 0.0;
         }
         __syncthreads();
-    } else {
-        for (int i = 0; i < n; i++) {
-            const double d = M[i + i * LDM];
-            const double s = d >= 0.0 ? -1.0 : 1.0;
-            const double piv = d - s, rp = 1.0 / piv;
-            if (tid == 0) sS[i] = s;
-            double li[U];
+        if (cx > i && cx < n) {
+            const double uij = M[i + cx * LDM];
 #pragma unroll
             for (int u = 0; u < U; u++) {
                 const int k = ry + RY * u;
-                li[u] = (k > i && k < n) ? M[k + i * LDM] * rp : 0.0;
+                if (k > i && k < n) M[k + cx * LDM] = __fma_rn(-li[u], uij, M[k + cx * LDM]);
             }
-            __syncthreads();
-            if (cx > i && cx < n) {
-                const double uij = M[i + cx * LDM];
-#pragma unroll
-                for (int u = 0; u < U; u++) {
-                    const int k = ry + RY * u;
-                    if (k > i && k < n) M[k + cx * LDM] = __fma_rn(-li[u], uij, M[k + cx * LDM]);
-                }
-            }
-            if (cx == i) {
-#pragma unroll
-                for (int u = 0; u < U; u++) {
-                    const int k = ry + RY * u;
-                    if (k > i && k < n) M[k + i * LDM] = li[u];
-                }
-                if (ry == 0) M[i + i * LDM] = piv;
-            }
-            __syncthreads();
         }
+        if (cx == i) {
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int k = ry + RY * u;
+                if (k > i && k < n) M[k + i * LDM] = li[u];
+            }
+            if (ry == 0) M[i + i * LDM] = piv;
+        }
+        __syncthreads();
     }
     // Z = R2 R1 (upper, over the dead tile); then W = U R2 over Q (R1 no longer needed)
     if (tid == 0) sbad = 0;

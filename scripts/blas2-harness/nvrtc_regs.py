@@ -24,13 +24,12 @@ lib = ctypes.CDLL(a.nvrtc)
 if a.src:
     src, a.file, family = open(a.src).read(), os.path.basename(a.src), []
 else:
-    src = open(os.path.join(kdir, "complex_div.cuh")).read() + f'#line 1 "{a.file}"\n' + open(os.path.join(kdir, a.file)).read()
-    # The files kernels.rs appends to a source (kernel_source!'s tail).
     # The headers kernels.rs puts between complex_div.cuh and the file (kernel_source!'s list).
     heads = {"solver.cu": ["lapack.cuh", "solver.cuh"], "chol.cu": ["lapack.cuh", "solver.cuh"], "eig.cu": ["lapack.cuh"], "cholqr.cu": ["lapack.cuh"]}.get(a.file, [])
     src = open(os.path.join(kdir, "complex_div.cuh")).read() + "".join(
         f'#line 1 "{h}"\n' + open(os.path.join(kdir, h)).read() for h in heads
     ) + f'#line 1 "{a.file}"\n' + open(os.path.join(kdir, a.file)).read()
+    # The files kernels.rs appends to a source (kernel_source!'s tail).
     for tail in {"blas2.cu": ["blas2_regions.cu"]}.get(a.file, []):
         src += f'#line 1 "{tail}"\n' + open(os.path.join(kdir, tail)).read()
     family = [f"-D{a.family}".encode()]

@@ -64,10 +64,8 @@ template <class T> inline T __shfl_xor_sync(unsigned, T x, int o) { return emu_s
 template <class T> inline T __shfl_sync(unsigned, T x, int l) { return emu_shfl(x, l); }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu_blk->warp[threadIdx.x >> 5]->arrive_and_wait(); }
 inline bool __any_sync(unsigned, bool p) {
-    const int w = threadIdx.x >> 5;
     bool any = false;
-    for (int l = 0; l < 32; l++) any = emu_shfl((int)p, l) || any;
-    (void)w;
+    for (int l = 0; l < 32; l++) any = emu_shfl((int)p, l) || any;  // every lane takes part in each
     return any;
 }
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }

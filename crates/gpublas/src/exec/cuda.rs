@@ -284,8 +284,9 @@ impl SplitK {
     /// The split of an `m × n × k` product of `elem`-byte elements on `sms` multiprocessors
     /// with `room` bytes of the engine's slice, or `None` where it does not pay: an output of
     /// more than half as many 64 × 64 tiles as multiprocessors, chunks under `SPLIT_DEPTH` (or
-    /// `SPLIT_DEPTH_SMALL`), or
-    /// no room for a partial. The split depends on `room`: the size query's (the engine's
+    /// `SPLIT_DEPTH_SMALL`), fewer than three pieces (one chunk runs before the rest, not beside
+    /// it: two products in a row and a sum for one), or no room for two partials. The split
+    /// depends on `room`: the size query's (the engine's
     /// budget) may split more than a run in the part it sized; a run never splits beyond its
     /// part (`bytes() <= room`, the products get the rest).
     pub(crate) fn of(
@@ -308,13 +309,15 @@ impl SplitK {
             SPLIT_DEPTH
         };
         let pieces = (sms / tiles).min(k / depth).min(SPLIT_MAX).min(by_room);
-        if pieces < 2 {
+        if pieces < 3 {
             return None;
         }
         // Chunks of a multiple of 32 (aligned operands), the rest (at least 1) at most one.
         let kc = k.div_ceil(pieces).div_ceil(32) * 32;
         let parts = (pieces - 1).min((k - 1) / kc);
-        (parts >= 1).then_some(SplitK { parts, kc, part })
+        // (one chunk beside the rest would run after it on the same stream: two products in
+        // a row and a sum for one)
+        (parts >= 2).then_some(SplitK { parts, kc, part })
     }
 
     /// Bytes of the partials (where the products' own engine workspace starts).
@@ -1143,7 +1146,7 @@ mod tests {
                         continue;
                     };
                     seen += 1;
-                    assert!(sp.parts >= 1 && sp.parts < SPLIT_MAX, "{sp:?}");
+                    assert!(sp.parts >= 2 && sp.parts < SPLIT_MAX, "{sp:?}");
                     assert_eq!(sp.kc % 32, 0);
                     let small = m.div_ceil(64) * n.div_ceil(64) <= SMALL_TILES;
                     let depth = if small {
@@ -1160,6 +1163,8 @@ mod tests {
         }
         assert!(seen > 1000);
         assert_eq!(SplitK::of(8192, 40, 8192, 8, 132, 4 << 20), None);
+        // (stage 1's X = A22 VT at 4096: two pieces would be two products in a row)
+        assert_eq!(SplitK::of(3808, 32, 3808, 8, 132, 4 << 20), None);
         assert_eq!(SplitK::of(64, 64, 500, 8, 132, 4 << 20), None);
         assert_eq!(SplitK::of(128, 128, 1500, 8, 132, 4 << 20), None);
         let sp = SplitK::of(32, 32, 8160, 8, 132, 4 << 20).unwrap();

@@ -53,6 +53,10 @@ pub(crate) struct BandShape {
     /// products are plain products over the whole trailing matrix (twice the update's flops,
     /// a tenth of the steps), not symm and syr2k on its lower triangle.
     pub full: bool,
+    /// On a full matrix, panels whose successor's trailing matrix has at least this many rows
+    /// go in pairs with one trailing update of rank `4 kd` for both (`pairs`; `usize::MAX`:
+    /// never).
+    pub pair_rows: usize,
 }
 
 /// How a band reduction runs, and its workspace.
@@ -138,7 +142,7 @@ impl BandPlan {
         Layout {
             entries: 1,
             e_elems: e0 + s.kd * s.kd + if s.full { 0 } else { s.nb * s.nb * s.eblocks },
-            r_elems: r0 + self.sets() * self.set_elems(),
+            r_elems: r0 + self.sets() * self.set_elems() + 2 * self.pair_elems(),
         }
     }
 }
@@ -161,11 +165,15 @@ pub(crate) fn build_at(p: &BandPlan, a: M) -> Vec<Step> {
     if n <= kd + 1 {
         return v;
     }
-    let panels: Vec<usize> = (0..n - kd).step_by(kd).collect();
-    panel_head(&mut v, p, a, panels[0], 0);
-    for (j, &c0) in panels.iter().enumerate() {
-        let next = panels.get(j + 1).copied();
-        panel_tail(&mut v, p, a, c0, j % p.sets(), next);
+    let plan = schedule(p);
+    panel_head(&mut v, p, a, plan[0].0, plan[0].1.place());
+    for (j, &(c0, mode)) in plan.iter().enumerate() {
+        let next = plan.get(j + 1).map(|&(c1, m)| (c1, m.place()));
+        match mode {
+            Mode::Single(set) => panel_tail(&mut v, p, a, c0, Place::Set(set), next),
+            Mode::First(_) => pair_first(&mut v, p, a, c0, mode.place(), next),
+            Mode::Second(region) => pair_second(&mut v, p, a, c0, region, next),
+        }
     }
     v
 }
@@ -197,24 +205,145 @@ impl BandPlan {
         }
     }
 
-    fn parts(&self, c0: usize, set: usize) -> PanelParts {
+    /// Elements of one pair region (0 without pairs): the six blocks `[Vf₀ Vf₁ X₀ X₁ Vf₀ Vf₁]`
+    /// (leading dimension the first panel's rows `pm₀`, the second panel's rows from row `kd`:
+    /// `[Vf₀ Vf₁ X₀ X₁]` and `[X₀ X₁ Vf₀ Vf₁]` are the two operands of the pair's update),
+    /// then each panel's `VT`, `G` and `M`.
+    fn pair_elems(&self) -> usize {
+        let s = &self.shape;
+        if s.full && pairs(s).0 > 0 {
+            8 * s.rows() * s.kd + 4 * s.kd * s.kd
+        } else {
+            0
+        }
+    }
+
+    fn parts(&self, c0: usize, place: Place) -> PanelParts {
         let s = &self.shape;
         let (kd, pm) = (s.kd, s.n - c0 - s.kd);
         let w = kd.min(pm);
-        let r0 = self.bases().1 + set * self.set_elems();
-        PanelParts {
-            vf: mat(Space::R, r0, pm, 0),
-            x: mat(Space::R, r0 + pm * w, pm, 0),
-            vf_again: mat(Space::R, r0 + 2 * pm * w, pm, 0),
-            vt: mat(Space::R, r0 + 3 * s.rows() * kd, pm, 0),
-            g: mat(Space::R, r0 + 4 * s.rows() * kd, kd, 0),
-            m: mat(Space::R, r0 + 4 * s.rows() * kd + kd * kd, kd, 0),
+        let rows = s.rows();
+        let sets = self.bases().1 + self.sets() * self.set_elems();
+        match place {
+            Place::Set(set) => {
+                let r0 = self.bases().1 + set * self.set_elems();
+                PanelParts {
+                    vf: mat(Space::R, r0, pm, 0),
+                    x: mat(Space::R, r0 + pm * w, pm, 0),
+                    vf_again: mat(Space::R, r0 + 2 * pm * w, pm, 0),
+                    vt: mat(Space::R, r0 + 3 * rows * kd, pm, 0),
+                    g: mat(Space::R, r0 + 4 * rows * kd, kd, 0),
+                    m: mat(Space::R, r0 + 4 * rows * kd + kd * kd, kd, 0),
+                }
+            }
+            Place::Pair { region, second } => {
+                let base = sets + region * self.pair_elems();
+                let h = second as usize;
+                // (the first panel's rows: the blocks' leading dimension)
+                let pm0 = pm + h * kd;
+                let block = |b: usize| mat(Space::R, base + b * kd * pm0 + h * kd, pm0, 0);
+                let own = base + 6 * rows * kd;
+                PanelParts {
+                    vf: block(h),
+                    x: block(2 + h),
+                    vf_again: block(4 + h),
+                    vt: mat(Space::R, own + h * rows * kd, pm, 0),
+                    g: mat(Space::R, own + 2 * rows * kd + 2 * h * kd * kd, kd, 0),
+                    m: mat(Space::R, own + 2 * rows * kd + (2 * h + 1) * kd * kd, kd, 0),
+                }
+            }
         }
     }
 }
 
+/// Where a panel's parts are: one of the two sets (look-ahead alternates them), or its place
+/// in one of the two pair regions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Set(usize),
+    Pair { region: usize, second: bool },
+}
+
+/// How a panel's trailing update goes, and where its parts are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Its own update (rank `2 kd`) beside the next panel's head; parts in set `.0`.
+    Single(usize),
+    /// The first of a pair (in pair region `.0`): only the next panel's columns updated; the
+    /// rest waits.
+    First(usize),
+    /// The second of a pair (in pair region `.0`): its `X` corrected for the first's pending
+    /// update, then both updates as one product of rank `4 kd` beside the next panel's head.
+    Second(usize),
+}
+
+impl Mode {
+    fn place(self) -> Place {
+        match self {
+            Mode::Single(set) => Place::Set(set),
+            Mode::First(region) => Place::Pair {
+                region,
+                second: false,
+            },
+            Mode::Second(region) => Place::Pair {
+                region,
+                second: true,
+            },
+        }
+    }
+}
+
+/// The pairs of a full matrix's panels (counted from the first panel) and the panels: a pair
+/// while the second panel's trailing matrix has at least `pair_rows` rows and a panel follows
+/// it. The update of rank `4 kd` reads and writes the trailing matrix once for two panels;
+/// at these orders that pass, not the panel beside it, is the chain's longer part (H200:
+/// 8128 × 8096 × 64 took 440 µs against the CholeskyQR2 panel's ≈ 200).
+fn pairs(s: &BandShape) -> (usize, Vec<usize>) {
+    let panels: Vec<usize> = if s.n <= s.kd + 1 {
+        Vec::new()
+    } else {
+        (0..s.n - s.kd).step_by(s.kd).collect()
+    };
+    let mut count = 0;
+    if s.full {
+        while 2 * count + 2 < panels.len() {
+            let pm1 = s.n - panels[2 * count + 1] - s.kd;
+            if pm1 < s.pair_rows.max(2 * s.kd) {
+                break;
+            }
+            count += 1;
+        }
+    }
+    (count, panels)
+}
+
+/// The pairs a plan's panels go in.
+pub(crate) fn pair_count(p: &BandPlan) -> usize {
+    pairs(&p.shape).0
+}
+
+/// Every panel's mode.
+fn schedule(p: &BandPlan) -> Vec<(usize, Mode)> {
+    let (count, panels) = pairs(&p.shape);
+    panels
+        .iter()
+        .enumerate()
+        .map(|(j, &c0)| {
+            let region = (j / 2) % 2;
+            let mode = if j >= 2 * count {
+                Mode::Single(j % p.sets())
+            } else if j % 2 == 1 {
+                Mode::Second(region)
+            } else {
+                Mode::First(region)
+            };
+            (c0, mode)
+        })
+        .collect()
+}
+
 /// Panel `c0`'s QR, `Vf`, `T` and `VT` (what needs only its own columns, updated).
-fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
+fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, place: Place) {
     let s = &p.shape;
     let (n, kd, lda) = (s.n, s.kd, a.ld);
     let hop = if s.complex { Op::C } else { Op::T };
@@ -223,7 +352,7 @@ fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
     let top = c0 + kd;
     let pm = n - top;
     let w = kd.min(pm);
-    let PanelParts { vf, vt, g, m, .. } = p.parts(c0, set);
+    let PanelParts { vf, vt, g, m, .. } = p.parts(c0, place);
     let prog = Prog {
         kind: QrKind::Geqrf,
         side: Side::Left,
@@ -301,9 +430,16 @@ fn panel_head(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize) {
     }
 }
 
-/// Panel `c0`'s products and trailing update (its head's parts in `set`); on a full matrix
+/// Panel `c0`'s products and trailing update (its head's parts at `place`); on a full matrix
 /// with a `next` panel, that panel's head runs on the side lane beside the update's rest.
-fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next: Option<usize>) {
+fn panel_tail(
+    v: &mut Vec<Step>,
+    p: &BandPlan,
+    a: M,
+    c0: usize,
+    place: Place,
+    next: Option<(usize, Place)>,
+) {
     let s = &p.shape;
     let (n, kd) = (s.n, s.kd);
     let hop = if s.complex { Op::C } else { Op::T };
@@ -312,25 +448,10 @@ fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next
     let top = c0 + kd;
     let pm = n - top;
     let w = kd.min(pm);
-    let PanelParts {
-        vf,
-        x,
-        vf_again,
-        vt,
-        m,
-        ..
-    } = p.parts(c0, set);
+    let parts = p.parts(c0, place);
+    let PanelParts { vf, x, vt, m, .. } = parts;
     if s.full {
-        gemm(
-            v,
-            (Op::N, Op::N),
-            (pm, w, pm),
-            K::One,
-            c(top, top),
-            vt,
-            K::Zero,
-            x,
-        );
+        full_products(v, s, c(top, top), pm, &parts, None);
     } else {
         crate::blas3::program::symm_steps(
             v,
@@ -350,11 +471,9 @@ fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next
             s.nb,
             s.eblocks,
         );
-    }
-    gemm(v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
-    // W = X − ½ Vf M (the program's alpha is −½).
-    gemm(v, (Op::N, Op::N), (pm, w, w), K::Alpha, vf, m, K::One, x);
-    if !s.full {
+        gemm(v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
+        // W = X − ½ Vf M (the program's alpha is −½).
+        gemm(v, (Op::N, Op::N), (pm, w, w), K::Alpha, vf, m, K::One, x);
         crate::blas3::program::rank_k_steps(
             v,
             &crate::blas3::program::RankK {
@@ -375,18 +494,12 @@ fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next
             s.nb,
             s.eblocks,
         );
-        if let Some(c1) = next {
-            panel_head(v, p, a, c1, 0);
+        if let Some((c1, at)) = next {
+            panel_head(v, p, a, c1, at);
         }
         return;
     }
     // A22 −= Vf Wᴴ + W Vfᴴ over both triangles, as products of rank 2w: [Vf X] [X Vf]ᴴ.
-    v.push(Block::Copy {
-        m: pm,
-        n: w,
-        src: vf,
-        dst: vf_again,
-    });
     let update = |v: &mut Vec<Step>, (j0, j1): (usize, usize)| {
         gemm(
             v,
@@ -399,18 +512,169 @@ fn panel_tail(v: &mut Vec<Step>, p: &BandPlan, a: M, c0: usize, set: usize, next
             c(top, top + j0),
         );
     };
+    trailing_update(v, p, a, pm, next, update);
+}
+
+/// A full matrix's trailing update by `update` (its columns `j0 .. j1` of A22's `pm`): with a
+/// `next` panel, that panel's columns (the first `kd`) first, then its head on the side lane
+/// beside the rest.
+fn trailing_update(
+    v: &mut Vec<Step>,
+    p: &BandPlan,
+    a: M,
+    pm: usize,
+    next: Option<(usize, Place)>,
+    update: impl Fn(&mut Vec<Step>, (usize, usize)),
+) {
+    let kd = p.shape.kd;
     match next {
-        Some(c1) => {
-            // (the next panel's columns are the first kd of A22)
+        Some((c1, at)) => {
             update(v, (0, kd));
             v.push(Block::Fork);
-            panel_head(v, p, a, c1, 1 - set);
+            panel_head(v, p, a, c1, at);
             v.push(Block::Back);
             update(v, (kd, pm));
             v.push(Block::Join);
         }
         None => update(v, (0, pm)),
     }
+}
+
+/// A full matrix's panel products: `X = A22 VT`; with `pending` (the first panel of a pair's
+/// `Vf` and `W` from its row `kd`, the second panel's first row) `X −= Vf₀ (W₀ᴴ VT) + W₀
+/// (Vf₀ᴴ VT)`, the first panel's update that A22 has not had yet; then `M = VTᴴ X`, `W = X −
+/// ½ Vf M` (in X's place) and `Vf`'s second copy (`[Vf X]` and `[X Vf]` are the update's
+/// operands).
+fn full_products(
+    v: &mut Vec<Step>,
+    s: &BandShape,
+    a22: M,
+    pm: usize,
+    parts: &PanelParts,
+    pending: Option<(M, M)>,
+) {
+    let hop = if s.complex { Op::C } else { Op::T };
+    let w = s.kd.min(pm);
+    let PanelParts {
+        vf,
+        x,
+        vf_again,
+        vt,
+        g,
+        m,
+    } = *parts;
+    gemm(v, (Op::N, Op::N), (pm, w, pm), K::One, a22, vt, K::Zero, x);
+    if let Some((vf0, w0)) = pending {
+        // (G and M hold W₀ᴴ VT and Vf₀ᴴ VT; M is made again below)
+        gemm(v, (hop, Op::N), (w, w, pm), K::One, w0, vt, K::Zero, g);
+        gemm(v, (hop, Op::N), (w, w, pm), K::One, vf0, vt, K::Zero, m);
+        gemm(
+            v,
+            (Op::N, Op::N),
+            (pm, w, w),
+            K::MinusOne,
+            vf0,
+            g,
+            K::One,
+            x,
+        );
+        gemm(v, (Op::N, Op::N), (pm, w, w), K::MinusOne, w0, m, K::One, x);
+    }
+    gemm(v, (hop, Op::N), (w, w, pm), K::One, vt, x, K::Zero, m);
+    // W = X − ½ Vf M (the program's alpha is −½).
+    gemm(v, (Op::N, Op::N), (pm, w, w), K::Alpha, vf, m, K::One, x);
+    v.push(Block::Copy {
+        m: pm,
+        n: w,
+        src: vf,
+        dst: vf_again,
+    });
+}
+
+/// The first panel of a pair: its products, the next panel's columns updated by its `Vf` and
+/// `W` (two products of rank `kd`: in the pair's blocks they are not side by side), then the
+/// next panel's head on the main lane (nothing to run beside it: the trailing update waits
+/// for the pair's second panel).
+fn pair_first(
+    v: &mut Vec<Step>,
+    p: &BandPlan,
+    a: M,
+    c0: usize,
+    place: Place,
+    next: Option<(usize, Place)>,
+) {
+    let s = &p.shape;
+    let kd = s.kd;
+    let hop = if s.complex { Op::C } else { Op::T };
+    let top = c0 + kd;
+    let pm = s.n - top;
+    let parts = p.parts(c0, place);
+    let a22 = at(a, top, top);
+    full_products(v, s, a22, pm, &parts, None);
+    let (vf, x) = (parts.vf, parts.x);
+    gemm(
+        v,
+        (Op::N, hop),
+        (pm, kd, kd),
+        K::MinusOne,
+        vf,
+        x,
+        K::One,
+        a22,
+    );
+    gemm(
+        v,
+        (Op::N, hop),
+        (pm, kd, kd),
+        K::MinusOne,
+        x,
+        vf,
+        K::One,
+        a22,
+    );
+    if let Some((c1, at)) = next {
+        panel_head(v, p, a, c1, at);
+    }
+}
+
+/// The second panel of a pair: `X` from the trailing matrix the first panel's update has not
+/// reached (corrected), its products, then both panels' updates at once, rank `4 kd`: the
+/// next panel's columns first, its head on the side lane beside the rest.
+fn pair_second(
+    v: &mut Vec<Step>,
+    p: &BandPlan,
+    a: M,
+    c0: usize,
+    region: usize,
+    next: Option<(usize, Place)>,
+) {
+    let s = &p.shape;
+    let kd = s.kd;
+    let hop = if s.complex { Op::C } else { Op::T };
+    let top = c0 + kd;
+    let pm = s.n - top;
+    let parts = p.parts(c0, Mode::Second(region).place());
+    let first = p.parts(c0 - kd, Mode::First(region).place());
+    // (the first panel's blocks from its row kd: this panel's rows)
+    let (vf0, w0) = (at(first.vf, kd, 0), at(first.x, kd, 0));
+    let a22 = at(a, top, top);
+    full_products(v, s, a22, pm, &parts, Some((vf0, w0)));
+    // [Vf₀ Vf₁ X₀ X₁] and [X₀ X₁ Vf₀ Vf₁] from this panel's rows (the first's row kd)
+    let left = vf0;
+    let right = w0;
+    let update = |v: &mut Vec<Step>, (j0, j1): (usize, usize)| {
+        gemm(
+            v,
+            (Op::N, hop),
+            (pm, j1 - j0, 4 * kd),
+            K::MinusOne,
+            left,
+            at(right, j0, 0),
+            K::One,
+            at(a22, 0, j0),
+        );
+    };
+    trailing_update(v, p, a, pm, next, update);
 }
 
 impl WorkspacePlan for BandPlan {
@@ -425,6 +689,10 @@ impl WorkspacePlan for BandPlan {
 
 /// The band reduction's tuning values.
 const SYMM_NB: usize = 256;
+/// The two-stage `syevd`'s `pair_rows`: where the trailing update of rank `2 kd` takes
+/// longer than the CholeskyQR2 panel beside it (H200: ≈ 200 µs, the update's time at about
+/// this order), two panels share one update of rank `4 kd`.
+pub(crate) const PAIR_ROWS: usize = 5120;
 const SYMM_EBLOCKS: usize = 4;
 
 /// One band reduction: the order-`n` matrix `a` (lower triangle, `lda`) to `kd` subdiagonals,
@@ -514,6 +782,7 @@ impl<T: Scalar> Routine for BandRoutine<'_, T> {
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: false,
+            pair_rows: usize::MAX,
         };
         let plan = shape.plan();
         self.plan = Some(plan);
@@ -858,6 +1127,7 @@ pub(crate) mod tests {
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: true,
+            pair_rows: PAIR_ROWS,
         }
         .plan();
         let steps = build(&plan, 4096);
@@ -878,7 +1148,7 @@ pub(crate) mod tests {
         }
         assert_eq!(outs.len(), gated.len());
         for (j, (&c0, out)) in gated.iter().zip(&outs).enumerate() {
-            let PanelParts { vf, vt, .. } = plan.parts(c0, j % 2);
+            let PanelParts { vf, vt, .. } = plan.parts(c0, Place::Set(j % 2));
             assert_eq!(*out, Some(CqOut { vf, t, vt }), "panel {c0}");
         }
         let tfall = |s: &Step| matches!(s, Block::Family(QrStep::CqTFall(p)) if p.out.is_some());

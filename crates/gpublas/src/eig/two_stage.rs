@@ -56,6 +56,15 @@ pub(crate) fn band_width(n: usize, complex: bool, vectors: bool) -> usize {
     }
 }
 
+/// Stage 1's `pair_rows` (`band::PAIR_ROWS`; tests and the probe may set another).
+fn pair_rows() -> usize {
+    #[cfg(test)]
+    if let Some(rows) = probe::PAIR_ROWS.with(|r| r.get()) {
+        return rows;
+    }
+    super::band::PAIR_ROWS
+}
+
 /// What the plan depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TwoStageShape {
@@ -121,6 +130,7 @@ impl TwoStageShape {
             nb: SYMM_NB,
             eblocks: SYMM_EBLOCKS,
             full: true,
+            pair_rows: pair_rows(),
         }
         .plan();
         let reflectors = n > kd + 1;
@@ -882,6 +892,50 @@ mod tests {
     fn f1_two_stage_cuda() {
         all(&Device::cuda(0).unwrap());
     }
+
+    /// Stage 1's panels in pairs wherever two can pair (`pair_rows` 0): the second panel's
+    /// `X` corrected for the first's pending update, one update of rank `4 kd` for both;
+    /// band 16 (n ≤ 256: two pairs, then two single panels) and 32 (300: three pairs, three
+    /// singles), both triangles, with and without vectors.
+    fn pairs(dev: &Device) {
+        super::probe::PAIR_ROWS.with(|r| r.set(Some(0)));
+        let plan = |n: usize| {
+            TwoStageShape {
+                n,
+                kd: band_width(n, false, true),
+                elem: 8,
+                real: 8,
+                complex: false,
+                vectors: true,
+                upper: false,
+                sms: 132,
+                cholqr: false,
+                infos: 0,
+            }
+            .plan()
+        };
+        assert_eq!(super::super::band::pair_count(&plan(100).band), 2);
+        assert_eq!(super::super::band::pair_count(&plan(300).band), 3);
+        for (k, &n) in [100usize, 300].iter().enumerate() {
+            for (j, &(upper, vectors)) in [(false, true), (true, false)].iter().enumerate() {
+                let seed = (90 + 4 * k + j) as u64;
+                check::<f64>(dev, n, (upper, vectors), 1.0, seed);
+                check::<Complex64>(dev, n, (!upper, vectors), 1.0, seed + 2);
+            }
+        }
+        super::probe::PAIR_ROWS.with(|r| r.set(None));
+    }
+
+    #[test]
+    fn f1_two_stage_pairs_host() {
+        pairs(&Device::host());
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU; run with --include-ignored on a GPU machine"]
+    fn f1_two_stage_pairs_cuda() {
+        pairs(&Device::cuda(0).unwrap());
+    }
 }
 
 #[cfg(test)]
@@ -901,6 +955,9 @@ pub(crate) mod probe {
         /// The blocks of stage 1's panel kernel instead of the QR plan's
         /// (`GPUBLAS_PROBE_PANEL_GRID`).
         pub(crate) static PANEL_GRID: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+        /// Stage 1's `pair_rows` (`GPUBLAS_PROBE_PAIR_ROWS` for the probe; the pairs' tests).
+        pub(crate) static PAIR_ROWS: std::cell::Cell<Option<usize>> =
             const { std::cell::Cell::new(None) };
     }
 
@@ -980,6 +1037,9 @@ pub(crate) mod probe {
                 .into_iter()
                 .map(|g| (None, Some(g))),
         );
+        if let Some(rows) = list("GPUBLAS_PROBE_PAIR_ROWS").first() {
+            PAIR_ROWS.with(|r| r.set(Some(*rows)));
+        }
         let mut orders = list("GPUBLAS_PROBE_N");
         if orders.is_empty() {
             orders = vec![4096, 8192];

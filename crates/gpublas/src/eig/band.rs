@@ -14,10 +14,16 @@
 //!    `W = X − ½ Vf M`.
 //! 4. `A22 −= Vf Wᴴ + W Vfᴴ` (a syr2k/her2k on the trailing triangle).
 //!
+//! On a full matrix (both triangles, the two-stage `syevd`'s) the products run over the whole
+//! trailing matrix, the next panel's head beside the update (look-ahead), and while the
+//! trailing matrix is large (`pair_rows`) two panels share one update of rank `4 kd`: the
+//! second panel's `X` is corrected for the first panel's update that A22 has not had yet.
+//!
 //! Workspace per call (elements): QR's panel parts (its plan for the largest panel, its E and R
 //! first), then in E `T` (`kd²`) and the symm's and syr2k's diagonal blocks (`nb² · eblocks`,
 //! not for a full matrix), in R `Vf`, `X`, `Vf` again (side by side), `VT` (`(n − kd) · kd`
-//! each) and `G`, `M` (`kd²` each).
+//! each) and `G`, `M` (`kd²` each) — two such sets on a full matrix, and where panels pair two
+//! pair regions (`8 (n − kd) kd + 4 kd²` each).
 
 // (Stage 1 of the GPU `syevd`, whose later stages are not in yet: only its tests call it so far.)
 #![allow(dead_code)]

@@ -217,7 +217,7 @@ impl BandPlan {
     /// then each panel's `VT`, `G` and `M`.
     fn pair_elems(&self) -> usize {
         let s = &self.shape;
-        if s.full && pairs(s).0 > 0 {
+        if s.full && pairs(s) > 0 {
             8 * s.rows() * s.kd + 4 * s.kd * s.kd
         } else {
             0
@@ -299,42 +299,40 @@ impl Mode {
     }
 }
 
-/// The pairs of a full matrix's panels (counted from the first panel) and the panels: a pair
-/// while the second panel's trailing matrix has at least `pair_rows` rows and a panel follows
-/// it. The update of rank `4 kd` reads and writes the trailing matrix once for two panels;
-/// at these orders that pass, not the panel beside it, is the chain's longer part (H200:
-/// 8128 × 8096 × 64 took 440 µs against the CholeskyQR2 panel's ≈ 200).
-fn pairs(s: &BandShape) -> (usize, Vec<usize>) {
-    let panels: Vec<usize> = if s.n <= s.kd + 1 {
-        Vec::new()
+/// The pairs of a full matrix's panels (counted from the first panel): a pair while the
+/// second panel's trailing matrix has at least `pair_rows` rows and a panel follows it. The
+/// update of rank `4 kd` reads and writes the trailing matrix once for two panels; at these
+/// orders that pass, not the panel beside it, is the chain's longer part (H200: 8128 × 8096 ×
+/// 64 took 440 µs against the CholeskyQR2 panel's ≈ 200).
+fn pairs(s: &BandShape) -> usize {
+    // (panel j starts at column j kd; the trailing matrix of panel j has n − (j + 1) kd rows)
+    let panels = if s.n <= s.kd + 1 {
+        0
     } else {
-        (0..s.n - s.kd).step_by(s.kd).collect()
+        (s.n - s.kd).div_ceil(s.kd)
     };
     let mut count = 0;
     if s.full {
-        while 2 * count + 2 < panels.len() {
-            let pm1 = s.n - panels[2 * count + 1] - s.kd;
-            if pm1 < s.pair_rows.max(2 * s.kd) {
-                break;
-            }
+        while 2 * count + 2 < panels && s.n - (2 * count + 2) * s.kd >= s.pair_rows.max(2 * s.kd) {
             count += 1;
         }
     }
-    (count, panels)
+    count
 }
 
 /// The pairs a plan's panels go in.
 pub(crate) fn pair_count(p: &BandPlan) -> usize {
-    pairs(&p.shape).0
+    pairs(&p.shape)
 }
 
 /// Every panel's mode.
 fn schedule(p: &BandPlan) -> Vec<(usize, Mode)> {
-    let (count, panels) = pairs(&p.shape);
-    panels
-        .iter()
+    let s = &p.shape;
+    let count = pairs(s);
+    (0..s.n - s.kd)
+        .step_by(s.kd)
         .enumerate()
-        .map(|(j, &c0)| {
+        .map(|(j, c0)| {
             let region = (j / 2) % 2;
             let mode = if j >= 2 * count {
                 Mode::Single(j % p.sets())
@@ -617,27 +615,18 @@ fn pair_first(
     let parts = p.parts(c0, place);
     let a22 = at(a, top, top);
     full_products(v, s, a22, pm, &parts, None);
-    let (vf, x) = (parts.vf, parts.x);
-    gemm(
-        v,
-        (Op::N, hop),
-        (pm, kd, kd),
-        K::MinusOne,
-        vf,
-        x,
-        K::One,
-        a22,
-    );
-    gemm(
-        v,
-        (Op::N, hop),
-        (pm, kd, kd),
-        K::MinusOne,
-        x,
-        vf,
-        K::One,
-        a22,
-    );
+    for (left, right) in [(parts.vf, parts.x), (parts.x, parts.vf)] {
+        gemm(
+            v,
+            (Op::N, hop),
+            (pm, kd, kd),
+            K::MinusOne,
+            left,
+            right,
+            K::One,
+            a22,
+        );
+    }
     if let Some((c1, at)) = next {
         panel_head(v, p, a, c1, at);
     }
@@ -665,17 +654,15 @@ fn pair_second(
     let (vf0, w0) = (at(first.vf, kd, 0), at(first.x, kd, 0));
     let a22 = at(a, top, top);
     full_products(v, s, a22, pm, &parts, Some((vf0, w0)));
-    // [Vf₀ Vf₁ X₀ X₁] and [X₀ X₁ Vf₀ Vf₁] from this panel's rows (the first's row kd)
-    let left = vf0;
-    let right = w0;
+    // [Vf₀ Vf₁ X₀ X₁] and [X₀ X₁ Vf₀ Vf₁] start where Vf₀ and X₀ do (this panel's rows)
     let update = |v: &mut Vec<Step>, (j0, j1): (usize, usize)| {
         gemm(
             v,
             (Op::N, hop),
             (pm, j1 - j0, 4 * kd),
             K::MinusOne,
-            left,
-            at(right, j0, 0),
+            vf0,
+            at(w0, j0, 0),
             K::One,
             at(a22, 0, j0),
         );

@@ -249,8 +249,27 @@ int main() {
                 else sol_lur128x2_d<<<(ne + 1) / 2, 512, dyn>>>(j);
             });
             const char* vname = variant ? "lur2" : "lur";
+#elif defined(LURX)
+#ifndef LUR_LIB_SQ
+#define LUR_LIB_SQ 16  // the library's sol_lur128_d: 16 slots in shared memory (0 before)
+#endif
+            // LURX: `lur` (registers only, one block an SM) then `lur128x` (its first LUR_SQ
+            // register slots in dynamic shared memory, two blocks an SM), each checked below.
+          for (int variant = 0; variant < 2; ++variant) {
+            const size_t dyn = (size_t)LUR_SQ * 4 * 128 * 8, dyn0 = (size_t)LUR_LIB_SQ * 4 * 128 * 8;
+            CK(cudaFuncSetAttribute(sol_lur128x_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+            CK(cudaFuncSetAttribute(sol_lur128_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn0));
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] {
+                if (!big) sol_lur64_d<<<ne, 128>>>(j);
+                else if (variant == 0) sol_lur128_d<<<ne, 512, dyn0>>>(j);
+                else sol_lur128x_d<<<ne, 512, dyn>>>(j);
+            });
+            const char* vname = variant ? "lurx" : "lur";
 #elif defined(LUR)
-            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 512>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
+            // The library's double kernel keeps 16 slots a thread in 64 KB of dynamic shared memory.
+            const size_t dyn0 = 16 * 4 * 128 * 8;
+            CK(cudaFuncSetAttribute(sol_lur128_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn0));
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 512, dyn0>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
 #else
             double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lub8_d<<<ne, 256>>>(j); else sol_lub4_d<<<ne, 256>>>(j); });
 #endif
@@ -266,7 +285,7 @@ int main() {
                 badi += ri != inf[e];
             }
             bad_total += bad + badp + badi;
-#if defined(LUR2)
+#if defined(LUR2) || defined(LURX)
             printf("lub %-4s %d x %d x %d (special %d): %.1f us  elements differing %d, pivots %d, info %d (of %d entries)%s\n", vname, ne, rows, cols, cs.special, t, bad, badp, badi, check, bad + badp + badi ? "  MISMATCH" : "");
           }
 #else

@@ -969,17 +969,23 @@ __device__ void gather(const Sol& j) {
 
 // LU with partial pivoting of a whole matrix of at most N × N (N = 64 or 128: the batched
 // small case), one block of H·N threads: thread (h, r) holds row slot r's columns h + Hq
-// (q < N/H) in registers, so a pivot row is H threads' registers, read without selection.
+// (q < N/H) in registers (slots q < SQ in shared memory), so a pivot row is H threads' values,
+// read without selection.
 // Interchanges move labels, not rows (as lu_warp): `lab` is the row each slot holds now, and
 // every row is stored once at the end. Per column: its N/32 owner warps each offer their best
 // row, one barrier, every thread picks the same winner; the winner's H threads publish its
 // row and the owners their multipliers, one barrier; every live row is updated. The loop over
 // column groups is unrolled, so column jj is a static register. The arithmetic per element is
 // lu_warp's (a division, then c - l u per column), so the bits are the unblocked LU's.
-template <class T, int N, int H>
+template <class T, int N, int H, int SQ = 0>
 __device__ void lur(const Sol& j) {
     pdl_enter();
-    constexpr int Q = N / H, W = N / 32;
+    constexpr int Q = N / H, W = N / 32, RQ = Q - SQ;
+    // Slots q < SQ (columns h + Hq) live in dynamic shared memory, column-major with leading
+    // dimension N (a warp's rows are consecutive: conflict-free), the rest in registers: the
+    // fewer registers let two blocks share an SM, one's column chain beside the other's.
+    extern __shared__ __align__(16) unsigned char lur_dyn[];
+    T* const sa = reinterpret_cast<T*>(lur_dyn);
     __shared__ __align__(16) T prow[H][Q];  // the pivot row: prow[h][q] is column h + Hq
     __shared__ T lcol[N];
     __shared__ int lab[N], slot_of[N];
@@ -994,12 +1000,19 @@ __device__ void lur(const Sol& j) {
     int* piv = (int*)j.piv + e * j.piv_s;
     const int rows = (int)j.rows, cols = (int)j.cols, kmax = min(rows, cols);
     const int r = threadIdx.x % N, h = threadIdx.x / N, lane = threadIdx.x & 31, wq = r >> 5;
-    T a[Q];
+    T a[RQ > 0 ? RQ : 1];
+    T* const srow = sa + h * N + r;  // slot q at srow[q * H * N]
+#define LUR_GET(q) ((q) < SQ ? srow[(q) * H * N] : a[(q) < SQ ? 0 : (q) - SQ])
+#define LUR_SET(q, v)                                  \
+    do {                                               \
+        if ((q) < SQ) srow[(q) * H * N] = (v);         \
+        else a[(q) < SQ ? 0 : (q) - SQ] = (v);         \
+    } while (0)
     // Columns past `cols` load as zeros and are updated like the rest but never stored.
 #pragma unroll
     for (int q = 0; q < Q; ++q) {
         const int k = h + H * q;
-        a[q] = (r < rows && k < cols) ? A[r + (i64)k * j.ld] : zero_of<T>();
+        LUR_SET(q, (r < rows && k < cols) ? A[r + (i64)k * j.ld] : zero_of<T>());
     }
     bool live = r < rows;  // a candidate row: not a pivot row yet
     if (h == 0) {
@@ -1023,7 +1036,7 @@ __device__ void lur(const Sol& j) {
             {
                 double v = -2.0;
                 int key = 0x7fffffff;  // label * 256 + slot
-                const T x = a[qq];
+                const T x = LUR_GET(qq);
                 if (live && h == hh) {
                     const int l = lab[r];
                     double m = (double)mag(x);
@@ -1092,17 +1105,17 @@ __device__ void lur(const Sol& j) {
             // 2. the pivot row (columns right of jj) and the multipliers
             if (r == ds) {
 #pragma unroll
-                for (int q = qq; q < Q; ++q) prow[h][q] = a[q];
+                for (int q = qq; q < Q; ++q) prow[h][q] = LUR_GET(q);
             }
-            if (h == hh && live) lcol[r] = quotient(a[qq], pv);
+            if (h == hh && live) lcol[r] = quotient(LUR_GET(qq), pv);
             __syncthreads();
             // 3. the update of the live rows
             if (live) {
                 const T l = lcol[r];
-                if (h == hh) a[qq] = l;
+                if (h == hh) LUR_SET(qq, l);
 #pragma unroll
                 for (int q = qq; q < Q; ++q)
-                    if (q > qq || h > hh) a[q] = fms(a[q], l, prow[h][q]);
+                    if (q > qq || h > hh) LUR_SET(q, fms(LUR_GET(q), l, prow[h][q]));
             }
         }
     }
@@ -1116,9 +1129,11 @@ __device__ void lur(const Sol& j) {
 #pragma unroll
         for (int q = 0; q < Q; ++q) {
             const int k = h + H * q;
-            if (k < cols) A[l + (i64)k * j.ld] = a[q];
+            if (k < cols) A[l + (i64)k * j.ld] = LUR_GET(q);
         }
     }
+#undef LUR_GET
+#undef LUR_SET
 }
 
 // getri: info = the first zero on the diagonal (1-based), one block per entry.
@@ -1485,7 +1500,14 @@ SOLVER_KERNELS(z, double2, 1)
 // Four threads per row (512): on the H100, 1000 double 128 x 128 took 1.21 ms against 1.39-1.45
 // with two (half the code per thread: fewer instruction-cache misses) and 1.22 with eight.
 extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_s(Sol j) { lur<float, 128, 4>(j); }
-extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_d(Sol j) { lur<double, 128, 4>(j); }
+// Double keeps its first 16 slots (columns 0..63, done halfway) in 64 KB of dynamic shared
+// memory and the other 16 in 64 registers, so two blocks share an SM and one's barriers hide
+// behind the other's work (H200, 1000 × 128²: 1049 -> 868 us; 20 slots 894, 24 996).
+// `LUR_SHARED_SLOTS` in plan.rs mirrors the 16.
+extern "C" __global__ void __launch_bounds__(512, 2) sol_lur128_d(Sol j) { lur<double, 128, 4, 16>(j); }
+#ifdef LUR_SQ  // the solver harness's variants (scripts/solver-harness, -DLURX)
+extern "C" __global__ void __launch_bounds__(512, 2) sol_lur128x_d(Sol j) { lur<double, 128, 4, LUR_SQ>(j); }
+#endif
 // The register panels (`lu_regs`): W = 8·H columns, RR rows per thread (of 256; so 32·RR
 // rows per block at W = 64, 64·RR at W = 32); the launch picks the fewest registers that hold
 // the block's rows (`lu_regs_fit` in plan.rs mirrors this list). Complex double: W = 32 only,

@@ -44,6 +44,17 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
     m <= lu_small(complex) && n <= lu_small(complex)
 }
 
+/// Dynamic shared memory of the whole LU's block at order 128 (`sol_lur128_<tag>`): double keeps
+/// 16 of a thread's 32 slots (4 threads a row) there, so two blocks share an SM (mirrors
+/// `lur<double, 128, 4, 16>` in solver.cu); the others hold every slot in registers.
+pub(crate) fn lur_shared_bytes(elem: usize, complex: bool) -> usize {
+    if elem == 8 && !complex {
+        16 * 4 * 128 * 8
+    } else {
+        0
+    }
+}
+
 /// Order of the blocked Cholesky's leaves for real types (mirrors the 16 · `R` of `cholx` and
 /// the `N` of `trsolve` in chol.cu).
 pub(crate) const CHOL_BLOCK_LEAF: usize = 128;

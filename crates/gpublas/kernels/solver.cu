@@ -981,9 +981,11 @@ template <class T, int N, int H, int SQ = 0>
 __device__ void lur(const Sol& j) {
     pdl_enter();
     constexpr int Q = N / H, W = N / 32, RQ = Q - SQ;
-    // Slots q < SQ (columns h + Hq) live in dynamic shared memory, column-major with leading
-    // dimension N (a warp's rows are consecutive: conflict-free), the rest in registers: the
-    // fewer registers let two blocks share an SM, one's column chain beside the other's.
+    // Slots q < SQ (columns h + Hq) live in dynamic shared memory, the rest in registers: the
+    // fewer registers let two blocks share an SM, one's column chain beside the other's. A
+    // thread's slots 2i and 2i + 1 are adjacent (one 16-byte access for both; a warp's 32
+    // threads, consecutive rows, read 512 contiguous bytes: H200, 1000 × 128² 872 -> 839 us
+    // against one slot per column-major plane).
     extern __shared__ __align__(16) unsigned char lur_dyn[];
     T* const sa = reinterpret_cast<T*>(lur_dyn);
     __shared__ __align__(16) T prow[H][Q];  // the pivot row: prow[h][q] is column h + Hq
@@ -1001,11 +1003,12 @@ __device__ void lur(const Sol& j) {
     const int rows = (int)j.rows, cols = (int)j.cols, kmax = min(rows, cols);
     const int r = threadIdx.x % N, h = threadIdx.x / N, lane = threadIdx.x & 31, wq = r >> 5;
     T a[RQ > 0 ? RQ : 1];
-    T* const srow = sa + h * N + r;  // slot q at srow[q * H * N]
-#define LUR_GET(q) ((q) < SQ ? srow[(q) * H * N] : a[(q) < SQ ? 0 : (q) - SQ])
+    T* const srow = sa + (h * N + r) * 2;  // slot q at srow[LUR_OFF(q)]
+#define LUR_OFF(q) (((q) / 2) * H * N * 2 + ((q) % 2))
+#define LUR_GET(q) ((q) < SQ ? srow[LUR_OFF(q)] : a[(q) < SQ ? 0 : (q) - SQ])
 #define LUR_SET(q, v)                                  \
     do {                                               \
-        if ((q) < SQ) srow[(q) * H * N] = (v);         \
+        if ((q) < SQ) srow[LUR_OFF(q)] = (v);          \
         else a[(q) < SQ ? 0 : (q) - SQ] = (v);         \
     } while (0)
     // Columns past `cols` load as zeros and are updated like the rest but never stored.
@@ -1134,6 +1137,7 @@ __device__ void lur(const Sol& j) {
     }
 #undef LUR_GET
 #undef LUR_SET
+#undef LUR_OFF
 }
 
 // getri: info = the first zero on the diagonal (1-based), one block per entry.
@@ -1502,7 +1506,8 @@ SOLVER_KERNELS(z, double2, 1)
 extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_s(Sol j) { lur<float, 128, 4>(j); }
 // Double keeps its first 16 slots (columns 0..63, done halfway) in 64 KB of dynamic shared
 // memory and the other 16 in 64 registers, so two blocks share an SM and one's barriers hide
-// behind the other's work (H200, 1000 × 128²: 1049 -> 868 us; 20 slots 894, 24 996).
+// behind the other's work (H200, 1000 × 128²: 1049 -> 868 us, 839 with slot pairs; 20 slots
+// 894, 24 996).
 // `LUR_SHARED_SLOTS` in plan.rs mirrors the 16.
 extern "C" __global__ void __launch_bounds__(512, 2) sol_lur128_d(Sol j) { lur<double, 128, 4, 16>(j); }
 #ifdef LUR_SQ  // the solver harness's variants (scripts/solver-harness, -DLURX)

@@ -250,26 +250,22 @@ int main() {
             });
             const char* vname = variant ? "lur2" : "lur";
 #elif defined(LURX)
-#ifndef LUR_LIB_SQ
-#define LUR_LIB_SQ 16  // the library's sol_lur128_d: 16 slots in shared memory (0 before)
-#endif
-            // LURX: `lur` (registers only, one block an SM) then `lur128x` (its first LUR_SQ
-            // register slots in dynamic shared memory, two blocks an SM), each checked below.
-          for (int variant = 0; variant < 2; ++variant) {
-            const size_t dyn = (size_t)LUR_SQ * 4 * 128 * 8, dyn0 = (size_t)LUR_LIB_SQ * 4 * 128 * 8;
+            // LURX: `lur` (registers only, one block an SM), the library's `lur128half` (16
+            // slots a thread in shared memory, two blocks an SM) and `lur128x` (LUR_SQ slots),
+            // each checked below.
+          for (int variant = 0; variant < 3; ++variant) {
+            const size_t dyn = (size_t)LUR_SQ * 4 * 128 * 8, dyn_half = (size_t)16 * 4 * 128 * 8;
             CK(cudaFuncSetAttribute(sol_lur128x_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
-            CK(cudaFuncSetAttribute(sol_lur128_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn0));
+            CK(cudaFuncSetAttribute(sol_lur128half_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn_half));
             double t = med(ne >= 1000 ? 20 : 3, reset, [&] {
                 if (!big) sol_lur64_d<<<ne, 128>>>(j);
-                else if (variant == 0) sol_lur128_d<<<ne, 512, dyn0>>>(j);
+                else if (variant == 0) sol_lur128_d<<<ne, 512>>>(j);
+                else if (variant == 1) sol_lur128half_d<<<ne, 512, dyn_half>>>(j);
                 else sol_lur128x_d<<<ne, 512, dyn>>>(j);
             });
-            const char* vname = variant ? "lurx" : "lur";
+            const char* vname = variant == 0 ? "lur" : variant == 1 ? "half" : "lurx";
 #elif defined(LUR)
-            // The library's double kernel keeps 16 slots a thread in 64 KB of dynamic shared memory.
-            const size_t dyn0 = 16 * 4 * 128 * 8;
-            CK(cudaFuncSetAttribute(sol_lur128_d, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn0));
-            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 512, dyn0>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
+            double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lur128_d<<<ne, 512>>>(j); else sol_lur64_d<<<ne, 128>>>(j); });
 #else
             double t = med(ne >= 1000 ? 20 : 3, reset, [&] { if (big) sol_lub8_d<<<ne, 256>>>(j); else sol_lub4_d<<<ne, 256>>>(j); });
 #endif

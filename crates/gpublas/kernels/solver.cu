@@ -1504,12 +1504,13 @@ SOLVER_KERNELS(z, double2, 1)
 // Four threads per row (512): on the H100, 1000 double 128 x 128 took 1.21 ms against 1.39-1.45
 // with two (half the code per thread: fewer instruction-cache misses) and 1.22 with eight.
 extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_s(Sol j) { lur<float, 128, 4>(j); }
-// Double keeps its first 16 slots (columns 0..63, done halfway) in 64 KB of dynamic shared
-// memory and the other 16 in 64 registers, so two blocks share an SM and one's barriers hide
-// behind the other's work (H200, 1000 × 128²: 1049 -> 868 us, 839 with slot pairs; 20 slots
-// 894, 24 996).
-// `LUR_SHARED_SLOTS` in plan.rs mirrors the 16.
-extern "C" __global__ void __launch_bounds__(512, 2) sol_lur128_d(Sol j) { lur<double, 128, 4, 16>(j); }
+extern "C" __global__ void __launch_bounds__(512, 1) sol_lur128_d(Sol j) { lur<double, 128, 4>(j); }
+// Batches of more entries than SMs: double keeps its first 16 slots (columns 0..63, done
+// halfway) in 64 KB of dynamic shared memory and the other 16 in 64 registers, so two blocks
+// share an SM and one's barriers hide behind the other's work (H200, 1000 × 128²: 1049 ->
+// 868 us, 839 with slot pairs; 20 slots 894, 24 996). One matrix alone takes 150 us against
+// 122 in registers. `lur_shared_bytes` in plan.rs mirrors the 16.
+extern "C" __global__ void __launch_bounds__(512, 2) sol_lur128half_d(Sol j) { lur<double, 128, 4, 16>(j); }
 #ifdef LUR_SQ  // the solver harness's variants (scripts/solver-harness, -DLURX)
 extern "C" __global__ void __launch_bounds__(512, 2) sol_lur128x_d(Sol j) { lur<double, 128, 4, LUR_SQ>(j); }
 #endif

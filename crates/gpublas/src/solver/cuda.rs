@@ -2,8 +2,7 @@
 //! `kernels/chol.cu`); the rest of its programs run on the executor's block steps.
 
 use super::plan::{
-    lu_regs_fit, lu_whole, lur_shared_bytes, CHOL_BLOCK_LEAF, PANEL, PANEL_SMEM, REGS_GRID,
-    SWAP_CHUNK,
+    lu_regs_fit, lu_whole, lur128_kernel, CHOL_BLOCK_LEAF, PANEL, PANEL_SMEM, REGS_GRID, SWAP_CHUNK,
 };
 use super::program::{SolverStep as Step, TRI_PLACE};
 use super::DevInts;
@@ -146,15 +145,16 @@ pub(crate) fn launch<T: Scalar>(
                 if lu_whole(rows, cols, T::COMPLEX) {
                     // One block per matrix: two threads per row up to 64, four up to 128
                     // (`lu_small` keeps complex at 64).
-                    let (order, threads, shared) = if rows <= 64 && cols <= 64 {
-                        (64, 128, 0)
+                    let (order, threads, (kind, shared)) = if rows <= 64 && cols <= 64 {
+                        (64, 128, ("", 0))
                     } else {
-                        (128, 512, lur_shared_bytes(elem as usize, T::COMPLEX))
+                        let kernel = lur128_kernel(elem as usize, T::COMPLEX, ne, d.sms);
+                        (128, 512, kernel)
                     };
                     let mut prm = [param(&j)];
                     s.launch_with(
                         &SOLVER,
-                        &format!("sol_lur{order}_{tag}"),
+                        &format!("sol_lur{order}{kind}_{tag}"),
                         (ne as u32, 1, 1),
                         (threads, shared as u32),
                         false,

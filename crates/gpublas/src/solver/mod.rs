@@ -176,6 +176,8 @@ pub(crate) struct DevInts {
     /// Batch entries the workspace holds at once.
     pub entries: usize,
     pub params: plan::SolverParams,
+    /// The device's multiprocessors (the whole LU's kernel depends on the batch per SM).
+    pub sms: usize,
 }
 
 /// A program's integers on the host backend: `kmin` pivots and one info per entry.
@@ -655,6 +657,7 @@ fn run_cuda<T: Scalar>(
         swap_lists: plan.swap_lists(),
         entries: per,
         params: plan.params,
+        sms: h.device().multiprocessor_count(),
         ..Default::default()
     };
     match (&c.ipiv, &c.piv_in) {

@@ -44,14 +44,21 @@ pub(crate) fn lu_whole(m: usize, n: usize, complex: bool) -> bool {
     m <= lu_small(complex) && n <= lu_small(complex)
 }
 
-/// Dynamic shared memory of the whole LU's block at order 128 (`sol_lur128_<tag>`): double keeps
-/// 16 of a thread's 32 slots (4 threads a row) there, so two blocks share an SM (mirrors
-/// `lur<double, 128, 4, 16>` in solver.cu); the others hold every slot in registers.
-pub(crate) fn lur_shared_bytes(elem: usize, complex: bool) -> usize {
-    if elem == 8 && !complex {
-        16 * 4 * 128 * 8
+/// The whole LU at order 128 of `ne` entries on `sms` multiprocessors: the kernel's name
+/// suffix and its dynamic shared memory. With more entries than SMs, double keeps 16 of a
+/// thread's 32 slots (4 threads a row) in shared memory so two blocks share an SM
+/// (`sol_lur128half_d`, `lur<double, 128, 4, 16>` in solver.cu); fewer entries run one block
+/// an SM with every slot in registers, which is faster for a matrix alone.
+pub(crate) fn lur128_kernel(
+    elem: usize,
+    complex: bool,
+    ne: usize,
+    sms: usize,
+) -> (&'static str, usize) {
+    if elem == 8 && !complex && ne > sms {
+        ("half", 16 * 4 * 128 * 8)
     } else {
-        0
+        ("", 0)
     }
 }
 
@@ -1112,6 +1119,17 @@ mod tests {
     /// getri's and potri's triangle inversion: every full leaf of `tri_place` inverted in
     /// place in one step and a shorter last one in another, before the solves (getri's unit
     /// blocks of `L` are counted apart).
+    /// The whole 128² LU runs half in shared memory (two blocks an SM) only for real double
+    /// batches of more entries than SMs; its shared memory is the 16 slots a thread there.
+    #[test]
+    fn whole_lu_kernel_by_batch_and_type() {
+        assert_eq!(lur128_kernel(8, false, 133, 132), ("half", 65536));
+        assert_eq!(lur128_kernel(8, false, 132, 132), ("", 0));
+        assert_eq!(lur128_kernel(8, false, 1, 132), ("", 0));
+        assert_eq!(lur128_kernel(4, false, 1000, 132), ("", 0));
+        assert_eq!(lur128_kernel(8, true, 1000, 132), ("", 0));
+    }
+
     #[test]
     fn f4_triangle_inverse_leaves_in_one_step() {
         use crate::exec::program::{Space, Step};

@@ -62,6 +62,43 @@ fn f1_getrf_lookahead_narrow_side_leaves(dev: &Device) {
     }
 }
 
+/// Strided batches of more entries than a GPU has SMs, at orders 65–128: the whole-LU kernel
+/// that runs two blocks an SM with half of each thread's values in shared memory (f64; the
+/// same calls check the register kernel's other types and the host). Fills rotate through the
+/// entries: separated pivots (checked against the reference's), random values, a zero column
+/// (`info`) and a deficient column, so every entry is checked, pivots and info included.
+fn f1_getrf_whole_lu_batches_beyond_the_sms(dev: &Device) {
+    let mut h = handle(dev);
+    let mut r = Gen::new(161);
+    let fills = [
+        Fill::Sep,
+        Fill::Random,
+        Fill::ZeroCol(40, Some(66)),
+        Fill::Sep,
+        Fill::Deficient(17),
+    ];
+    for (t, &(rt, m, n)) in [
+        (Rt::Getrf, 128, 128),
+        (Rt::Getrf, 100, 100),
+        (Rt::Getrf, 128, 70),
+        (Rt::Getrf, 101, 128),
+        (Rt::Npvt, 128, 128),
+    ]
+    .iter()
+    .enumerate()
+    {
+        // 300 entries: more than one block an SM holds on any current GPU.
+        let c = FCase::rotate(rt, m, n, t).with(Form::Strided(300), t);
+        let fill: &[Fill] = if rt == Rt::Npvt {
+            &[Fill::Dominant]
+        } else {
+            &fills
+        };
+        let mut p = prepare_fact::<f64>(dev, &mut r, c, fill);
+        run_checked(&mut h, &mut p);
+    }
+}
+
 /// One `n × n` LU of uniform random values at an order where the look-ahead program runs many
 /// panels over several cooperating blocks, checked in O(n²) (an O(n³) reference would take
 /// minutes here): every multiplier at most 1 in magnitude (the pivot is a column's largest
@@ -426,6 +463,7 @@ crate::on_both_backends!(
     f1_getrf_tall_panels_beyond_shared_memory,
     f1_getrf_lookahead_narrow_side_leaves,
     f1_getrf_lookahead_medium_orders,
+    f1_getrf_whole_lu_batches_beyond_the_sms,
     f1_f10_getrf_random_and_separated_sizes_forms_f32,
     f1_f10_getrf_random_and_separated_sizes_forms_c32,
     f1_f10_getrf_random_and_separated_sizes_forms_c64,
